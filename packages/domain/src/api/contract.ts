@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { guards } from '../permissions/guards.ts';
+import {
+  projectCreateSchema,
+  projectCreatedSchema,
+  projectMetaSchema,
+  projectSchema,
+  projectSummarySchema,
+  projectUpdateSchema,
+} from '../project/schema.ts';
+import { issuerSchema } from '../issuer/schema.ts';
+import {
+  authUrlQuerySchema,
+  authUrlResponseSchema,
+  loginBodySchema,
+  loginResponseSchema,
+  logoutResponseSchema,
+  sessionAccountSchema,
+} from '../session/schema.ts';
+import { endpoint } from './endpoint.ts';
+
+const id = () => z.string().min(1).max(100);
+const projectParams = z.object({ project: id() });
+
+// spec §7 "Session"
+export const sessionApi = {
+  getAuthUrl: endpoint({
+    method: 'GET',
+    path: '/authurl',
+    tag: 'session',
+    summary: 'Address of the identity provider to sign in at',
+    auth: 'public',
+    query: authUrlQuerySchema,
+    response: authUrlResponseSchema,
+  }),
+  login: endpoint({
+    method: 'POST',
+    path: '/login',
+    tag: 'session',
+    summary: 'Exchange the authorization code for a console session',
+    auth: 'public',
+    body: loginBodySchema,
+    response: loginResponseSchema,
+  }),
+  getAccount: endpoint({
+    method: 'GET',
+    path: '/account',
+    tag: 'session',
+    summary: 'The signed-in account',
+    auth: 'session',
+    response: sessionAccountSchema,
+  }),
+  logout: endpoint({
+    method: 'GET',
+    path: '/logout',
+    tag: 'session',
+    summary: 'End the console session; answers where to send the browser',
+    auth: 'public',
+    response: logoutResponseSchema,
+  }),
+};
+
+// spec §7 "Projects"
+export const projectsApi = {
+  listAccountProjects: endpoint({
+    method: 'GET',
+    path: '/accounts/:accountId/projects',
+    tag: 'projects',
+    summary: 'Projects the account has a permission on (all of them for global accounts)',
+    auth: 'session',
+    params: z.object({ accountId: id() }),
+    response: z.array(projectSummarySchema),
+  }),
+  createProject: endpoint({
+    method: 'POST',
+    path: '/projects',
+    tag: 'projects',
+    summary: 'Create a project; the creator is granted cst:{project}:*',
+    auth: 'session',
+    body: projectCreateSchema,
+    response: projectCreatedSchema,
+    status: 201,
+  }),
+  getProject: endpoint({
+    method: 'GET',
+    path: '/projects/:project',
+    tag: 'projects',
+    summary: 'A project',
+    auth: 'session',
+    permission: guards.projectMember,
+    params: projectParams,
+    response: projectSchema,
+  }),
+  updateProject: endpoint({
+    method: 'PUT',
+    path: '/projects/:project',
+    tag: 'projects',
+    summary: 'Replace the settings of a project',
+    auth: 'session',
+    permission: guards.projectAdmin,
+    params: projectParams,
+    body: projectUpdateSchema,
+    response: projectSchema,
+  }),
+  updateProjectMeta: endpoint({
+    method: 'PUT',
+    path: '/projects/:project/meta',
+    tag: 'projects',
+    summary: 'Close (or, for global administrators, reopen) a project',
+    auth: 'session',
+    permission: guards.projectAdmin,
+    params: projectParams,
+    body: projectMetaSchema,
+    response: projectSchema,
+  }),
+  getIssuer: endpoint({
+    method: 'GET',
+    path: '/projects/:project/issuer',
+    tag: 'projects',
+    summary: 'OpenID Connect issuer settings of a project',
+    auth: 'session',
+    permission: guards.projectAdmin,
+    params: projectParams,
+    response: issuerSchema,
+  }),
+  updateIssuer: endpoint({
+    method: 'PUT',
+    path: '/projects/:project/issuer',
+    tag: 'projects',
+    summary: 'Replace the OpenID Connect issuer settings of a project',
+    auth: 'session',
+    permission: guards.projectAdmin,
+    params: projectParams,
+    body: issuerSchema,
+    response: issuerSchema,
+  }),
+};
+
+export const api = { ...sessionApi, ...projectsApi };
+export type Api = typeof api;

@@ -1,0 +1,50 @@
+import type { z } from 'zod';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * One call of spec §7. The server registers its route from this entry (validation, response shape,
+ * permission guard, OpenAPI); the console's API client is typed by it.
+ */
+export interface Endpoint<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> {
+  method: HttpMethod;
+  /** Path under /api, with `:name` parameters. */
+  path: string;
+  summary: string;
+  tag: string;
+  /** `public`: no session; `session`: a signed-in account (cookie session or bearer token). */
+  auth: 'public' | 'session';
+  /** Any one of these passes (spec §6 check); `<C>` is the project named by the `project` parameter. */
+  permission?: readonly string[];
+  params?: P;
+  query?: Q;
+  body?: B;
+  response: R;
+  /** Status of a successful answer; 200 unless said. */
+  status?: 200 | 201 | 204;
+}
+
+export function endpoint<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
+  e: Endpoint<P, Q, B, R>,
+): Endpoint<P, Q, B, R> {
+  return e;
+}
+
+export type ParamsOf<E> = E extends Endpoint<infer P, z.ZodType, z.ZodType, z.ZodType> ? z.input<P> : never;
+export type QueryOf<E> = E extends Endpoint<z.ZodType, infer Q, z.ZodType, z.ZodType> ? z.input<Q> : never;
+export type BodyOf<E> = E extends Endpoint<z.ZodType, z.ZodType, infer B, z.ZodType> ? z.input<B> : never;
+export type ResponseOf<E> = E extends Endpoint<z.ZodType, z.ZodType, z.ZodType, infer R> ? z.output<R> : never;
+
+/** `/projects/:project` with `{ project: 'p1' }` gives `/projects/p1` (each value URI-encoded). */
+export function buildPath(path: string, params: Record<string, string | number> = {}): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`Missing path parameter ${name} for ${path}`);
+    return encodeURIComponent(String(value));
+  });
+}

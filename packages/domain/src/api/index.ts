@@ -1,0 +1,2 @@
+export * from './endpoint.ts';
+export * from './contract.ts';

@@ -1,0 +1,22 @@
+// spec §9: business constants and limits.
+export const FREE_TIER_MONTHLY_AUTHENTICATIONS = 1000;
+export const TEXT_MAX_LENGTH = 250;
+export const PIN_LENGTH_MIN = 4;
+export const PIN_LENGTH_MAX = 6;
+export const PIN_LENGTH_DEFAULT = 4;
+export const PAGE_SIZES = [10, 20, 50, 100] as const;
+export const DEFAULT_PAGE_SIZE = 10;
+export const PAGINATION_SIBLINGS = 2;
+export const SCOPES = ['oidc', 'dvs-auth', 'dvs-verify', 'dvs-reg', 'reg-code', 'authcode'] as const;
+export const USAGE_EVENT_KEYS = ['oidc', 'jwt', 'dvs-auth', 'dvs-verify', 'reg-code'] as const;
+export const LANGUAGES = ['en', 'fr', 'ro'] as const;
+export const THEMES = ['classic'] as const;
+export const REVOCATION_REASON = 'PORTAL_REVOKE';
+export const AUDIT_RESULTS = ['success', 'failed', 'created', 'disabled', 'denied', 'error'] as const;
+export const SUBMIT_LINGER_MS = 600;
+export const COPY_CONFIRMATION_MS = 2000;
+export const FILTER_ERROR_FLASH_MS = 500;
+export const CHART_HEIGHT = 400;
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+export const XSRF_HEADER = 'X-XSRF-TOKEN';
+export const REQUEST_TIMEOUT_MS = 0;

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { optionalUrl } from '../validation/fields.ts';
+
+export const TOKEN_ENDPOINT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
+export const CODE_CHALLENGE_METHODS = ['plain', 'S256'] as const;
+export const SIGNING_ALGS = ['RS256', 'PS256', 'ES256', 'EdDSA'] as const;
+
+// spec §3 Issuer; spec §5: at least one auth method and one challenge method; alg and flag required.
+export const issuerSchema = z.object({
+  address: optionalUrl(),
+  id_token_signing_alg: z.enum(SIGNING_ALGS, { error: 'validation.required' }),
+  token_endpoint_auth_methods: z
+    .array(z.enum(TOKEN_ENDPOINT_AUTH_METHODS, { error: 'validation.invalid_value' }))
+    .min(1, { error: 'validation.at_least_one_method' })
+    .refine((v) => new Set(v).size === v.length, { error: 'validation.invalid_value' }),
+  code_challenge_methods: z
+    .array(z.enum(CODE_CHALLENGE_METHODS, { error: 'validation.invalid_value' }))
+    .min(1, { error: 'validation.at_least_one_method' })
+    .refine((v) => new Set(v).size === v.length, { error: 'validation.invalid_value' }),
+  allow_pkce_only_token_exchange: z.boolean({ error: 'validation.required' }),
+});
+export type Issuer = z.infer<typeof issuerSchema>;
+
+export function defaultIssuer(): Issuer {
+  return {
+    address: '',
+    id_token_signing_alg: 'RS256',
+    token_endpoint_auth_methods: ['client_secret_basic', 'client_secret_post'],
+    code_challenge_methods: ['S256'],
+    allow_pkce_only_token_exchange: false,
+  };
+}

@@ -1,0 +1,3 @@
+export * from './check.ts';
+export * from './catalogue.ts';
+export * from './guards.ts';

@@ -1,0 +1,111 @@
+import { PIN_LENGTH_DEFAULT } from '../constants.ts';
+import type { LoginOptions, Project, ProjectMeta, ProjectSettings } from './schema.ts';
+
+/** Settings of a project created with a name only (spec §7: name, pinLength, creator's email). */
+export function newProjectSettings(name: string, pinLength: number = PIN_LENGTH_DEFAULT): ProjectSettings {
+  return {
+    name,
+    customDomain: '',
+    customMobileDomain: '',
+    loginOptions: {
+      mobileLoginEnabled: true,
+      browserLoginEnabled: true,
+      primary: 'mobileLogin',
+      qrCodeEnabled: true,
+      pushAuthEnabled: false,
+    },
+    pinLength,
+    enableBrowserWarning: false,
+    allowedCORSDomains: [],
+    logoUrl: '',
+    displayName: '',
+    midentityTheme: 'classic',
+    midentityLanguage: 'en',
+    helpUrl: '',
+    supportEmail: '',
+    supportPhone: '',
+    verificationOptions: { method: 'standardEmail', url: '', confirmationURL: '', customText: '', identityTypeLabel: '' },
+    identityType: 'email',
+    enableRegistrationCode: false,
+    limitRegCodeVerified: false,
+    mobileAndroidLocation: '',
+    mobileIOSLocation: '',
+    associationAndroid: '',
+    associationIOS: '',
+    pushOptions: { allowed: false, enabled: false, projectId: '', platforms: [] },
+    purchaseOrder: '',
+    referrer: '',
+  };
+}
+
+/**
+ * spec §4 "Login options": if browser login is off, primary is mobileLogin; if mobile login is on,
+ * QR code is on and push auth follows the push setting; if mobile login is off, QR and push are off
+ * and primary is browserLogin.
+ */
+export function normalizeLoginOptions(options: LoginOptions, pushEnabled: boolean): LoginOptions {
+  const next = { ...options };
+  if (!next.browserLoginEnabled) next.primary = 'mobileLogin';
+  if (next.mobileLoginEnabled) {
+    next.qrCodeEnabled = true;
+    next.pushAuthEnabled = pushEnabled;
+  } else {
+    next.qrCodeEnabled = false;
+    next.pushAuthEnabled = false;
+    next.primary = 'browserLogin';
+  }
+  return next;
+}
+
+/** spec §5: at least one of mobile or browser login. */
+export function hasLoginMethod(options: Pick<LoginOptions, 'mobileLoginEnabled' | 'browserLoginEnabled'>): boolean {
+  return options.mobileLoginEnabled || options.browserLoginEnabled;
+}
+
+/** spec §4: the primary selector is editable only when both methods are enabled. */
+export function isPrimaryEditable(options: Pick<LoginOptions, 'mobileLoginEnabled' | 'browserLoginEnabled'>): boolean {
+  return options.mobileLoginEnabled && options.browserLoginEnabled;
+}
+
+/**
+ * spec §4 "Verification": the standard email method forces identityType email; the registration code
+ * off forces limitRegCodeVerified off. spec §5: custom fields are editable only for fullCustom, so
+ * other methods keep them empty.
+ */
+export function normalizeVerification(settings: ProjectSettings): ProjectSettings {
+  const next: ProjectSettings = { ...settings, verificationOptions: { ...settings.verificationOptions } };
+  if (next.verificationOptions.method === 'standardEmail') next.identityType = 'email';
+  if (!next.enableRegistrationCode) next.limitRegCodeVerified = false;
+  if (next.verificationOptions.method !== 'fullCustom') {
+    next.verificationOptions.url = '';
+    next.verificationOptions.customText = '';
+  }
+  return next;
+}
+
+/** All the derived rules of spec §4 applied to a settings document. */
+export function normalizeProjectSettings(settings: ProjectSettings): ProjectSettings {
+  const withVerification = normalizeVerification(settings);
+  return {
+    ...withVerification,
+    loginOptions: normalizeLoginOptions(withVerification.loginOptions, withVerification.pushOptions.enabled),
+  };
+}
+
+/** Fields only an account with a global permission may change (spec §6 "Global unlock"). */
+export const GLOBAL_UNLOCK_FIELDS = ['customDomain', 'customMobileDomain', 'associationAndroid', 'associationIOS'] as const;
+
+/** The names of locked fields whose value differs between two settings documents. */
+export function changedLockedFields(before: ProjectSettings, after: ProjectSettings): string[] {
+  const changed: string[] = GLOBAL_UNLOCK_FIELDS.filter((f) => before[f] !== after[f]);
+  if (before.verificationOptions.confirmationURL !== after.verificationOptions.confirmationURL) {
+    changed.push('verificationOptions.confirmationURL');
+  }
+  return changed;
+}
+
+/** spec §4: closing sets enabled false and clears purchaseOrder and referrer. */
+export function applyMeta(project: Project, meta: ProjectMeta): Project {
+  if (!meta.enabled) return { ...project, enabled: false, purchaseOrder: '', referrer: '' };
+  return { ...project, enabled: true, purchaseOrder: meta.purchaseOrder, referrer: meta.referrer };
+}

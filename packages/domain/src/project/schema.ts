@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { LANGUAGES, PIN_LENGTH_DEFAULT, THEMES } from '../constants.ts';
+import {
+  optionalEmail,
+  optionalPhone,
+  optionalUri,
+  optionalUrl,
+  pinLength,
+  requiredEmail,
+  requiredText,
+  requiredUri,
+  text,
+} from '../validation/fields.ts';
+
+const bool = () => z.boolean({ error: 'validation.invalid_value' });
+const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: 'validation.invalid_value' });
+
+export const LOGIN_PRIMARY = ['mobileLogin', 'browserLogin'] as const;
+export const VERIFICATION_METHODS = ['standardEmail', 'codeEmail', 'fullCustom'] as const;
+export const IDENTITY_TYPES = ['email', 'alphanumeric'] as const;
+
+export const loginOptionsSchema = z.object({
+  mobileLoginEnabled: bool(),
+  browserLoginEnabled: bool(),
+  primary: oneOf(LOGIN_PRIMARY),
+  qrCodeEnabled: bool(),
+  pushAuthEnabled: bool(),
+});
+export type LoginOptions = z.infer<typeof loginOptionsSchema>;
+
+export const verificationOptionsSchema = z.object({
+  method: oneOf(VERIFICATION_METHODS),
+  url: optionalUri(),
+  confirmationURL: optionalUri(),
+  customText: text(),
+  identityTypeLabel: text(),
+});
+export type VerificationOptions = z.infer<typeof verificationOptionsSchema>;
+
+export const pushPlatformSchema = z.object({
+  name: z.literal('firebase', { error: 'validation.invalid_value' }),
+  projectId: text(),
+  config: z.string().max(100_000, { error: 'validation.max_length' }),
+});
+
+export const pushOptionsSchema = z.object({
+  allowed: bool(),
+  enabled: bool(),
+  projectId: text(),
+  platforms: z.array(pushPlatformSchema).max(4),
+});
+
+/** The editable document of a project: the body of PUT projects/{id} (spec §7) less its id. */
+export const projectSettingsSchema = z.object({
+  name: requiredText(),
+  customDomain: optionalUri(),
+  customMobileDomain: optionalUri(),
+  loginOptions: loginOptionsSchema,
+  pinLength: pinLength(),
+  enableBrowserWarning: bool(),
+  allowedCORSDomains: z.array(requiredUri()).max(100),
+  logoUrl: optionalUrl(),
+  displayName: text(),
+  midentityTheme: oneOf(THEMES),
+  midentityLanguage: oneOf(LANGUAGES),
+  helpUrl: optionalUrl(),
+  supportEmail: optionalEmail(),
+  supportPhone: optionalPhone(),
+  verificationOptions: verificationOptionsSchema,
+  identityType: oneOf(IDENTITY_TYPES),
+  enableRegistrationCode: bool(),
+  limitRegCodeVerified: bool(),
+  mobileAndroidLocation: optionalUrl(),
+  mobileIOSLocation: optionalUrl(),
+  associationAndroid: z.string().max(100_000, { error: 'validation.max_length' }),
+  associationIOS: z.string().max(100_000, { error: 'validation.max_length' }),
+  pushOptions: pushOptionsSchema,
+  purchaseOrder: text(),
+  referrer: text(),
+});
+export type ProjectSettings = z.infer<typeof projectSettingsSchema>;
+
+/** PUT projects/{id}: the whole project (spec §7). `enabled` is changed only through /meta. */
+export const projectUpdateSchema = projectSettingsSchema.extend({
+  id: z.string().optional(),
+  enabled: z.boolean().optional(),
+});
+export type ProjectUpdate = z.infer<typeof projectUpdateSchema>;
+
+export const projectSchema = projectSettingsSchema.extend({
+  id: z.string(),
+  enabled: z.boolean(),
+});
+export type Project = z.infer<typeof projectSchema>;
+
+/** What the project list uses (spec §3). */
+export const projectSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  logoUrl: z.string(),
+  enabled: z.boolean(),
+});
+export type ProjectSummary = z.infer<typeof projectSummarySchema>;
+
+// spec §5: project name required, max 250; a new project carries name, pinLength and the creator's email.
+export const projectCreateSchema = z.object({
+  name: requiredText(),
+  pinLength: pinLength().default(PIN_LENGTH_DEFAULT),
+  email: requiredEmail(),
+});
+export type ProjectCreate = z.input<typeof projectCreateSchema>;
+
+export const projectCreatedSchema = z.object({ id: z.string() });
+
+/** PUT projects/{id}/meta (spec §7): closing, or reopening by a global administrator. */
+export const projectMetaSchema = z.object({
+  enabled: bool(),
+  purchaseOrder: text().default(''),
+  referrer: text().default(''),
+});
+export type ProjectMeta = z.infer<typeof projectMetaSchema>;

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { PIN_LENGTH_MAX, PIN_LENGTH_MIN, TEXT_MAX_LENGTH } from '../constants.ts';
+import type { ValidationMessageKey } from './messages.ts';
+
+const msg = (key: ValidationMessageKey) => ({ error: key });
+
+/** An absolute http(s) URL. */
+export function isUrl(value: string): boolean {
+  if (/\s/.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** An absolute URI: a scheme followed by a scheme-specific part (RFC 3986), e.g. https://…, com.app:/cb. */
+export function isUri(value: string): boolean {
+  if (/\s/.test(value)) return false;
+  if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:.+/.test(value)) return false;
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export function isEmail(value: string): boolean {
+  return EMAIL.test(value);
+}
+
+// spec §5: optional leading plus, then digits only.
+export function isPhone(value: string): boolean {
+  return /^\+?\d+$/.test(value);
+}
+
+// spec §5: text inputs are trimmed; maximum 250 characters throughout.
+export const text = () => z.string(msg('validation.required')).trim().max(TEXT_MAX_LENGTH, msg('validation.max_length'));
+export const requiredText = () => text().min(1, msg('validation.required'));
+export const optionalUrl = () => text().refine((v) => v === '' || isUrl(v), msg('validation.invalid_url'));
+export const requiredUrl = () => requiredText().refine(isUrl, msg('validation.invalid_url'));
+export const optionalUri = () => text().refine((v) => v === '' || isUri(v), msg('validation.invalid_uri'));
+export const requiredUri = () => requiredText().refine(isUri, msg('validation.invalid_uri'));
+export const requiredEmail = () => requiredText().refine(isEmail, msg('validation.invalid_email'));
+export const optionalEmail = () => text().refine((v) => v === '' || isEmail(v), msg('validation.invalid_email'));
+export const optionalPhone = () => text().refine((v) => v === '' || isPhone(v), msg('validation.invalid_phone'));
+export const pinLength = () =>
+  z
+    .number(msg('validation.not_a_number'))
+    .int(msg('validation.not_a_number'))
+    .min(PIN_LENGTH_MIN, msg('validation.out_of_range'))
+    .max(PIN_LENGTH_MAX, msg('validation.out_of_range'));

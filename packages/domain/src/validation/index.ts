@@ -1,0 +1,3 @@
+export * from './messages.ts';
+export * from './fields.ts';
+export * from './issues.ts';

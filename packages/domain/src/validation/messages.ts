@@ -1,0 +1,27 @@
+// spec §5: the validation messages, keyed. Schemas carry the key as the issue message; the server
+// answers with key and English text, the console translates the key through its catalogue.
+export const validationMessages = {
+  'validation.required': 'Required',
+  'validation.max_length': 'Maximum input length exceeded',
+  'validation.login_method': 'You must select at least one login method',
+  'validation.invalid_email': 'Invalid email',
+  'validation.not_a_number': 'Value not a valid number',
+  'validation.out_of_range': 'Value not in the valid range',
+  'validation.invalid_url': 'Invalid URL',
+  'validation.invalid_uri': 'Invalid URI',
+  'validation.invalid_phone': 'Invalid phone number',
+  'validation.at_least_one_permission': 'Select at least one permission',
+  'validation.at_least_one_method': 'Select at least one method',
+  'validation.invalid_value': 'Invalid value',
+} as const;
+
+export type ValidationMessageKey = keyof typeof validationMessages;
+
+export function isValidationMessageKey(value: string): value is ValidationMessageKey {
+  return Object.hasOwn(validationMessages, value);
+}
+
+/** English text of a validation key; unknown keys are returned as they are. */
+export function validationText(key: string): string {
+  return isValidationMessageKey(key) ? validationMessages[key] : key;
+}

@@ -15,6 +15,7 @@ import {
   loginBodySchema,
   loginResponseSchema,
   logoutResponseSchema,
+  consoleConfigSchema,
   sessionAccountSchema,
 } from '../session/schema.ts';
 import { endpoint } from './endpoint.ts';
@@ -49,6 +50,14 @@ export const sessionApi = {
     summary: 'The signed-in account',
     auth: 'session',
     response: sessionAccountSchema,
+  }),
+  getConsoleConfig: endpoint({
+    method: 'GET',
+    path: '/config',
+    tag: 'session',
+    summary: 'Public settings the console needs before sign-in (documentation and support links)',
+    auth: 'public',
+    response: consoleConfigSchema,
   }),
   logout: endpoint({
     method: 'GET',

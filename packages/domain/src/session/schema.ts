@@ -30,3 +30,11 @@ export const logoutResponseSchema = z.object({ redirectUrl: z.string() });
 export function isSafeNextPath(next: string): boolean {
   return next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') && !/[\r\n]/.test(next);
 }
+
+/** Settings of the deployment the console shows (README: DOCS_URL, SUPPORT_URL). */
+export const consoleConfigSchema = z.object({
+  docsUrl: z.string(),
+  supportUrl: z.string(),
+  registration: z.enum(['open', 'closed']),
+});
+export type ConsoleConfig = z.infer<typeof consoleConfigSchema>;

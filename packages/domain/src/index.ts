@@ -6,3 +6,5 @@ export * from './project/index.ts';
 export * from './issuer/index.ts';
 export * from './session/index.ts';
 export * from './api/index.ts';
+export * from './list/index.ts';
+export * from './app/index.ts';

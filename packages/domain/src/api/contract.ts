@@ -19,6 +19,16 @@ import {
   sessionAccountSchema,
 } from '../session/schema.ts';
 import { endpoint } from './endpoint.ts';
+import { listResponseSchema } from '../list/schema.ts';
+import {
+  applicationCreateSchema,
+  applicationCreatedSchema,
+  applicationKeysSchema,
+  applicationListQuerySchema,
+  applicationSchema,
+  applicationUpdateSchema,
+  keysBodySchema,
+} from '../app/schema.ts';
 
 const id = () => z.string().min(1).max(100);
 const projectParams = z.object({ project: id() });
@@ -145,5 +155,105 @@ export const projectsApi = {
   }),
 };
 
-export const api = { ...sessionApi, ...projectsApi };
+const appParams = z.object({ application: id() });
+
+// spec §7 "Applications"
+export const appsApi = {
+  listApps: endpoint({
+    method: 'GET',
+    path: '/projects/:project/apps',
+    tag: 'applications',
+    summary: 'Applications of a project: filter by name (contains), enabled, platformCode; sort and page',
+    auth: 'session',
+    permission: guards.apps,
+    params: projectParams,
+    query: applicationListQuerySchema,
+    response: listResponseSchema(applicationSchema),
+  }),
+  createApp: endpoint({
+    method: 'POST',
+    path: '/apps',
+    tag: 'applications',
+    summary: 'Create an application; its keys are created next by POST {keysEndpoint}',
+    auth: 'session',
+    permission: guards.apps,
+    projectFrom: 'body.projectId',
+    body: applicationCreateSchema,
+    response: applicationCreatedSchema,
+    status: 201,
+  }),
+  getApp: endpoint({
+    method: 'GET',
+    path: '/apps/:application',
+    tag: 'applications',
+    summary: 'An application',
+    auth: 'session',
+    permission: guards.apps,
+    projectFrom: 'params.application',
+    params: appParams,
+    response: applicationSchema,
+  }),
+  updateApp: endpoint({
+    method: 'PUT',
+    path: '/apps/:application',
+    tag: 'applications',
+    summary: 'Rename, change the logo of, disable or enable an application',
+    auth: 'session',
+    permission: guards.apps,
+    projectFrom: 'params.application',
+    params: appParams,
+    body: applicationUpdateSchema,
+    response: applicationSchema,
+  }),
+  createAppKeys: endpoint({
+    method: 'POST',
+    path: '/apps/:application/keys',
+    tag: 'applications',
+    summary: 'Create the client credentials of a new application; the secret is answered this once',
+    auth: 'session',
+    permission: guards.apps,
+    projectFrom: 'params.application',
+    params: appParams,
+    body: keysBodySchema,
+    response: applicationKeysSchema,
+    status: 201,
+  }),
+  getAppKeys: endpoint({
+    method: 'GET',
+    path: '/apps/:application/keys',
+    tag: 'applications',
+    summary: 'Client id and redirect URIs of an application (never the secret)',
+    auth: 'session',
+    permission: guards.apps,
+    projectFrom: 'params.application',
+    params: appParams,
+    response: applicationKeysSchema,
+  }),
+  updateAppKeys: endpoint({
+    method: 'PUT',
+    path: '/apps/:application/keys',
+    tag: 'applications',
+    summary: 'Replace the redirect URIs of an application',
+    auth: 'session',
+    permission: guards.apps,
+    projectFrom: 'params.application',
+    params: appParams,
+    body: keysBodySchema,
+    response: applicationKeysSchema,
+  }),
+  generateAppKeys: endpoint({
+    method: 'POST',
+    path: '/apps/:application/keys/generate',
+    tag: 'applications',
+    summary: 'Generate a new client secret; the old one stops working at once',
+    auth: 'session',
+    permission: guards.apps,
+    projectFrom: 'params.application',
+    params: appParams,
+    body: keysBodySchema,
+    response: applicationKeysSchema,
+  }),
+};
+
+export const api = { ...sessionApi, ...projectsApi, ...appsApi };
 export type Api = typeof api;

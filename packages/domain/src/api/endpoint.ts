@@ -19,8 +19,13 @@ export interface Endpoint<
   tag: string;
   /** `public`: no session; `session`: a signed-in account (cookie session or bearer token). */
   auth: 'public' | 'session';
-  /** Any one of these passes (spec §6 check); `<C>` is the project named by the `project` parameter. */
+  /** Any one of these passes (spec §6 check); `<C>` is the current project (see `projectFrom`). */
   permission?: readonly string[];
+  /**
+   * Where the current project comes from: the `project` path parameter (default), the project of
+   * the application named by the `application` path parameter, or the body's `projectId`.
+   */
+  projectFrom?: 'params.project' | 'params.application' | 'body.projectId';
   params?: P;
   query?: Q;
   body?: B;

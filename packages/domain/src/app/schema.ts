@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { listQuerySchema, queryBoolean } from '../list/schema.ts';
+import { optionalUrl, requiredText, requiredUri, text } from '../validation/fields.ts';
+
+export const PLATFORM_CODES = ['oidc'] as const;
+export type PlatformCode = (typeof PLATFORM_CODES)[number];
+
+/** spec §3 Application. The two endpoints are paths under the API base. */
+export const applicationSchema = z.object({
+  id: z.string(),
+  projectId: z.string(),
+  name: z.string(),
+  platformCode: z.enum(PLATFORM_CODES),
+  enabled: z.boolean(),
+  logoUrl: z.string(),
+  keysEndpoint: z.string(),
+  generateNewKeysEndpoint: z.string(),
+});
+export type Application = z.infer<typeof applicationSchema>;
+
+/** A redirect URI list: one or more, each required and a URI (spec §5 "New app"). */
+export const redirectUrisSchema = z
+  .array(requiredUri(), { error: 'validation.required' })
+  .min(1, { error: 'validation.required' })
+  .max(50, { error: 'validation.out_of_range' });
+
+/** spec §7: POST apps with platformCode, name, url, projectId. */
+export const applicationCreateSchema = z.object({
+  platformCode: z.enum(PLATFORM_CODES, { error: 'validation.invalid_value' }).default('oidc'),
+  name: requiredText(),
+  url: optionalUrl().default(''),
+  projectId: z.string({ error: 'validation.required' }).min(1, { error: 'validation.required' }).max(100),
+});
+export type ApplicationCreate = z.input<typeof applicationCreateSchema>;
+
+export const applicationCreatedSchema = z.object({ id: z.string(), projectId: z.string(), keysEndpoint: z.string() });
+
+/** spec §5 "App edit": name required, max 250; logoUrl a URL. `enabled` carries disable / enable. */
+export const applicationUpdateSchema = z.object({
+  name: requiredText(),
+  logoUrl: optionalUrl().default(''),
+  enabled: z.boolean({ error: 'validation.invalid_value' }),
+});
+export type ApplicationUpdate = z.input<typeof applicationUpdateSchema>;
+
+/** The form of "new app" in the console: the app and its redirect URIs together. */
+export const applicationCreateFormSchema = z.object({
+  name: requiredText(),
+  redirectURI: redirectUrisSchema,
+});
+export type ApplicationCreateForm = z.input<typeof applicationCreateFormSchema>;
+
+export const keysBodySchema = z.object({ redirectURI: redirectUrisSchema });
+export type KeysBody = z.input<typeof keysBodySchema>;
+
+/** spec §3 Application keys. `clientSecret` is filled only in the answer that generated it. */
+export const applicationKeysSchema = z.object({
+  clientId: z.string(),
+  clientSecret: z.string(),
+  redirectURI: z.array(z.string()),
+});
+export type ApplicationKeys = z.infer<typeof applicationKeysSchema>;
+
+export const APP_SORT_FIELDS = ['name', 'platformCode', 'enabled', 'createdAt'] as const;
+
+/** spec §7: GET projects/{project}/apps with sort, direction, offset, limit, name, enabled, platformCode. */
+export const applicationListQuerySchema = listQuerySchema(APP_SORT_FIELDS, { sort: 'name', direction: 'asc' }).extend({
+  name: text().optional(),
+  enabled: queryBoolean().optional(),
+  platformCode: z.enum(PLATFORM_CODES, { error: 'validation.invalid_value' }).optional(),
+});
+export type ApplicationListQuery = z.infer<typeof applicationListQuerySchema>;

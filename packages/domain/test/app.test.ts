@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import {
+  applicationCreateFormSchema,
+  applicationCreateSchema,
+  applicationListQuerySchema,
+  applicationUpdateSchema,
+  canGenerateKeys,
+  canSaveApplication,
+  keysBodySchema,
+  redirectUriMatches,
+  toFieldIssues,
+} from '../src/index.ts';
+
+function issues(result: { success: boolean; error?: unknown }) {
+  return result.success ? [] : toFieldIssues(result.error as Parameters<typeof toFieldIssues>[0]);
+}
+
+describe('new app (spec §5)', () => {
+  it('accepts a name and redirect URIs, trimming the name', () => {
+    const parsed = applicationCreateFormSchema.parse({ name: '  Shop ', redirectURI: ['https://shop.example/cb'] });
+    expect(parsed).toEqual({ name: 'Shop', redirectURI: ['https://shop.example/cb'] });
+  });
+  it.each([
+    ['no name', { name: '', redirectURI: ['https://a.example/cb'] }, 'name', 'Required'],
+    ['long name', { name: 'n'.repeat(251), redirectURI: ['https://a.example/cb'] }, 'name', 'Maximum input length exceeded'],
+    ['no redirect URL', { name: 'a', redirectURI: [] }, 'redirectURI', 'Required'],
+    ['empty redirect URL', { name: 'a', redirectURI: [''] }, 'redirectURI.0', 'Required'],
+    ['redirect URL not a URI', { name: 'a', redirectURI: ['https://a.example/cb', 'nope'] }, 'redirectURI.1', 'Invalid URI'],
+  ])('rejects %s', (_n, input, field, message) => {
+    expect(issues(applicationCreateFormSchema.safeParse(input))).toContainEqual(expect.objectContaining({ field, message }));
+  });
+  it('the create call defaults platformCode to oidc and url to empty', () => {
+    expect(applicationCreateSchema.parse({ name: 'a', projectId: 'p1' })).toEqual({
+      name: 'a',
+      projectId: 'p1',
+      platformCode: 'oidc',
+      url: '',
+    });
+  });
+  it('the keys body needs at least one URI', () => {
+    expect(issues(keysBodySchema.safeParse({ redirectURI: [] }))).toContainEqual(
+      expect.objectContaining({ field: 'redirectURI', message: 'Required' }),
+    );
+  });
+});
+
+describe('app edit (spec §5)', () => {
+  it('logoUrl must be a URL', () => {
+    expect(issues(applicationUpdateSchema.safeParse({ name: 'a', logoUrl: 'x', enabled: true }))).toContainEqual(
+      expect.objectContaining({ field: 'logoUrl', message: 'Invalid URL' }),
+    );
+  });
+});
+
+describe('app list query (spec §7, §9)', () => {
+  it('defaults to name ascending, first page of 10', () => {
+    expect(applicationListQuerySchema.parse({})).toEqual({ sort: 'name', direction: 'asc', offset: 0, limit: 10 });
+  });
+  it('reads query-string values', () => {
+    expect(
+      applicationListQuerySchema.parse({ enabled: 'false', offset: '20', limit: '20', sort: 'enabled', direction: 'desc' }),
+    ).toMatchObject({ enabled: false, offset: 20, limit: 20, sort: 'enabled', direction: 'desc' });
+  });
+  it.each([
+    [{ limit: '0' }, 'limit'],
+    [{ limit: '101' }, 'limit'],
+    [{ offset: '-1' }, 'offset'],
+    [{ sort: 'secret' }, 'sort'],
+    [{ enabled: 'yes' }, 'enabled'],
+    [{ platformCode: 'saml' }, 'platformCode'],
+  ])('rejects %o', (query, field) => {
+    expect(issues(applicationListQuerySchema.safeParse(query)).map((i) => i.field)).toContain(field);
+  });
+});
+
+describe('app rules (spec §4)', () => {
+  it('keys are generated only while the app and project are enabled', () => {
+    expect(canGenerateKeys({ enabled: true }, { enabled: true })).toBe(true);
+    expect(canGenerateKeys({ enabled: false }, { enabled: true })).toBe(false);
+    expect(canGenerateKeys({ enabled: true }, { enabled: false })).toBe(false);
+  });
+  it('save is disabled while the app is disabled', () => {
+    expect(canSaveApplication({ enabled: false }, { enabled: true })).toBe(false);
+  });
+  it.each([
+    ['https://a.example/cb', true],
+    ['https://a.example/cb/', false],
+    ['https://a.example/cb?x=1', false],
+    ['https://A.example/cb', false],
+    ['https://a.example/c', false],
+    ['https://a.example/cb/extra', false],
+  ])('redirect %s matches exactly: %s', (asked, expected) => {
+    expect(redirectUriMatches(['https://a.example/cb'], asked)).toBe(expected);
+  });
+});

@@ -1,0 +1,43 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import type { Db } from './db.ts';
+
+function transactionDb(tx: Transaction): Db {
+  const db: Db = {
+    async query<T>(sql: string, params: readonly unknown[] = []) {
+      const result = await tx.query<T>(sql, [...params]);
+      return { rows: result.rows };
+    },
+    transaction: (fn) => fn(db),
+    async exec(sql) {
+      await tx.exec(sql);
+    },
+    close: async () => {},
+  };
+  return db;
+}
+
+/**
+ * Embedded PostgreSQL (PGlite). `dataDir` null keeps everything in memory (tests). PGlite creates
+ * only the last folder of its path, so the parents are made first. One process per folder.
+ */
+export async function openPglite(dataDir: string | null): Promise<Db> {
+  let pg: PGlite;
+  if (dataDir) {
+    mkdirSync(dataDir, { recursive: true });
+    pg = await PGlite.create(dataDir);
+  } else {
+    pg = await PGlite.create();
+  }
+  return {
+    async query<T>(sql: string, params: readonly unknown[] = []) {
+      const result = await pg.query<T>(sql, [...params]);
+      return { rows: result.rows };
+    },
+    transaction: (fn) => pg.transaction((tx) => fn(transactionDb(tx))),
+    async exec(sql) {
+      await pg.exec(sql);
+    },
+    close: () => pg.close(),
+  };
+}

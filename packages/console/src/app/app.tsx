@@ -1,0 +1,21 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { i18n as I18n } from 'i18next';
+import { RouterProvider } from 'react-router/dom';
+import type { createAppRouter } from './router.tsx';
+import { AppProviders } from './providers.tsx';
+import { SessionExpiredModal } from './session/session-expired-modal.tsx';
+
+interface AppProps {
+  router: ReturnType<typeof createAppRouter>;
+  queryClient: QueryClient;
+  i18n: I18n;
+}
+
+export function App({ router, queryClient, i18n }: AppProps) {
+  return (
+    <AppProviders queryClient={queryClient} i18n={i18n}>
+      <RouterProvider router={router} />
+      <SessionExpiredModal />
+    </AppProviders>
+  );
+}

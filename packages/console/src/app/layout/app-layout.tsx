@@ -1,0 +1,59 @@
+import { guards } from '@latchkey/domain';
+import { AppShell } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Outlet } from 'react-router';
+import { useProject } from '../../features/projects/api/use-project.ts';
+import { usePermission } from '../../lib/permissions.ts';
+import { useCurrentProjectId } from '../../lib/project-context.ts';
+import { routeTable } from '../../lib/routes.ts';
+import { useCurrentRoute } from '../route-handle.ts';
+import { Breadcrumbs } from './breadcrumbs.tsx';
+import { DocumentTitle } from './document-title.tsx';
+import { Footer } from './footer.tsx';
+import { SideMenu } from './side-menu.tsx';
+import { TopBar } from './top-bar.tsx';
+import classes from './layout.module.css';
+
+const HEADER_HEIGHT = 60;
+const NAVBAR_WIDTH = 260;
+
+/** spec §2 "Layout": top bar, side menu inside projects, breadcrumbs, the page, footer. */
+export function AppLayout() {
+  const { t } = useTranslation();
+  const { handle } = useCurrentRoute();
+  const inProject = handle?.route ? routeTable[handle.route].scope === 'project' : false;
+  const routeProjectId = useCurrentProjectId();
+  const projectId = inProject ? routeProjectId : null;
+  const member = usePermission(guards.projectMember);
+  // The same query as the project scope's: one request, shared.
+  const project = useProject(member ? projectId : null);
+  const projectName = project.data?.name;
+  const withNavbar = projectId !== null && project.data !== undefined;
+
+  return (
+    <AppShell
+      header={{ height: HEADER_HEIGHT }}
+      navbar={withNavbar ? { width: NAVBAR_WIDTH, breakpoint: 'sm', collapsed: { mobile: true } } : undefined}
+      padding="lg"
+    >
+      <DocumentTitle projectName={projectName} />
+      <AppShell.Header className={classes.header}>
+        <TopBar projectId={projectId} projectName={projectName} showProjectNav={withNavbar} current={handle?.route ?? null} />
+      </AppShell.Header>
+      {withNavbar && projectId ? (
+        <AppShell.Navbar aria-label={t('layout.projectNavigation')} className={classes.navbar}>
+          <SideMenu projectId={projectId} current={handle?.route ?? null} />
+        </AppShell.Navbar>
+      ) : null}
+      <AppShell.Main className={classes.main}>
+        <Breadcrumbs projectName={projectName} />
+        <div className={classes.content}>
+          <Outlet />
+        </div>
+      </AppShell.Main>
+      <div className={classes.footerOffset}>
+        <Footer />
+      </div>
+    </AppShell>
+  );
+}

@@ -1,0 +1,55 @@
+import { guards } from '@latchkey/domain';
+import { Alert } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Outlet } from 'react-router';
+import { CenteredLoader } from '../../components/centered-loader.tsx';
+import { ErrorAlert } from '../../components/error-alert.tsx';
+import { ForbiddenMessage } from '../../components/forbidden-message.tsx';
+import { NotFoundMessage } from '../../components/not-found-message.tsx';
+import { useProject } from '../../features/projects/api/use-project.ts';
+import { isApiError } from '../../lib/api/index.ts';
+import { usePermission } from '../../lib/permissions.ts';
+import { CurrentProjectContext, useCurrentProjectId } from '../../lib/project-context.ts';
+import { useCurrentRoute } from '../route-handle.ts';
+import classes from './layout.module.css';
+
+/**
+ * Every `/project/{project}/…` route: loads the project (the current project of spec §3), shows
+ * not-found for a project the account cannot see at all, and the closed-project banner (spec §4).
+ */
+export function ProjectScope() {
+  const { t } = useTranslation();
+  const projectId = useCurrentProjectId();
+  const { handle } = useCurrentRoute();
+  const member = usePermission(guards.projectMember);
+  const project = useProject(member ? projectId : null);
+
+  if (!member || !projectId) return <NotFoundMessage />;
+  if (project.isPending) return <CenteredLoader label={t('common.loading')} />;
+  if (project.isError) {
+    if (isApiError(project.error) && project.error.status === 404) return <NotFoundMessage />;
+    if (isApiError(project.error) && project.error.status === 403) return <ForbiddenMessage />;
+    return <ErrorAlert title={t('errors.loadFailed')} error={project.error} onRetry={() => void project.refetch()} />;
+  }
+
+  // The disabled-notice page says the same thing as the banner; once is enough there.
+  const showBanner = !project.data.enabled && handle?.route !== 'projectDisabled';
+  return (
+    <CurrentProjectContext value={project.data}>
+      {showBanner ? (
+        <Alert
+          color="yellow"
+          variant="light"
+          title={t('banner.closedTitle')}
+          icon={<IconAlertTriangle aria-hidden="true" />}
+          className={classes.closedBanner}
+          classNames={{ title: classes.closedBannerTitle }}
+        >
+          {t('banner.closedText')}
+        </Alert>
+      ) : null}
+      <Outlet />
+    </CurrentProjectContext>
+  );
+}

@@ -1,0 +1,59 @@
+import { Button, Menu, Text } from '@mantine/core';
+import { IconCheck, IconChevronDown, IconPlus } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { routes } from '../../lib/routes.ts';
+import { useAccountProjects } from '../../features/projects/api/use-account-projects.ts';
+import classes from './layout.module.css';
+
+interface ProjectSwitcherProps {
+  currentProjectId: string | null;
+  currentProjectName: string | undefined;
+}
+
+/** spec §2 "Layout": switch to another enabled project, or create one. */
+export function ProjectSwitcher({ currentProjectId, currentProjectName }: ProjectSwitcherProps) {
+  const { t } = useTranslation();
+  const projects = useAccountProjects();
+  const enabled = (projects.data ?? []).filter((p) => p.enabled);
+  const listed = enabled.find((p) => p.id === currentProjectId);
+  const label = currentProjectName ?? listed?.name ?? t('layout.selectProject');
+
+  return (
+    <Menu position="bottom-start" width={260} shadow="md">
+      <Menu.Target>
+        <Button
+          variant="default"
+          aria-label={t('layout.switchProject')}
+          rightSection={<IconChevronDown size={16} aria-hidden="true" />}
+          className={classes.switcher}
+        >
+          <span className={classes.switcherLabel}>{label}</span>
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{t('layout.projects')}</Menu.Label>
+        {enabled.length === 0 ? (
+          <Text size="sm" px="sm" py={6} c="dimmed">
+            {t('layout.noProjects')}
+          </Text>
+        ) : null}
+        {enabled.map((project) => (
+          <Menu.Item
+            key={project.id}
+            component={Link}
+            to={routes.projectDashboard(project.id)}
+            rightSection={project.id === currentProjectId ? <IconCheck size={16} aria-hidden="true" /> : null}
+            aria-current={project.id === currentProjectId ? 'true' : undefined}
+          >
+            <span className={classes.menuProjectName}>{project.name}</span>
+          </Menu.Item>
+        ))}
+        <Menu.Divider />
+        <Menu.Item component={Link} to={routes.projectCreate()} leftSection={<IconPlus size={16} aria-hidden="true" />}>
+          {t('layout.createProject')}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

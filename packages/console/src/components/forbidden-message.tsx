@@ -1,0 +1,9 @@
+import { useTranslation } from 'react-i18next';
+import { routes } from '../lib/routes.ts';
+import { StatusMessage } from './status-message.tsx';
+
+/** spec §2 "403 page": shown in place of a page whose permission guard fails. */
+export function ForbiddenMessage() {
+  const { t } = useTranslation();
+  return <StatusMessage code="403" heading={t('errors.forbidden')} action={{ label: t('errors.backHome'), to: routes.projectList() }} />;
+}

@@ -1,0 +1,27 @@
+import { PIN_LENGTH_DEFAULT } from '@latchkey/domain';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, request } from '../../../lib/api/index.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { useSessionAccount } from '../../../lib/session.ts';
+
+/**
+ * spec §7: POST projects with name, pinLength and the creator's email. Afterwards the account is
+ * refreshed (the creator now holds the project's permissions) and so is the project list, before
+ * the caller moves on to the new project.
+ */
+export function useCreateProject() {
+  const queryClient = useQueryClient();
+  const account = useSessionAccount();
+  return useMutation({
+    mutationFn: async (name: string) => {
+      const created = await request(api.createProject, {
+        body: { name, pinLength: PIN_LENGTH_DEFAULT, email: account.email },
+      });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.account }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.accountProjects(account.id) }),
+      ]);
+      return created;
+    },
+  });
+}

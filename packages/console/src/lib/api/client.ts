@@ -1,0 +1,128 @@
+import {
+  buildPath,
+  errorStatus,
+  XSRF_COOKIE,
+  XSRF_HEADER,
+  type BodyOf,
+  type Endpoint,
+  type ErrorCode,
+  type FieldIssue,
+  type ParamsOf,
+  type QueryOf,
+  type ResponseOf,
+} from '@latchkey/domain';
+import { ApiError, type ApiErrorCode } from './api-error.ts';
+import type { ApiRoute } from './contract.ts';
+import { emitSessionExpired } from './session-events.ts';
+
+export const API_BASE = '/api';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+// An endpoint without params, query or body has `unknown` there (the bare ZodType of its contract
+// entry); with one, the options carry it, typed by the contract.
+type ParamsOption<E> = unknown extends ParamsOf<E> ? { params?: never } : { params: ParamsOf<E> };
+type QueryOption<E> = unknown extends QueryOf<E> ? { query?: never } : { query: QueryOf<E> };
+type BodyOption<E> = unknown extends BodyOf<E> ? { body?: never } : { body: BodyOf<E> };
+
+export type RequestOptions<E> = ParamsOption<E> &
+  QueryOption<E> &
+  BodyOption<E> & {
+    signal?: AbortSignal;
+    /**
+     * A 401 is the expected answer of this call when signed out (the session entry and the sign-in
+     * flow): do not raise the session-expired event for it.
+     */
+    expectSignedOut?: boolean;
+  };
+
+type NeedsOptions<E> = unknown extends ParamsOf<E> & QueryOf<E> & BodyOf<E> ? false : true;
+type RequestArgs<E> = NeedsOptions<E> extends true ? [options: RequestOptions<E>] : [options?: RequestOptions<E>];
+
+export function readCookie(name: string): string | null {
+  for (const part of document.cookie.split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(rest.join('='));
+  }
+  return null;
+}
+
+function queryString(query: unknown): string {
+  if (query === null || typeof query !== 'object') return '';
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    search.append(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(errorStatus, value);
+}
+
+function isFieldIssue(value: unknown): value is FieldIssue {
+  if (value === null || typeof value !== 'object') return false;
+  return 'field' in value && 'code' in value && 'message' in value;
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function toApiError(status: number, statusText: string, body: unknown): ApiError {
+  if (body !== null && typeof body === 'object' && 'error' in body && isErrorCode(body.error)) {
+    const message = 'message' in body && typeof body.message === 'string' ? body.message : statusText;
+    const issues = 'issues' in body && Array.isArray(body.issues) ? body.issues.filter(isFieldIssue) : [];
+    return new ApiError(status, body.error, message, issues);
+  }
+  const code: ApiErrorCode = status === 401 ? 'unauthorized' : 'unexpected_response';
+  return new ApiError(status, code, statusText || `Request failed with status ${status}`);
+}
+
+/**
+ * One call of the API contract: `request(api.createProject, { body })`. Sends the session cookie,
+ * the XSRF header on unsafe methods (spec §9), and turns error answers into an `ApiError`.
+ */
+export async function request<E extends Endpoint>(endpoint: ApiRoute<E>, ...args: RequestArgs<E>): Promise<ResponseOf<E>> {
+  const options: Partial<RequestOptions<E>> = args[0] ?? {};
+  const params = (options.params ?? {}) as Record<string, string | number>;
+  const url = `${API_BASE}${buildPath(endpoint.path, params)}${queryString(options.query)}`;
+
+  const headers = new Headers({ Accept: 'application/json' });
+  const hasBody = options.body !== undefined;
+  if (hasBody) headers.set('Content-Type', 'application/json');
+  if (!SAFE_METHODS.has(endpoint.method)) {
+    const token = readCookie(XSRF_COOKIE);
+    if (token) headers.set(XSRF_HEADER, token);
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: endpoint.method,
+      headers,
+      credentials: 'include',
+      body: hasBody ? JSON.stringify(options.body) : null,
+      signal: options.signal ?? null,
+    });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError(0, 'network_error', cause instanceof Error ? cause.message : 'Network error');
+  }
+
+  const body = await readJson(response);
+  if (!response.ok) {
+    if (response.status === 401 && !options.expectSignedOut) emitSessionExpired();
+    throw toApiError(response.status, response.statusText, body);
+  }
+  // The server answers by the same contract entry's response schema; it is not parsed again here.
+  return body as ResponseOf<E>;
+}

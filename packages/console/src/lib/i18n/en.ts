@@ -1,0 +1,148 @@
+import { validationMessages, type ValidationMessageKey } from '@latchkey/domain';
+
+type ValidationLeaf<K> = K extends `validation.${infer Rest}` ? Rest : never;
+type ValidationCatalogue = { [K in ValidationMessageKey as ValidationLeaf<K>]: (typeof validationMessages)[K] };
+
+// spec §5: the validation messages are written once, in the domain package, keyed `validation.*`;
+// they are merged in here under the same keys.
+const validation = Object.fromEntries(
+  Object.entries(validationMessages).map(([key, text]) => [key.slice('validation.'.length), text]),
+) as ValidationCatalogue;
+
+/** The English catalogue: every text the console shows. */
+export const en = {
+  app: {
+    name: 'Latchkey',
+    documentTitle: '{{page}} · Latchkey',
+    home: 'Latchkey home',
+  },
+  common: {
+    loading: 'Loading...',
+    retry: 'Retry',
+    dismiss: 'Dismiss',
+  },
+  layout: {
+    switchProject: 'Switch project',
+    selectProject: 'Select project',
+    projects: 'Projects',
+    createProject: 'Create project',
+    noProjects: 'No open projects yet',
+    documentation: 'Documentation',
+    support: 'Support',
+    opensInNewTab: 'opens in a new tab',
+    logOut: 'Log out',
+    signedInAs: 'Signed in as',
+    toggleColorScheme: 'Toggle color scheme',
+    menu: 'Menu',
+    breadcrumb: 'Breadcrumb',
+    projectNavigation: 'Project menu',
+    copyright: '© {{year}} Latchkey',
+  },
+  nav: {
+    overview: 'Overview',
+    configuration: 'Configuration',
+    dashboard: 'Dashboard',
+    apps: 'Applications',
+    devices: 'Device Registrations',
+    audit: 'Audit Log',
+    settings: 'General',
+    branding: 'Branding',
+    userVerification: 'User Verification',
+    oidc: 'OpenID Connect',
+    mobileApps: 'Mobile Applications',
+    accounts: 'Accounts',
+  },
+  // Page titles: the h1, the breadcrumb and the document title of each route.
+  pages: {
+    login: 'Signing in',
+    loginError: 'Authentication Declined',
+    forbidden: 'Access denied',
+    notFound: 'Page not found',
+    projectList: 'Projects',
+    projectCreate: 'Create project',
+    projectDashboard: 'Dashboard',
+    projectApps: 'Applications',
+    projectAccounts: 'Accounts',
+    projectAudit: 'Audit Log',
+    projectDevices: 'Device Registrations',
+    projectSettings: 'General settings',
+    projectOidc: 'OpenID Connect',
+    projectMobileApps: 'Mobile Applications',
+    projectDisabled: 'Project disabled',
+    projectWelcome: 'Welcome',
+    projectUserVerification: 'User Verification',
+    projectBranding: 'Branding',
+    appCreate: 'Create application',
+    appSettings: 'Application settings',
+    accountSettings: 'Edit account',
+    accountCreate: 'Create staff account',
+    serviceAccountCreate: 'Create service account',
+  },
+  session: {
+    expiredTitle: 'Session expired',
+    expiredText: 'Your session has ended. Log in again to continue where you were.',
+    logIn: 'Log in',
+    signInUnavailableTitle: 'Sign-in is unavailable',
+    signInUnavailableText: 'The sign-in service could not be reached. Check your connection and try again.',
+  },
+  loginError: {
+    consent_required: "You pressed 'Disagree' on the mobile authenticator",
+    registration_disabled: 'Registration is disabled',
+    auth_error: 'There was a problem with authentication',
+    cancelled: 'The authentication was cancelled',
+    tryAgain: 'Try again',
+  },
+  errors: {
+    forbidden: "You don't have permissions to view this page",
+    notFound: 'The requested page could not be found',
+    backHome: 'Back to projects',
+    loadFailed: 'This page could not be loaded',
+  },
+  banner: {
+    closedTitle: 'This project is disabled',
+    closedText: "Changes to the project's info, apps and accounts cannot be made while disabled.",
+  },
+  projects: {
+    add: 'Add project',
+    showClosed: 'Closed Projects',
+    closed: 'Closed',
+    loadFailed: 'The projects could not be loaded',
+    noOpenProjects: 'All your projects are closed. Turn on Closed Projects to see them.',
+    emptyTitle: 'Create your first project',
+    emptyText:
+      'A project holds the applications that sign users in with Latchkey, the people who manage them and the devices your users register. Start by creating one; you can add your first application right after.',
+    emptyAction: 'Create project',
+  },
+  projectCreate: {
+    intro: 'Give the project a name your team will recognise. You can change it later in the settings.',
+    name: 'Name',
+    submit: 'Create',
+  },
+  welcome: {
+    heading: 'Welcome to Latchkey',
+    intro: 'Your project is ready. Add an application to let your users sign in without passwords.',
+    freeTier: 'Getting started costs nothing: under {{limit}} authentications per month is free.',
+    freeForGood: 'Unlimited free use is offered to charities, academics and start-ups. Contact support to ask for it.',
+    addApp: 'Add App',
+  },
+  disabled: {
+    heading: 'This project is disabled',
+    text: "Changes to the project's info, apps and accounts cannot be made while disabled.",
+  },
+  notifications: {
+    error: {
+      title: 'Something went wrong',
+      project_created: 'Failed to create new project',
+      account_created: 'Failed to create new account',
+      account_updated: 'Failed to update account',
+      app_created: 'Failed to create new application',
+      app_updated: 'Failed to update application',
+      issuer_updated: 'Failed to update issuer',
+      settings_updated: 'Failed to update settings',
+      revocation_failed: 'Failed to revoke device',
+    },
+  },
+  validation,
+} as const;
+
+export type Catalogue = typeof en;

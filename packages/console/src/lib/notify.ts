@@ -1,0 +1,17 @@
+import { notifications } from '@mantine/notifications';
+import { isApiError } from './api/index.ts';
+
+/**
+ * spec §2 "Layout": errors appear as dismissable snackbar notifications; spec §8 names the title of
+ * each one, the server's message says what went wrong.
+ */
+export function notifyError(title: string, error?: unknown): void {
+  const message = isApiError(error) || error instanceof Error ? error.message : undefined;
+  notifications.show({
+    color: 'red',
+    title: message ? title : undefined,
+    message: message ?? title,
+    withCloseButton: true,
+    autoClose: 8000,
+  });
+}

@@ -1,0 +1,79 @@
+/// <reference types="vitest/config" />
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig, runnerImport, type Plugin } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+// The server runs on 8080 in development (`npm run dev`); the console calls it at the same origin.
+const apiTarget = process.env['LATCHKEY_API'] ?? 'http://127.0.0.1:8080';
+
+const API_ROUTES_ID = 'virtual:api-routes';
+const DOMAIN_SOURCE = `${fileURLToPath(new URL('../domain/src/', import.meta.url))}`;
+
+interface ContractEntry {
+  method: string;
+  path: string;
+}
+
+/**
+ * The API client needs only the method and path of each contract entry; the entries themselves
+ * also carry their zod schemas, and importing them would put zod (~23 kB gzipped) in the first
+ * download. This module is generated from the contract at build time, so the contract stays the
+ * one source of truth while the shell stays small. See src/lib/api/contract.ts.
+ */
+function contractRoutes(): Plugin {
+  return {
+    name: 'latchkey:contract-routes',
+    resolveId(source) {
+      return source === API_ROUTES_ID ? `\0${API_ROUTES_ID}` : null;
+    },
+    async load(id) {
+      if (id !== `\0${API_ROUTES_ID}`) return null;
+      const { module } = await runnerImport<{ api: Record<string, ContractEntry> }>('@latchkey/domain', {
+        root,
+        configFile: false,
+        logLevel: 'silent',
+      });
+      const routes = Object.fromEntries(
+        Object.entries(module.api).map(([name, entry]) => [name, { method: entry.method, path: entry.path }]),
+      );
+      return `export const apiRoutes = ${JSON.stringify(routes, null, 2)};\n`;
+    },
+    // The domain package is pure (no I/O, nothing runs on import): let unused schemas, and with
+    // them zod, be dropped from the chunks that only need a constant or a permission check.
+    transform(_code, id) {
+      return id.startsWith(DOMAIN_SOURCE) ? { moduleSideEffects: false } : null;
+    },
+  };
+}
+
+export default defineConfig({
+  root,
+  plugins: [react(), contractRoutes()],
+  server: {
+    proxy: {
+      '/api': { target: apiTarget, changeOrigin: false },
+      '/idp': { target: apiTarget, changeOrigin: false },
+    },
+  },
+  preview: {
+    proxy: {
+      '/api': { target: apiTarget, changeOrigin: false },
+      '/idp': { target: apiTarget, changeOrigin: false },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2023',
+    sourcemap: true,
+  },
+  test: {
+    name: 'console',
+    root,
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
+    setupFiles: ['test/setup.ts'],
+    restoreMocks: true,
+  },
+});

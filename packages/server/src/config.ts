@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { z } from 'zod';
 
 /**
  * The server's configuration, read once from the environment (README "Configuration"). Every
@@ -45,100 +46,94 @@ export const DEFAULT_SUPPORT_URL = 'https://github.com/latchkey/latchkey/issues'
 
 type Env = Record<string, string | undefined>;
 
-/** The value of `name`, or undefined when unset or blank. */
-function read(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value ? value : undefined;
-}
-
-function parseUrl(value: string, protocols: readonly string[]): URL | null {
+function isUrlWith(value: string, protocols: readonly string[], extra: (url: URL) => boolean = () => true): boolean {
   try {
     const url = new URL(value);
-    return protocols.includes(url.protocol) && url.hostname ? url : null;
+    return protocols.includes(url.protocol) && url.hostname.length > 0 && extra(url);
   } catch {
-    return null;
+    return false;
   }
 }
 
-function port(env: Env): number {
-  const raw = read(env, 'PORT');
-  if (raw === undefined) return 8080;
-  const n = Number(raw);
-  if (!/^\d+$/.test(raw) || !Number.isInteger(n) || n < 1 || n > 65535) {
-    throw new ConfigError('PORT', 'PORT must be a port number 1-65535');
-  }
-  return n;
-}
+/** Unset and blank both mean "use the default". */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim() : v), schema.optional());
 
-function publicUrl(env: Env, listenPort: number): string {
-  const raw = read(env, 'PUBLIC_URL');
-  if (raw === undefined) return `http://127.0.0.1:${listenPort}`;
-  const url = parseUrl(raw, ['http:', 'https:']);
-  // Cookies, the sign-in redirect and the provider's issuer all hang off the origin: no sub-path.
-  if (!url || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username || url.password) {
-    throw new ConfigError('PUBLIC_URL', 'PUBLIC_URL must be an http(s) address without a path, e.g. https://latchkey.example.com');
-  }
-  return url.origin;
-}
+const urlOf = (name: string, protocols: readonly string[], what: string, extra?: (url: URL) => boolean) =>
+  z.string().refine((v) => isUrlWith(v, protocols, extra), { error: `${name} must be ${what}` });
 
-function httpUrl(env: Env, name: string, fallback: string): string {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  if (!parseUrl(raw, ['http:', 'https:'])) throw new ConfigError(name, `${name} must be an http(s) URL`);
-  return raw;
-}
-
-function oidc(env: Env): ExternalOidcConfig | null {
-  const names = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const;
-  const [issuer, clientId, clientSecret] = names.map((n) => read(env, n));
-  if (issuer === undefined && clientId === undefined && clientSecret === undefined) return null;
-  const missing = names.filter((n) => read(env, n) === undefined);
-  if (missing.length > 0) {
-    throw new ConfigError(
-      missing[0] as string,
-      `OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together (missing: ${missing.join(', ')})`,
-    );
-  }
-  const url = parseUrl(issuer as string, ['http:', 'https:']);
-  if (!url || url.search || url.hash) throw new ConfigError('OIDC_ISSUER', 'OIDC_ISSUER must be the http(s) address of an OpenID provider');
-  return { issuer: (issuer as string).replace(/\/+$/, ''), clientId: clientId as string, clientSecret: clientSecret as string };
-}
+// One schema per variable; each message names its variable (README "Configuration").
+const envSchema = z
+  .object({
+    PORT: optional(
+      z
+        .string()
+        .regex(/^\d+$/, { error: 'PORT must be a port number 1-65535' })
+        .transform(Number)
+        .pipe(z.number().int().min(1, { error: 'PORT must be a port number 1-65535' }).max(65535, { error: 'PORT must be a port number 1-65535' })),
+    ),
+    HOST: optional(z.string().regex(/^[^\s/]+$/, { error: 'HOST must be a host name or an IP address to bind' })),
+    // Cookies, the sign-in redirect and the provider's issuer all hang off the origin: no sub-path.
+    PUBLIC_URL: optional(
+      urlOf(
+        'PUBLIC_URL',
+        ['http:', 'https:'],
+        'an http(s) address without a path, e.g. https://latchkey.example.com',
+        (url) => url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password,
+      ),
+    ),
+    DATA_DIR: optional(z.string()),
+    DATABASE_URL: optional(urlOf('DATABASE_URL', ['postgres:', 'postgresql:'], 'a postgres:// or postgresql:// URL')),
+    OIDC_ISSUER: optional(
+      urlOf('OIDC_ISSUER', ['http:', 'https:'], 'the http(s) address of an OpenID provider', (url) => !url.search && !url.hash),
+    ),
+    OIDC_CLIENT_ID: optional(z.string()),
+    OIDC_CLIENT_SECRET: optional(z.string()),
+    SMTP_URL: optional(urlOf('SMTP_URL', ['smtp:', 'smtps:'], 'an smtp:// or smtps:// URL')),
+    SMTP_FROM: optional(z.string().max(320, { error: 'SMTP_FROM is too long' })),
+    REGISTRATION: optional(z.enum(['open', 'closed'], { error: 'REGISTRATION must be open or closed' })),
+    DOCS_URL: optional(urlOf('DOCS_URL', ['http:', 'https:'], 'an http(s) URL')),
+    SUPPORT_URL: optional(urlOf('SUPPORT_URL', ['http:', 'https:'], 'an http(s) URL')),
+  })
+  .superRefine((env, ctx) => {
+    const names = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const;
+    const missing = names.filter((n) => env[n] === undefined);
+    if (missing.length > 0 && missing.length < names.length) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing[0] as string],
+        message: `OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together (missing: ${missing.join(', ')})`,
+      });
+    }
+  });
 
 /** Pure: reads `env` (normally `process.env`), throws a ConfigError naming the first bad variable. */
 export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
-  const listenPort = port(env);
-  const host = read(env, 'HOST') ?? '127.0.0.1';
-  if (/\s|\//.test(host)) throw new ConfigError('HOST', 'HOST must be a host name or an IP address to bind');
-  const base = publicUrl(env, listenPort);
-
-  const databaseUrl = read(env, 'DATABASE_URL') ?? null;
-  if (databaseUrl !== null && !parseUrl(databaseUrl, ['postgres:', 'postgresql:'])) {
-    throw new ConfigError('DATABASE_URL', 'DATABASE_URL must be a postgres:// or postgresql:// URL');
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = String(issue?.path[0] ?? 'environment');
+    const message = issue?.message.includes(variable) ? issue.message : `${variable} is invalid`;
+    throw new ConfigError(variable, message);
   }
-
-  const smtpUrl = read(env, 'SMTP_URL') ?? null;
-  if (smtpUrl !== null && !parseUrl(smtpUrl, ['smtp:', 'smtps:'])) {
-    throw new ConfigError('SMTP_URL', 'SMTP_URL must be an smtp:// or smtps:// URL');
-  }
-  const mailFrom = read(env, 'SMTP_FROM') ?? `Latchkey <no-reply@${new URL(base).hostname}>`;
-
-  const registration = read(env, 'REGISTRATION') ?? 'open';
-  if (registration !== 'open' && registration !== 'closed') {
-    throw new ConfigError('REGISTRATION', 'REGISTRATION must be open or closed');
-  }
-
+  const e = parsed.data;
+  const port = e.PORT ?? 8080;
+  const publicUrl = e.PUBLIC_URL ? new URL(e.PUBLIC_URL).origin : `http://127.0.0.1:${port}`;
   return {
-    port: listenPort,
-    host,
-    publicUrl: base,
-    dataDir: resolve(cwd, read(env, 'DATA_DIR') ?? './data'),
-    databaseUrl,
-    oidc: oidc(env),
-    smtpUrl,
-    mailFrom,
-    registration,
-    docsUrl: httpUrl(env, 'DOCS_URL', DEFAULT_DOCS_URL),
-    supportUrl: httpUrl(env, 'SUPPORT_URL', DEFAULT_SUPPORT_URL),
+    port,
+    host: e.HOST ?? '127.0.0.1',
+    publicUrl,
+    dataDir: resolve(cwd, e.DATA_DIR ?? './data'),
+    databaseUrl: e.DATABASE_URL ?? null,
+    oidc:
+      e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
+        ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET }
+        : null,
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.SMTP_FROM ?? `Latchkey <no-reply@${new URL(publicUrl).hostname}>`,
+    registration: e.REGISTRATION ?? 'open',
+    docsUrl: e.DOCS_URL ?? DEFAULT_DOCS_URL,
+    supportUrl: e.SUPPORT_URL ?? DEFAULT_SUPPORT_URL,
   };
 }
 

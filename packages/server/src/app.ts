@@ -1,0 +1,128 @@
+import fastifyCookie from '@fastify/cookie';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler } from 'fastify-type-provider-zod';
+import { systemClock, type Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { Db } from './db/db.ts';
+import { createRequestAuthenticator, noBearerTokens, type BearerAuthenticator } from './http/auth.ts';
+import { cookieOptions } from './http/cookies.ts';
+import { installErrorHandler } from './http/errors.ts';
+import { inProcessFetch } from './http/in-process-fetch.ts';
+import { installOpenApi } from './http/openapi.ts';
+import { installSecurityHeaders } from './http/security-headers.ts';
+import { installStaticConsole, CONSOLE_DIST } from './http/static-console.ts';
+import { zodValidatorCompiler } from './http/validation.ts';
+import { registerIdpRoutes } from './idp/idp.routes.ts';
+import { loadIdpKeys } from './idp/keys.ts';
+import { createLoginCodes, type LoginCodes } from './idp/login-codes.service.ts';
+import { deleteExpiredOidcPayloads } from './idp/oidc-payloads.repository.ts';
+import { CONSOLE_CLIENT_ID, createIdpProvider, idpIssuer } from './idp/provider.ts';
+import { consoleMailer, type Mailer } from './mail/mailer.ts';
+import { createAuditHook, type AuditHook } from './modules/audit/audit.service.ts';
+import { registerProjectRoutes } from './modules/projects/projects.routes.ts';
+import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.ts';
+import { registerSessionRoutes } from './modules/session/session.routes.ts';
+import { createSessionService, type SessionService } from './modules/session/session.service.ts';
+import { openIdSignInProvider, type SignInProvider } from './modules/session/sign-in-provider.ts';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  clock?: Clock;
+  mailer?: Mailer;
+  /** Fastify's logger options; false (tests) keeps quiet. */
+  logger?: FastifyServerOptions['logger'];
+  /** Service-account tokens (not built yet; see http/auth.ts). */
+  bearer?: BearerAuthenticator;
+  /** Where the built console is; tests point elsewhere. */
+  consoleDist?: string;
+  /** Records console writes; defaults to the audit_events table. */
+  audit?: AuditHook;
+}
+
+export interface LatchkeyApp {
+  app: FastifyInstance;
+  services: { sessions: SessionService; projects: ProjectsService; loginCodes: LoginCodes | null };
+  /** Stops the HTTP server and closes the database. */
+  close(): Promise<void>;
+}
+
+const HOUSEKEEPING_EVERY_MS = 10 * 60 * 1000;
+
+/**
+ * The composition root (DESIGN "src/app.ts"): everything is wired here from what is passed in, so a
+ * test builds the real app on a real database and swaps only what leaves the machine (mail).
+ */
+export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
+  const { config, db } = deps;
+  const clock = deps.clock ?? systemClock;
+  const mailer = deps.mailer ?? consoleMailer();
+  const audit = deps.audit ?? createAuditHook(clock);
+  const cookies = cookieOptions(config);
+
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    // One line per request would drown the sign-in code lines of the console mailer.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 1024 * 1024,
+    // The provider is mounted on /idp and must see its own URLs unchanged.
+    routerOptions: { ignoreTrailingSlash: false },
+  });
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await app.register(fastifyCookie);
+  app.decorateRequest('actor', null);
+  installSecurityHeaders(app);
+  installErrorHandler(app);
+  await installOpenApi(app, config.publicUrl);
+
+  // The OpenID provider the console signs in through: external when configured, else built in.
+  let signIn: SignInProvider;
+  let loginCodes: LoginCodes | null = null;
+  if (config.oidc) {
+    signIn = openIdSignInProvider(config.oidc);
+  } else {
+    const keys = await loadIdpKeys(db);
+    const provider = createIdpProvider({ db, keys, publicUrl: config.publicUrl });
+    loginCodes = createLoginCodes({ db, clock, mailer });
+    await registerIdpRoutes(app, { provider, loginCodes, publicUrl: config.publicUrl });
+    signIn = openIdSignInProvider({
+      issuer: idpIssuer(config.publicUrl),
+      clientId: CONSOLE_CLIENT_ID,
+      clientSecret: keys.consoleClientSecret,
+      fetch: inProcessFetch(app, config.publicUrl),
+    });
+  }
+
+  const sessions = createSessionService({ db, clock, config, signIn });
+  const projects = createProjectsService({ db, clock, audit });
+
+  app.decorate('endpointGuard', {
+    authenticate: createRequestAuthenticator({ sessions, bearer: deps.bearer ?? noBearerTokens, cookies }),
+    projectExists: projects.projectExists,
+  });
+  registerSessionRoutes(app, sessions, cookies);
+  registerProjectRoutes(app, projects);
+  await installStaticConsole(app, deps.consoleDist ?? CONSOLE_DIST);
+
+  // Expired sessions, sign-in attempts, codes and provider artefacts are swept now and then.
+  const housekeeping = setInterval(() => {
+    void (async () => {
+      await sessions.purgeExpired();
+      await loginCodes?.purgeExpired();
+      if (loginCodes) await deleteExpiredOidcPayloads(db);
+    })().catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
+  }, HOUSEKEEPING_EVERY_MS);
+  housekeeping.unref();
+  app.addHook('onClose', async () => clearInterval(housekeeping));
+
+  await app.ready();
+  return {
+    app,
+    services: { sessions, projects, loginCodes },
+    async close() {
+      await app.close();
+      await db.close();
+    },
+  };
+}

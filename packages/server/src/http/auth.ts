@@ -1,0 +1,51 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, XSRF_HEADER } from '@latchkey/domain';
+import { safeEqual } from '../crypto.ts';
+import type { Actor } from '../modules/accounts/actor.ts';
+import type { SessionService } from '../modules/session/session.service.ts';
+import { clearSessionCookies, SESSION_COOKIE, type CookieOptions } from './cookies.ts';
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Service accounts call with `Authorization: Bearer <token>` (DESIGN "Service accounts"). Not
+ * built yet: this hook answers who the token belongs to, or null. Bearer calls carry no cookie,
+ * so they are exempt from the XSRF check by construction.
+ */
+export type BearerAuthenticator = (token: string) => Promise<Actor | null>;
+export const noBearerTokens: BearerAuthenticator = async () => null;
+
+export interface RequestAuthenticatorDeps {
+  sessions: Pick<SessionService, 'authenticate'>;
+  bearer: BearerAuthenticator;
+  cookies: CookieOptions;
+}
+
+/**
+ * Who is calling, or null. A cookie session on an unsafe method must echo its XSRF token in the
+ * X-XSRF-TOKEN header (DESIGN "XSRF: double-submit"); a mismatch is 403 xsrf_failed.
+ */
+export function createRequestAuthenticator({ sessions, bearer, cookies }: RequestAuthenticatorDeps) {
+  return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<Actor | null> {
+    const authorization = request.headers.authorization;
+    if (authorization?.startsWith('Bearer ')) return bearer(authorization.slice('Bearer '.length).trim());
+
+    const sessionId = request.cookies[SESSION_COOKIE];
+    if (!sessionId) return null;
+    const session = await sessions.authenticate(sessionId);
+    if (!session) {
+      // Expired or unknown: tell the browser to forget it.
+      clearSessionCookies(reply, cookies);
+      return null;
+    }
+    if (UNSAFE_METHODS.has(request.method)) {
+      const header = request.headers[XSRF_HEADER.toLowerCase()];
+      if (typeof header !== 'string' || !safeEqual(header, session.xsrfToken)) {
+        throw new DomainError('xsrf_failed', 'Missing or wrong X-XSRF-TOKEN header');
+      }
+    }
+    return session.actor;
+  };
+}
+
+export type RequestAuthenticator = ReturnType<typeof createRequestAuthenticator>;

@@ -1,0 +1,53 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+/** The built console, found from this package (not from the working directory). */
+export const CONSOLE_DIST = resolve(import.meta.dirname, '../../../console/dist');
+
+const NOT_BUILT_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Latchkey</title></head>
+<body><main><h1>The console is not built</h1>
+<p>Run <code>npm run build</code> (or <code>npm start</code>, which builds it) and restart the server.
+The API is available under <a href="/api/docs">/api/docs</a>.</p></main></body></html>`;
+
+/** A path the single-page app answers for (any other GET outside /api and /idp). */
+function isAppRoute(url: string): boolean {
+  const path = url.split('?')[0] ?? '/';
+  if (path === '/api' || path.startsWith('/api/') || path === '/idp' || path.startsWith('/idp/')) return false;
+  if (path.startsWith('/assets/')) return false;
+  // A missing file (favicon.png, app.js.map) is a 404, not the app.
+  const last = path.slice(path.lastIndexOf('/') + 1);
+  return !last.includes('.');
+}
+
+/**
+ * Serves packages/console/dist: hashed /assets/* cached for a year, index.html never cached, and
+ * index.html for every app route (the SPA fallback). Unknown /api/* answers a JSON 404.
+ */
+export async function installStaticConsole(app: FastifyInstance, dist: string = CONSOLE_DIST): Promise<void> {
+  const built = existsSync(join(dist, 'index.html'));
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: dist,
+      prefix: '/',
+      index: false,
+      wildcard: true,
+      cacheControl: false,
+      setHeaders(reply, path) {
+        if (path.startsWith(join(dist, 'assets'))) reply.header('Cache-Control', 'public, max-age=31536000, immutable');
+        else if (path.endsWith('.html')) reply.header('Cache-Control', 'no-cache');
+        else reply.header('Cache-Control', 'public, max-age=3600');
+      },
+    });
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    if ((request.method === 'GET' || request.method === 'HEAD') && isAppRoute(request.url)) {
+      if (!built) return reply.status(200).type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(NOT_BUILT_PAGE);
+      return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send({ error: 'not_found', message: 'Not found' });
+  });
+}

@@ -1,0 +1,107 @@
+import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Db } from '../db/db.ts';
+import type { IdpKeys } from './keys.ts';
+import { dbAdapterFactory } from './oidc-payloads.repository.ts';
+import { errorPage, LOGOUT_SCRIPT_HASH, logoutPage, signedOutPage } from './views.ts';
+
+/** The console's client registration at the built-in provider. */
+export const CONSOLE_CLIENT_ID = 'latchkey-console';
+export const IDP_PATH = '/idp';
+export const IDP_SCOPES = ['openid', 'email'] as const;
+
+/** The sign-in pages allow nothing but our own stylesheet and forms posting to us. */
+export const IDP_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export function idpIssuer(publicUrl: string): string {
+  return `${publicUrl}${IDP_PATH}`;
+}
+
+function html(ctx: KoaContextWithOIDC, body: string): void {
+  ctx.type = 'html';
+  ctx.body = body;
+}
+
+/**
+ * The built-in OpenID provider (oidc-provider) for console sign-in: one static client (the
+ * console), authorization code with PKCE S256 only, scopes openid and email. State lives in the
+ * database (adapter), keys in server_keys; the interaction pages are ours (idp.routes.ts).
+ */
+export function createIdpProvider(options: { db: Db; keys: IdpKeys; publicUrl: string }): Provider {
+  const { db, keys, publicUrl } = options;
+  const home = `${publicUrl}/`;
+  const configuration: Configuration = {
+    adapter: dbAdapterFactory(db),
+    clients: [
+      {
+        client_id: CONSOLE_CLIENT_ID,
+        client_secret: keys.consoleClientSecret,
+        client_name: 'Latchkey console',
+        redirect_uris: [`${publicUrl}/login`],
+        post_logout_redirect_uris: [home],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    ],
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    scopes: [...IDP_SCOPES],
+    claims: { openid: ['sub'], email: ['email', 'email_verified'] },
+    // The ID token itself carries email and email_verified: the console needs no userinfo call.
+    conformIdTokenClaims: false,
+    async findAccount(_ctx, sub) {
+      // The account id at the provider is the verified, lower-cased email address.
+      return { accountId: sub, claims: async () => ({ sub, email: sub, email_verified: true }) };
+    },
+    interactions: { url: (_ctx, interaction) => `${IDP_PATH}/interaction/${interaction.uid}` },
+    cookies: {
+      keys: keys.cookieKeys,
+      names: { session: 'lk_idp_session', interaction: 'lk_idp_interaction', resume: 'lk_idp_resume' },
+      long: { httpOnly: true, sameSite: 'lax', path: IDP_PATH },
+      short: { httpOnly: true, sameSite: 'lax' },
+    },
+    jwks: keys.jwks as Configuration['jwks'],
+    features: {
+      devInteractions: { enabled: false },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        async logoutSource(ctx, form) {
+          // The page submits itself with an inline script allowed by its hash only.
+          ctx.set('Content-Security-Policy', IDP_CSP.replace("script-src 'self'", `script-src 'self' ${LOGOUT_SCRIPT_HASH}`));
+          html(ctx, logoutPage(form));
+        },
+        async postLogoutSuccessSource(ctx) {
+          html(ctx, signedOutPage(home));
+        },
+      },
+    },
+    ttl: {
+      AuthorizationCode: 60,
+      AccessToken: 10 * 60,
+      IdToken: 60 * 60,
+      Interaction: 60 * 60,
+      // As long as a console session can live at most (spec-free choice, README "Sessions").
+      Session: 12 * 60 * 60,
+      Grant: 12 * 60 * 60,
+    },
+    clientBasedCORS: () => false,
+    async renderError(ctx, out) {
+      const reason = typeof out.error_description === 'string' ? out.error_description : String(out.error ?? 'Unknown error');
+      html(ctx, errorPage(`The sign-in service answered: ${reason}. Start again from the console.`, home));
+    },
+  };
+  const provider = new Provider(idpIssuer(publicUrl), configuration);
+  // Behind TLS offloading, trust X-Forwarded-Proto so cookies and URLs are https (oidc-provider docs).
+  provider.proxy = publicUrl.startsWith('https:');
+  return provider;
+}

@@ -1,0 +1,56 @@
+import { buildApp } from './app.ts';
+import { systemClock } from './clock.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { migrate } from './db/migrate.ts';
+import { openDatabase } from './db/open.ts';
+import { consoleMailer, smtpMailer } from './mail/mailer.ts';
+
+function readConfig(): Config {
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const db = await openDatabase(config);
+  await migrate(db);
+  const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : consoleMailer();
+  const { app, close } = await buildApp({
+    config,
+    db,
+    clock: systemClock,
+    mailer,
+    logger: { level: process.env.LOG_LEVEL ?? 'info' },
+  });
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal}: shutting down`);
+    close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+
+  await app.listen({ host: config.host, port: config.port });
+  console.log(`Latchkey is running at ${config.publicUrl}`);
+}
+
+main().catch((error: unknown) => {
+  console.error('Latchkey could not start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

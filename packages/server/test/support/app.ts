@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { XSRF_COOKIE, XSRF_HEADER } from '@latchkey/domain';
+import { buildApp, type LatchkeyApp } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import type { Db } from '../../src/db/db.ts';
+import { SESSION_COOKIE } from '../../src/http/cookies.ts';
+import { grantPermissions, insertAccount, type AccountRow } from '../../src/modules/accounts/accounts.repository.ts';
+import { RecordingMailer, TestClock } from './fakes.ts';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestApp extends LatchkeyApp {
+  config: Config;
+  clock: TestClock;
+  mailer: RecordingMailer;
+  /** Where the app listens (only with `listen: true`), e.g. http://127.0.0.1:41234 */
+  baseUrl: string;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  /** Listen on a real loopback port (flows through the provider); otherwise use inject. */
+  listen?: boolean;
+  consoleDist?: string;
+}
+
+/** The real app on a test database; only mail and time are fakes. Closing it leaves the database open. */
+export async function startTestApp(db: Db, options: TestAppOptions = {}): Promise<TestApp> {
+  const port = options.listen ? await freePort() : 8080;
+  const config = loadConfig({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...options.env });
+  const clock = new TestClock();
+  const mailer = new RecordingMailer();
+  const built = await buildApp({
+    config,
+    db,
+    clock,
+    mailer,
+    logger: false,
+    consoleDist: options.consoleDist ?? '/nonexistent/console/dist',
+  });
+  if (options.listen) await built.app.listen({ host: '127.0.0.1', port });
+  return { ...built, close: () => built.app.close(), config, clock, mailer, baseUrl: config.publicUrl };
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  body: T;
+  headers: Record<string, string | string[] | number | undefined>;
+}
+
+/** Calls /api through inject with a session's cookies, like the console does (XSRF header on unsafe methods). */
+export class ApiClient {
+  constructor(
+    readonly app: FastifyInstance,
+    readonly session: { sessionId: string; xsrfToken: string } | null,
+  ) {}
+
+  async call<T = unknown>(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    body?: unknown,
+    options: { xsrf?: boolean | string; headers?: Record<string, string> } = {},
+  ): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (this.session) {
+      headers.cookie = `${SESSION_COOKIE}=${this.session.sessionId}; ${XSRF_COOKIE}=${this.session.xsrfToken}`;
+      const xsrf = options.xsrf ?? true;
+      if (method !== 'GET' && xsrf !== false) headers[XSRF_HEADER] = typeof xsrf === 'string' ? xsrf : this.session.xsrfToken;
+    }
+    const request: InjectOptions = { method, url: path, headers };
+    if (body !== undefined) request.payload = body as InjectOptions['payload'];
+    const response = await this.app.inject(request);
+    const text = response.body;
+    let parsed: unknown = text;
+    if (String(response.headers['content-type'] ?? '').includes('json') && text) parsed = JSON.parse(text);
+    return { status: response.statusCode, body: parsed as T, headers: response.headers };
+  }
+
+  get<T = unknown>(path: string, options?: { headers?: Record<string, string> }) {
+    return this.call<T>('GET', path, undefined, options);
+  }
+  post<T = unknown>(path: string, body?: unknown, options?: { xsrf?: boolean | string; headers?: Record<string, string> }) {
+    return this.call<T>('POST', path, body, options);
+  }
+  put<T = unknown>(path: string, body?: unknown, options?: { xsrf?: boolean | string; headers?: Record<string, string> }) {
+    return this.call<T>('PUT', path, body, options);
+  }
+}
+
+let counter = 0;
+/** A fresh address per call, so tests never share accounts. */
+export function uniqueEmail(label = 'user'): string {
+  counter += 1;
+  return `${label}-${Date.now().toString(36)}-${counter}@example.test`;
+}
+
+export interface SignedIn {
+  account: AccountRow;
+  api: ApiClient;
+  session: { sessionId: string; xsrfToken: string };
+}
+
+/**
+ * An account with `permissions`, signed in — without the provider dance: the account and its
+ * session go through the real repositories and session service, never through an HTTP backdoor.
+ */
+export async function signedInAccount(t: TestApp, db: Db, permissions: string[] = [], email = uniqueEmail()): Promise<SignedIn> {
+  const account = await insertAccount(db, { id: randomUUID(), email, createdAt: t.clock.now() });
+  await grantPermissions(db, account.id, permissions);
+  const session = await t.services.sessions.createSession(account.id, null);
+  return { account, api: new ApiClient(t.app, session), session };
+}
+
+export function anonymous(t: TestApp): ApiClient {
+  return new ApiClient(t.app, null);
+}

@@ -1,0 +1,104 @@
+/**
+ * A minimal browser for the sign-in flows: real HTTP, a cookie jar honouring Path and Max-Age,
+ * redirects followed by hand so each hop can be asserted.
+ */
+interface StoredCookie {
+  name: string;
+  value: string;
+  path: string;
+  host: string;
+}
+
+export interface BrowserResponse {
+  url: string;
+  status: number;
+  headers: Headers;
+  text: string;
+  location: string | null;
+  json<T = unknown>(): T;
+}
+
+export class Browser {
+  readonly #cookies = new Map<string, StoredCookie>();
+
+  cookie(name: string): string | undefined {
+    return [...this.#cookies.values()].find((c) => c.name === name)?.value;
+  }
+
+  cookieNames(): string[] {
+    return [...this.#cookies.values()].map((c) => c.name);
+  }
+
+  #store(url: URL, header: string): void {
+    const [pair, ...attrs] = header.split(';');
+    const eq = (pair ?? '').indexOf('=');
+    const name = (pair ?? '').slice(0, eq).trim();
+    const value = (pair ?? '').slice(eq + 1).trim();
+    let path = '/';
+    let expired = false;
+    for (const attr of attrs) {
+      const [k = '', v = ''] = attr.split('=').map((s) => s.trim());
+      const key = k.toLowerCase();
+      if (key === 'path') path = v;
+      if (key === 'max-age' && Number(v) <= 0) expired = true;
+      if (key === 'expires' && new Date(v).getTime() <= Date.now()) expired = true;
+    }
+    const id = `${url.host}|${path}|${name}`;
+    if (expired || value === '') this.#cookies.delete(id);
+    else this.#cookies.set(id, { name, value, path, host: url.host });
+  }
+
+  #cookieHeader(url: URL): string {
+    return [...this.#cookies.values()]
+      .filter((c) => c.host === url.host && (url.pathname === c.path || url.pathname.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`)))
+      .map((c) => `${c.name}=${c.value}`)
+      .join('; ');
+  }
+
+  async request(
+    url: string,
+    init: { method?: string; headers?: Record<string, string>; form?: Record<string, string>; json?: unknown } = {},
+  ): Promise<BrowserResponse> {
+    const target = new URL(url);
+    const headers: Record<string, string> = { ...init.headers };
+    const cookie = this.#cookieHeader(target);
+    if (cookie) headers.cookie = cookie;
+    let body: string | undefined;
+    if (init.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(init.form).toString();
+    } else if (init.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(init.json);
+    }
+    const response = await fetch(target, { method: init.method ?? (body ? 'POST' : 'GET'), headers, body, redirect: 'manual' });
+    for (const setCookie of response.headers.getSetCookie()) this.#store(target, setCookie);
+    const text = await response.text();
+    const location = response.headers.get('location');
+    return {
+      url: target.href,
+      status: response.status,
+      headers: response.headers,
+      text,
+      location: location ? new URL(location, target).href : null,
+      json: <T>() => JSON.parse(text) as T,
+    };
+  }
+
+  get(url: string, headers?: Record<string, string>): Promise<BrowserResponse> {
+    return this.request(url, headers ? { headers } : {});
+  }
+
+  /** Follows redirects (GET) until a non-redirect answer or a URL matching `stopAt`; answers every hop. */
+  async follow(first: BrowserResponse, stopAt?: (url: string) => boolean): Promise<BrowserResponse[]> {
+    const hops = [first];
+    let current = first;
+    while (current.status >= 300 && current.status < 400 && current.location) {
+      if (stopAt?.(current.location)) break;
+      if (hops.length > 20) throw new Error('too many redirects');
+      current = await this.get(current.location);
+      hops.push(current);
+    }
+    return hops;
+  }
+}

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe } from 'vitest';
+import type { Db } from '../../src/db/db.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import { openPglite } from '../../src/db/pglite.ts';
+import { openPostgres } from '../../src/db/postgres.ts';
+
+export type Driver = 'pglite' | 'postgres';
+export const DRIVERS: readonly Driver[] = ['pglite', 'postgres'];
+
+/** The PostgreSQL server the suite runs against (README: trust auth, creates and drops its own database). */
+export const TEST_POSTGRES_URL = process.env.LATCHKEY_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface TestDatabase {
+  driver: Driver;
+  /** The migrated database of this describe block (valid inside tests and hooks). */
+  readonly db: Db;
+}
+
+/** A fresh, migrated database. On PostgreSQL a new database `latchkey_test_<random>`, dropped by `drop()`. */
+export async function createTestDatabase(driver: Driver): Promise<{ db: Db; drop(): Promise<void> }> {
+  if (driver === 'pglite') {
+    const db = await openPglite(null);
+    await migrate(db);
+    return { db, drop: () => db.close() };
+  }
+  const name = `latchkey_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+  // Unreachable PostgreSQL must fail the PostgreSQL half, never skip it.
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(TEST_POSTGRES_URL);
+  url.pathname = `/${name}`;
+  const db = openPostgres(url.href);
+  await migrate(db);
+  return {
+    db,
+    async drop() {
+      await db.close();
+      const cleanup = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
+
+/**
+ * The same suite, once on embedded PGlite and once on the PostgreSQL server (CONVENTIONS "Tests").
+ * Each run gets its own fresh database for the whole describe block; tests make their own data.
+ */
+export function describeEachDatabase(name: string, suite: (t: TestDatabase) => void): void {
+  for (const driver of DRIVERS) {
+    describe(`${name} [${driver}]`, () => {
+      let current: { db: Db; drop(): Promise<void> } | null = null;
+      const t: TestDatabase = {
+        driver,
+        get db() {
+          if (!current) throw new Error('the test database is not ready (use it inside tests or hooks)');
+          return current.db;
+        },
+      };
+      beforeAll(async () => {
+        current = await createTestDatabase(driver);
+      });
+      afterAll(async () => {
+        await current?.drop();
+        current = null;
+      });
+      suite(t);
+    });
+  }
+}

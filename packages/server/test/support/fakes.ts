@@ -1,0 +1,35 @@
+import type { Clock } from '../../src/clock.ts';
+import type { Mailer } from '../../src/mail/mailer.ts';
+
+/** A clock that stands still until a test moves it. */
+export class TestClock implements Clock {
+  #now: number;
+  constructor(start: Date = new Date()) {
+    this.#now = start.getTime();
+  }
+  now(): Date {
+    return new Date(this.#now);
+  }
+  advance(ms: number): void {
+    this.#now += ms;
+  }
+}
+
+/** Keeps every sign-in code "sent", in order. */
+export class RecordingMailer implements Mailer {
+  readonly sent: Array<{ email: string; code: string }> = [];
+  async sendLoginCode(email: string, code: string): Promise<void> {
+    this.sent.push({ email, code });
+  }
+  lastCode(email: string): string {
+    const found = this.sent.filter((m) => m.email === email).at(-1);
+    if (!found) throw new Error(`no sign-in code was sent to ${email}`);
+    return found.code;
+  }
+  count(email: string): number {
+    return this.sent.filter((m) => m.email === email).length;
+  }
+}
+
+export const MINUTE = 60 * 1000;
+export const HOUR = 60 * MINUTE;

@@ -1,0 +1,59 @@
+import { expect } from 'vitest';
+import { Browser, type BrowserResponse } from './browser.ts';
+import type { TestApp } from './app.ts';
+
+/** The `action` of the first form on an HTML page, absolute. */
+export function formAction(page: BrowserResponse, index = 0): string {
+  const actions = [...page.text.matchAll(/<form[^>]*action="([^"]+)"/g)].map((m) => (m[1] as string).replaceAll('&amp;', '&'));
+  const action = actions[index];
+  if (!action) throw new Error(`no form #${index} on ${page.url}:\n${page.text}`);
+  return new URL(action, page.url).href;
+}
+
+export function linkHref(page: BrowserResponse, text: string): string {
+  const m = new RegExp(`<a href="([^"]+)">${text}</a>`).exec(page.text);
+  if (!m) throw new Error(`no link "${text}" on ${page.url}`);
+  return new URL((m[1] as string).replaceAll('&amp;', '&'), page.url).href;
+}
+
+/** GET /api/authurl as the console does, then follows the browser to the provider's first page. */
+export async function openSignIn(t: TestApp, browser: Browser, stateNext?: string): Promise<BrowserResponse> {
+  const query = new URLSearchParams({ redirectURL: `${t.baseUrl}/login` });
+  if (stateNext) query.set('state_next', stateNext);
+  const res = await browser.get(`${t.baseUrl}/api/authurl?${query}`);
+  expect(res.status, res.text).toBe(200);
+  const { authUrl } = res.json<{ authUrl: string }>();
+  const hops = await browser.follow(await browser.get(authUrl));
+  return hops.at(-1) as BrowserResponse;
+}
+
+/** Types the email on page 1 and answers page 2 (the code page). */
+export async function submitEmail(browser: Browser, emailPage: BrowserResponse, email: string): Promise<BrowserResponse> {
+  const posted = await browser.request(formAction(emailPage), { form: { email } });
+  const hops = await browser.follow(posted);
+  return hops.at(-1) as BrowserResponse;
+}
+
+/** Submits a code on page 2; answers the last response before the browser would reach /login. */
+export async function submitCode(t: TestApp, browser: Browser, codePage: BrowserResponse, code: string): Promise<BrowserResponse> {
+  const posted = await browser.request(formAction(codePage), { form: { code } });
+  const hops = await browser.follow(posted, (url) => url.startsWith(`${t.baseUrl}/login`));
+  return hops.at(-1) as BrowserResponse;
+}
+
+/** The console's callback page: POST /api/login with code and state from /login?code=…&state=… */
+export async function postLogin(t: TestApp, browser: Browser, callbackUrl: string): Promise<BrowserResponse> {
+  const url = new URL(callbackUrl);
+  return browser.request(`${t.baseUrl}/api/login`, {
+    json: { code: url.searchParams.get('code'), redirectURL: `${t.baseUrl}/login`, state: url.searchParams.get('state') },
+  });
+}
+
+/** The whole sign-in through the built-in provider; answers the POST /api/login response. */
+export async function signInThroughProvider(t: TestApp, browser: Browser, email: string, stateNext?: string): Promise<BrowserResponse> {
+  const emailPage = await openSignIn(t, browser, stateNext);
+  const codePage = await submitEmail(browser, emailPage, email);
+  const last = await submitCode(t, browser, codePage, t.mailer.lastCode(email));
+  expect(last.location ?? '', last.text).toMatch(new RegExp(`^${t.baseUrl}/login\\?`));
+  return postLogin(t, browser, last.location as string);
+}

@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Browser } from './support/browser.ts';
+import { startTestApp, uniqueEmail, type TestApp } from './support/app.ts';
+import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
-import { startTestApp, type TestApp } from './support/app.ts';
-import { openSignIn, postLogin, signInThroughProvider, submitCode, submitEmail, formAction, linkHref } from './support/sign-in.ts';
 import { MINUTE } from './support/fakes.ts';
+import { formAction, linkHref, openSignIn, postLogin, signInThroughProvider, submitCode, submitEmail } from './support/sign-in.ts';
+
+/** The error shown on the code page, if any. */
+function pageError(page: BrowserResponse): string | null {
+  return /<p id="code-error" class="error" role="alert">([^<]*)<\/p>/.exec(page.text)?.[1] ?? null;
+}
 
 describeEachDatabase('sign-in through the built-in provider', (t) => {
   let app: TestApp;
@@ -14,22 +19,23 @@ describeEachDatabase('sign-in through the built-in provider', (t) => {
     await app?.close();
   });
 
-  it('signs in over HTTP: authurl, provider pages, emailed code, back to /login, POST /api/login, GET /api/account', async () => {
+  it('goes authurl → provider pages → emailed code → /login → POST /api/login → GET /api/account; the first account owns everything', async () => {
     const browser = new Browser();
     const emailPage = await openSignIn(app, browser, '/project/abc/settings');
     expect(emailPage.status).toBe(200);
     expect(emailPage.url).toMatch(new RegExp(`^${app.baseUrl}/idp/interaction/`));
+    expect(emailPage.headers.get('content-security-policy')).toContain("style-src 'self';");
     expect(emailPage.text).toContain('<h1>Sign in to Latchkey</h1>');
     expect(emailPage.text).toContain('<label for="email">Email</label>');
     expect(emailPage.text).toMatch(/<button[^>]*>Continue<\/button>/);
     expect(emailPage.text).toMatch(/<a href="[^"]+\/cancel">Cancel<\/a>/);
 
-    const email = 'First.Owner@Example.test';
-    const codePage = await submitEmail(browser, emailPage, email);
+    const codePage = await submitEmail(browser, emailPage, '  First.Owner@Example.test ');
     expect(codePage.status).toBe(200);
     expect(codePage.text).toContain('We sent a 6-digit code to <strong>first.owner@example.test</strong>');
     expect(codePage.text).toContain('<label for="code">Code</label>');
     expect(codePage.text).toMatch(/<button[^>]*>Sign in<\/button>/);
+    expect(codePage.text).toContain('>Use a different email</a>');
     const code = app.mailer.lastCode('first.owner@example.test');
     expect(code).toMatch(/^\d{6}$/);
 
@@ -45,5 +51,253 @@ describeEachDatabase('sign-in through the built-in provider', (t) => {
     const account = await browser.get(`${app.baseUrl}/api/account`);
     expect(account.status).toBe(200);
     expect(account.json()).toMatchObject({ email: 'first.owner@example.test', permissions: ['glb::*'] });
+  });
+
+  it('gives a later account no permission at all', async () => {
+    const browser = new Browser();
+    const email = uniqueEmail('second');
+    const login = await signInThroughProvider(app, browser, email);
+    expect(login.status, login.text).toBe(200);
+    const account = await browser.get(`${app.baseUrl}/api/account`);
+    expect(account.json()).toMatchObject({ email, permissions: [] });
+  });
+
+  it('refuses the 6th try of a code, even the right one, after 5 wrong ones', async () => {
+    const browser = new Browser();
+    const email = uniqueEmail('guesser');
+    const codePage = await submitEmail(browser, await openSignIn(app, browser), email);
+    const right = app.mailer.lastCode(email);
+    const wrong = right === '000000' ? '111111' : '000000';
+    let page = codePage;
+    for (let i = 1; i <= 5; i++) {
+      page = await submitCode(app, browser, codePage, wrong);
+      expect(page.status).toBe(400);
+      expect(pageError(page)).toBe(i < 5 ? 'That code is not right' : 'That code is not right. Ask for a new one.');
+    }
+    page = await submitCode(app, browser, codePage, right);
+    expect(page.status).toBe(400);
+    expect(pageError(page)).toBe('Too many wrong codes. Ask for a new one.');
+
+    // A new code ("Send a new code", the second form) starts afresh.
+    const again = (await browser.follow(await browser.request(formAction(page, 1), { form: { email, resend: '1' } }))).at(-1) as BrowserResponse;
+    const back = await submitCode(app, browser, again, app.mailer.lastCode(email));
+    expect(back.location).toMatch(new RegExp(`^${app.baseUrl}/login\\?code=`));
+  });
+
+  it('lets a code expire after 10 minutes (injected clock)', async () => {
+    const browser = new Browser();
+    const email = uniqueEmail('slow');
+    const codePage = await submitEmail(browser, await openSignIn(app, browser), email);
+    app.clock.advance(10 * MINUTE);
+    const page = await submitCode(app, browser, codePage, app.mailer.lastCode(email));
+    expect(page.status).toBe(400);
+    expect(pageError(page)).toBe('That code has expired. Ask for a new one.');
+  });
+
+  it('takes a code a little under 10 minutes old', async () => {
+    const browser = new Browser();
+    const email = uniqueEmail('prompt');
+    const codePage = await submitEmail(browser, await openSignIn(app, browser), email);
+    app.clock.advance(10 * MINUTE - 1000);
+    const back = await submitCode(app, browser, codePage, app.mailer.lastCode(email));
+    expect(back.location).toMatch(new RegExp(`^${app.baseUrl}/login\\?code=`));
+  });
+
+  it('uses a code once, and a new code replaces the old one', async () => {
+    const browser = new Browser();
+    const email = uniqueEmail('once');
+    const emailPage = await openSignIn(app, browser);
+    const codePage = await submitEmail(browser, emailPage, email);
+    const first = app.mailer.lastCode(email);
+
+    // "Send a new code" (the second form on page 2) replaces the first code.
+    const resent = await browser.follow(await browser.request(formAction(codePage, 1), { form: { email, resend: '1' } }));
+    const codePage2 = resent.at(-1) as BrowserResponse;
+    expect(codePage2.text).toContain('We sent a new code');
+    const second = app.mailer.lastCode(email);
+    expect(app.mailer.count(email)).toBe(2);
+    if (first !== second) {
+      const old = await submitCode(app, browser, codePage2, first);
+      expect(pageError(old)).toBe('That code is not right');
+    }
+    const back = await submitCode(app, browser, codePage2, second);
+    expect(back.location).toMatch(new RegExp(`^${app.baseUrl}/login\\?code=`));
+
+    // Replaying the same code on the same interaction does not sign in again.
+    const replay = await browser.request(formAction(codePage2), { form: { code: second } });
+    expect(replay.status).toBe(400);
+    expect(replay.location).toBeNull();
+  });
+
+  it('limits how many codes one address is sent: 5 per 10 minutes', async () => {
+    const browser = new Browser();
+    const email = uniqueEmail('spam');
+    const emailPage = await openSignIn(app, browser);
+    for (let i = 0; i < 5; i++) {
+      const page = await submitEmail(browser, emailPage, email);
+      expect(page.status).toBe(200);
+    }
+    const refused = await browser.request(formAction(emailPage), { form: { email } });
+    expect(refused.status).toBe(429);
+    expect(refused.text).toContain('Too many codes were requested for this address');
+    expect(app.mailer.count(email)).toBe(5);
+    app.clock.advance(10 * MINUTE);
+    const later = await submitEmail(browser, emailPage, email);
+    expect(later.status).toBe(200);
+    expect(app.mailer.count(email)).toBe(6);
+  });
+
+  it('rejects a malformed email and a malformed code without sending or counting anything', async () => {
+    const browser = new Browser();
+    const emailPage = await openSignIn(app, browser);
+    const bad = await browser.request(formAction(emailPage), { form: { email: 'not-an-email' } });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('Enter a valid email address');
+    expect(bad.text).toContain('aria-invalid="true"');
+  });
+
+  it('"Cancel" returns to /login with error=access_denied', async () => {
+    const browser = new Browser();
+    const emailPage = await openSignIn(app, browser);
+    const hops = await browser.follow(await browser.get(linkHref(emailPage, 'Cancel')), (url) => url.startsWith(`${app.baseUrl}/login`));
+    const last = hops.at(-1) as BrowserResponse;
+    const callback = new URL(last.location as string);
+    expect(callback.pathname).toBe('/login');
+    expect(callback.searchParams.get('error')).toBe('access_denied');
+  });
+
+  it('binds the attempt to the browser that started it and to its state, once', async () => {
+    const browser = new Browser();
+    const email = uniqueEmail('bound');
+    const codePage = await submitEmail(browser, await openSignIn(app, browser), email);
+    const back = await submitCode(app, browser, codePage, app.mailer.lastCode(email));
+    const callback = back.location as string;
+
+    // Another browser (no lk_login cookie) cannot finish this sign-in.
+    const stranger = await postLogin(app, new Browser(), callback);
+    expect(stranger.status).toBe(400);
+    expect(stranger.json()).toMatchObject({ error: 'login_failed' });
+
+    // A wrong state fails too.
+    const forged = new URL(callback);
+    forged.searchParams.set('state', 'forged-state');
+    const wrongState = await postLogin(app, browser, forged.href);
+    expect(wrongState.json()).toMatchObject({ error: 'login_failed' });
+
+    const ok = await postLogin(app, browser, callback);
+    expect(ok.status, ok.text).toBe(200);
+    const replay = await postLogin(app, browser, callback);
+    expect(replay.status).toBe(400);
+    expect(replay.json()).toMatchObject({ error: 'login_failed' });
+  });
+
+  it('lets a sign-in attempt expire after 15 minutes', async () => {
+    const browser = new Browser();
+    const email = uniqueEmail('late');
+    const codePage = await submitEmail(browser, await openSignIn(app, browser), email);
+    const back = await submitCode(app, browser, codePage, app.mailer.lastCode(email));
+    app.clock.advance(15 * MINUTE);
+    const login = await postLogin(app, browser, back.location as string);
+    expect(login.status).toBe(400);
+    expect(login.json()).toMatchObject({ error: 'login_failed' });
+  });
+
+  it('accepts only {PUBLIC_URL}/login as redirectURL and keeps only a local next path', async () => {
+    const browser = new Browser();
+    const wrong = await browser.get(`${app.baseUrl}/api/authurl?redirectURL=${encodeURIComponent('https://evil.example/login')}`);
+    expect(wrong.status).toBe(400);
+    expect(wrong.json()).toMatchObject({ error: 'validation_failed', issues: [{ field: 'redirectURL' }] });
+
+    const login = await signInThroughProvider(app, browser, uniqueEmail('next'), '//evil.example/x');
+    expect(login.json()).toEqual({ next: null });
+  });
+
+  it('remembers the browser at the provider, and logout ends both sessions', async () => {
+    const browser = new Browser();
+    const email = uniqueEmail('returning');
+    expect((await signInThroughProvider(app, browser, email)).status).toBe(200);
+
+    // Signed in at the provider: a new sign-in goes straight back to /login.
+    const res = await browser.get(`${app.baseUrl}/api/authurl?redirectURL=${encodeURIComponent(`${app.baseUrl}/login`)}`);
+    const hops = await browser.follow(await browser.get(res.json<{ authUrl: string }>().authUrl), (url) => url.startsWith(`${app.baseUrl}/login`));
+    const callback = (hops.at(-1) as BrowserResponse).location as string;
+    expect(callback).toMatch(new RegExp(`^${app.baseUrl}/login\\?code=`));
+    expect((await postLogin(app, browser, callback)).status).toBe(200);
+
+    const logout = await browser.get(`${app.baseUrl}/api/logout`);
+    expect(logout.status).toBe(200);
+    const { redirectUrl } = logout.json<{ redirectUrl: string }>();
+    const endSession = new URL(redirectUrl);
+    expect(endSession.href.startsWith(`${app.baseUrl}/idp/session/end`)).toBe(true);
+    expect(endSession.searchParams.get('id_token_hint')).toBeTruthy();
+    expect(endSession.searchParams.get('post_logout_redirect_uri')).toBe(`${app.baseUrl}/`);
+    expect(endSession.searchParams.get('client_id')).toBe('latchkey-console');
+    expect((await browser.get(`${app.baseUrl}/api/account`)).status).toBe(401);
+
+    // The provider's logout page submits itself (script allowed by hash); do what the script does.
+    const logoutPage = await browser.get(redirectUrl);
+    expect(logoutPage.status).toBe(200);
+    expect(logoutPage.headers.get('content-security-policy')).toMatch(/script-src 'self' 'sha256-/);
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(logoutPage.text)?.[1] as string;
+    const confirmed = await browser.request(formAction(logoutPage), { form: { xsrf, logout: 'yes' } });
+    const done = await browser.follow(confirmed, (url) => url === `${app.baseUrl}/`);
+    expect((done.at(-1) as BrowserResponse).location).toBe(`${app.baseUrl}/`);
+
+    // Signed out at the provider too: the email page shows again.
+    const page = await openSignIn(app, browser);
+    expect(page.text).toContain('<label for="email">Email</label>');
+  });
+});
+
+describeEachDatabase('registration', (t) => {
+  it('makes the very first account the owner (glb::*), later ones get nothing; REGISTRATION=closed declines unknown emails', async () => {
+    const open = await startTestApp(t.db, { listen: true });
+    try {
+      const owner = new Browser();
+      expect((await signInThroughProvider(open, owner, 'owner@example.test')).status).toBe(200);
+      expect((await owner.get(`${open.baseUrl}/api/account`)).json()).toMatchObject({ permissions: ['glb::*'] });
+      const member = new Browser();
+      expect((await signInThroughProvider(open, member, 'member@example.test')).status).toBe(200);
+      expect((await member.get(`${open.baseUrl}/api/account`)).json()).toMatchObject({ permissions: [] });
+    } finally {
+      await open.close();
+    }
+
+    const closed = await startTestApp(t.db, { listen: true, env: { REGISTRATION: 'closed' } });
+    try {
+      const config = await new Browser().get(`${closed.baseUrl}/api/config`);
+      expect(config.json()).toMatchObject({ registration: 'closed' });
+
+      const stranger = await signInThroughProvider(closed, new Browser(), 'stranger@example.test');
+      expect(stranger.status).toBe(403);
+      expect(stranger.json()).toEqual({ error: 'registration_disabled', message: 'Registration is disabled' });
+
+      const known = await signInThroughProvider(closed, new Browser(), 'member@example.test');
+      expect(known.status).toBe(200);
+    } finally {
+      await closed.close();
+    }
+  });
+
+  it('declines an inactive account', async () => {
+    const app = await startTestApp(t.db, { listen: true });
+    try {
+      await t.db.query("UPDATE accounts SET active = false WHERE email = 'member@example.test'");
+      const login = await signInThroughProvider(app, new Browser(), 'member@example.test');
+      expect(login.status).toBe(403);
+      expect(login.json()).toMatchObject({ error: 'forbidden' });
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('sign-in pages', () => {
+  it('keep labels tied to their inputs', async () => {
+    const { emailPage, codePage } = await import('../src/idp/views.ts');
+    const links = { emailAction: '/e', codeAction: '/c', emailPage: '/p', cancel: '/x' };
+    expect(emailPage(links)).toMatch(/<label for="email">Email<\/label>\s*<input id="email"/);
+    expect(codePage(links, { email: 'a@b.c' })).toMatch(/<label for="code">Code<\/label>\s*<input id="code"/);
+    expect(emailPage(links, { email: '"><script>' })).not.toContain('"><script>');
   });
 });

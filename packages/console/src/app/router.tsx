@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { CenteredLoader } from '../components/centered-loader.tsx';
 import { routeTable, type RouteName } from '../lib/routes.ts';
-import { GuardedPage } from './guarded-page.tsx';
 import type { RouteHandle } from './route-handle.ts';
 import { SessionGate } from './session/session-gate.tsx';
 
@@ -13,6 +12,7 @@ import { SessionGate } from './session/session-gate.tsx';
 export const loadShell = () => import('./layout/shell.ts');
 const AppLayout = lazy(() => loadShell().then((m) => ({ default: m.AppLayout })));
 const ProjectScope = lazy(() => loadShell().then((m) => ({ default: m.ProjectScope })));
+const GuardedPage = lazy(() => loadShell().then((m) => ({ default: m.GuardedPage })));
 const ForbiddenMessage = lazy(() => loadShell().then((m) => ({ default: m.ForbiddenMessage })));
 const NotFoundMessage = lazy(() => loadShell().then((m) => ({ default: m.NotFoundMessage })));
 const PublicLayout = lazy(() => import('./layout/public-layout.tsx').then((m) => ({ default: m.PublicLayout })));

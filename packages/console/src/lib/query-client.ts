@@ -10,7 +10,8 @@ function shouldRetry(failureCount: number, error: unknown): boolean {
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
-      queries: { retry: shouldRetry, staleTime: 30_000 },
+      // Stale at once: a page shown again asks the server again (and so notices an ended session).
+      queries: { retry: shouldRetry, staleTime: 0 },
       mutations: { retry: false },
     },
   });

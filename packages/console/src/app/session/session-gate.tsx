@@ -1,24 +1,28 @@
-import { Button, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 import { CenteredLoader } from '../../components/centered-loader.tsx';
 import { accountQuery, startSignIn } from '../../lib/session.ts';
+
+// Rarely needed (the sign-in service is down): not part of the first download.
+const SignInUnavailable = lazy(() => import('./sign-in-unavailable.tsx'));
+
+interface SessionGateProps {
+  /** Starts loading the signed-in shell while the account loads. */
+  preload?: () => Promise<unknown>;
+}
 
 /**
  * spec §2 "Session entry": every path but the sign-in pages first loads the signed-in account,
  * with a loader meanwhile; if that fails the browser goes to the identity provider, to come back
  * to the same path.
  */
-interface SessionGateProps {
-  /** Starts loading the signed-in shell while the account loads. */
-  preload?: () => Promise<unknown>;
-}
-
 export function SessionGate({ preload }: SessionGateProps) {
   const { t } = useTranslation();
   const account = useQuery(accountQuery);
+  const location = useLocation();
+  const here = `${location.pathname}${location.search}${location.hash}`;
   const [signInError, setSignInError] = useState<unknown>(null);
   // One redirect per failure, even when StrictMode runs the effect twice.
   const redirecting = useRef(false);
@@ -31,8 +35,8 @@ export function SessionGate({ preload }: SessionGateProps) {
   useEffect(() => {
     if (!needsSignIn || redirecting.current) return;
     redirecting.current = true;
-    startSignIn().catch((error: unknown) => setSignInError(error));
-  }, [needsSignIn]);
+    startSignIn(here).catch((error: unknown) => setSignInError(error));
+  }, [needsSignIn, here]);
 
   if (signInError) {
     const retry = () => {
@@ -41,17 +45,9 @@ export function SessionGate({ preload }: SessionGateProps) {
       void account.refetch();
     };
     return (
-      <main>
-        <Stack align="center" justify="center" mih="100dvh" gap="md" p="md">
-          <Title order={1} size="h2" ta="center">
-            {t('session.signInUnavailableTitle')}
-          </Title>
-          <Text ta="center" maw={480}>
-            {t('session.signInUnavailableText')}
-          </Text>
-          <Button onClick={retry}>{t('common.retry')}</Button>
-        </Stack>
-      </main>
+      <Suspense fallback={null}>
+        <SignInUnavailable onRetry={retry} />
+      </Suspense>
     );
   }
 

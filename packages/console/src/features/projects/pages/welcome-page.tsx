@@ -2,7 +2,7 @@ import { FREE_TIER_MONTHLY_AUTHENTICATIONS } from '@latchkey/domain';
 import { Button, List, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconHeartHandshake, IconPlus, IconSparkles } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { useNavigate } from 'react-router';
 import { PageFrame } from '../../../components/page-frame.tsx';
 import { useCurrentProject } from '../../../lib/project-context.ts';
 import { routes } from '../../../lib/routes.ts';
@@ -13,6 +13,7 @@ import '@mantine/core/styles/List.layer.css';
 export default function WelcomePage() {
   const { t } = useTranslation();
   const project = useCurrentProject();
+  const navigate = useNavigate();
   const limit = FREE_TIER_MONTHLY_AUTHENTICATIONS.toLocaleString('en');
 
   return (
@@ -42,7 +43,11 @@ export default function WelcomePage() {
           {/* spec §4: while closed, add buttons are hidden. */}
           {project.enabled ? (
             <div>
-              <Button component={Link} to={routes.appCreate(project.id)} leftSection={<IconPlus size={18} aria-hidden="true" />} size="md">
+              <Button
+                onClick={() => void navigate(routes.appCreate(project.id))}
+                leftSection={<IconPlus size={18} aria-hidden="true" />}
+                size="md"
+              >
                 {t('welcome.addApp')}
               </Button>
             </div>

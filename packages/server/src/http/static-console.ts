@@ -32,7 +32,7 @@ export async function installStaticConsole(app: FastifyInstance, dist: string = 
     await app.register(fastifyStatic, {
       root: dist,
       prefix: '/',
-      index: false,
+      index: 'index.html',
       wildcard: true,
       cacheControl: false,
       setHeaders(reply, path) {

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_DOCS_URL, DEFAULT_SUPPORT_URL, loadConfig } from '../src/config.ts';
+
+function errorOf(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env, '/srv/latchkey');
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error(`no error for ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig', () => {
+  it('has defaults for everything', () => {
+    expect(loadConfig({}, '/srv/latchkey')).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      publicUrl: 'http://127.0.0.1:8080',
+      dataDir: '/srv/latchkey/data',
+      databaseUrl: null,
+      oidc: null,
+      smtpUrl: null,
+      mailFrom: 'Latchkey <no-reply@127.0.0.1>',
+      registration: 'open',
+      docsUrl: DEFAULT_DOCS_URL,
+      supportUrl: DEFAULT_SUPPORT_URL,
+    });
+  });
+
+  it('derives PUBLIC_URL from PORT and drops a trailing slash; blank means unset', () => {
+    expect(loadConfig({ PORT: '9000' }).publicUrl).toBe('http://127.0.0.1:9000');
+    expect(loadConfig({ PUBLIC_URL: 'https://latchkey.example.com/' }).publicUrl).toBe('https://latchkey.example.com');
+    expect(loadConfig({ PORT: '  ', REGISTRATION: '' }).port).toBe(8080);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig(
+      {
+        PORT: '3000',
+        HOST: '0.0.0.0',
+        PUBLIC_URL: 'https://console.example.com',
+        DATA_DIR: '/var/lib/latchkey',
+        DATABASE_URL: 'postgresql://u:p@db:5432/latchkey',
+        OIDC_ISSUER: 'https://id.example.com/',
+        OIDC_CLIENT_ID: 'latchkey',
+        OIDC_CLIENT_SECRET: 's3cret',
+        SMTP_URL: 'smtps://u:p@mail.example.com:465',
+        REGISTRATION: 'closed',
+        DOCS_URL: 'https://docs.example.com',
+        SUPPORT_URL: 'https://help.example.com',
+      },
+      '/srv',
+    );
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      publicUrl: 'https://console.example.com',
+      dataDir: '/var/lib/latchkey',
+      databaseUrl: 'postgresql://u:p@db:5432/latchkey',
+      oidc: { issuer: 'https://id.example.com/', clientId: 'latchkey', clientSecret: 's3cret' },
+      smtpUrl: 'smtps://u:p@mail.example.com:465',
+      mailFrom: 'Latchkey <no-reply@console.example.com>',
+      registration: 'closed',
+      docsUrl: 'https://docs.example.com',
+      supportUrl: 'https://help.example.com',
+    });
+  });
+
+  const bad: Array<[string, Record<string, string>, string]> = [
+    ['PORT', { PORT: 'abc' }, 'Invalid configuration: PORT must be a port number 1-65535'],
+    ['PORT', { PORT: '0' }, 'Invalid configuration: PORT must be a port number 1-65535'],
+    ['PORT', { PORT: '65536' }, 'Invalid configuration: PORT must be a port number 1-65535'],
+    ['HOST', { HOST: 'bad host' }, 'HOST'],
+    ['PUBLIC_URL', { PUBLIC_URL: 'latchkey.example.com' }, 'PUBLIC_URL'],
+    ['PUBLIC_URL', { PUBLIC_URL: 'ftp://latchkey.example.com' }, 'PUBLIC_URL'],
+    ['PUBLIC_URL', { PUBLIC_URL: 'https://example.com/console' }, 'PUBLIC_URL'],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://db/x' }, 'DATABASE_URL'],
+    ['OIDC_ISSUER', { OIDC_ISSUER: 'not a url', OIDC_CLIENT_ID: 'a', OIDC_CLIENT_SECRET: 'b' }, 'OIDC_ISSUER'],
+    ['OIDC_CLIENT_ID', { OIDC_ISSUER: 'https://id.example.com' }, 'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together'],
+    ['OIDC_CLIENT_SECRET', { OIDC_ISSUER: 'https://id.example.com', OIDC_CLIENT_ID: 'a' }, 'missing: OIDC_CLIENT_SECRET'],
+    ['OIDC_ISSUER', { OIDC_CLIENT_ID: 'a', OIDC_CLIENT_SECRET: 'b' }, 'missing: OIDC_ISSUER'],
+    ['SMTP_URL', { SMTP_URL: 'http://mail.example.com' }, 'SMTP_URL'],
+    ['REGISTRATION', { REGISTRATION: 'invite-only' }, 'Invalid configuration: REGISTRATION must be open or closed'],
+    ['DOCS_URL', { DOCS_URL: 'docs' }, 'DOCS_URL'],
+    ['SUPPORT_URL', { SUPPORT_URL: 'javascript:alert(1)' }, 'SUPPORT_URL'],
+  ];
+  it.each(bad)('names %s when it is invalid (%j)', (variable, env, text) => {
+    const error = errorOf(env);
+    expect(error.variable).toBe(variable);
+    expect(error.message).toContain(variable);
+    expect(error.message).toContain(text);
+    expect(error.message.startsWith('Invalid configuration: ')).toBe(true);
+  });
+});

@@ -33,12 +33,14 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Listen on a real loopback port (flows through the provider); otherwise use inject. */
   listen?: boolean;
+  /** The port to listen on (default: a free one). */
+  port?: number;
   consoleDist?: string;
 }
 
 /** The real app on a test database; only mail and time are fakes. Closing it leaves the database open. */
 export async function startTestApp(db: Db, options: TestAppOptions = {}): Promise<TestApp> {
-  const port = options.listen ? await freePort() : 8080;
+  const port = options.listen ? (options.port ?? (await freePort())) : 8080;
   const config = loadConfig({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...options.env });
   const clock = new TestClock();
   const mailer = new RecordingMailer();

@@ -68,7 +68,7 @@ describeEachDatabase('sign-in through the built-in provider', (t) => {
     const codePage = await submitEmail(browser, await openSignIn(app, browser), email);
     const right = app.mailer.lastCode(email);
     const wrong = right === '000000' ? '111111' : '000000';
-    let page = codePage;
+    let page: BrowserResponse;
     for (let i = 1; i <= 5; i++) {
       page = await submitCode(app, browser, codePage, wrong);
       expect(page.status).toBe(400);
@@ -154,6 +154,17 @@ describeEachDatabase('sign-in through the built-in provider', (t) => {
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('Enter a valid email address');
     expect(bad.text).toContain('aria-invalid="true"');
+    expect(app.mailer.sent.some((m) => m.email === 'not-an-email')).toBe(false);
+
+    const email = uniqueEmail('typo');
+    const codePage = await submitEmail(browser, emailPage, email);
+    const malformed = await submitCode(app, browser, codePage, '12ab');
+    expect(malformed.status).toBe(400);
+    expect(pageError(malformed)).toBe('Enter the 6-digit code from the email');
+    // Not counted as a try: the right code still works after five malformed ones.
+    for (let i = 0; i < 5; i++) await submitCode(app, browser, codePage, 'x');
+    const back = await submitCode(app, browser, codePage, app.mailer.lastCode(email));
+    expect(back.location).toMatch(new RegExp(`^${app.baseUrl}/login\\?code=`));
   });
 
   it('"Cancel" returns to /login with error=access_denied', async () => {

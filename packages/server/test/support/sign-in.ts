@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { Browser, type BrowserResponse } from './browser.ts';
+import type { Browser, BrowserResponse } from './browser.ts';
 import type { TestApp } from './app.ts';
 
 /** The `action` of the first form on an HTML page, absolute. */

@@ -1,10 +1,17 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanNotifications, cleanNotificationsQueue } from '@mantine/notifications';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// Pages load on demand (React.lazy); the first render of a page in a run waits for its module.
+configure({ asyncUtilTimeout: 5000 });
 
 // Testing Library cleans up by itself only when the runner exposes globals; ours does not.
 afterEach(() => {
   cleanup();
+  // The notifications store lives in a module: empty it so one test's snackbar does not show in the next.
+  cleanNotifications();
+  cleanNotificationsQueue();
 });
 
 // jsdom lacks the layout APIs Mantine reads (color scheme and breakpoints, element resizing, scrolling).

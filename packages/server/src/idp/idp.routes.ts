@@ -40,8 +40,14 @@ class InteractionGone extends Error {}
 export async function registerIdpRoutes(app: FastifyInstance, { provider, loginCodes, publicUrl }: IdpRoutesDeps): Promise<void> {
   const home = `${publicUrl}/`;
   const callback = provider.callback();
+  // The provider and its pages are not part of the management API document.
+  const hidden = (context: FastifyInstance) =>
+    context.addHook('onRoute', (route) => {
+      route.schema = { ...route.schema, hide: true } as typeof route.schema;
+    });
 
   await app.register(async (raw) => {
+    hidden(raw);
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
     raw.all(`${IDP_PATH}/*`, async (request, reply) => {
@@ -56,6 +62,7 @@ export async function registerIdpRoutes(app: FastifyInstance, { provider, loginC
   });
 
   await app.register(async (ui) => {
+    hidden(ui);
     ui.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(String(body))));
     });

@@ -115,6 +115,19 @@ describeEachDatabase('console session', (t) => {
     expect(cookie).toMatch(/^lk_login=[A-Za-z0-9_-]{43}; Max-Age=900; Path=\/api; HttpOnly; SameSite=Lax$/);
   });
 
+  it('sweeps expired sessions and sign-in attempts', async () => {
+    const me = await signedInAccount(app, t.db);
+    await app.app.inject({ method: 'GET', url: '/api/authurl?redirectURL=' + encodeURIComponent('http://127.0.0.1:8080/login') });
+    app.clock.advance(13 * HOUR);
+    await app.services.sessions.purgeExpired();
+    await app.services.loginCodes?.purgeExpired();
+    expect(await sessionRows(me.session.sessionId)).toBe(0);
+    const { rows } = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM login_attempts WHERE created_at <= $1', [
+      new Date(app.clock.now().getTime() - 15 * MINUTE),
+    ]);
+    expect(rows[0]?.n).toBe(0);
+  });
+
   it('answers the public console settings', async () => {
     const res = await anonymous(app).get('/api/config');
     expect(res.status).toBe(200);
@@ -152,6 +165,11 @@ describe('HTTP surface', () => {
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect((await app.app.inject('/assets/missing-1.js')).statusCode).toBe(404);
+  });
+
+  it('answers HEAD like GET for the console and the provider', async () => {
+    expect((await app.app.inject({ method: 'HEAD', url: '/project/abc' })).statusCode).toBe(200);
+    expect((await app.app.inject({ method: 'HEAD', url: '/idp/.well-known/openid-configuration' })).statusCode).toBe(200);
   });
 
   it('answers unknown /api paths with a JSON 404', async () => {

@@ -87,3 +87,32 @@ describeEachDatabase('sign-in through an external OpenID provider', (t) => {
     expect(login.json()).toMatchObject({ error: 'login_failed' });
   });
 });
+
+describeEachDatabase('an external OpenID provider that cannot be reached', (t) => {
+  it('answers 500 internal with a clear message, and works once it is back (discovery is retried)', async () => {
+    const port = await freePort();
+    const appPort = await freePort();
+    const app = await startTestApp(t.db, {
+      listen: true,
+      port: appPort,
+      env: { OIDC_ISSUER: `http://127.0.0.1:${port}`, OIDC_CLIENT_ID: 'latchkey-external-test', OIDC_CLIENT_SECRET: 'external-test-secret-0123456789abcdef' },
+    });
+    try {
+      const url = `${app.baseUrl}/api/authurl?redirectURL=${encodeURIComponent(`${app.baseUrl}/login`)}`;
+      const down = await new Browser().get(url);
+      expect(down.status).toBe(500);
+      expect(down.json()).toEqual({ error: 'internal', message: 'The identity provider could not be reached; try again shortly' });
+
+      const external = await startExternalProvider(app.baseUrl, port);
+      try {
+        const up = await new Browser().get(url);
+        expect(up.status, up.text).toBe(200);
+        expect(up.json<{ authUrl: string }>().authUrl.startsWith(`http://127.0.0.1:${port}/auth?`)).toBe(true);
+      } finally {
+        await external.close();
+      }
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256 } from '../src/crypto.ts';
 import { startTestApp, uniqueEmail, type TestApp } from './support/app.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
@@ -233,7 +234,12 @@ describeEachDatabase('sign-in through the built-in provider', (t) => {
     const hops = await browser.follow(await browser.get(res.json<{ authUrl: string }>().authUrl), (url) => url.startsWith(`${app.baseUrl}/login`));
     const callback = (hops.at(-1) as BrowserResponse).location as string;
     expect(callback).toMatch(new RegExp(`^${app.baseUrl}/login\\?code=`));
+    const firstSession = browser.cookie('lk_session') as string;
     expect((await postLogin(app, browser, callback)).status).toBe(200);
+    // Signing in again replaces the browser's previous session.
+    expect(browser.cookie('lk_session')).not.toBe(firstSession);
+    const { rows } = await t.db.query('SELECT 1 FROM sessions WHERE id_hash = $1', [sha256(firstSession)]);
+    expect(rows).toEqual([]);
 
     const logout = await browser.get(`${app.baseUrl}/api/logout`);
     expect(logout.status).toBe(200);

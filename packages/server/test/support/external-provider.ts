@@ -17,8 +17,8 @@ export interface ExternalProvider {
  * interaction that signs in `nextUser` at once (no pages). It keeps oidc-provider's default of
  * email claims in userinfo only, so the console's userinfo path is exercised.
  */
-export async function startExternalProvider(consoleBaseUrl: string): Promise<ExternalProvider> {
-  const port = await freePort();
+export async function startExternalProvider(consoleBaseUrl: string, fixedPort?: number): Promise<ExternalProvider> {
+  const port = fixedPort ?? (await freePort());
   const issuer = `http://127.0.0.1:${port}`;
   const clientId = 'latchkey-external-test';
   const clientSecret = 'external-test-secret-0123456789abcdef';

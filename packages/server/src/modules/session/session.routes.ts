@@ -17,7 +17,11 @@ export function registerSessionRoutes(app: FastifyInstance, sessions: SessionSer
   });
 
   registerEndpoint(app, sessionApi.login, async ({ body, request, reply }) => {
-    const { session, next } = await sessions.login({ ...body, binding: request.cookies[LOGIN_COOKIE] });
+    const { session, next } = await sessions.login({
+      ...body,
+      binding: request.cookies[LOGIN_COOKIE],
+      previousSessionId: request.cookies[SESSION_COOKIE],
+    });
     setSessionCookies(reply, cookies, session);
     return { next };
   });

@@ -167,7 +167,14 @@ export function createSessionService({ db, clock, config, signIn }: SessionServi
   }
 
   /** POST /api/login: checks the attempt (state + browser binding), exchanges the code, opens a session. */
-  async function login(p: { code: string; redirectURL: string; state?: string | undefined; binding?: string | undefined }) {
+  async function login(p: {
+    code: string;
+    redirectURL: string;
+    state?: string | undefined;
+    binding?: string | undefined;
+    /** The browser's current session, if any: replaced by the new one. */
+    previousSessionId?: string | undefined;
+  }) {
     if (p.redirectURL !== redirectUri) throw invalidRedirect();
     if (!p.state || !p.binding) throw new DomainError('login_failed', 'The sign-in attempt was not found; start again');
     const attempt = await consumeLoginAttempt(
@@ -191,6 +198,7 @@ export function createSessionService({ db, clock, config, signIn }: SessionServi
 
     const account = await findOrRegister(email);
     if (!account.active) throw new DomainError('forbidden', 'This account is inactive');
+    if (p.previousSessionId) await deleteSession(db, sha256(p.previousSessionId));
     const session = await createSession(account.id, idToken);
     return { session, next: attempt.nextPath };
   }

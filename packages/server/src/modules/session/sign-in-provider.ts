@@ -72,7 +72,13 @@ export function openIdSignInProvider(options: SignInProviderOptions): SignInProv
 
   return {
     async authorizationUrl({ redirectUri, state, nonce, codeChallenge }) {
-      const url = client.buildAuthorizationUrl(await config(), {
+      let cfg: client.Configuration;
+      try {
+        cfg = await config();
+      } catch (cause) {
+        throw Object.assign(new DomainError('internal', 'The identity provider could not be reached; try again shortly'), { cause });
+      }
+      const url = client.buildAuthorizationUrl(cfg, {
         redirect_uri: redirectUri,
         scope: SIGN_IN_SCOPE,
         code_challenge: codeChallenge,

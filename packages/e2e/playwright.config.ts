@@ -5,7 +5,6 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: './tests',
   globalSetup: './support/global-setup.ts',
-  globalTeardown: './support/global-teardown.ts',
   fullyParallel: false,
   workers: 1,
   retries: 0,

@@ -157,7 +157,7 @@ describe('project list (spec §2)', () => {
     listServer([]);
     const app = renderApp('/');
     expect(await screen.findByRole('heading', { name: 'Create your first project' })).toBeInTheDocument();
-    await app.user.click(screen.getByRole('link', { name: 'Create project' }));
+    await app.user.click(screen.getByRole('link', { name: 'Add project' }));
     await waitFor(() => expect(app.location()).toBe('/project/create'));
   });
 

@@ -111,7 +111,6 @@ export const en = {
     emptyTitle: 'Create your first project',
     emptyText:
       'A project holds the applications that sign users in with Latchkey, the people who manage them and the devices your users register. Start by creating one; you can add your first application right after.',
-    emptyAction: 'Create project',
   },
   projectCreate: {
     intro: 'Give the project a name your team will recognise. You can change it later in the settings.',

@@ -1,5 +1,5 @@
 import { Button, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconRocket } from '@tabler/icons-react';
+import { IconPlus, IconRocket } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { routes } from '../../../lib/routes.ts';
@@ -20,8 +20,8 @@ export function EmptyProjects() {
         <Text ta="center" c="dimmed" maw={520}>
           {t('projects.emptyText')}
         </Text>
-        <Button component={Link} to={routes.projectCreate()} size="md">
-          {t('projects.emptyAction')}
+        <Button component={Link} to={routes.projectCreate()} size="md" leftSection={<IconPlus size={18} aria-hidden="true" />}>
+          {t('projects.add')}
         </Button>
       </Stack>
     </Paper>

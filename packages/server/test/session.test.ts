@@ -215,6 +215,33 @@ describe('HTTP surface', () => {
   });
 });
 
+describe('behind HTTPS (PUBLIC_URL https://…)', () => {
+  it('marks cookies Secure and reaches its own provider with https URLs', async () => {
+    const db = await openPglite(null);
+    await migrate(db);
+    const app = await startTestApp(db, { env: { PUBLIC_URL: 'https://console.example.com' } });
+    try {
+      const res = await app.app.inject({
+        method: 'GET',
+        url: '/api/authurl?redirectURL=' + encodeURIComponent('https://console.example.com/login'),
+        headers: { host: 'console.example.com', 'x-forwarded-proto': 'https' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json<{ authUrl: string }>().authUrl.startsWith('https://console.example.com/idp/auth?')).toBe(true);
+      expect(String(res.headers['set-cookie'])).toMatch(/^lk_login=[^;]+; Max-Age=900; Path=\/api; HttpOnly; Secure; SameSite=Lax$/);
+
+      const discovery = await app.app.inject({
+        url: '/idp/.well-known/openid-configuration',
+        headers: { host: 'console.example.com', 'x-forwarded-proto': 'https' },
+      });
+      expect(discovery.json()).toMatchObject({ issuer: 'https://console.example.com/idp', token_endpoint: 'https://console.example.com/idp/token' });
+    } finally {
+      await app.close();
+      await db.close();
+    }
+  });
+});
+
 describe('console not built', () => {
   it('answers a page saying to run npm run build', async () => {
     const db = await openPglite(null);

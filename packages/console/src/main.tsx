@@ -9,8 +9,10 @@ import { createQueryClient } from './lib/query-client.ts';
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element');
 
+const queryClient = createQueryClient();
+
 createRoot(container).render(
   <StrictMode>
-    <App router={createAppRouter()} queryClient={createQueryClient()} i18n={i18n} />
+    <App router={createAppRouter(queryClient)} queryClient={queryClient} i18n={i18n} />
   </StrictMode>,
 );

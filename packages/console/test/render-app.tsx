@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { StrictMode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { AppProviders } from '../src/app/providers.tsx';
-import { appRoutes } from '../src/app/router.tsx';
+import { createAppRoutes } from '../src/app/router.tsx';
 import { SessionExpiredModal } from '../src/app/session/session-expired-modal.tsx';
 import { i18n } from '../src/lib/i18n/index.ts';
 import { createQueryClient } from '../src/lib/query-client.ts';
@@ -12,7 +12,7 @@ import { createQueryClient } from '../src/lib/query-client.ts';
 export function renderApp(path: string, { strict = false }: { strict?: boolean } = {}) {
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false }, mutations: { retry: false } });
-  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
+  const router = createMemoryRouter(createAppRoutes(queryClient), { initialEntries: [path] });
   const tree = (
     <AppProviders queryClient={queryClient} i18n={i18n} env="test">
       <RouterProvider router={router} />

@@ -20,7 +20,7 @@ export function ProjectSwitcher({ currentProjectId, currentProjectName }: Projec
   const label = currentProjectName ?? listed?.name ?? t('layout.selectProject');
 
   return (
-    <Menu position="bottom-start" width={260} shadow="md">
+    <Menu position="bottom-start" width={260} shadow="md" withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <Button
           variant="default"

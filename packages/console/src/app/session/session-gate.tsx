@@ -8,17 +8,12 @@ import { accountQuery, startSignIn } from '../../lib/session.ts';
 // Rarely needed (the sign-in service is down): not part of the first download.
 const SignInUnavailable = lazy(() => import('./sign-in-unavailable.tsx'));
 
-interface SessionGateProps {
-  /** Starts loading the signed-in shell while the account loads. */
-  preload?: () => Promise<unknown>;
-}
-
 /**
  * spec §2 "Session entry": every path but the sign-in pages first loads the signed-in account,
  * with a loader meanwhile; if that fails the browser goes to the identity provider, to come back
  * to the same path.
  */
-export function SessionGate({ preload }: SessionGateProps) {
+export function SessionGate() {
   const { t } = useTranslation();
   const account = useQuery(accountQuery);
   const location = useLocation();
@@ -27,10 +22,6 @@ export function SessionGate({ preload }: SessionGateProps) {
   // One redirect per failure, even when StrictMode runs the effect twice.
   const redirecting = useRef(false);
   const needsSignIn = account.isError && !account.data && !account.isFetching;
-
-  useEffect(() => {
-    void preload?.();
-  }, [preload]);
 
   useEffect(() => {
     if (!needsSignIn || redirecting.current) return;

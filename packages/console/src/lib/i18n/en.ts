@@ -97,6 +97,9 @@ export const en = {
     notFound: 'The requested page could not be found',
     backHome: 'Back to projects',
     loadFailed: 'This page could not be loaded',
+    unexpectedTitle: 'Something went wrong',
+    unexpectedText: 'The console could not show this page. Reloading usually helps.',
+    reload: 'Reload',
   },
   banner: {
     closedTitle: 'This project is disabled',

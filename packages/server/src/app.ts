@@ -18,6 +18,8 @@ import { createLoginCodes, type LoginCodes } from './idp/login-codes.service.ts'
 import { deleteExpiredOidcPayloads } from './idp/oidc-payloads.repository.ts';
 import { CONSOLE_CLIENT_ID, createIdpProvider, idpIssuer } from './idp/provider.ts';
 import { consoleMailer, type Mailer } from './mail/mailer.ts';
+import { registerAppRoutes } from './modules/apps/apps.routes.ts';
+import { createAppsService, type AppsService } from './modules/apps/apps.service.ts';
 import { createAuditHook, type AuditHook } from './modules/audit/audit.service.ts';
 import { registerProjectRoutes } from './modules/projects/projects.routes.ts';
 import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.ts';
@@ -42,7 +44,7 @@ export interface AppDeps {
 
 export interface LatchkeyApp {
   app: FastifyInstance;
-  services: { sessions: SessionService; projects: ProjectsService; loginCodes: LoginCodes | null };
+  services: { sessions: SessionService; projects: ProjectsService; apps: AppsService; loginCodes: LoginCodes | null };
   /** Stops the HTTP server and closes the database. */
   close(): Promise<void>;
 }
@@ -96,13 +98,16 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
 
   const sessions = createSessionService({ db, clock, config, signIn });
   const projects = createProjectsService({ db, clock, audit });
+  const apps = createAppsService({ db, clock, audit });
 
   app.decorate('endpointGuard', {
     authenticate: createRequestAuthenticator({ sessions, bearer: deps.bearer ?? noBearerTokens, cookies }),
     projectExists: projects.projectExists,
+    projectOfApplication: apps.projectOfApplication,
   });
   registerSessionRoutes(app, sessions, cookies);
   registerProjectRoutes(app, projects);
+  registerAppRoutes(app, apps);
   await installStaticConsole(app, deps.consoleDist ?? CONSOLE_DIST);
 
   // Expired sessions, sign-in attempts, codes and provider artefacts are swept now and then.
@@ -119,7 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   await app.ready();
   return {
     app,
-    services: { sessions, projects, loginCodes },
+    services: { sessions, projects, apps, loginCodes },
     async close() {
       await app.close();
       await db.close();

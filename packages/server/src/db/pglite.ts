@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Db } from './db.ts';
 
 function transactionDb(tx: Transaction): Db {
@@ -20,14 +21,17 @@ function transactionDb(tx: Transaction): Db {
 /**
  * Embedded PostgreSQL (PGlite). `dataDir` null keeps everything in memory (tests). PGlite creates
  * only the last folder of its path, so the parents are made first. One process per folder.
+ * Contrib extensions exist only when loaded here: pg_trgm backs the application name filter
+ * (migration 0002), and a database that has it must always be opened with it.
  */
 export async function openPglite(dataDir: string | null): Promise<Db> {
+  const extensions = { pg_trgm };
   let pg: PGlite;
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
-    pg = await PGlite.create(dataDir);
+    pg = await PGlite.create(dataDir, { extensions });
   } else {
-    pg = await PGlite.create();
+    pg = await PGlite.create({ extensions });
   }
   return {
     async query<T>(sql: string, params: readonly unknown[] = []) {

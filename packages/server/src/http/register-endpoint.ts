@@ -8,6 +8,8 @@ import type { RequestAuthenticator } from './auth.ts';
 export interface EndpointGuard {
   authenticate: RequestAuthenticator;
   projectExists(projectId: string): Promise<boolean>;
+  /** The project an application belongs to, or null when there is no such application. */
+  projectOfApplication(applicationId: string): Promise<string | null>;
 }
 
 declare module 'fastify' {
@@ -36,19 +38,47 @@ export type EndpointHandler<P extends z.ZodType, Q extends z.ZodType, B extends 
 
 const notFound = () => new DomainError('not_found', 'Not found');
 
+type ProjectSource = NonNullable<Endpoint['projectFrom']>;
+
+/**
+ * The current project of a request, by the contract entry's `projectFrom`: a string; null when the
+ * request names a project or application that does not exist; undefined when the call is about no
+ * project at all (e.g. POST /projects).
+ */
+async function currentProject(guard: EndpointGuard, source: ProjectSource, params: unknown, body: unknown): Promise<string | null | undefined> {
+  switch (source) {
+    case 'params.project':
+      return stringField(params, 'project');
+    case 'params.application': {
+      const application = stringField(params, 'application');
+      return application === undefined ? undefined : guard.projectOfApplication(application);
+    }
+    case 'body.projectId':
+      return stringField(body, 'projectId');
+  }
+}
+
+function stringField(value: unknown, name: string): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const field = (value as Record<string, unknown>)[name];
+  return typeof field === 'string' ? field : undefined;
+}
+
 /**
  * The permission guard of a contract entry (spec §6, docs/decisions/0004). About a project the
- * caller holds nothing on — or that does not exist — the answer is 404, so ids do not leak; some
- * permission but not the one needed is 403.
+ * caller holds nothing on — or that does not exist, or an application in such a project, or one
+ * that does not exist — the answer is 404, so ids do not leak; some permission on the project but
+ * not the one needed is 403.
  */
-async function checkPermission(guard: EndpointGuard, endpoint: Endpoint, actor: Actor, params: unknown): Promise<void> {
+async function checkPermission(guard: EndpointGuard, endpoint: Endpoint, actor: Actor, project: string | null | undefined): Promise<void> {
   if (!endpoint.permission) return;
-  const project = typeof params === 'object' && params !== null ? (params as Record<string, unknown>).project : undefined;
-  if (typeof project === 'string') {
+  if (project === null) throw notFound();
+  if (project !== undefined) {
     if (!hasAnyPermission(actor.permissions, guards.projectMember, project)) throw notFound();
-    if (!(await guard.projectExists(project))) throw notFound();
+    // An application's project exists (foreign key); a project named by the caller may not.
+    if (endpoint.projectFrom !== 'params.application' && !(await guard.projectExists(project))) throw notFound();
   }
-  if (!hasAnyPermission(actor.permissions, endpoint.permission, typeof project === 'string' ? project : null)) {
+  if (!hasAnyPermission(actor.permissions, endpoint.permission, project ?? null)) {
     throw new DomainError('forbidden', 'You do not have the permission for this');
   }
 }
@@ -56,7 +86,9 @@ async function checkPermission(guard: EndpointGuard, endpoint: Endpoint, actor: 
 /**
  * Registers one call of spec §7 from its contract entry: method and path under /api, zod schemas
  * for validation, response and the OpenAPI document, then authentication (401), XSRF (403) and
- * the permission guard (404/403) before the body is even parsed.
+ * the permission guard (404/403). A project named in the path is checked before the body is even
+ * parsed; one named in the body (`projectFrom: 'body.projectId'`) as soon as the body is parsed,
+ * before it is validated — an outsider learns nothing from the validation answer either.
  */
 export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
   app: FastifyInstance,
@@ -64,6 +96,10 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
   handler: EndpointHandler<P, Q, B, R>,
 ): void {
   const status = endpoint.status ?? 200;
+  const source: ProjectSource = endpoint.projectFrom ?? 'params.project';
+  const fromBody = source === 'body.projectId';
+  // The body's project the guard has passed, per request; re-checked after validation if it changed.
+  const guardedBodyProject = new WeakMap<FastifyRequest, string>();
   const schema: FastifySchema & { summary: string; tags: string[]; security?: Array<Record<string, string[]>> } = {
     summary: endpoint.summary,
     tags: [endpoint.tag],
@@ -83,8 +119,26 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
       const actor = await guard.authenticate(request, reply);
       if (!actor) throw new DomainError('unauthorized', 'Sign in to continue');
       request.actor = actor;
-      await checkPermission(guard, endpoint, actor, request.params);
+      if (!fromBody) await checkPermission(guard, endpoint, actor, await currentProject(guard, source, request.params, undefined));
     },
+    ...(fromBody && endpoint.auth === 'session'
+      ? {
+          preValidation: async (request: FastifyRequest) => {
+            const project = stringField(request.body, 'projectId');
+            // Without a project id in the body, validation answers 400 (the schema requires one).
+            if (project === undefined || !request.actor) return;
+            await checkPermission(app.endpointGuard, endpoint, request.actor, project);
+            guardedBodyProject.set(request, project);
+          },
+          preHandler: async (request: FastifyRequest) => {
+            const project = stringField(request.body, 'projectId');
+            if (!request.actor) throw new DomainError('unauthorized', 'Sign in to continue');
+            if (project === undefined || guardedBodyProject.get(request) !== project) {
+              await checkPermission(app.endpointGuard, endpoint, request.actor, project ?? null);
+            }
+          },
+        }
+      : {}),
     handler: async (request, reply) => {
       const result = await handler({
         params: request.params as z.output<P>,

@@ -5,7 +5,7 @@ import { insertAuditEvent } from './audit.repository.ts';
 
 export interface AuditEntry {
   actor: Actor;
-  /** What happened, e.g. `project.create`, `project.close`. */
+  /** What happened, e.g. `project.create`, `project.close`, `app.disable`. Never a secret in `details`. */
   action: string;
   projectId: string | null;
   details?: Record<string, unknown>;
@@ -17,7 +17,7 @@ export type AuditHook = (tx: Db, entry: AuditEntry) => Promise<void>;
 // spec §4 "Audit result values": a console write is recorded as created, disabled or success.
 function statusOf(action: string): string {
   if (action.endsWith('.create')) return 'created';
-  if (action.endsWith('.close')) return 'disabled';
+  if (action.endsWith('.close') || action.endsWith('.disable')) return 'disabled';
   return 'success';
 }
 

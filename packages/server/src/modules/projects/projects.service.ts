@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   applyMeta,
   changedLockedFields,
@@ -17,6 +16,7 @@ import {
   type ProjectUpdate,
 } from '@latchkey/domain';
 import type { Clock } from '../../clock.ts';
+import { randomBase32 } from '../../crypto.ts';
 import type { Db } from '../../db/db.ts';
 import { HttpDomainError } from '../../errors.ts';
 import type { Actor } from '../accounts/actor.ts';
@@ -44,23 +44,9 @@ export interface ProjectsServiceDeps {
   audit: AuditHook;
 }
 
-const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
-
 /** 16 characters of base32: 80 random bits, safe in URLs and in cst:{project}:… strings. */
 export function newProjectId(): string {
-  const bytes = randomBytes(10);
-  let bits = 0;
-  let value = 0;
-  let out = '';
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += BASE32[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  return out;
+  return randomBase32(10);
 }
 
 function toProject(record: ProjectRecord): Project {

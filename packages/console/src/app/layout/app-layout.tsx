@@ -46,9 +46,11 @@ export function AppLayout() {
         </AppShell.Navbar>
       ) : null}
       <AppShell.Main className={classes.main}>
-        <Breadcrumbs projectName={projectName} />
-        <div className={classes.content}>
-          <Outlet />
+        <div className={classes.column}>
+          <Breadcrumbs projectName={projectName} />
+          <div className={classes.content}>
+            <Outlet />
+          </div>
         </div>
       </AppShell.Main>
       <div className={classes.footerOffset}>

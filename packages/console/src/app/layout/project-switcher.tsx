@@ -20,7 +20,7 @@ export function ProjectSwitcher({ currentProjectId, currentProjectName }: Projec
   const label = currentProjectName ?? listed?.name ?? t('layout.selectProject');
 
   return (
-    <Menu position="bottom-start" width={260} shadow="md" withInitialFocusPlaceholder={false}>
+    <Menu position="bottom-start" width={280} shadow="md" withInitialFocusPlaceholder={false} withinPortal={false}>
       <Menu.Target>
         <Button
           variant="default"
@@ -45,6 +45,8 @@ export function ProjectSwitcher({ currentProjectId, currentProjectName }: Projec
             to={routes.projectDashboard(project.id)}
             rightSection={project.id === currentProjectId ? <IconCheck size={16} aria-hidden="true" /> : null}
             aria-current={project.id === currentProjectId ? 'true' : undefined}
+            classNames={{ itemLabel: classes.menuItemLabel }}
+            title={project.name}
           >
             <span className={classes.menuProjectName}>{project.name}</span>
           </Menu.Item>

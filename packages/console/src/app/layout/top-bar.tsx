@@ -65,7 +65,7 @@ export function TopBar({ projectId, projectName, showProjectNav, current }: TopB
           </Button>
         </Group>
         <ColorSchemeToggle />
-        <Menu position="bottom-end" width={260} shadow="md" withInitialFocusPlaceholder={false}>
+        <Menu position="bottom-end" width={260} shadow="md" withInitialFocusPlaceholder={false} withinPortal={false}>
           <Menu.Target>
             <Button variant="default" hiddenFrom="md" leftSection={<IconMenu2 size={18} aria-hidden="true" />}>
               {t('layout.menu')}

@@ -126,7 +126,7 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
           preValidation: async (request: FastifyRequest) => {
             const project = stringField(request.body, 'projectId');
             // Without a project id in the body, validation answers 400 (the schema requires one).
-            if (project === undefined || !request.actor) return;
+            if (!project || !request.actor) return;
             await checkPermission(app.endpointGuard, endpoint, request.actor, project);
             guardedBodyProject.set(request, project);
           },

@@ -29,6 +29,8 @@ function contractRoutes(): Plugin {
     },
     async load(id) {
       if (id !== `\0${API_ROUTES_ID}`) return null;
+      // Regenerate in development when the contract changes.
+      this.addWatchFile(`${DOMAIN_SOURCE}api/contract.ts`);
       const { module } = await runnerImport<{ api: Record<string, ContractEntry> }>('@latchkey/domain', {
         root,
         configFile: false,

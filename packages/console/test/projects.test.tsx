@@ -89,6 +89,9 @@ describe('create project (spec §2, §5)', () => {
     expect(alert).toHaveTextContent('Failed to create new project');
     expect(alert).toHaveTextContent('Database unavailable');
     expect(app.location()).toBe('/project/create');
+    // Dismissable (spec §2 "Layout").
+    await app.user.click(within(alert).getByRole('button', { name: 'Dismiss' }));
+    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
     expect(nameField()).toHaveValue('Acme');
   });
 

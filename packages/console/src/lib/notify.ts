@@ -1,5 +1,6 @@
 import { notifications } from '@mantine/notifications';
 import { isApiError } from './api/index.ts';
+import { i18n } from './i18n/index.ts';
 
 /**
  * spec §2 "Layout": errors appear as dismissable snackbar notifications; spec §8 names the title of
@@ -12,6 +13,7 @@ export function notifyError(title: string, error?: unknown): void {
     title: message ? title : undefined,
     message: message ?? title,
     withCloseButton: true,
+    closeButtonProps: { 'aria-label': i18n.t('common.dismiss') },
     autoClose: 8000,
   });
 }

@@ -29,7 +29,6 @@ export const en = {
     noProjects: 'No open projects yet',
     documentation: 'Documentation',
     support: 'Support',
-    opensInNewTab: 'opens in a new tab',
     logOut: 'Log out',
     signedInAs: 'Signed in as',
     toggleColorScheme: 'Toggle color scheme',
@@ -133,7 +132,6 @@ export const en = {
   },
   notifications: {
     error: {
-      title: 'Something went wrong',
       project_created: 'Failed to create new project',
       account_created: 'Failed to create new account',
       account_updated: 'Failed to update account',

@@ -22,7 +22,9 @@ export interface Config {
   mailFrom: string;
   registration: 'open' | 'closed';
   docsUrl: string;
+  /** Empty when no support desk is configured. */
   supportUrl: string;
+  logLevel: (typeof LOG_LEVELS)[number];
 }
 
 export interface ExternalOidcConfig {
@@ -40,9 +42,12 @@ export class ConfigError extends Error {
   }
 }
 
-// README: "DOCS_URL — project documentation", "SUPPORT_URL — project issues".
-export const DEFAULT_DOCS_URL = 'https://github.com/latchkey/latchkey#readme';
-export const DEFAULT_SUPPORT_URL = 'https://github.com/latchkey/latchkey/issues';
+// README "Configuration": without DOCS_URL the documentation link opens this server's own API
+// reference; without SUPPORT_URL there is no support desk to link to, so the console hides the link
+// rather than pointing at an address nobody answers (docs/decisions/0008).
+export const DOCS_PATH = '/api/docs';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 type Env = Record<string, string | undefined>;
 
@@ -93,7 +98,14 @@ const envSchema = z
     SMTP_FROM: optional(z.string().max(320, { error: 'SMTP_FROM is too long' })),
     REGISTRATION: optional(z.enum(['open', 'closed'], { error: 'REGISTRATION must be open or closed' })),
     DOCS_URL: optional(urlOf('DOCS_URL', ['http:', 'https:'], 'an http(s) URL')),
-    SUPPORT_URL: optional(urlOf('SUPPORT_URL', ['http:', 'https:'], 'an http(s) URL')),
+    SUPPORT_URL: optional(
+      z
+        .string()
+        .refine((v) => isUrlWith(v, ['http:', 'https:']) || /^mailto:[^\s@]+@[^\s@]+$/.test(v), {
+          error: 'SUPPORT_URL must be an http(s) URL or a mailto: address',
+        }),
+    ),
+    LOG_LEVEL: optional(z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })),
   })
   .superRefine((env, ctx) => {
     const names = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const;
@@ -132,8 +144,9 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.SMTP_FROM ?? `Latchkey <no-reply@${new URL(publicUrl).hostname}>`,
     registration: e.REGISTRATION ?? 'open',
-    docsUrl: e.DOCS_URL ?? DEFAULT_DOCS_URL,
-    supportUrl: e.SUPPORT_URL ?? DEFAULT_SUPPORT_URL,
+    docsUrl: e.DOCS_URL ?? `${publicUrl}${DOCS_PATH}`,
+    supportUrl: e.SUPPORT_URL ?? '',
+    logLevel: e.LOG_LEVEL ?? 'info',
   };
 }
 

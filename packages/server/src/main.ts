@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     db,
     clock: systemClock,
     mailer,
-    logger: { level: process.env.LOG_LEVEL ?? 'info' },
+    logger: { level: config.logLevel },
   });
 
   let closing = false;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_DOCS_URL, DEFAULT_SUPPORT_URL, loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig } from '../src/config.ts';
 
 function errorOf(env: Record<string, string>): ConfigError {
   try {
@@ -23,8 +23,9 @@ describe('loadConfig', () => {
       smtpUrl: null,
       mailFrom: 'Latchkey <no-reply@127.0.0.1>',
       registration: 'open',
-      docsUrl: DEFAULT_DOCS_URL,
-      supportUrl: DEFAULT_SUPPORT_URL,
+      docsUrl: 'http://127.0.0.1:8080/api/docs',
+      supportUrl: '',
+      logLevel: 'info',
     });
   });
 
@@ -49,6 +50,7 @@ describe('loadConfig', () => {
         REGISTRATION: 'closed',
         DOCS_URL: 'https://docs.example.com',
         SUPPORT_URL: 'https://help.example.com',
+        LOG_LEVEL: 'warn',
       },
       '/srv',
     );
@@ -64,7 +66,9 @@ describe('loadConfig', () => {
       registration: 'closed',
       docsUrl: 'https://docs.example.com',
       supportUrl: 'https://help.example.com',
+      logLevel: 'warn',
     });
+    expect(loadConfig({ SUPPORT_URL: 'mailto:help@example.com' }).supportUrl).toBe('mailto:help@example.com');
   });
 
   const bad: Array<[string, Record<string, string>, string]> = [
@@ -84,6 +88,8 @@ describe('loadConfig', () => {
     ['REGISTRATION', { REGISTRATION: 'invite-only' }, 'Invalid configuration: REGISTRATION must be open or closed'],
     ['DOCS_URL', { DOCS_URL: 'docs' }, 'DOCS_URL'],
     ['SUPPORT_URL', { SUPPORT_URL: 'javascript:alert(1)' }, 'SUPPORT_URL'],
+    ['SUPPORT_URL', { SUPPORT_URL: 'mailto:nobody' }, 'SUPPORT_URL'],
+    ['LOG_LEVEL', { LOG_LEVEL: 'chatty' }, 'LOG_LEVEL must be one of'],
   ];
   it.each(bad)('names %s when it is invalid (%j)', (variable, env, text) => {
     const error = errorOf(env);

@@ -783,6 +783,7 @@ describeEachDatabase('applications', (t) => {
       expect((await list({ name: '%' })).list.map((a) => a.name)).toEqual(['100% sure']);
       expect((await list({ name: '_' })).list.map((a) => a.name)).toEqual(['under_score']);
       expect((await list({ name: 'nothing like this' })).total).toBe(0);
+      expect(await list({ name: '\\' })).toEqual({ total: 0, list: [] });
       // Surrounding spaces are trimmed; an empty filter is no filter.
       expect((await list({ name: '  alpine ' })).list.map((a) => a.name)).toEqual(['Alpine']);
       expect((await list({ name: '' })).total).toBe(25);
@@ -803,6 +804,24 @@ describeEachDatabase('applications', (t) => {
       const combined = await list({ platformCode: 'oidc', enabled: true, name: 'a', sort: 'enabled', direction: 'desc', limit: 100 });
       expect(combined.list.map((a) => a.id)).toEqual(expected('enabled', 'desc', (s) => s.enabled && s.name.toLowerCase().includes('a')));
       expect(combined.total).toBe(combined.list.length);
+    });
+
+    it('keeps the kept totals (application_counts) equal to counting the rows, for every project', async () => {
+      const { rows } = await t.db.query<{ project_id: string; platform_code: string; enabled: boolean; kept: number; counted: number }>(
+        `SELECT coalesce(c.project_id, a.project_id) AS project_id, coalesce(c.platform_code, a.platform_code) AS platform_code,
+                coalesce(c.enabled, a.enabled) AS enabled, coalesce(c.n, 0)::int AS kept, coalesce(a.n, 0)::int AS counted
+           FROM application_counts c
+           FULL JOIN (SELECT project_id, platform_code, enabled, count(*) AS n FROM applications GROUP BY 1, 2, 3) a
+             ON a.project_id = c.project_id AND a.platform_code = c.platform_code AND a.enabled = c.enabled`,
+      );
+      expect(rows.length).toBeGreaterThan(2);
+      expect(rows.filter((r) => r.kept !== r.counted)).toEqual([]);
+      // A statement touching many rows at once (a bulk change) is counted once per row, both ways.
+      await t.db.query('UPDATE applications SET enabled = NOT enabled WHERE project_id = $1', [projectId]);
+      expect((await list({ enabled: true })).total).toBe(6);
+      await t.db.query('UPDATE applications SET enabled = NOT enabled WHERE project_id = $1', [projectId]);
+      expect((await list({ enabled: true })).total).toBe(19);
+      expect((await list({ enabled: false, platformCode: 'oidc' })).total).toBe(6);
     });
 
     const badQueries: Array<[string, Record<string, string>, string, string]> = [

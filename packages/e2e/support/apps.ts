@@ -7,7 +7,7 @@ export async function goToApps(page: Page, projectId: string): Promise<void> {
 
 export async function fillRedirectUrls(page: Page, urls: string[]): Promise<void> {
   for (const [i, url] of urls.entries()) {
-    const field = page.getByLabel(`Redirect URL ${i + 1}`, { exact: true });
+    const field = page.getByRole('textbox', { name: `Redirect URL ${i + 1}`, exact: true });
     if (!(await field.isVisible())) await page.getByRole('button', { name: 'Add redirect URL' }).click();
     await field.fill(url);
   }
@@ -17,7 +17,7 @@ export async function fillRedirectUrls(page: Page, urls: string[]): Promise<void
 export async function copySecretAndAcknowledge(page: Page): Promise<string> {
   const dialog = page.getByRole('dialog', { name: 'Client secret' });
   await expect(dialog).toBeVisible();
-  const secretField = dialog.getByLabel('Client secret', { exact: true });
+  const secretField = dialog.getByRole('textbox', { name: 'Client secret', exact: true });
   const secret = await secretField.inputValue();
   expect(secret.length).toBeGreaterThanOrEqual(32);
   await dialog.getByRole('button', { name: 'Copy Client secret' }).click();

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
 
 export const OWNER_EMAIL = 'owner@latchkey.test';
 
@@ -45,4 +45,12 @@ export async function signIn(page: Page, email: string, path = '/'): Promise<voi
   await expect(page.getByLabel('Email')).toBeVisible();
   await fillSignInForm(page, email);
   await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();
+}
+
+/** A second person in their own browser context (own cookies), signed in as `email`. */
+export async function signInInNewContext(browser: Browser, baseURL: string, email: string): Promise<{ page: Page; close: () => Promise<void> }> {
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await signIn(page, email);
+  return { page, close: () => context.close() };
 }

@@ -13,7 +13,7 @@ export async function clickAddProject(page: Page): Promise<void> {
 }
 
 export async function fillProjectName(page: Page, name: string): Promise<void> {
-  await page.getByLabel('Name').fill(name);
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
 }
 
 /** Creates a project through the form; answers its id, read from the address it lands on. */

@@ -1,4 +1,4 @@
-import { newEmail, signIn } from '../support/auth.ts';
+import { newEmail, signIn, signInInNewContext } from '../support/auth.ts';
 import { confirmDialog, copySecretAndAcknowledge, fillRedirectUrls, goToApps } from '../support/apps.ts';
 import { callApi, createProjectThroughForm } from '../support/console.ts';
 import { setPermissions } from '../support/database.ts';
@@ -23,7 +23,7 @@ test('a project admin creates an app, copies its secret, finds it by name, regen
     await page.getByRole('link', { name: 'Add application' }).click();
     await expect(page).toHaveURL(new RegExp(`/project/${projectId}/app/create$`));
     await expect(page.getByRole('button', { name: 'Create' })).toBeDisabled();
-    await page.getByLabel('Name', { exact: true }).fill(appName);
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(appName);
     await fillRedirectUrls(page, ['https://shop.example.com/callback', 'not a uri']);
     await expect(page.getByText('Invalid URI')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Create' })).toBeDisabled();
@@ -38,23 +38,23 @@ test('a project admin creates an app, copies its secret, finds it by name, regen
 
   await test.step('the settings show the type, ids and both redirect URLs', async () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Application settings' })).toBeVisible();
-    await expect(page.getByLabel('Type')).toHaveValue('oidc');
-    await expect(page.getByLabel('Project ID')).toHaveValue(projectId);
-    await expect(page.getByLabel('Client ID')).not.toHaveValue('');
-    await expect(page.getByLabel('Redirect URL 1', { exact: true })).toHaveValue('https://shop.example.com/callback');
-    await expect(page.getByLabel('Redirect URL 2', { exact: true })).toHaveValue('com.example.shop:/callback');
+    await expect(page.getByRole('textbox', { name: 'Type', exact: true })).toHaveValue('oidc');
+    await expect(page.getByRole('textbox', { name: 'Project ID', exact: true })).toHaveValue(projectId);
+    await expect(page.getByRole('textbox', { name: 'Client ID', exact: true })).not.toHaveValue('');
+    await expect(page.getByRole('textbox', { name: 'Redirect URL 1', exact: true })).toHaveValue('https://shop.example.com/callback');
+    await expect(page.getByRole('textbox', { name: 'Redirect URL 2', exact: true })).toHaveValue('com.example.shop:/callback');
     await expect(page.getByText(firstSecret)).toHaveCount(0);
     await expectAccessible(page);
   });
 
   await test.step('the app is found in the list by its name', async () => {
     await goToApps(page, projectId);
-    await page.getByLabel('Name', { exact: true }).fill(appName.slice(0, 8).toLowerCase());
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(appName.slice(0, 8).toLowerCase());
     await expect(page).toHaveURL(/#.*name=/);
     const row = page.getByRole('row', { name: new RegExp(appName) });
     await expect(row).toBeVisible();
     await expect(row.getByRole('cell', { name: 'oidc' })).toBeVisible();
-    await page.getByLabel('Name', { exact: true }).fill('no-such-app-anywhere');
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('no-such-app-anywhere');
     await expect(page.getByText('No records found')).toBeVisible();
     await page.goBack();
     await expect(page.getByRole('row', { name: new RegExp(appName) })).toBeVisible();
@@ -86,13 +86,12 @@ test('a project admin creates an app, copies its secret, finds it by name, regen
   });
 });
 
-test('an account holding only usage on a project sees the 403 page at its applications', async ({ browser, page }) => {
+test('an account holding only usage on a project sees the 403 page at its applications', async ({ browser, baseURL, page }) => {
   await signIn(page, newEmail('owner-of-apps'));
   const projectId = await createProjectThroughForm(page, 'Guarded apps');
 
   const viewerEmail = newEmail('viewer');
-  const viewer = await browser.newPage();
-  await signIn(viewer, viewerEmail);
+  const { page: viewer, close } = await signInInNewContext(browser, baseURL as string, viewerEmail);
   await setPermissions(viewerEmail, [`cst:${projectId}:usage`]);
 
   await viewer.goto(`/project/${projectId}/apps`);
@@ -100,5 +99,5 @@ test('an account holding only usage on a project sees the 403 page at its applic
   await expectAccessible(viewer);
   const api = await viewer.request.get(`/api/projects/${projectId}/apps`);
   expect(api.status()).toBe(403);
-  await viewer.close();
+  await close();
 });

@@ -1,4 +1,4 @@
-import { newEmail, signIn } from '../support/auth.ts';
+import { newEmail, signIn, signInInNewContext } from '../support/auth.ts';
 import { createProjectThroughForm } from '../support/console.ts';
 import { expect, expectAccessible, test } from '../support/fixtures.ts';
 
@@ -42,7 +42,7 @@ test('a signed-in user sees the not-found, forbidden, welcome and create pages, 
 
   await page.goto('/project/create');
   await expect(page.getByRole('button', { name: 'Create' })).toBeDisabled();
-  await page.getByLabel('Name').fill('x'.repeat(251));
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill('x'.repeat(251));
   await expect(page.getByText('Maximum input length exceeded')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Create' })).toBeDisabled();
   await expectAccessible(page);
@@ -55,16 +55,31 @@ test('a signed-in user sees the not-found, forbidden, welcome and create pages, 
   await expect(page).toHaveURL(new RegExp(`/project/${projectId}/app/create$`));
 });
 
-test("another account's project is not found, not leaked", async ({ browser, page }) => {
+test("another account's project is not found, not leaked", async ({ browser, baseURL, page }) => {
   await signIn(page, newEmail('alice'));
   const projectId = await createProjectThroughForm(page, 'Private project');
 
-  const other = await browser.newPage();
-  await signIn(other, newEmail('bob'));
+  const { page: other, close } = await signInInNewContext(browser, baseURL as string, newEmail('bob'));
   await other.goto(`/project/${projectId}/dashboard`);
   await expect(other.getByText('The requested page could not be found')).toBeVisible();
   await expect(other.getByText('Private project')).toHaveCount(0);
   const api = await other.request.get(`/api/projects/${projectId}`);
   expect(api.status()).toBe(404);
-  await other.close();
+  await close();
+});
+
+test.describe('in the dark color scheme', () => {
+  test.use({ colorScheme: 'dark' });
+  test('the project list, create form and provider page stay accessible', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByLabel('Email')).toBeVisible();
+    await expectAccessible(page);
+    await signIn(page, newEmail('dark'));
+    await expect(page.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
+    await expectAccessible(page);
+    await page.goto('/project/create');
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('x'.repeat(251));
+    await expect(page.getByText('Maximum input length exceeded')).toBeVisible();
+    await expectAccessible(page);
+  });
 });

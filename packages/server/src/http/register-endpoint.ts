@@ -41,21 +41,14 @@ const notFound = () => new DomainError('not_found', 'Not found');
 type ProjectSource = NonNullable<Endpoint['projectFrom']>;
 
 /**
- * The current project of a request, by the contract entry's `projectFrom`: a string; null when the
- * request names a project or application that does not exist; undefined when the call is about no
- * project at all (e.g. POST /projects).
+ * The current project named by the path, by the contract entry's `projectFrom`: a string; null when
+ * the path names an application that does not exist; undefined when the call is about no project
+ * at all (e.g. POST /projects). A project named in the body is read by the body hooks below.
  */
-async function currentProject(guard: EndpointGuard, source: ProjectSource, params: unknown, body: unknown): Promise<string | null | undefined> {
-  switch (source) {
-    case 'params.project':
-      return stringField(params, 'project');
-    case 'params.application': {
-      const application = stringField(params, 'application');
-      return application === undefined ? undefined : guard.projectOfApplication(application);
-    }
-    case 'body.projectId':
-      return stringField(body, 'projectId');
-  }
+async function projectFromPath(guard: EndpointGuard, source: Exclude<ProjectSource, 'body.projectId'>, params: unknown): Promise<string | null | undefined> {
+  if (source === 'params.project') return stringField(params, 'project');
+  const application = stringField(params, 'application');
+  return application === undefined ? undefined : guard.projectOfApplication(application);
 }
 
 function stringField(value: unknown, name: string): string | undefined {
@@ -119,7 +112,7 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
       const actor = await guard.authenticate(request, reply);
       if (!actor) throw new DomainError('unauthorized', 'Sign in to continue');
       request.actor = actor;
-      if (!fromBody) await checkPermission(guard, endpoint, actor, await currentProject(guard, source, request.params, undefined));
+      if (source !== 'body.projectId') await checkPermission(guard, endpoint, actor, await projectFromPath(guard, source, request.params));
     },
     ...(fromBody && endpoint.auth === 'session'
       ? {

@@ -44,7 +44,12 @@ export async function signIn(page: Page, email: string, path = '/'): Promise<voi
   await page.goto(path);
   await expect(page.getByLabel('Email')).toBeVisible();
   await fillSignInForm(page, email);
-  await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();
+  await expectSignedIn(page);
+}
+
+/** The top bar offers to log out (on small screens, inside its Menu). */
+export async function expectSignedIn(page: Page): Promise<void> {
+  await expect(page.getByRole('button', { name: 'Log out' }).or(page.getByRole('button', { name: 'Menu' }))).toBeVisible();
 }
 
 /** A second person in their own browser context (own cookies), signed in as `email`. */

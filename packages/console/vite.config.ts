@@ -69,6 +69,17 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2023',
     sourcemap: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // Everything the entry imports statically (the first download) in one chunk. Left to the
+          // automatic splitting, the first download is cut into pieces by which lazy pages share
+          // which of its modules — more requests, worse compression, and a size that moves each time
+          // a page is added (146 → 148 KiB gzipped with the applications pages; 143 KiB as one chunk).
+          groups: [{ name: 'initial', tags: ['$initial'] }],
+        },
+      },
+    },
   },
   test: {
     name: 'console',

@@ -13,6 +13,7 @@ export interface ApiCall {
 export interface FakeAnswer {
   status?: number;
   body?: unknown;
+  headers?: Record<string, string>;
 }
 
 type Responder = FakeAnswer | ((call: ApiCall) => FakeAnswer | Promise<FakeAnswer>);
@@ -44,7 +45,7 @@ export function fakeApi(routes: Record<string, Responder>) {
         : responder;
     return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
       status: answer.status ?? 200,
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', ...answer.headers },
     });
   });
   vi.stubGlobal('fetch', fetchMock);

@@ -1,9 +1,14 @@
 import 'i18next';
-import type { en } from './en.ts';
+import type { uiTexts } from '../components/texts.ts';
+import type { appsTexts } from '../features/apps/texts.ts';
+import type { en } from '../lib/i18n/en.ts';
 
+// The catalogue's namespaces: `translation` is in the first download (lib/i18n/en.ts); the others
+// arrive with the code that shows them (lib/i18n `addTexts`). Declared here, where every layer is
+// visible, so each namespace's keys are typed.
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en };
+    resources: { translation: typeof en; ui: typeof uiTexts; apps: typeof appsTexts };
   }
 }

@@ -17,3 +17,18 @@ export function notifyError(title: string, error?: unknown): void {
     autoClose: 8000,
   });
 }
+
+/**
+ * spec §8 "Generate keys, disable, enable fail: raw error message shown": the server's own message
+ * as it came, with no title of ours.
+ */
+export function notifyRawError(error: unknown): void {
+  const message = error instanceof Error && error.message ? error.message : i18n.t('errors.unexpectedTitle');
+  notifications.show({
+    color: 'red',
+    message,
+    withCloseButton: true,
+    closeButtonProps: { 'aria-label': i18n.t('common.dismiss') },
+    autoClose: 8000,
+  });
+}

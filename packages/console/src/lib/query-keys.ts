@@ -4,4 +4,9 @@ export const queryKeys = {
   consoleConfig: ['console-config'] as const,
   accountProjects: (accountId: string) => ['accounts', accountId, 'projects'] as const,
   project: (projectId: string) => ['projects', projectId] as const,
+  /** Every list of a project's applications, whatever its filters and page. */
+  apps: (projectId: string) => ['projects', projectId, 'apps'] as const,
+  appList: (projectId: string, query: Record<string, unknown>) => ['projects', projectId, 'apps', query] as const,
+  app: (applicationId: string) => ['apps', applicationId] as const,
+  appKeys: (applicationId: string) => ['apps', applicationId, 'keys'] as const,
 };

@@ -1,8 +1,10 @@
 import { guards } from '@latchkey/domain';
 import { AppShell } from '@mantine/core';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { useProject } from '../../features/projects/api/use-project.ts';
+import { PageLabelContext } from '../../lib/page-label.ts';
 import { usePermission } from '../../lib/permissions.ts';
 import { useCurrentProjectId } from '../../lib/project-context.ts';
 import { routeTable } from '../../lib/routes.ts';
@@ -29,6 +31,8 @@ export function AppLayout() {
   const project = useProject(member ? projectId : null);
   const projectName = project.data?.name;
   const withNavbar = projectId !== null && project.data !== undefined;
+  // What the page shows (e.g. an application's name), named by the page itself (usePageLabel).
+  const [pageLabel, setPageLabel] = useState<string | null>(null);
 
   return (
     <AppShell
@@ -36,7 +40,7 @@ export function AppLayout() {
       navbar={withNavbar ? { width: NAVBAR_WIDTH, breakpoint: 'sm', collapsed: { mobile: true } } : undefined}
       padding="lg"
     >
-      <DocumentTitle projectName={projectName} />
+      <DocumentTitle projectName={projectName} pageLabel={pageLabel} />
       <AppShell.Header className={classes.header}>
         <TopBar projectId={projectId} projectName={projectName} showProjectNav={withNavbar} current={handle?.route ?? null} />
       </AppShell.Header>
@@ -47,9 +51,11 @@ export function AppLayout() {
       ) : null}
       <AppShell.Main className={classes.main}>
         <div className={classes.column}>
-          <Breadcrumbs projectName={projectName} />
+          <Breadcrumbs projectName={projectName} pageLabel={pageLabel} />
           <div className={classes.content}>
-            <Outlet />
+            <PageLabelContext value={setPageLabel}>
+              <Outlet />
+            </PageLabelContext>
           </div>
         </div>
       </AppShell.Main>

@@ -11,8 +11,14 @@ interface Crumb {
   to?: string;
 }
 
-/** spec §2 "Layout": Projects > project name > page. */
-export function Breadcrumbs({ projectName }: { projectName: string | undefined }) {
+interface BreadcrumbsProps {
+  projectName: string | undefined;
+  /** What the page shows, when it names it (an application): the last crumb, after the page's parents. */
+  pageLabel?: string | null;
+}
+
+/** spec §2 "Layout": Projects > project name > page (an entity's page ends with the entity's name). */
+export function Breadcrumbs({ projectName, pageLabel = null }: BreadcrumbsProps) {
   const { t } = useTranslation();
   const { handle, params } = useCurrentRoute();
   if (!handle) return null;
@@ -31,7 +37,7 @@ export function Breadcrumbs({ projectName }: { projectName: string | undefined }
   for (const name of parents) {
     crumbs.push({ label: t(`pages.${routeTable[name].title}`), to: buildPath(routeTable[name].path, paramsOf(params)) });
   }
-  if (handle.route !== 'projectList') crumbs.push({ label: t(`pages.${handle.title}`) });
+  if (handle.route !== 'projectList') crumbs.push({ label: pageLabel ?? t(`pages.${handle.title}`) });
 
   const last = crumbs.length - 1;
   return (

@@ -20,8 +20,11 @@ export const API_BASE = '/api';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 // An endpoint without params, query or body has `unknown` there (the bare ZodType of its contract
-// entry); with one, the options carry it, typed by the contract.
-type ParamsOption<E> = unknown extends ParamsOf<E> ? { params?: never } : { params: ParamsOf<E> };
+// entry); with one, the options carry it, typed by the contract. Instead of params, a call may name
+// the path the API itself answered for the resource (`at`, e.g. an application's keysEndpoint).
+type ParamsOption<E> = unknown extends ParamsOf<E>
+  ? { params?: never; at?: never }
+  : { params: ParamsOf<E>; at?: never } | { at: string; params?: never };
 type QueryOption<E> = unknown extends QueryOf<E> ? { query?: never } : { query: QueryOf<E> };
 type BodyOption<E> = unknown extends BodyOf<E> ? { body?: never } : { body: BodyOf<E> };
 
@@ -34,6 +37,8 @@ export type RequestOptions<E> = ParamsOption<E> &
      * flow): do not raise the session-expired event for it.
      */
     expectSignedOut?: boolean;
+    /** The ETag the resource was read with (optimistic concurrency): sent as If-Match. */
+    ifMatch?: string | null;
   };
 
 type NeedsOptions<E> = unknown extends ParamsOf<E> & QueryOf<E> & BodyOf<E> ? false : true;
@@ -87,14 +92,48 @@ function toApiError(status: number, statusText: string, body: unknown): ApiError
   return new ApiError(status, code, statusText || `Request failed with status ${status}`);
 }
 
+/** Does `path` have the shape of the contract path `pattern` (each `:name` one segment)? */
+export function matchesContractPath(pattern: string, path: string): boolean {
+  const source = pattern
+    .split(/(:[A-Za-z0-9_]+)/)
+    .map((part) => (part.startsWith(':') ? '[^/?#]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${source}$`).test(path) && !path.split('/').some((segment) => segment === '..' || segment === '.');
+}
+
+function pathOf(endpoint: ApiRoute, options: { params?: unknown; at?: string }): string {
+  if (options.at !== undefined) {
+    // spec §7 "POST {keysEndpoint}": the server names the resource's path; it is trusted only when it
+    // is the path of the contract entry the call is typed by.
+    if (!matchesContractPath(endpoint.path, options.at)) {
+      throw new ApiError(0, 'unexpected_response', `Unexpected API path ${options.at}`);
+    }
+    return options.at;
+  }
+  return buildPath(endpoint.path, (options.params ?? {}) as Record<string, string | number>);
+}
+
 /**
  * One call of the API contract: `request(api.createProject, { body })`. Sends the session cookie,
  * the XSRF header on unsafe methods (spec §9), and turns error answers into an `ApiError`.
  */
 export async function request<E extends Endpoint>(endpoint: ApiRoute<E>, ...args: RequestArgs<E>): Promise<ResponseOf<E>> {
-  const options: Partial<RequestOptions<E>> = args[0] ?? {};
-  const params = (options.params ?? {}) as Record<string, string | number>;
-  const url = `${API_BASE}${buildPath(endpoint.path, params)}${queryString(options.query)}`;
+  return (await send(endpoint, args[0] ?? {})).data;
+}
+
+/** A resource and the version it was read at (its ETag, when the server sends one). */
+export interface Tagged<T> {
+  data: T;
+  etag: string | null;
+}
+
+/** As `request`, also answering the ETag of the response (to send back as `ifMatch` when writing). */
+export async function requestTagged<E extends Endpoint>(endpoint: ApiRoute<E>, ...args: RequestArgs<E>): Promise<Tagged<ResponseOf<E>>> {
+  return send(endpoint, args[0] ?? {});
+}
+
+async function send<E extends Endpoint>(endpoint: ApiRoute<E>, options: Partial<RequestOptions<E>>): Promise<Tagged<ResponseOf<E>>> {
+  const url = `${API_BASE}${pathOf(endpoint, options)}${queryString(options.query)}`;
 
   const headers = new Headers({ Accept: 'application/json' });
   const hasBody = options.body !== undefined;
@@ -103,6 +142,7 @@ export async function request<E extends Endpoint>(endpoint: ApiRoute<E>, ...args
     const token = readCookie(XSRF_COOKIE);
     if (token) headers.set(XSRF_HEADER, token);
   }
+  if (options.ifMatch) headers.set('If-Match', options.ifMatch);
 
   let response: Response;
   try {
@@ -124,5 +164,5 @@ export async function request<E extends Endpoint>(endpoint: ApiRoute<E>, ...args
     throw toApiError(response.status, response.statusText, body);
   }
   // The server answers by the same contract entry's response schema; it is not parsed again here.
-  return body as ResponseOf<E>;
+  return { data: body as ResponseOf<E>, etag: response.headers.get('ETag') };
 }

@@ -25,4 +25,13 @@ export function createI18n(): I18n {
 }
 
 export const i18n = createI18n();
+
+/**
+ * The texts of a lazily loaded part of the console (a feature, the shared list and form pieces), as
+ * a namespace of their own: they arrive with the code that shows them, not in the first download.
+ * Called when that code's module is first evaluated, before anything of it renders.
+ */
+export function addTexts(namespace: string, texts: Record<string, unknown>, instance: I18n = i18n): void {
+  if (!instance.hasResourceBundle('en', namespace)) instance.addResourceBundle('en', namespace, texts);
+}
 export { en };

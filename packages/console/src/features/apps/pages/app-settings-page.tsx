@@ -1,8 +1,62 @@
+import { Badge, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { CenteredLoader } from '../../../components/centered-loader.tsx';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { NotFoundMessage } from '../../../components/not-found-message.tsx';
 import { PageFrame } from '../../../components/page-frame.tsx';
+import { isApiError } from '../../../lib/api/index.ts';
+import { usePageLabel } from '../../../lib/page-label.ts';
+import { useCurrentProject } from '../../../lib/project-context.ts';
+import { useAppKeys } from '../api/use-app-keys.ts';
+import { useApp } from '../api/use-app.ts';
+import { AppSettingsForm } from '../components/app-settings-form.tsx';
+import classes from '../components/apps.module.css';
+import '../texts.ts';
+import '../styles.ts';
 
-// Walking skeleton: the guarded route and its frame; the page itself comes with its own issue.
+/** spec §2 "Application settings". */
 export default function AppSettingsPage() {
-  const { t } = useTranslation();
-  return <PageFrame title={t('pages.appSettings')} />;
+  const { t } = useTranslation('apps');
+  const { t: tc } = useTranslation();
+  const { application = '' } = useParams();
+  const project = useCurrentProject();
+  const app = useApp(application);
+  const keys = useAppKeys(application);
+  usePageLabel(app.data?.data.name);
+
+  const error = app.error ?? keys.error;
+  // An application of another project is not shown under this one.
+  const elsewhere = app.data !== undefined && app.data.data.projectId !== project.id;
+  if ((isApiError(app.error) && app.error.status === 404) || elsewhere) return <NotFoundMessage />;
+
+  return (
+    <PageFrame
+      title={tc('pages.appSettings')}
+      description={app.data?.data.name}
+      actions={
+        app.data ? (
+          <Badge size="lg" variant="light" color={app.data.data.enabled ? 'teal' : 'gray'} className={classes.statusBadge}>
+            <VisuallyHidden>{`${t('settings.status')}: `}</VisuallyHidden>
+            {app.data.data.enabled ? t('settings.enabled') : t('settings.disabled')}
+          </Badge>
+        ) : null
+      }
+    >
+      {error ? (
+        <ErrorAlert
+          title={t('settings.loadFailed')}
+          error={error}
+          onRetry={() => {
+            void app.refetch();
+            void keys.refetch();
+          }}
+        />
+      ) : app.data && keys.data !== undefined ? (
+        <AppSettingsForm key={app.data.data.id} app={app.data} keys={keys.data} project={project} />
+      ) : (
+        <CenteredLoader label={tc('common.loading')} />
+      )}
+    </PageFrame>
+  );
 }

@@ -1,0 +1,158 @@
+import type { SortDirection } from '@latchkey/domain';
+import { Skeleton, Table, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconArrowsSort, IconInbox } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ErrorAlert } from '../error-alert.tsx';
+import classes from './list.module.css';
+import '../texts.ts';
+import '@mantine/core/styles/Table.layer.css';
+import '@mantine/core/styles/Skeleton.layer.css';
+import '@mantine/core/styles/Alert.layer.css';
+
+export interface Column<T> {
+  key: string;
+  header: string;
+  /** The list's sort field for this column; without one the column is not sortable. */
+  sortField?: string;
+  render: (row: T) => ReactNode;
+  /** The header is for assistive technology only (an actions column). */
+  hiddenHeader?: boolean;
+  /** Keep the column as narrow as its content (badges, actions). */
+  shrink?: boolean;
+  align?: 'left' | 'right';
+}
+
+export interface DataTableProps<T> {
+  /** The table's accessible name. */
+  label: string;
+  columns: readonly Column<T>[];
+  rows: readonly T[] | undefined;
+  rowKey: (row: T) => string;
+  sort: string;
+  direction: SortDirection;
+  onSort: (field: string) => void;
+  /** Nothing to show yet: placeholder rows keep the table's shape. */
+  loading: boolean;
+  /** Newer rows are on their way; the ones shown are the previous answer. */
+  refreshing?: boolean;
+  error?: unknown;
+  onRetry?: () => void;
+  /** Placeholder rows while loading. */
+  skeletonRows?: number;
+}
+
+const ARIA_SORT = { asc: 'ascending', desc: 'descending' } as const;
+
+/**
+ * spec §2 "List pages (common)": sortable column headers (a button in each header cell, aria-sort on
+ * the sorted one), the rows, and in their place the no-records message or the load error.
+ */
+export function DataTable<T>({
+  label,
+  columns,
+  rows,
+  rowKey,
+  sort,
+  direction,
+  onSort,
+  loading,
+  refreshing = false,
+  error,
+  onRetry,
+  skeletonRows = 3,
+}: DataTableProps<T>) {
+  const { t } = useTranslation('ui');
+  const span = columns.length;
+
+  let body: ReactNode;
+  if (error) {
+    body = (
+      <Table.Tr>
+        <Table.Td colSpan={span} className={classes.messageCell}>
+          <ErrorAlert title={t('list.loadFailed')} error={error} onRetry={onRetry} />
+        </Table.Td>
+      </Table.Tr>
+    );
+  } else if (loading || !rows) {
+    body = Array.from({ length: skeletonRows }, (_, i) => (
+      <Table.Tr key={`skeleton-${i}`} aria-hidden="true">
+        {columns.map((column) => (
+          <Table.Td key={column.key}>
+            <Skeleton height={14} radius="sm" width={column.shrink ? 48 : '70%'} />
+          </Table.Td>
+        ))}
+      </Table.Tr>
+    ));
+  } else if (rows.length === 0) {
+    body = (
+      <Table.Tr>
+        <Table.Td colSpan={span} className={classes.messageCell}>
+          <div className={classes.empty}>
+            <IconInbox size={28} stroke={1.5} aria-hidden="true" />
+            <Text size="sm">{t('list.noRecords')}</Text>
+          </div>
+        </Table.Td>
+      </Table.Tr>
+    );
+  } else {
+    body = rows.map((row) => (
+      <Table.Tr key={rowKey(row)}>
+        {columns.map((column) => (
+          <Table.Td key={column.key} className={column.shrink ? classes.shrink : undefined} ta={column.align}>
+            {column.render(row)}
+          </Table.Td>
+        ))}
+      </Table.Tr>
+    ));
+  }
+
+  return (
+    <div className={classes.tableScroll}>
+      <Table
+        aria-label={label}
+        aria-busy={loading || refreshing}
+        verticalSpacing="sm"
+        horizontalSpacing="md"
+        highlightOnHover={Boolean(rows?.length)}
+        className={refreshing ? `${classes.table} ${classes.refreshing}` : classes.table}
+      >
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((column) => {
+              const field = column.sortField;
+              const sorted = field !== undefined && field === sort;
+              return (
+                <Table.Th
+                  key={column.key}
+                  aria-sort={sorted ? ARIA_SORT[direction] : undefined}
+                  className={column.shrink ? classes.shrink : undefined}
+                  ta={column.align}
+                >
+                  {column.hiddenHeader ? (
+                    <VisuallyHidden>{column.header}</VisuallyHidden>
+                  ) : field ? (
+                    <SortButton label={column.header} state={sorted ? direction : null} onClick={() => onSort(field)} />
+                  ) : (
+                    column.header
+                  )}
+                </Table.Th>
+              );
+            })}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>{body}</Table.Tbody>
+      </Table>
+    </div>
+  );
+}
+
+function SortButton({ label, state, onClick }: { label: string; state: SortDirection | null; onClick: () => void }) {
+  const Icon = state === 'asc' ? IconArrowUp : state === 'desc' ? IconArrowDown : IconArrowsSort;
+  return (
+    <UnstyledButton className={classes.sortButton} data-sorted={state !== null || undefined} onClick={onClick}>
+      <span>{label}</span>
+      <Icon size={14} stroke={2} aria-hidden="true" className={classes.sortIcon} />
+    </UnstyledButton>
+  );
+}

@@ -1,0 +1,56 @@
+import { Alert, Button, Modal, Stack, Text } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CopyField } from './copy-field.tsx';
+import './texts.ts';
+import '@mantine/core/styles/Overlay.layer.css';
+import '@mantine/core/styles/ModalBase.layer.css';
+import '@mantine/core/styles/Modal.layer.css';
+import '@mantine/core/styles/Alert.layer.css';
+
+interface OneTimeSecretModalProps {
+  opened: boolean;
+  /** The dialog's title and name ("Client secret", "Service account token"). */
+  title: string;
+  intro?: ReactNode;
+  /** The identifier the secret belongs to (a client ID), when there is one. */
+  identifier?: { label: string; value: string };
+  secret: { label: string; value: string };
+  /** The user says the secret is copied: the only way out. */
+  onAcknowledge: () => void;
+}
+
+const stayOpen = () => undefined;
+
+/**
+ * spec §4 "One-time secrets": a client secret or a service-account token is shown once and must be
+ * acknowledged as copied. No close button, Escape and clicks outside do nothing.
+ */
+export function OneTimeSecretModal({ opened, title, intro, identifier, secret, onAcknowledge }: OneTimeSecretModalProps) {
+  const { t } = useTranslation('ui');
+  return (
+    <Modal
+      opened={opened}
+      onClose={stayOpen}
+      title={title}
+      withCloseButton={false}
+      closeOnEscape={false}
+      closeOnClickOutside={false}
+      centered
+      size="lg"
+    >
+      <Stack gap="md">
+        {intro ? <Text size="sm">{intro}</Text> : null}
+        <Alert color="yellow" variant="light" icon={<IconAlertTriangle aria-hidden="true" />} title={t('secret.warningTitle')}>
+          {t('secret.warning')}
+        </Alert>
+        {identifier ? <CopyField label={identifier.label} value={identifier.value} monospace /> : null}
+        <CopyField label={secret.label} value={secret.value} monospace data-autofocus />
+        <Button onClick={onAcknowledge} fullWidth mt="xs">
+          {t('secret.acknowledge')}
+        </Button>
+      </Stack>
+    </Modal>
+  );
+}

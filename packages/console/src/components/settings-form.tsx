@@ -1,0 +1,85 @@
+import { Paper, Stack, Title } from '@mantine/core';
+import { useContext, useId, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CurrentProjectContext } from '../lib/project-context.ts';
+import { SubmitButton } from './submit-button.tsx';
+import classes from './settings-form.module.css';
+import './texts.ts';
+import '@mantine/core/styles/Paper.layer.css';
+
+interface SettingsFormProps {
+  /** The form's accessible name (usually the page title). */
+  label: string;
+  children: ReactNode;
+  /** Every field holds a valid value. */
+  valid: boolean;
+  /** The save is under way. */
+  pending: boolean;
+  /** Saving is not possible right now for a reason of the page's own (e.g. a disabled application). */
+  locked?: boolean;
+  onSave: () => void;
+  /** Irreversible actions, below the form under the heading "Danger zone". */
+  dangerZone?: ReactNode;
+}
+
+/**
+ * spec §2 "Settings pages": the fields and one Save button, disabled while the form is invalid, while
+ * saving, or while the project is closed (spec §5); then, optionally, the danger zone.
+ */
+export function SettingsForm({ label, children, valid, pending, locked = false, onSave, dangerZone }: SettingsFormProps) {
+  const { t } = useTranslation('ui');
+  const project = useContext(CurrentProjectContext);
+  const closed = project !== null && !project.enabled;
+  const canSave = valid && !locked && !closed;
+  const dangerHeadingId = useId();
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (canSave && !pending) onSave();
+  };
+
+  return (
+    <Stack gap="xl">
+      <Paper withBorder p={{ base: 'md', sm: 'xl' }} component="form" onSubmit={submit} noValidate aria-label={label}>
+        <Stack gap="lg">
+          {children}
+          <div>
+            <SubmitButton pending={pending} disabled={!canSave}>
+              {t('actions.save')}
+            </SubmitButton>
+          </div>
+        </Stack>
+      </Paper>
+      {dangerZone ? (
+        <section aria-labelledby={dangerHeadingId} className={classes.dangerZone}>
+          <Title order={2} id={dangerHeadingId} className={classes.dangerTitle}>
+            {t('settings.dangerZone')}
+          </Title>
+          <Paper withBorder className={classes.dangerPaper}>
+            {dangerZone}
+          </Paper>
+        </section>
+      ) : null}
+    </Stack>
+  );
+}
+
+interface DangerActionProps {
+  title: string;
+  description: string;
+  /** The button (or buttons) that start the action, usually through a ConfirmModal. */
+  action: ReactNode;
+}
+
+/** One row of the danger zone: what the action does, and its button. */
+export function DangerAction({ title, description, action }: DangerActionProps) {
+  return (
+    <div className={classes.dangerRow}>
+      <div className={classes.dangerText}>
+        <p className={classes.dangerRowTitle}>{title}</p>
+        <p className={classes.dangerRowDescription}>{description}</p>
+      </div>
+      <div className={classes.dangerAction}>{action}</div>
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+import { addTexts } from '../lib/i18n/index.ts';
+
+/**
+ * Texts of the shared list, modal and form pieces (namespace `ui`). They load with the first page
+ * that uses one of these pieces, not with the first download (see lib/i18n `addTexts`).
+ */
+export const uiTexts = {
+  list: {
+    noRecords: 'No records found',
+    loadFailed: 'The list could not be loaded',
+    loading: 'Loading...',
+    filters: 'Filters',
+    activeFilters: 'Active filters',
+    filterTag: '{{label}}: {{value}}',
+    removeFilter: 'Remove filter {{label}}',
+    clearFilter: 'Clear {{label}}',
+    any: 'Any',
+    pagination: 'Pagination',
+    previousPage: 'Previous page',
+    nextPage: 'Next page',
+    page: 'Page {{page}}',
+    rowsPerPage: 'Rows per page',
+    range: '{{from}}–{{to}} of {{total}}',
+    yes: 'Yes',
+    no: 'No',
+  },
+  actions: {
+    save: 'Save',
+    cancel: 'Cancel',
+    close: 'Close',
+  },
+  copy: {
+    copy: 'Copy {{label}}',
+    copied: 'Copied',
+  },
+  secret: {
+    warningTitle: 'Shown only once',
+    warning: 'Copy it now and keep it somewhere safe: it cannot be retrieved later.',
+    acknowledge: 'I have copied it',
+  },
+  settings: {
+    dangerZone: 'Danger zone',
+  },
+} as const;
+
+addTexts('ui', uiTexts);

@@ -1,0 +1,20 @@
+import type { Application } from '@latchkey/domain';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, request } from '../../../lib/api/index.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+
+/**
+ * spec §7: POST {keysEndpoint} with the redirect URIs — here for an application whose creation
+ * stopped before its keys. The answer holds the client secret, this once.
+ */
+export function useCreateAppKeys() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ app, redirectURI }: { app: Application; redirectURI: string[] }) =>
+      request(api.createAppKeys, { at: app.keysEndpoint, body: { redirectURI } }),
+    onSuccess: (keys, { app }) => {
+      // The secret is not kept in the cache: it is shown once, from the mutation's answer.
+      queryClient.setQueryData(queryKeys.appKeys(app.id), { ...keys, clientSecret: '' });
+    },
+  });
+}

@@ -1,0 +1,52 @@
+import type { ApplicationKeys } from '@latchkey/domain';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, request } from '../../../lib/api/index.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+
+export interface CreatedApp {
+  id: string;
+  projectId: string;
+  keysEndpoint: string;
+}
+
+export interface NewApp {
+  projectId: string;
+  name: string;
+  redirectURI: string[];
+  /** The application already made by an earlier attempt whose key step failed: only keys are asked. */
+  existing: CreatedApp | null;
+}
+
+/** The application was made, its keys were not: the error of the key step, and the app to retry with. */
+export class KeysStepError extends Error {
+  readonly app: CreatedApp;
+  override readonly cause: unknown;
+
+  constructor(app: CreatedApp, cause: unknown) {
+    super(cause instanceof Error ? cause.message : 'The keys of the application could not be created');
+    this.name = 'KeysStepError';
+    this.app = app;
+    this.cause = cause;
+  }
+}
+
+/**
+ * spec §7: POST apps with platformCode, name, url and projectId; then POST {keysEndpoint} with the
+ * redirect URIs, which answers the client id and — this once — the client secret.
+ */
+export function useCreateApp() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ projectId, name, redirectURI, existing }: NewApp): Promise<{ app: CreatedApp; keys: ApplicationKeys }> => {
+      const app =
+        existing ?? (await request(api.createApp, { body: { platformCode: 'oidc', name, url: '', projectId } }));
+      void queryClient.invalidateQueries({ queryKey: queryKeys.apps(projectId) });
+      try {
+        const keys = await request(api.createAppKeys, { at: app.keysEndpoint, body: { redirectURI } });
+        return { app, keys };
+      } catch (error) {
+        throw new KeysStepError(app, error);
+      }
+    },
+  });
+}

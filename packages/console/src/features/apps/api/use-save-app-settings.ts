@@ -1,0 +1,37 @@
+import type { Application, ApplicationKeys } from '@latchkey/domain';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Tagged } from '../../../lib/api/index.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { updateAppKeys } from './use-update-app-keys.ts';
+import { updateApp } from './use-update-app.ts';
+
+export interface AppSettings {
+  name: string;
+  /** Null: the application has no keys, so there are no redirect URIs to save. */
+  redirectURI: string[] | null;
+}
+
+/**
+ * spec §2 "Settings pages": one Save — PUT apps/{application} (name, logo, enabled), then
+ * PUT {keysEndpoint} (the redirect URIs). The cache takes each answer as it comes.
+ */
+export function useSaveAppSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ current, settings }: { current: Tagged<Application>; settings: AppSettings }) => {
+      const saved = await updateApp(current, {
+        name: settings.name,
+        logoUrl: current.data.logoUrl,
+        enabled: current.data.enabled,
+      });
+      queryClient.setQueryData(queryKeys.app(saved.data.id), saved);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.apps(saved.data.projectId) });
+      let keys: ApplicationKeys | null = null;
+      if (settings.redirectURI) {
+        keys = await updateAppKeys(saved.data, settings.redirectURI);
+        queryClient.setQueryData(queryKeys.appKeys(saved.data.id), keys);
+      }
+      return { app: saved, keys };
+    },
+  });
+}

@@ -1,0 +1,29 @@
+import type { Application, ApplicationUpdate } from '@latchkey/domain';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, requestTagged, type Tagged } from '../../../lib/api/index.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+
+/** spec §7: PUT apps/{application} with If-Match (the ETag it was read with, when there is one). */
+export async function updateApp(current: Tagged<Application>, update: ApplicationUpdate): Promise<Tagged<Application>> {
+  return requestTagged(api.updateApp, {
+    params: { application: current.data.id },
+    body: update,
+    ifMatch: current.etag,
+  });
+}
+
+/**
+ * spec §4: disable and enable each save the application — its saved name and logo, with the new
+ * `enabled` (edits in the form are the Save button's business, not this one's).
+ */
+export function useSetAppEnabled() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ current, enabled }: { current: Tagged<Application>; enabled: boolean }) =>
+      updateApp(current, { name: current.data.name, logoUrl: current.data.logoUrl, enabled }),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(queryKeys.app(saved.data.id), saved);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.apps(saved.data.projectId) });
+    },
+  });
+}

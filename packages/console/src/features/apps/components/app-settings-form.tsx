@@ -1,0 +1,116 @@
+import { canSaveApplication, type Application, type ApplicationKeys, type Project } from '@latchkey/domain';
+import { Alert, Button, SimpleGrid, TextInput } from '@mantine/core';
+import { IconInfoCircle, IconKey } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CopyField } from '../../../components/copy-field.tsx';
+import { SettingsForm } from '../../../components/settings-form.tsx';
+import { isApiError, type Tagged } from '../../../lib/api/index.ts';
+import { validationKey } from '../../../lib/i18n/validation.ts';
+import { notifyError } from '../../../lib/notify.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { useCreateAppKeys } from '../api/use-create-app-keys.ts';
+import { useSaveAppSettings } from '../api/use-save-app-settings.ts';
+import { AppDangerZone } from './app-danger-zone.tsx';
+import { AppSecretModal } from './app-secret-modal.tsx';
+import { RedirectUrlFields } from './redirect-url-fields.tsx';
+import { useAppForm } from './use-app-form.ts';
+import '../texts.ts';
+
+interface AppSettingsFormProps {
+  app: Tagged<Application>;
+  /** Null: the application has no keys yet (its creation stopped after the first step). */
+  keys: ApplicationKeys | null;
+  project: Project;
+}
+
+/**
+ * spec §2 "Application settings": type (read-only), name, project and client id (copyable), the
+ * redirect URLs; one Save (PUT app, then PUT keys), disabled while the app is disabled or the
+ * project closed (spec §4, §5); the danger zone below.
+ */
+export function AppSettingsForm({ app, keys, project }: AppSettingsFormProps) {
+  const { t } = useTranslation('apps');
+  const { t: tc } = useTranslation();
+  const queryClient = useQueryClient();
+  const form = useAppForm({ name: app.data.name, redirectURI: keys?.redirectURI ?? [] });
+  const save = useSaveAppSettings();
+  const createKeys = useCreateAppKeys();
+  const [firstKeys, setFirstKeys] = useState<ApplicationKeys | null>(null);
+  const canSave = canSaveApplication(app.data, project);
+  const nameIssue = form.nameTouched ? form.check.name : null;
+
+  const submit = () => {
+    const values = form.check.valid;
+    if (!values) return;
+    save.mutate(
+      { current: app, settings: { name: values.name, redirectURI: keys ? values.redirectURI : null } },
+      {
+        onError: (error) => {
+          // spec §8: 'Failed to update application'. A stale version (412): read it again.
+          notifyError(tc('notifications.error.app_updated'), error);
+          if (isApiError(error) && error.status === 412) void queryClient.invalidateQueries({ queryKey: queryKeys.app(app.data.id) });
+        },
+      },
+    );
+  };
+
+  const makeKeys = () => {
+    form.touchAll();
+    const redirectURI = form.check.valid?.redirectURI;
+    if (!redirectURI) return;
+    createKeys.mutate(
+      { app: app.data, redirectURI },
+      { onSuccess: setFirstKeys, onError: (error) => notifyError(tc('notifications.error.app_updated'), error) },
+    );
+  };
+
+  return (
+    <>
+      <SettingsForm
+        label={tc('pages.appSettings')}
+        valid={form.check.valid !== null}
+        pending={save.isPending}
+        locked={!canSave}
+        onSave={submit}
+        dangerZone={<AppDangerZone app={app} keys={keys} project={project} />}
+      >
+        {!app.data.enabled ? (
+          <Alert color="gray" variant="light" icon={<IconInfoCircle aria-hidden="true" />}>
+            {t('settings.disabledNote')}
+          </Alert>
+        ) : null}
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" verticalSpacing="lg">
+          <TextInput label={t('form.type')} value={app.data.platformCode} readOnly />
+          <TextInput
+            label={t('form.name')}
+            required
+            autoComplete="off"
+            value={form.name}
+            disabled={!canSave}
+            onChange={(event) => form.setName(event.currentTarget.value)}
+            onBlur={form.touchName}
+            error={nameIssue ? tc(validationKey(nameIssue)) : undefined}
+          />
+          <CopyField label={t('form.projectId')} value={app.data.projectId} monospace />
+          {keys ? <CopyField label={t('form.clientId')} value={keys.clientId} monospace /> : null}
+        </SimpleGrid>
+        {keys ? null : (
+          <Alert color="yellow" variant="light" icon={<IconKey aria-hidden="true" />} title={t('settings.noKeysTitle')}>
+            {t('settings.noKeysText')}
+          </Alert>
+        )}
+        <RedirectUrlFields form={form} disabled={!canSave} />
+        {keys ? null : (
+          <div>
+            <Button variant="light" onClick={makeKeys} loading={createKeys.isPending} disabled={!canSave}>
+              {t('settings.createKeys')}
+            </Button>
+          </div>
+        )}
+      </SettingsForm>
+      <AppSecretModal keys={firstKeys} onAcknowledge={() => setFirstKeys(null)} />
+    </>
+  );
+}

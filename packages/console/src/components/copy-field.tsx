@@ -49,6 +49,7 @@ export function CopyField({ label, value, monospace = false, ...rest }: CopyFiel
       label={label}
       value={value}
       readOnly
+      variant="filled"
       classNames={{ input: monospace ? classes.monospace : undefined }}
       onFocus={(event) => event.currentTarget.select()}
       rightSectionWidth={copied ? 104 : 44}

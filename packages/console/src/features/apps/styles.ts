@@ -4,7 +4,6 @@ import '@mantine/core/styles/Input.layer.css';
 import '@mantine/core/styles/ActionIcon.layer.css';
 import '@mantine/core/styles/Alert.layer.css';
 import '@mantine/core/styles/Anchor.layer.css';
-import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Fieldset.layer.css';
 import '@mantine/core/styles/Combobox.layer.css';
 import '@mantine/core/styles/Popover.layer.css';

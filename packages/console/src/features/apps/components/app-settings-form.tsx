@@ -82,7 +82,7 @@ export function AppSettingsForm({ app, keys, project }: AppSettingsFormProps) {
           </Alert>
         ) : null}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" verticalSpacing="lg">
-          <TextInput label={t('form.type')} value={app.data.platformCode} readOnly />
+          <TextInput label={t('form.type')} value={app.data.platformCode} readOnly variant="filled" />
           <TextInput
             label={t('form.name')}
             required

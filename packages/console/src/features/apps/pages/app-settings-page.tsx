@@ -1,17 +1,17 @@
-import { Badge, VisuallyHidden } from '@mantine/core';
+import { VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { CenteredLoader } from '../../../components/centered-loader.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { NotFoundMessage } from '../../../components/not-found-message.tsx';
 import { PageFrame } from '../../../components/page-frame.tsx';
+import { StatusBadge } from '../../../components/status-badge.tsx';
 import { isApiError } from '../../../lib/api/index.ts';
 import { usePageLabel } from '../../../lib/page-label.ts';
 import { useCurrentProject } from '../../../lib/project-context.ts';
 import { useAppKeys } from '../api/use-app-keys.ts';
 import { useApp } from '../api/use-app.ts';
 import { AppSettingsForm } from '../components/app-settings-form.tsx';
-import classes from '../components/apps.module.css';
 import '../texts.ts';
 import '../styles.ts';
 
@@ -36,10 +36,10 @@ export default function AppSettingsPage() {
       description={app.data?.data.name}
       actions={
         app.data ? (
-          <Badge size="lg" variant="light" color={app.data.data.enabled ? 'teal' : 'gray'} className={classes.statusBadge}>
+          <StatusBadge tone={app.data.data.enabled ? 'positive' : 'neutral'} size="md">
             <VisuallyHidden>{`${t('settings.status')}: `}</VisuallyHidden>
             {app.data.data.enabled ? t('settings.enabled') : t('settings.disabled')}
-          </Badge>
+          </StatusBadge>
         ) : null
       }
     >

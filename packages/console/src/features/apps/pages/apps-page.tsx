@@ -1,5 +1,5 @@
 import type { Application } from '@latchkey/domain';
-import { Badge, Button, Select, Text, TextInput } from '@mantine/core';
+import { Button, Select, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconSearch, IconSettings } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { DataList } from '../../../components/list/data-list.tsx';
 import type { Column } from '../../../components/list/data-table.tsx';
 import type { ActiveFilter } from '../../../components/list/filter-bar.tsx';
 import { PageFrame } from '../../../components/page-frame.tsx';
+import { StatusBadge } from '../../../components/status-badge.tsx';
 import type { ListDefaults } from '../../../lib/list-state/list-state.ts';
 import { useFilterText } from '../../../lib/list-state/use-filter-text.ts';
 import { useListState } from '../../../lib/list-state/use-list-state.ts';
@@ -64,9 +65,7 @@ export default function AppsPage() {
         sortField: 'enabled',
         shrink: true,
         render: (app) => (
-          <Badge variant="light" color={app.enabled ? 'teal' : 'gray'} className={classes.badge}>
-            {app.enabled ? tu('list.yes') : tu('list.no')}
-          </Badge>
+          <StatusBadge tone={app.enabled ? 'positive' : 'neutral'}>{app.enabled ? tu('list.yes') : tu('list.no')}</StatusBadge>
         ),
       },
       {
@@ -122,7 +121,6 @@ export default function AppsPage() {
           <>
             <TextInput
               label={t('list.name')}
-              type="search"
               autoComplete="off"
               leftSection={<IconSearch size={16} aria-hidden="true" />}
               value={name}

@@ -1,0 +1,438 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ACCOUNT, fakeApi, project, type ApiCall, type FakeAnswer } from './fake-api.ts';
+import { renderApp } from './render-app.tsx';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const CONFIG = { docsUrl: '', supportUrl: '', registration: 'open' };
+
+function app(overrides: Record<string, unknown> = {}) {
+  const id = (overrides['id'] as string | undefined) ?? 'a1';
+  return {
+    id,
+    projectId: 'p1',
+    name: 'Storefront',
+    platformCode: 'oidc',
+    enabled: true,
+    logoUrl: '',
+    keysEndpoint: `/apps/${id}/keys`,
+    generateNewKeysEndpoint: `/apps/${id}/keys/generate`,
+    ...overrides,
+  };
+}
+
+const KEYS = { clientId: 'client-a1', clientSecret: '', redirectURI: ['https://shop.example.com/cb', 'com.example.shop:/cb'] };
+const SECRET = 'secret-0123456789abcdef0123456789abcdef';
+
+type Routes = Record<string, FakeAnswer | ((call: ApiCall) => FakeAnswer)>;
+
+function server(routes: Routes, { enabled = true }: { enabled?: boolean } = {}) {
+  return fakeApi({
+    'GET /account': { body: ACCOUNT },
+    'GET /config': { body: CONFIG },
+    'GET /accounts/acc-1/projects': { body: [project({ enabled })] },
+    'GET /projects/p1': { body: project({ enabled }) },
+    ...routes,
+  });
+}
+
+/** The notifications on screen (snackbars), as opposed to the page's own alerts. */
+async function notification(text: string): Promise<HTMLElement> {
+  return waitFor(() => {
+    const found = screen.getAllByRole('alert').find((el) => el.classList.contains('mantine-Notification-root') && el.textContent?.includes(text));
+    if (!found) throw new Error(`no notification saying "${text}"`);
+    return found;
+  });
+}
+
+describe('applications list (spec §2, §7, §9)', () => {
+  it('shows name, type and enabled per row with a settings link, sorted by name ascending, first page of 10', async () => {
+    const api = server({
+      'GET /projects/p1/apps': {
+        body: { total: 2, list: [app(), app({ id: 'a2', name: 'Back office', enabled: false })] },
+      },
+    });
+    renderApp('/project/p1/apps');
+    const table = await screen.findByRole('table', { name: 'Applications' });
+    await within(table).findByText('Storefront');
+    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Name', 'Type', 'Enabled', 'Settings']);
+    const row = within(table).getByRole('row', { name: /Storefront/ });
+    expect(within(row).getByRole('cell', { name: 'oidc' })).toBeInTheDocument();
+    expect(within(row).getByText('Yes')).toBeInTheDocument();
+    expect(within(row).getByRole('link', { name: 'Settings of Storefront' })).toHaveAttribute('href', '/project/p1/app/a1/settings');
+    expect(within(within(table).getByRole('row', { name: /Back office/ })).getByText('No')).toBeInTheDocument();
+    expect(within(table).getByRole('columnheader', { name: 'Name' })).toHaveAttribute('aria-sort', 'ascending');
+
+    const query = api.callsTo('GET /projects/p1/apps')[0]?.query;
+    expect(Object.fromEntries(query ?? [])).toEqual({ sort: 'name', direction: 'asc', offset: '0', limit: '10' });
+    // Two rows: no pagination.
+    expect(screen.queryByRole('navigation', { name: 'Pagination' })).not.toBeInTheDocument();
+  });
+
+  it('asks for the page, size, sort and filters the address names (offset = page × size)', async () => {
+    const api = server({ 'GET /projects/p1/apps': { body: { total: 95, list: [app()] } } });
+    renderApp('/project/p1/apps#name=shop&enabled=false&sort=enabled&direction=desc&page=2&size=20');
+    await screen.findByText('Storefront');
+    const query = api.callsTo('GET /projects/p1/apps')[0]?.query;
+    expect(Object.fromEntries(query ?? [])).toEqual({
+      sort: 'enabled',
+      direction: 'desc',
+      offset: '40',
+      limit: '20',
+      name: 'shop',
+      enabled: 'false',
+    });
+    expect(screen.getByRole('textbox', { name: 'Name' })).toHaveValue('shop');
+    const filters = screen.getByRole('search', { name: 'Filters' });
+    expect(within(filters).getByText('Name: shop')).toBeInTheDocument();
+    expect(within(filters).getByText('Enabled: No')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Page 3' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('filters by name as the user types (in the hash, from page 0) and by enabled', async () => {
+    const api = server({ 'GET /projects/p1/apps': { body: { total: 1, list: [app()] } } });
+    const ui = renderApp('/project/p1/apps#page=1');
+    await screen.findByText('Storefront');
+    await ui.user.type(screen.getByRole('textbox', { name: 'Name' }), 'store');
+    await waitFor(() => expect(ui.router.state.location.hash).toBe('#name=store'));
+    await waitFor(() => expect(api.callsTo('GET /projects/p1/apps').at(-1)?.query.get('name')).toBe('store'));
+    // One request for the word typed, not one per letter.
+    expect(api.callsTo('GET /projects/p1/apps').filter((c) => c.query.has('name'))).toHaveLength(1);
+
+    await ui.user.click(screen.getByRole('combobox', { name: 'Enabled' }));
+    await ui.user.click(await screen.findByRole('option', { name: 'Yes' }));
+    await waitFor(() => expect(ui.router.state.location.hash).toBe('#name=store&enabled=true'));
+    expect(api.callsTo('GET /projects/p1/apps').at(-1)?.query.get('enabled')).toBe('true');
+  });
+
+  it('says "No records found" for an empty list', async () => {
+    server({ 'GET /projects/p1/apps': { body: { total: 0, list: [] } } });
+    renderApp('/project/p1/apps');
+    expect(await screen.findByText('No records found')).toBeInTheDocument();
+  });
+
+  it('shows the message of a failed load', async () => {
+    server({ 'GET /projects/p1/apps': { status: 500, body: { error: 'internal', message: 'Database unavailable' } } });
+    renderApp('/project/p1/apps');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The list could not be loaded');
+    expect(alert).toHaveTextContent('Database unavailable');
+    expect(screen.queryByText('No records found')).not.toBeInTheDocument();
+  });
+
+  it('offers "Add application" while the project is enabled', async () => {
+    server({ 'GET /projects/p1/apps': { body: { total: 0, list: [] } } });
+    renderApp('/project/p1/apps');
+    expect(await screen.findByRole('link', { name: 'Add application' })).toHaveAttribute('href', '/project/p1/app/create');
+  });
+
+  it('hides "Add application" in a closed project (spec §2, §4)', async () => {
+    server({ 'GET /projects/p1/apps': { body: { total: 0, list: [] } } }, { enabled: false });
+    renderApp('/project/p1/apps');
+    expect(await screen.findByText('No records found')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'Applications' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Add application' })).not.toBeInTheDocument();
+  });
+});
+
+describe('create application (spec §2, §5, §7, §8)', () => {
+  const nameField = () => screen.getByRole('textbox', { name: 'Name' });
+  const redirect = (n: number) => screen.getByRole('textbox', { name: `Redirect URL ${n}` });
+  const createButton = () => screen.getByRole('button', { name: 'Create' });
+
+  it('validates name and redirect URLs as they are typed, and keeps Create disabled while invalid', async () => {
+    server({});
+    const ui = renderApp('/project/p1/app/create');
+    await screen.findByRole('heading', { level: 1, name: 'Create application' });
+    expect(createButton()).toBeDisabled();
+    expect(screen.queryByText('Required')).not.toBeInTheDocument();
+    // One redirect URL to start, which cannot be removed.
+    expect(screen.queryByRole('textbox', { name: 'Redirect URL 2' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Remove redirect URL/ })).not.toBeInTheDocument();
+
+    await ui.user.type(nameField(), 'Storefront');
+    await ui.user.type(redirect(1), 'not a uri');
+    expect(screen.getByText('Invalid URI')).toBeInTheDocument();
+    expect(redirect(1)).toHaveAttribute('aria-invalid', 'true');
+    expect(createButton()).toBeDisabled();
+
+    await ui.user.clear(redirect(1));
+    expect(screen.getByText('Required')).toBeInTheDocument();
+    await ui.user.type(redirect(1), 'https://shop.example.com/cb');
+    expect(screen.queryByText('Required')).not.toBeInTheDocument();
+    expect(createButton()).toBeEnabled();
+
+    await ui.user.click(screen.getByRole('button', { name: 'Add redirect URL' }));
+    expect(redirect(2)).toHaveFocus();
+    // An empty new row keeps Create disabled, without shouting before it is touched.
+    expect(createButton()).toBeDisabled();
+    expect(screen.queryByText('Required')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Remove redirect URL 1' })).toBeInTheDocument();
+    await ui.user.click(screen.getByRole('button', { name: 'Remove redirect URL 2' }));
+    expect(screen.queryByRole('textbox', { name: 'Redirect URL 2' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Remove redirect URL/ })).not.toBeInTheDocument();
+    expect(createButton()).toBeEnabled();
+
+    await ui.user.clear(nameField());
+    expect(screen.getByText('Required')).toBeInTheDocument();
+    expect(createButton()).toBeDisabled();
+  });
+
+  it('creates the app, then its keys (in that order), shows the secret once, and goes to its settings after "I have copied it"', async () => {
+    const api = server({
+      'POST /apps': { status: 201, body: { id: 'a1', projectId: 'p1', keysEndpoint: '/apps/a1/keys' } },
+      'POST /apps/a1/keys': { status: 201, body: { clientId: 'client-a1', clientSecret: SECRET, redirectURI: ['https://shop.example.com/cb', 'com.example.shop:/cb'] } },
+      'GET /apps/a1': { body: app() },
+      'GET /apps/a1/keys': { body: KEYS },
+    });
+    const ui = renderApp('/project/p1/app/create');
+    await ui.user.type(await screen.findByRole('textbox', { name: 'Name' }), '  Storefront  ');
+    await ui.user.type(redirect(1), 'https://shop.example.com/cb');
+    await ui.user.click(screen.getByRole('button', { name: 'Add redirect URL' }));
+    await ui.user.type(redirect(2), 'com.example.shop:/cb');
+    await ui.user.click(createButton());
+
+    const dialog = await screen.findByRole('dialog', { name: 'Client secret' });
+    expect(within(dialog).getByRole('textbox', { name: 'Client secret' })).toHaveValue(SECRET);
+    expect(within(dialog).getByRole('textbox', { name: 'Client ID' })).toHaveValue('client-a1');
+    const writes = api.calls.filter((c) => c.method === 'POST').map((c) => ({ path: c.path, body: c.body }));
+    expect(writes).toEqual([
+      { path: '/apps', body: { platformCode: 'oidc', name: 'Storefront', url: '', projectId: 'p1' } },
+      { path: '/apps/a1/keys', body: { redirectURI: ['https://shop.example.com/cb', 'com.example.shop:/cb'] } },
+    ]);
+    expect(ui.location()).toBe('/project/p1/app/create');
+
+    await ui.user.click(within(dialog).getByRole('button', { name: 'I have copied it' }));
+    await waitFor(() => expect(ui.location()).toBe('/project/p1/app/a1/settings'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Application settings' })).toBeInTheDocument();
+    expect(screen.queryByDisplayValue(SECRET)).not.toBeInTheDocument();
+  });
+
+  it('says "Failed to create new application" when the app is refused, and makes no keys', async () => {
+    const api = server({ 'POST /apps': { status: 409, body: { error: 'project_closed', message: 'The project is closed' } } });
+    const ui = renderApp('/project/p1/app/create');
+    await ui.user.type(await screen.findByRole('textbox', { name: 'Name' }), 'Storefront');
+    await ui.user.type(redirect(1), 'https://shop.example.com/cb');
+    await ui.user.click(createButton());
+    const shown = await notification('Failed to create new application');
+    expect(shown).toHaveTextContent('The project is closed');
+    expect(api.calls.filter((c) => c.path.endsWith('/keys'))).toHaveLength(0);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(ui.location()).toBe('/project/p1/app/create');
+  });
+
+  it('when the key step fails, says so, offers the settings page, and a retry makes only the keys', async () => {
+    let keyAttempts = 0;
+    const api = server({
+      'POST /apps': { status: 201, body: { id: 'a1', projectId: 'p1', keysEndpoint: '/apps/a1/keys' } },
+      'POST /apps/a1/keys': () => {
+        keyAttempts += 1;
+        return keyAttempts === 1
+          ? { status: 500, body: { error: 'internal', message: 'Key store unavailable' } }
+          : { status: 201, body: { clientId: 'client-a1', clientSecret: SECRET, redirectURI: ['https://shop.example.com/cb'] } };
+      },
+    });
+    const ui = renderApp('/project/p1/app/create');
+    await ui.user.type(await screen.findByRole('textbox', { name: 'Name' }), 'Storefront');
+    await ui.user.type(redirect(1), 'https://shop.example.com/cb');
+    await ui.user.click(createButton());
+
+    expect(await notification('Failed to create new application')).toHaveTextContent('Key store unavailable');
+    const explained = await screen.findByText(/The application was created without its keys/);
+    expect(within(explained.closest('[role="alert"]') as HTMLElement).getByRole('link', { name: 'Open its settings' })).toHaveAttribute(
+      'href',
+      '/project/p1/app/a1/settings',
+    );
+
+    // The button shows the last attempt for 600 ms more (spec §9), then takes the retry.
+    await waitFor(() => expect(createButton()).toBeEnabled());
+    await ui.user.click(createButton());
+    expect(await screen.findByRole('dialog', { name: 'Client secret' })).toBeInTheDocument();
+    expect(api.callsTo('POST /apps')).toHaveLength(1);
+    expect(api.callsTo('POST /apps/a1/keys')).toHaveLength(2);
+  });
+});
+
+describe('application settings (spec §2, §4, §7, §8)', () => {
+  function settingsServer(routes: Routes = {}, options: { enabled?: boolean; app?: Record<string, unknown> } = {}) {
+    let current = app(options.app);
+    let version = 3;
+    return server(
+      {
+        'GET /apps/a1': () => ({ body: current, headers: { ETag: `"${version}"` } }),
+        'GET /apps/a1/keys': { body: KEYS },
+        'PUT /apps/a1': (call) => {
+          current = { ...current, ...(call.body as object) };
+          version += 1;
+          return { body: current, headers: { ETag: `"${version}"` } };
+        },
+        'PUT /apps/a1/keys': (call) => ({ body: { ...KEYS, ...(call.body as object) } }),
+        ...routes,
+      },
+      { enabled: options.enabled ?? true },
+    );
+  }
+
+  const saveButton = () => screen.getByRole('button', { name: 'Save' });
+
+  it('shows type (read-only), name, project and client id (copyable), the redirect URLs and the status; the name in the breadcrumb', async () => {
+    settingsServer();
+    renderApp('/project/p1/app/a1/settings');
+    await screen.findByRole('heading', { level: 1, name: 'Application settings' });
+    expect(await screen.findByRole('textbox', { name: 'Type' })).toHaveValue('oidc');
+    expect(screen.getByRole('textbox', { name: 'Type' })).toHaveAttribute('readonly');
+    expect(screen.getByRole('textbox', { name: 'Name' })).toHaveValue('Storefront');
+    expect(screen.getByRole('textbox', { name: 'Project ID' })).toHaveValue('p1');
+    expect(screen.getByRole('textbox', { name: 'Client ID' })).toHaveValue('client-a1');
+    expect(screen.getByRole('button', { name: 'Copy Project ID' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Copy Client ID' })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Redirect URL 1' })).toHaveValue('https://shop.example.com/cb');
+    expect(screen.getByRole('textbox', { name: 'Redirect URL 2' })).toHaveValue('com.example.shop:/cb');
+    expect(screen.getByText('Enabled')).toBeInTheDocument();
+    const crumbs = within(screen.getByRole('navigation', { name: 'Breadcrumb' }));
+    expect(crumbs.getByRole('link', { name: 'Applications' })).toHaveAttribute('href', '/project/p1/apps');
+    expect(crumbs.getByText('Storefront')).toHaveAttribute('aria-current', 'page');
+    await waitFor(() => expect(document.title).toBe('Storefront · Application settings · Acme · Latchkey'));
+    expect(screen.getByRole('heading', { level: 2, name: 'Danger zone' })).toBeInTheDocument();
+  });
+
+  it('saves the app (with If-Match) and then its redirect URLs', async () => {
+    const api = settingsServer();
+    const ui = renderApp('/project/p1/app/a1/settings');
+    const name = await screen.findByRole('textbox', { name: 'Name' });
+    await ui.user.clear(name);
+    await ui.user.type(name, 'Storefront EU ');
+    await ui.user.clear(screen.getByRole('textbox', { name: 'Redirect URL 2' }));
+    await ui.user.type(screen.getByRole('textbox', { name: 'Redirect URL 2' }), 'https://eu.example.com/cb');
+    await ui.user.click(saveButton());
+
+    await waitFor(() => expect(api.callsTo('PUT /apps/a1/keys')).toHaveLength(1));
+    const put = api.callsTo('PUT /apps/a1')[0];
+    expect(put?.body).toEqual({ name: 'Storefront EU', logoUrl: '', enabled: true });
+    expect(put?.headers.get('If-Match')).toBe('"3"');
+    expect(api.callsTo('PUT /apps/a1/keys')[0]?.body).toEqual({ redirectURI: ['https://shop.example.com/cb', 'https://eu.example.com/cb'] });
+    const order = api.calls.filter((c) => c.method === 'PUT').map((c) => c.path);
+    expect(order).toEqual(['/apps/a1', '/apps/a1/keys']);
+  });
+
+  it('says "Failed to update application" when a save is refused', async () => {
+    settingsServer({ 'PUT /apps/a1': { status: 412, body: { error: 'conflict', message: 'The application was changed by someone else; reload and try again' } } });
+    const ui = renderApp('/project/p1/app/a1/settings');
+    await screen.findByRole('textbox', { name: 'Name' });
+    await ui.user.click(saveButton());
+    expect(await notification('Failed to update application')).toHaveTextContent('changed by someone else');
+  });
+
+  it('keeps Save disabled while a field is invalid', async () => {
+    settingsServer();
+    const ui = renderApp('/project/p1/app/a1/settings');
+    await ui.user.clear(await screen.findByRole('textbox', { name: 'Redirect URL 1' }));
+    expect(screen.getByText('Required')).toBeInTheDocument();
+    expect(saveButton()).toBeDisabled();
+  });
+
+  it('disables the app through a confirm modal; then Save and Generate are gone or disabled, and Enable brings it back', async () => {
+    const api = settingsServer();
+    const ui = renderApp('/project/p1/app/a1/settings');
+    await screen.findByRole('textbox', { name: 'Name' });
+    expect(saveButton()).toBeEnabled();
+    await ui.user.click(screen.getByRole('button', { name: 'Disable application' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Disable application' });
+    await ui.user.click(within(dialog).getByRole('button', { name: 'Disable' }));
+
+    expect(await screen.findByRole('button', { name: 'Enable application' })).toBeInTheDocument();
+    expect(api.callsTo('PUT /apps/a1')[0]?.body).toEqual({ name: 'Storefront', logoUrl: '', enabled: false });
+    expect(screen.queryByRole('button', { name: 'Generate new keys' })).not.toBeInTheDocument();
+    expect(saveButton()).toBeDisabled();
+    expect(screen.getByRole('textbox', { name: 'Name' })).toBeDisabled();
+    expect(screen.getByText('Disabled')).toBeInTheDocument();
+
+    await ui.user.click(screen.getByRole('button', { name: 'Enable application' }));
+    await ui.user.click(within(await screen.findByRole('dialog', { name: 'Enable application' })).getByRole('button', { name: 'Enable' }));
+    expect(await screen.findByRole('button', { name: 'Disable application' })).toBeInTheDocument();
+    const second = api.callsTo('PUT /apps/a1')[1];
+    expect(second?.body).toEqual({ name: 'Storefront', logoUrl: '', enabled: true });
+    // The version answered by the first write is the precondition of the second.
+    expect(second?.headers.get('If-Match')).toBe('"4"');
+    expect(saveButton()).toBeEnabled();
+  });
+
+  it('opens a disabled app with Save disabled, Enable offered and no Generate new keys', async () => {
+    settingsServer({}, { app: { enabled: false } });
+    renderApp('/project/p1/app/a1/settings');
+    expect(await screen.findByRole('button', { name: 'Enable application' })).toBeInTheDocument();
+    expect(saveButton()).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Generate new keys' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Disable application' })).not.toBeInTheDocument();
+  });
+
+  it('shows the raw server message when disabling fails (spec §8)', async () => {
+    settingsServer({ 'PUT /apps/a1': { status: 409, body: { error: 'project_closed', message: 'The project is closed; changes cannot be made while it is disabled' } } });
+    const ui = renderApp('/project/p1/app/a1/settings');
+    await ui.user.click(await screen.findByRole('button', { name: 'Disable application' }));
+    await ui.user.click(within(await screen.findByRole('dialog', { name: 'Disable application' })).getByRole('button', { name: 'Disable' }));
+    const shown = await notification('The project is closed; changes cannot be made while it is disabled');
+    expect(shown).not.toHaveTextContent('Failed to update application');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByRole('button', { name: 'Disable application' })).toBeInTheDocument();
+  });
+
+  it('generates new keys after confirmation and shows the new secret once', async () => {
+    const api = settingsServer({
+      'POST /apps/a1/keys/generate': { body: { clientId: 'client-a1', clientSecret: SECRET, redirectURI: KEYS.redirectURI } },
+    });
+    const ui = renderApp('/project/p1/app/a1/settings');
+    await ui.user.click(await screen.findByRole('button', { name: 'Generate new keys' }));
+    await ui.user.click(within(await screen.findByRole('dialog', { name: 'Generate new keys' })).getByRole('button', { name: 'Generate' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Client secret' });
+    expect(within(dialog).getByRole('textbox', { name: 'Client secret' })).toHaveValue(SECRET);
+    expect(api.callsTo('POST /apps/a1/keys/generate')[0]?.body).toEqual({ redirectURI: KEYS.redirectURI });
+    await ui.user.click(within(dialog).getByRole('button', { name: 'I have copied it' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.queryByDisplayValue(SECRET)).not.toBeInTheDocument();
+  });
+
+  it('shows the raw server message when generating keys fails', async () => {
+    settingsServer({ 'POST /apps/a1/keys/generate': { status: 409, body: { error: 'conflict', message: 'The application is disabled; enable it before generating new keys' } } });
+    const ui = renderApp('/project/p1/app/a1/settings');
+    await ui.user.click(await screen.findByRole('button', { name: 'Generate new keys' }));
+    await ui.user.click(within(await screen.findByRole('dialog', { name: 'Generate new keys' })).getByRole('button', { name: 'Generate' }));
+    await notification('The application is disabled; enable it before generating new keys');
+    expect(screen.queryByRole('dialog', { name: 'Client secret' })).not.toBeInTheDocument();
+  });
+
+  it('in a closed project: Save disabled, no Generate new keys, Disable disabled', async () => {
+    settingsServer({}, { enabled: false });
+    renderApp('/project/p1/app/a1/settings');
+    await screen.findByRole('textbox', { name: 'Name' });
+    expect(saveButton()).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Generate new keys' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Disable application' })).toBeDisabled();
+  });
+
+  it('an app whose keys were never made says so and creates them from its redirect URLs', async () => {
+    const api = settingsServer({
+      'GET /apps/a1/keys': { status: 404, body: { error: 'not_found', message: 'This application has no keys yet' } },
+      'POST /apps/a1/keys': { status: 201, body: { clientId: 'client-a1', clientSecret: SECRET, redirectURI: ['https://shop.example.com/cb'] } },
+    });
+    const ui = renderApp('/project/p1/app/a1/settings');
+    expect(await screen.findByText('This application has no keys yet')).toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: 'Client ID' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Generate new keys' })).not.toBeInTheDocument();
+    await ui.user.type(screen.getByRole('textbox', { name: 'Redirect URL 1' }), 'https://shop.example.com/cb');
+    await ui.user.click(screen.getByRole('button', { name: 'Create keys' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Client secret' });
+    expect(api.callsTo('POST /apps/a1/keys')[0]?.body).toEqual({ redirectURI: ['https://shop.example.com/cb'] });
+    await ui.user.click(within(dialog).getByRole('button', { name: 'I have copied it' }));
+    expect(await screen.findByRole('textbox', { name: 'Client ID' })).toHaveValue('client-a1');
+  });
+
+  it('shows not-found for an application of another project', async () => {
+    settingsServer({}, { app: { projectId: 'p2' } });
+    renderApp('/project/p1/app/a1/settings');
+    expect(await screen.findByText('The requested page could not be found')).toBeInTheDocument();
+  });
+});

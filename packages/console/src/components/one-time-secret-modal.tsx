@@ -1,13 +1,12 @@
-import { Alert, Button, Modal, Stack, Text } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { Button, Modal, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyField } from './copy-field.tsx';
+import { WarningAlert } from './warning-alert.tsx';
 import './texts.ts';
 import '@mantine/core/styles/Overlay.layer.css';
 import '@mantine/core/styles/ModalBase.layer.css';
 import '@mantine/core/styles/Modal.layer.css';
-import '@mantine/core/styles/Alert.layer.css';
 
 interface OneTimeSecretModalProps {
   opened: boolean;
@@ -42,9 +41,7 @@ export function OneTimeSecretModal({ opened, title, intro, identifier, secret, o
     >
       <Stack gap="md">
         {intro ? <Text size="sm">{intro}</Text> : null}
-        <Alert color="yellow" variant="light" icon={<IconAlertTriangle aria-hidden="true" />} title={t('secret.warningTitle')}>
-          {t('secret.warning')}
-        </Alert>
+        <WarningAlert title={t('secret.warningTitle')}>{t('secret.warning')}</WarningAlert>
         {identifier ? <CopyField label={identifier.label} value={identifier.value} monospace /> : null}
         <CopyField label={secret.label} value={secret.value} monospace data-autofocus />
         <Button onClick={onAcknowledge} fullWidth mt="xs">

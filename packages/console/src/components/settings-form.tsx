@@ -1,4 +1,4 @@
-import { Paper, Stack, Title } from '@mantine/core';
+import { Button, Paper, Stack, Title, type ButtonProps } from '@mantine/core';
 import { useContext, useId, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CurrentProjectContext } from '../lib/project-context.ts';
@@ -82,4 +82,11 @@ export function DangerAction({ title, description, action }: DangerActionProps) 
       <div className={classes.dangerAction}>{action}</div>
     </div>
   );
+}
+
+type DangerButtonProps = ButtonProps & { onClick: () => void };
+
+/** The button of a destructive danger-zone action: red outline, legible in both schemes. */
+export function DangerButton({ className, ...rest }: DangerButtonProps) {
+  return <Button variant="outline" {...rest} className={className ? `${classes.dangerButton} ${className}` : classes.dangerButton} />;
 }

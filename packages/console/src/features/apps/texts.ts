@@ -22,7 +22,8 @@ export const appsTexts = {
     projectId: 'Project ID',
     clientId: 'Client ID',
     redirectUrls: 'Redirect URLs',
-    redirectUrlsHelp: 'Where users are sent back after signing in. A sign-in request must name one of them exactly.',
+    redirectUrlsHelp:
+      'Where users are sent back after signing in, such as https://app.example.com/callback or com.example.app:/callback. A sign-in request must name one of them exactly.',
     redirectUrl: 'Redirect URL {{n}}',
     addRedirectUrl: 'Add redirect URL',
     removeRedirectUrl: 'Remove redirect URL {{n}}',

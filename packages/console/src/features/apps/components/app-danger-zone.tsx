@@ -2,8 +2,8 @@ import { canGenerateKeys, type Application, type ApplicationKeys, type Project }
 import { Button } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmModal, DANGER_COLOR } from '../../../components/confirm-modal.tsx';
-import { DangerAction } from '../../../components/settings-form.tsx';
+import { ConfirmModal } from '../../../components/confirm-modal.tsx';
+import { DangerAction, DangerButton } from '../../../components/settings-form.tsx';
 import type { Tagged } from '../../../lib/api/index.ts';
 import { notifyRawError } from '../../../lib/notify.ts';
 import { useGenerateAppKeys } from '../api/use-generate-app-keys.ts';
@@ -80,9 +80,7 @@ export function AppDangerZone({ app, keys, project }: AppDangerZoneProps) {
           title={t('settings.generateTitle')}
           description={t('settings.generateText')}
           action={
-            <Button variant="outline" color={DANGER_COLOR} onClick={() => ask('generate')}>
-              {t('settings.generate')}
-            </Button>
+            <DangerButton onClick={() => ask('generate')}>{t('settings.generate')}</DangerButton>
           }
         />
       ) : null}
@@ -91,9 +89,9 @@ export function AppDangerZone({ app, keys, project }: AppDangerZoneProps) {
           title={t('settings.disableTitle')}
           description={t('settings.disableText')}
           action={
-            <Button variant="outline" color={DANGER_COLOR} onClick={() => ask('disable')} disabled={!project.enabled}>
+            <DangerButton onClick={() => ask('disable')} disabled={!project.enabled}>
               {t('settings.disable')}
-            </Button>
+            </DangerButton>
           }
         />
       ) : (

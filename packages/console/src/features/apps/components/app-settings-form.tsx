@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyField } from '../../../components/copy-field.tsx';
 import { SettingsForm } from '../../../components/settings-form.tsx';
+import { WarningAlert } from '../../../components/warning-alert.tsx';
 import { isApiError, type Tagged } from '../../../lib/api/index.ts';
 import { validationKey } from '../../../lib/i18n/validation.ts';
 import { notifyError } from '../../../lib/notify.ts';
@@ -97,9 +98,9 @@ export function AppSettingsForm({ app, keys, project }: AppSettingsFormProps) {
           {keys ? <CopyField label={t('form.clientId')} value={keys.clientId} monospace /> : null}
         </SimpleGrid>
         {keys ? null : (
-          <Alert color="yellow" variant="light" icon={<IconKey aria-hidden="true" />} title={t('settings.noKeysTitle')}>
+          <WarningAlert icon={<IconKey aria-hidden="true" />} title={t('settings.noKeysTitle')}>
             {t('settings.noKeysText')}
-          </Alert>
+          </WarningAlert>
         )}
         <RedirectUrlFields form={form} disabled={!canSave} />
         {keys ? null : (

@@ -36,7 +36,6 @@ export function RedirectUrlFields({ form, disabled = false }: RedirectUrlFieldsP
               <TextInput
                 className={classes.redirectInput}
                 label={t('form.redirectUrl', { n })}
-                placeholder="https://app.example.com/callback"
                 required
                 type="url"
                 inputMode="url"

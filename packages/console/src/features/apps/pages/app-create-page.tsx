@@ -1,11 +1,11 @@
 import type { ApplicationKeys } from '@latchkey/domain';
-import { Alert, Anchor, Paper, Stack, TextInput } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { Anchor, Paper, Stack, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { PageFrame } from '../../../components/page-frame.tsx';
 import { SubmitButton } from '../../../components/submit-button.tsx';
+import { WarningAlert } from '../../../components/warning-alert.tsx';
 import { validationKey } from '../../../lib/i18n/validation.ts';
 import { notifyError } from '../../../lib/notify.ts';
 import { useCurrentProject } from '../../../lib/project-context.ts';
@@ -56,12 +56,12 @@ export default function AppCreatePage() {
   return (
     <PageFrame title={tc('pages.appCreate')} description={t('create.intro')}>
       {halfMade ? (
-        <Alert color="yellow" variant="light" role="alert" icon={<IconAlertTriangle aria-hidden="true" />} title={t('create.keysFailedTitle')}>
+        <WarningAlert role="alert" title={t('create.keysFailedTitle')}>
           {t('create.keysFailedText', { name: halfMade.name })}{' '}
           <Anchor component={Link} to={routes.appSettings(project.id, halfMade.app.id)} size="sm" fw={600}>
             {t('create.openSettings')}
           </Anchor>
-        </Alert>
+        </WarningAlert>
       ) : null}
       <Paper withBorder p={{ base: 'md', sm: 'xl' }} maw={720}>
         <form onSubmit={submit} noValidate aria-label={tc('pages.appCreate')}>

@@ -83,8 +83,9 @@ export default function AppsPage() {
             variant="subtle"
             size="compact-sm"
             leftSection={<IconSettings size={16} aria-hidden="true" />}
+            classNames={{ section: classes.settingsIcon }}
           >
-            {t('list.settings')}
+            <span className={classes.settingsLabel}>{t('list.settings')}</span>
           </Button>
         ),
       },

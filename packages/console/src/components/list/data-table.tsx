@@ -21,6 +21,13 @@ export interface Column<T> {
   /** Keep the column as narrow as its content (badges, actions). */
   shrink?: boolean;
   align?: 'left' | 'right';
+  /** Left out on phone-sized screens, to give the others room (secondary information only). */
+  hiddenOnPhone?: boolean;
+}
+
+function cellClass(column: { shrink?: boolean; hiddenOnPhone?: boolean }): string | undefined {
+  const names = [column.shrink ? classes.shrink : null, column.hiddenOnPhone ? classes.phoneHidden : null].filter(Boolean);
+  return names.length > 0 ? names.join(' ') : undefined;
 }
 
 export interface DataTableProps<T> {
@@ -78,7 +85,7 @@ export function DataTable<T>({
     body = Array.from({ length: skeletonRows }, (_, i) => (
       <Table.Tr key={`skeleton-${i}`} aria-hidden="true">
         {columns.map((column) => (
-          <Table.Td key={column.key}>
+          <Table.Td key={column.key} className={cellClass(column)}>
             <Skeleton height={14} radius="sm" width={column.shrink ? 48 : '70%'} />
           </Table.Td>
         ))}
@@ -99,7 +106,7 @@ export function DataTable<T>({
     body = rows.map((row) => (
       <Table.Tr key={rowKey(row)}>
         {columns.map((column) => (
-          <Table.Td key={column.key} className={column.shrink ? classes.shrink : undefined} ta={column.align}>
+          <Table.Td key={column.key} className={cellClass(column)} ta={column.align}>
             {column.render(row)}
           </Table.Td>
         ))}
@@ -126,7 +133,7 @@ export function DataTable<T>({
                 <Table.Th
                   key={column.key}
                   aria-sort={sorted ? ARIA_SORT[direction] : undefined}
-                  className={column.shrink ? classes.shrink : undefined}
+                  className={cellClass(column)}
                   ta={column.align}
                 >
                   {column.hiddenHeader ? (

@@ -57,6 +57,7 @@ export default function AppsPage() {
         header: t('list.type'),
         sortField: 'platformCode',
         shrink: true,
+        hiddenOnPhone: true,
         render: (app) => <code className={classes.platform}>{app.platformCode}</code>,
       },
       {

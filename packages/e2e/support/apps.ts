@@ -21,7 +21,7 @@ export async function copySecretAndAcknowledge(page: Page): Promise<string> {
   const secret = await secretField.inputValue();
   expect(secret.length).toBeGreaterThanOrEqual(32);
   await dialog.getByRole('button', { name: 'Copy Client secret' }).click();
-  await expect(dialog.getByText('Copied')).toBeVisible();
+  await expect(dialog.getByText('Copied', { exact: true })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
   // It cannot be dismissed without the acknowledgement.
   await page.keyboard.press('Escape');

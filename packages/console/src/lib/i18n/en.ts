@@ -53,6 +53,8 @@ export const en = {
   },
   // Page titles: the h1, the breadcrumb and the document title of each route.
   pages: {
+    unavailableHeading: 'Not available yet',
+    unavailableText: 'This page is not part of this version of Latchkey yet. Its menu entry is here so you can see where it will be.',
     login: 'Signing in',
     loginError: 'Authentication Declined',
     forbidden: 'Access denied',

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { PageFrame } from '../../../components/page-frame.tsx';
+import { UnavailablePage } from '../../../components/unavailable-page.tsx';
 
-// Walking skeleton: the guarded route and its frame; the page itself comes with its own issue.
+// The guarded route is in place; the page itself comes with its own issue.
 export default function AuditPage() {
   const { t } = useTranslation();
-  return <PageFrame title={t('pages.projectAudit')} />;
+  return <UnavailablePage title={t('pages.projectAudit')} />;
 }

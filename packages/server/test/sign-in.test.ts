@@ -148,6 +148,23 @@ describeEachDatabase('sign-in through the built-in provider', (t) => {
     expect(app.mailer.count(email)).toBe(6);
   });
 
+  it('says so when the code cannot be mailed, and a later try works', async () => {
+    const browser = new Browser();
+    const email = uniqueEmail('mail-down');
+    const emailPage = await openSignIn(app, browser);
+    app.mailer.failing = true;
+    try {
+      const failed = await browser.request(formAction(emailPage), { form: { email } });
+      expect(failed.status).toBe(503);
+      expect(failed.text).toContain('We could not send the code. Try again in a moment.');
+    } finally {
+      app.mailer.failing = false;
+    }
+    const codePage = await submitEmail(browser, emailPage, email);
+    expect(codePage.status).toBe(200);
+    expect(app.mailer.count(email)).toBe(1);
+  });
+
   it('rejects a malformed email and a malformed code without sending or counting anything', async () => {
     const browser = new Browser();
     const emailPage = await openSignIn(app, browser);

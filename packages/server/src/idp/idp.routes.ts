@@ -132,6 +132,10 @@ export async function registerIdpRoutes(app: FastifyInstance, { provider, loginC
       // Every well-formed address gets a code: whether it has an account is decided later, by the
       // console, so this page reveals nothing about who is registered.
       const sent = await loginCodes.request(email, details.uid);
+      if (!sent.ok && sent.reason === 'mail_failed') {
+        request.log.error({ err: sent.error }, 'could not send a sign-in code');
+        return page(reply, 503, emailPage(links, { email, error: 'We could not send the code. Try again in a moment.' }));
+      }
       if (!sent.ok) {
         return page(reply, 429, emailPage(links, { email, error: 'Too many codes were requested for this address. Wait a few minutes, then try again.' }));
       }

@@ -18,7 +18,7 @@ export const MAX_CODE_ATTEMPTS = 5;
 export const MAX_CODE_REQUESTS = 5;
 export const CODE_REQUEST_WINDOW_MS = 10 * 60 * 1000;
 
-export type RequestCodeResult = { ok: true } | { ok: false; reason: 'rate_limited' };
+export type RequestCodeResult = { ok: true } | { ok: false; reason: 'rate_limited' } | { ok: false; reason: 'mail_failed'; error: unknown };
 export type VerifyCodeResult =
   | { ok: true; email: string }
   | { ok: false; reason: 'none' | 'used' | 'expired' | 'too_many' }
@@ -47,7 +47,12 @@ export function createLoginCodes({ db, clock, mailer }: { db: Db; clock: Clock; 
         maxRequests: MAX_CODE_REQUESTS,
       });
       if (!stored) return { ok: false, reason: 'rate_limited' };
-      await mailer.sendLoginCode(email, code);
+      try {
+        await mailer.sendLoginCode(email, code);
+      } catch (error) {
+        // The code was stored but never reached the person: they ask again once mail works.
+        return { ok: false, reason: 'mail_failed', error };
+      }
       return { ok: true };
     },
 

@@ -18,7 +18,10 @@ export class TestClock implements Clock {
 /** Keeps every sign-in code "sent", in order. */
 export class RecordingMailer implements Mailer {
   readonly sent: Array<{ email: string; code: string }> = [];
+  /** While true, sending fails as an unreachable mail server would. */
+  failing = false;
   async sendLoginCode(email: string, code: string): Promise<void> {
+    if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:25');
     this.sent.push({ email, code });
   }
   lastCode(email: string): string {

@@ -430,6 +430,24 @@ describe('application settings (spec §2, §4, §7, §8)', () => {
     expect(await screen.findByRole('textbox', { name: 'Client ID' })).toHaveValue('client-a1');
   });
 
+  it('renames an app without keys: Save needs only a valid name and sends no redirect URLs', async () => {
+    const api = settingsServer({
+      'GET /apps/a1/keys': { status: 404, body: { error: 'not_found', message: 'This application has no keys yet' } },
+    });
+    const ui = renderApp('/project/p1/app/a1/settings');
+    const name = await screen.findByRole('textbox', { name: 'Name' });
+    // The empty redirect row is for "Create keys"; it does not hold Save back.
+    expect(screen.getByRole('textbox', { name: 'Redirect URL 1' })).toHaveValue('');
+    expect(saveButton()).toBeEnabled();
+    await ui.user.clear(name);
+    expect(saveButton()).toBeDisabled();
+    await ui.user.type(name, 'Storefront EU ');
+    await ui.user.click(saveButton());
+    await waitFor(() => expect(api.callsTo('PUT /apps/a1')).toHaveLength(1));
+    expect(api.callsTo('PUT /apps/a1')[0]?.body).toEqual({ name: 'Storefront EU', logoUrl: '', enabled: true });
+    expect(api.callsTo('PUT /apps/a1/keys')).toHaveLength(0);
+  });
+
   it('shows not-found for an application of another project', async () => {
     settingsServer({}, { app: { projectId: 'p2' } });
     renderApp('/project/p1/app/a1/settings');

@@ -42,11 +42,14 @@ export function AppSettingsForm({ app, keys, project }: AppSettingsFormProps) {
   const canSave = canSaveApplication(app.data, project);
   const nameIssue = form.nameTouched ? form.check.name : null;
 
+  // Without keys there are no redirect URIs to save: Save takes the name alone, and the redirect rows
+  // belong to "Create keys".
+  const saveable = keys ? form.check.valid : form.check.validName === null ? null : { name: form.check.validName, redirectURI: null };
+
   const submit = () => {
-    const values = form.check.valid;
-    if (!values) return;
+    if (!saveable) return;
     save.mutate(
-      { current: app, settings: { name: values.name, redirectURI: keys ? values.redirectURI : null } },
+      { current: app, settings: saveable },
       {
         onError: (error) => {
           // spec §8: 'Failed to update application'. A stale version (412): read it again.
@@ -71,7 +74,7 @@ export function AppSettingsForm({ app, keys, project }: AppSettingsFormProps) {
     <>
       <SettingsForm
         label={tc('pages.appSettings')}
-        valid={form.check.valid !== null}
+        valid={saveable !== null}
         pending={save.isPending}
         locked={!canSave}
         onSave={submit}

@@ -21,6 +21,8 @@ export interface AppFormCheck {
   redirectList: string | null;
   /** The trimmed values, when everything is valid. */
   valid: { name: string; redirectURI: string[] } | null;
+  /** The trimmed name, when it is valid (whatever the redirect rows hold). */
+  validName: string | null;
 }
 
 export function checkAppForm(name: string, redirects: readonly string[]): AppFormCheck {
@@ -40,6 +42,7 @@ export function checkAppForm(name: string, redirects: readonly string[]): AppFor
     redirects: redirectErrors,
     redirectList,
     valid: nameResult.success && listResult.success ? { name: nameResult.data, redirectURI: listResult.data.redirectURI } : null,
+    validName: nameResult.success ? nameResult.data : null,
   };
 }
 

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   applyMeta,
+  changedBillingFields,
+  keepStoredSecrets,
+  redactProjectSecrets,
   changedLockedFields,
   hasLoginMethod,
   isPrimaryEditable,
@@ -93,5 +96,24 @@ describe('global unlock (spec §6)', () => {
       verificationOptions: { ...s.verificationOptions, confirmationURL: 'https://e.com/c' },
     };
     expect(changedLockedFields(s, after)).toEqual(['customDomain', 'verificationOptions.confirmationURL']);
+  });
+});
+
+describe('write-only secrets and billing fields', () => {
+  const s = newProjectSettings('x');
+  const withKey = { ...s, pushOptions: { ...s.pushOptions, platforms: [{ name: 'firebase' as const, projectId: 'fb', config: 'KEY' }] } };
+  it('reads never carry the push key', () => {
+    expect(redactProjectSecrets(withKey).pushOptions.platforms[0]?.config).toBe('');
+  });
+  it('an empty key on write keeps the stored one; a new key replaces it', () => {
+    expect(keepStoredSecrets(withKey, redactProjectSecrets(withKey)).pushOptions.platforms[0]?.config).toBe('KEY');
+    const replaced = { ...withKey, pushOptions: { ...withKey.pushOptions, platforms: [{ name: 'firebase' as const, projectId: 'fb', config: 'NEW' }] } };
+    expect(keepStoredSecrets(withKey, replaced).pushOptions.platforms[0]?.config).toBe('NEW');
+  });
+  it('names changed billing fields', () => {
+    expect(changedBillingFields(s, { ...s, purchaseOrder: 'PO', pushOptions: { ...s.pushOptions, allowed: true } })).toEqual([
+      'purchaseOrder',
+      'pushOptions.allowed',
+    ]);
   });
 });

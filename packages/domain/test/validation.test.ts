@@ -81,6 +81,19 @@ describe('project settings (spec §5)', () => {
       expect.objectContaining({ field, message }),
     );
   });
+  it('needs at least one login method (spec §5)', () => {
+    const off = { ...base.loginOptions, mobileLoginEnabled: false, browserLoginEnabled: false };
+    expect(issuesOf(projectSettingsSchema.safeParse({ ...base, loginOptions: off }))).toContainEqual(
+      expect.objectContaining({ field: 'loginOptions', message: 'You must select at least one login method' }),
+    );
+  });
+  it('needs a Firebase project id when push is enabled (spec §5)', () => {
+    const push = { ...base.pushOptions, enabled: true, projectId: '' };
+    expect(issuesOf(projectSettingsSchema.safeParse({ ...base, pushOptions: push }))).toContainEqual(
+      expect.objectContaining({ field: 'pushOptions.projectId', message: 'Required' }),
+    );
+    expect(projectSettingsSchema.safeParse({ ...base, pushOptions: { ...push, projectId: 'fb-1' } }).success).toBe(true);
+  });
   it('accepts an empty CORS list and a phone with a leading plus', () => {
     expect(projectSettingsSchema.safeParse({ ...base, allowedCORSDomains: [], supportPhone: '+4420' }).success).toBe(true);
   });
@@ -125,6 +138,11 @@ describe('field predicates', () => {
     ['/relative', false],
     ['example', false],
     ['', false],
+    ['javascript:alert(1)//', false],
+    ['JavaScript:alert(1)', false],
+    ['data:text/html,<script>1</script>', false],
+    ['vbscript:msgbox', false],
+    ['file:///etc/passwd', false],
   ])('isUri(%s) = %s', (v, expected) => expect(isUri(v)).toBe(expected));
   it.each([
     ['a@example.com', true],

@@ -2,7 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { systemClock, type Clock } from './clock.ts';
-import type { Config } from './config.ts';
+import { isSecure, type Config } from './config.ts';
 import type { Db } from './db/db.ts';
 import { createRequestAuthenticator, noBearerTokens, type BearerAuthenticator } from './http/auth.ts';
 import { cookieOptions } from './http/cookies.ts';
@@ -74,7 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   app.setSerializerCompiler(serializerCompiler);
   await app.register(fastifyCookie);
   app.decorateRequest('actor', null);
-  installSecurityHeaders(app);
+  installSecurityHeaders(app, { https: isSecure(config) });
   installErrorHandler(app);
   await installOpenApi(app, config.publicUrl);
 

@@ -478,13 +478,18 @@ describeEachDatabase('applications', (t) => {
       const { id, manager } = await projectWithPeople();
       const appId = await createApp(manager, id);
       const old = await createKeys(manager, appId);
-      const res = await manager.api.post<ApplicationKeys>(`/api/apps/${appId}/keys/generate`, { redirectURI: [REDIRECT, 'https://app.example.com/cb2'] });
+      // The body names the redirect URIs the caller saw; a list changed since then is not put back.
+      const stale = await manager.api.post<ErrorAnswer>(`/api/apps/${appId}/keys/generate`, { redirectURI: [REDIRECT, 'https://app.example.com/cb2'] });
+      expect(stale.status).toBe(412);
+      expect(stale.body.error).toBe('conflict');
+      expect(await verify(old.clientId, old.clientSecret)).toBe(true);
+      const res = await manager.api.post<ApplicationKeys>(`/api/apps/${appId}/keys/generate`, { redirectURI: old.redirectURI });
       expect(res.status).toBe(200);
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.body.clientId).toBe(old.clientId);
       expect(res.body.clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(res.body.clientSecret).not.toBe(old.clientSecret);
-      expect(res.body.redirectURI).toEqual([REDIRECT, 'https://app.example.com/cb2']);
+      expect(res.body.redirectURI).toEqual(old.redirectURI);
 
       expect(await verify(old.clientId, res.body.clientSecret)).toBe(true);
       expect(await verify(old.clientId, old.clientSecret)).toBe(false);

@@ -205,6 +205,19 @@ describeEachDatabase('projects', (t) => {
       ['a CORS entry that is not a URI', { allowedCORSDomains: ['not a uri'] }, 'allowedCORSDomains.0', 'Invalid URI'],
       ['an empty CORS entry', { allowedCORSDomains: [''] }, 'allowedCORSDomains.0', 'Required'],
       ['an Android location', { mobileAndroidLocation: 'market' }, 'mobileAndroidLocation', 'Invalid URL'],
+      ['a javascript: CORS entry', { allowedCORSDomains: ['javascript:alert(1)'] }, 'allowedCORSDomains.0', 'Invalid URI'],
+      [
+        'no login method at all',
+        { loginOptions: { mobileLoginEnabled: false, browserLoginEnabled: false, primary: 'browserLogin', qrCodeEnabled: false, pushAuthEnabled: false } },
+        'loginOptions',
+        'You must select at least one login method',
+      ],
+      [
+        'push enabled without a Firebase project id',
+        { pushOptions: { allowed: false, enabled: true, projectId: '', platforms: [] } },
+        'pushOptions.projectId',
+        'Required',
+      ],
     ];
     it.each(badSettings)('rejects %s with 400 and the spec message; nothing is stored', async (_what, change, field, message) => {
       const { id, admin } = await projectWithPeople();
@@ -214,6 +227,35 @@ describeEachDatabase('projects', (t) => {
       expect(res.body.issues).toContainEqual(expect.objectContaining({ field, message }));
       expect(await getProject(admin, id)).toEqual(before);
       expect((await admin.api.get(`/api/projects/${id}`)).headers.etag).toBe('"1"');
+    });
+
+    it('never reads back the push service-account key, and keeps it when a write leaves it empty', async () => {
+      const { id, admin, viewer } = await projectWithPeople();
+      const global = await signedInAccount(app, t.db, ['glb::projects']);
+      const project = await getProject(admin, id);
+      const key = '{"private_key":"-----BEGIN PRIVATE KEY-----SECRET"}';
+      const pushOptions = { allowed: true, enabled: true, projectId: 'fb-1', platforms: [{ name: 'firebase' as const, projectId: 'fb-1', config: key }] };
+      const saved = await global.api.put<Project>(`/api/projects/${id}`, { ...project, pushOptions });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      expect(JSON.stringify(saved.body)).not.toContain('SECRET');
+      for (const reader of [admin, viewer, global]) {
+        const read = await reader.api.get<Project>(`/api/projects/${id}`);
+        expect(read.headers['cache-control']).toBe('no-store');
+        expect(JSON.stringify(read.body)).not.toContain('SECRET');
+      }
+      // The console sends back what it read (an empty key): the stored key stays.
+      const again = await getProject(admin, id);
+      expect((await admin.api.put(`/api/projects/${id}`, { ...again, name: 'Renamed' })).status).toBe(200);
+      const { rows } = await t.db.query<{ settings: Project }>('SELECT settings FROM projects WHERE id = $1', [id]);
+      expect(rows[0]?.settings.pushOptions.platforms[0]?.config).toBe(key);
+    });
+
+    it('records the caller as the creator, whatever email the body names', async () => {
+      const { admin } = await projectWithPeople();
+      const res = await admin.api.post<{ id: string }>('/api/projects', { name: 'Mine', pinLength: 4, email: 'ceo@victim.example' });
+      expect(res.status).toBe(201);
+      const { rows } = await t.db.query<{ email: string }>('SELECT email FROM projects WHERE id = $1', [res.body.id]);
+      expect(rows[0]?.email).toBe(admin.account.email);
     });
 
     it('keeps the global-unlock fields for global accounts (403 naming the field for others)', async () => {
@@ -268,7 +310,10 @@ describeEachDatabase('projects', (t) => {
   describe('close and reopen (meta)', () => {
     it('closes: enabled false, purchaseOrder and referrer cleared; then every write is 409 project_closed', async () => {
       const { id, admin } = await projectWithPeople();
-      const withPo = await admin.api.put<Project>(`/api/projects/${id}/meta`, { enabled: true, purchaseOrder: 'PO-1', referrer: 'partner' });
+      // Billing details are set by an administrator of all projects; a project admin may not.
+      expect((await admin.api.put(`/api/projects/${id}/meta`, { enabled: true, purchaseOrder: 'PO-1', referrer: 'partner' })).status).toBe(403);
+      const billing = await signedInAccount(app, t.db, ['glb::projects']);
+      const withPo = await billing.api.put<Project>(`/api/projects/${id}/meta`, { enabled: true, purchaseOrder: 'PO-1', referrer: 'partner' });
       expect(withPo.status).toBe(200);
       expect(withPo.body).toMatchObject({ purchaseOrder: 'PO-1', referrer: 'partner' });
 
@@ -285,6 +330,20 @@ describeEachDatabase('projects', (t) => {
       expect((await admin.api.put(`/api/projects/${id}/meta`, { enabled: false })).status).toBe(409);
       expect(await getProject(admin, id)).toEqual(project);
       expect((await admin.api.get(`/api/projects/${id}/issuer`)).status).toBe(200);
+    });
+
+    it('keeps billing fields and push entitlement to administrators of all projects', async () => {
+      const { id, admin } = await projectWithPeople();
+      const project = await getProject(admin, id);
+      for (const patch of [{ purchaseOrder: 'PO-9' }, { referrer: 'me' }, { pushOptions: { ...project.pushOptions, allowed: true } }]) {
+        const res = await admin.api.put<{ issues: Array<{ field: string }> }>(`/api/projects/${id}`, { ...project, ...patch });
+        expect(res.status).toBe(403);
+      }
+      expect(await getProject(admin, id)).toEqual(project);
+      const global = await signedInAccount(app, t.db, ['glb::projects']);
+      const ok = await global.api.put<Project>(`/api/projects/${id}`, { ...project, purchaseOrder: 'PO-9' });
+      expect(ok.status).toBe(200);
+      expect(ok.body.purchaseOrder).toBe('PO-9');
     });
 
     it('lets only glb::projects reopen a closed project', async () => {

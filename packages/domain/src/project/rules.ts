@@ -109,3 +109,40 @@ export function applyMeta(project: Project, meta: ProjectMeta): Project {
   if (!meta.enabled) return { ...project, enabled: false, purchaseOrder: '', referrer: '' };
   return { ...project, enabled: true, purchaseOrder: meta.purchaseOrder, referrer: meta.referrer };
 }
+
+/**
+ * The push service-account key is a secret: it is written, never read back (the bar: secrets are
+ * shown once). Reads carry an empty `config`; a write with an empty `config` keeps the stored one.
+ */
+export function redactProjectSecrets<T extends Pick<ProjectSettings, 'pushOptions'>>(project: T): T {
+  return {
+    ...project,
+    pushOptions: {
+      ...project.pushOptions,
+      platforms: project.pushOptions.platforms.map((p) => ({ ...p, config: '' })),
+    },
+  };
+}
+
+export function keepStoredSecrets(before: ProjectSettings, after: ProjectSettings): ProjectSettings {
+  return {
+    ...after,
+    pushOptions: {
+      ...after.pushOptions,
+      platforms: after.pushOptions.platforms.map((p) => {
+        if (p.config !== '') return p;
+        const stored = before.pushOptions.platforms.find((s) => s.name === p.name);
+        return stored ? { ...p, config: stored.config } : p;
+      }),
+    },
+  };
+}
+
+/** Billing and entitlement fields: only an administrator of all projects changes them. */
+export function changedBillingFields(before: ProjectSettings, after: ProjectSettings): string[] {
+  const changed: string[] = [];
+  if (before.purchaseOrder !== after.purchaseOrder) changed.push('purchaseOrder');
+  if (before.referrer !== after.referrer) changed.push('referrer');
+  if (before.pushOptions.allowed !== after.pushOptions.allowed) changed.push('pushOptions.allowed');
+  return changed;
+}

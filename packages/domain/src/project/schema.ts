@@ -51,7 +51,7 @@ export const pushOptionsSchema = z.object({
 });
 
 /** The editable document of a project: the body of PUT projects/{id} (spec §7) less its id. */
-export const projectSettingsSchema = z.object({
+const projectSettingsShape = z.object({
   name: requiredText(),
   customDomain: optionalUri(),
   customMobileDomain: optionalUri(),
@@ -78,16 +78,30 @@ export const projectSettingsSchema = z.object({
   purchaseOrder: text(),
   referrer: text(),
 });
+
+// spec §5: at least one login method; with push enabled, a Firebase project id is required.
+function checkProjectSettings(settings: z.infer<typeof projectSettingsShape>, ctx: z.RefinementCtx): void {
+  if (!settings.loginOptions.mobileLoginEnabled && !settings.loginOptions.browserLoginEnabled) {
+    ctx.addIssue({ code: 'custom', path: ['loginOptions'], message: 'validation.login_method' });
+  }
+  if (settings.pushOptions.enabled && settings.pushOptions.projectId === '') {
+    ctx.addIssue({ code: 'custom', path: ['pushOptions', 'projectId'], message: 'validation.required' });
+  }
+}
+
+export const projectSettingsSchema = projectSettingsShape.superRefine(checkProjectSettings);
 export type ProjectSettings = z.infer<typeof projectSettingsSchema>;
 
 /** PUT projects/{id}: the whole project (spec §7). `enabled` is changed only through /meta. */
-export const projectUpdateSchema = projectSettingsSchema.extend({
-  id: z.string().optional(),
-  enabled: z.boolean().optional(),
-});
+export const projectUpdateSchema = projectSettingsShape
+  .extend({
+    id: z.string().optional(),
+    enabled: z.boolean().optional(),
+  })
+  .superRefine(checkProjectSettings);
 export type ProjectUpdate = z.infer<typeof projectUpdateSchema>;
 
-export const projectSchema = projectSettingsSchema.extend({
+export const projectSchema = projectSettingsShape.extend({
   id: z.string(),
   enabled: z.boolean(),
 });

@@ -15,10 +15,15 @@ export function isUrl(value: string): boolean {
   }
 }
 
+// Schemes that run code or read local files where a browser follows them: never a redirect,
+// origin or callback address, whatever RFC 3986 allows.
+const UNSAFE_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'blob:']);
+
 /** An absolute URI: a scheme followed by a scheme-specific part (RFC 3986), e.g. https://…, com.app:/cb. */
 export function isUri(value: string): boolean {
   if (/\s/.test(value)) return false;
   if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:.+/.test(value)) return false;
+  if (UNSAFE_SCHEMES.has(value.slice(0, value.indexOf(':') + 1).toLowerCase())) return false;
   try {
     new URL(value);
     return true;

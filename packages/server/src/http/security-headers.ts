@@ -31,10 +31,15 @@ export function setSecurityHeaders(res: ServerResponse, csp: string = CONTENT_SE
   res.setHeader('Content-Security-Policy', csp);
 }
 
-export function installSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (_request, reply, payload) => {
+export function installSecurityHeaders(app: FastifyInstance, options: { https: boolean }): void {
+  app.addHook('onSend', async (request, reply, payload) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
     if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    if (options.https) reply.header('Strict-Transport-Security', 'max-age=31536000');
+    // API answers are about one account's data: no shared or disk cache keeps them.
+    if (request.url.startsWith('/api/') && !request.url.startsWith('/api/docs') && !reply.hasHeader('Cache-Control')) {
+      reply.header('Cache-Control', 'no-store');
+    }
     return payload;
   });
 }

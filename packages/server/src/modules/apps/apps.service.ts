@@ -260,8 +260,14 @@ export function createAppsService({ db, clock, audit }: AppsServiceDeps) {
     async generateKeys(actor: Actor, applicationId: string, redirectUris: string[]): Promise<ApplicationKeys> {
       return db.transaction(async (tx) => {
         const record = await lockForWrite(tx, applicationId);
-        if (!(await findKeys(tx, applicationId))) throw noKeys();
+        const current = await findKeys(tx, applicationId);
+        if (!current) throw noKeys();
         if (!canGenerateKeys(record, { enabled: true })) throw disabledApp('generating new keys');
+        // The body carries the redirect URIs the caller saw: if a colleague changed them since,
+        // generating must not silently put the old list back (CONVENTIONS "Data").
+        if (redirectUris.length !== current.redirectUris.length || redirectUris.some((u, i) => u !== current.redirectUris[i])) {
+          throw new HttpDomainError('conflict', 'The redirect URLs were changed by someone else; reload and try again', 412);
+        }
         const clientSecret = newClientSecret();
         const keys = await rotateSecret(tx, {
           applicationId,

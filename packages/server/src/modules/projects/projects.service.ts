@@ -1,5 +1,6 @@
 import {
   applyMeta,
+  changedBillingFields,
   changedLockedFields,
   defaultIssuer,
   DomainError,
@@ -7,7 +8,9 @@ import {
   hasAnyPermission,
   newProjectSettings,
   normalizeProjectSettings,
+  keepStoredSecrets,
   projectPermission,
+  redactProjectSecrets,
   type Issuer,
   type Project,
   type ProjectMeta,
@@ -51,6 +54,19 @@ export function newProjectId(): string {
 
 function toProject(record: ProjectRecord): Project {
   return { ...record.settings, id: record.id, enabled: record.enabled };
+}
+
+/** What a caller reads: the project without its write-only secrets. */
+function toProjectView(record: ProjectRecord): Project {
+  return redactProjectSecrets(toProject(record));
+}
+
+function forbiddenFields(fields: string[], why: string): DomainError {
+  return new DomainError(
+    'forbidden',
+    `${why} may change ${fields.join(', ')}`,
+    fields.map((field) => ({ field, code: 'forbidden', message: `${why} may change this field` })),
+  );
 }
 
 function settingsOf(project: Project): ProjectSettings {
@@ -97,12 +113,16 @@ export function createProjectsService({ db, clock, audit }: ProjectsServiceDeps)
       return listProjectsOfAccount(db, accountId);
     },
 
-    /** spec §7 "POST projects": any signed-in account; the creator is granted cst:{project}:*. */
+    /**
+     * spec §7 "POST projects": any signed-in account; the creator is granted cst:{project}:*. The
+     * creator's email recorded is the caller's own, whatever the body claims.
+     */
     async createProject(actor: Actor, input: { name: string; pinLength: number; email: string }): Promise<{ id: string }> {
       return db.transaction(async (tx) => {
         const id = newProjectId();
         const settings = normalizeProjectSettings(newProjectSettings(input.name, input.pinLength));
-        await insertProject(tx, { id, email: input.email.toLowerCase(), settings, issuer: null, now: clock.now() });
+        const email = (actor.email ?? input.email).toLowerCase();
+        await insertProject(tx, { id, email, settings, issuer: null, now: clock.now() });
         await grantPermissions(tx, actor.accountId, [projectPermission(id, '*')]);
         await audit(tx, { actor, action: 'project.create', projectId: id, details: { name: settings.name } });
         return { id };
@@ -112,7 +132,7 @@ export function createProjectsService({ db, clock, audit }: ProjectsServiceDeps)
     async getProject(projectId: string): Promise<Versioned<Project>> {
       const record = await findProject(db, projectId);
       if (!record) throw notFound();
-      return { value: toProject(record), version: record.version };
+      return { value: toProjectView(record), version: record.version };
     },
 
     /**
@@ -126,18 +146,18 @@ export function createProjectsService({ db, clock, audit }: ProjectsServiceDeps)
         if (!record.enabled) throw closed();
         checkVersion(record, ifMatch);
         const { id: _id, enabled: _enabled, ...requested } = update;
-        const settings = normalizeProjectSettings(requested);
+        const settings = keepStoredSecrets(record.settings, normalizeProjectSettings(requested));
         const locked = changedLockedFields(record.settings, settings);
         if (locked.length > 0 && !hasAnyPermission(actor.permissions, guards.globalUnlock)) {
-          throw new DomainError('forbidden', `Only an account with a global permission may change ${locked.join(', ')}`, locked.map((field) => ({
-            field,
-            code: 'forbidden',
-            message: 'Only an account with a global permission may change this field',
-          })));
+          throw forbiddenFields(locked, 'Only an account with a global permission');
+        }
+        const billing = changedBillingFields(record.settings, settings);
+        if (billing.length > 0 && !hasAnyPermission(actor.permissions, guards.reopenProject)) {
+          throw forbiddenFields(billing, 'Only an administrator of all projects');
         }
         const saved = await saveProject(tx, { id: projectId, enabled: record.enabled, settings, issuer: record.issuer, now: clock.now() });
         await audit(tx, { actor, action: 'project.update', projectId, details: { version: saved.version } });
-        return { value: toProject(saved), version: saved.version };
+        return { value: toProjectView(saved), version: saved.version };
       });
     },
 
@@ -149,8 +169,10 @@ export function createProjectsService({ db, clock, audit }: ProjectsServiceDeps)
       return db.transaction(async (tx) => {
         const record = await lockForWrite(tx, projectId);
         const reopening = !record.enabled && meta.enabled;
-        if (reopening && !hasAnyPermission(actor.permissions, guards.reopenProject)) {
-          throw new DomainError('forbidden', 'Only an administrator of all projects may reopen a closed project');
+        // Project admins may only close; reopening and the billing fields (purchaseOrder,
+        // referrer) belong to an administrator of all projects.
+        if (meta.enabled && !hasAnyPermission(actor.permissions, guards.reopenProject)) {
+          throw new DomainError('forbidden', 'Only an administrator of all projects may reopen a project or change its billing details');
         }
         if (!record.enabled && !meta.enabled) throw closed();
         checkVersion(record, ifMatch);
@@ -164,7 +186,7 @@ export function createProjectsService({ db, clock, audit }: ProjectsServiceDeps)
         });
         const action = !meta.enabled ? 'project.close' : reopening ? 'project.reopen' : 'project.meta';
         await audit(tx, { actor, action, projectId });
-        return { value: toProject(saved), version: saved.version };
+        return { value: toProjectView(saved), version: saved.version };
       });
     },
 

@@ -380,6 +380,40 @@ describe('application settings (spec §2, §4, §7, §8)', () => {
     expect(screen.getByRole('button', { name: 'Disable application' })).toBeInTheDocument();
   });
 
+  it('after a stale-version refusal (412) when disabling, shows the raw message, reads the app again and a retry succeeds', async () => {
+    // Someone else saves the app after the page has read it: version 3 is stale, 4 is current.
+    let version = 3;
+    let current = app();
+    const api = server({
+      'GET /apps/a1': () => ({ body: current, headers: { ETag: `"${version}"` } }),
+      'GET /apps/a1/keys': { body: KEYS },
+      'PUT /apps/a1': (call) => {
+        if (call.headers.get('If-Match') !== `"${version}"`) {
+          return { status: 412, body: { error: 'conflict', message: 'The application was changed by someone else; reload and try again' } };
+        }
+        current = { ...current, ...(call.body as object) };
+        version += 1;
+        return { body: current, headers: { ETag: `"${version}"` } };
+      },
+    });
+    const ui = renderApp('/project/p1/app/a1/settings');
+    await ui.user.click(await screen.findByRole('button', { name: 'Disable application' }));
+    version = 4;
+    const reads = api.callsTo('GET /apps/a1').length;
+    const keyReads = api.callsTo('GET /apps/a1/keys').length;
+    await ui.user.click(within(await screen.findByRole('dialog', { name: 'Disable application' })).getByRole('button', { name: 'Disable' }));
+    const shown = await notification('The application was changed by someone else; reload and try again');
+    expect(shown).not.toHaveTextContent('Failed to update application');
+    await waitFor(() => expect(api.callsTo('GET /apps/a1').length).toBeGreaterThan(reads));
+    await waitFor(() => expect(api.callsTo('GET /apps/a1/keys').length).toBeGreaterThan(keyReads));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    await ui.user.click(screen.getByRole('button', { name: 'Disable application' }));
+    await ui.user.click(within(await screen.findByRole('dialog', { name: 'Disable application' })).getByRole('button', { name: 'Disable' }));
+    expect(await screen.findByRole('button', { name: 'Enable application' })).toBeInTheDocument();
+    expect(api.callsTo('PUT /apps/a1')[1]?.headers.get('If-Match')).toBe('"4"');
+  }, 15_000);
+
   it('generates new keys after confirmation and shows the new secret once', async () => {
     const api = settingsServer({
       'POST /apps/a1/keys/generate': { body: { clientId: 'client-a1', clientSecret: SECRET, redirectURI: KEYS.redirectURI } },

@@ -1,6 +1,6 @@
 import type { Application, ApplicationUpdate } from '@latchkey/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, requestTagged, type Tagged } from '../../../lib/api/index.ts';
+import { api, isApiError, requestTagged, type Tagged } from '../../../lib/api/index.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** spec §7: PUT apps/{application} with If-Match (the ETag it was read with, when there is one). */
@@ -24,6 +24,14 @@ export function useSetAppEnabled() {
     onSuccess: (saved) => {
       queryClient.setQueryData(queryKeys.app(saved.data.id), saved);
       void queryClient.invalidateQueries({ queryKey: queryKeys.apps(saved.data.projectId) });
+    },
+    onError: (error, { current }) => {
+      // A stale version (412 conflict): read the application (and its keys) again, so a retry
+      // goes with the current ETag.
+      if (isApiError(error) && error.status === 412) {
+        void queryClient.invalidateQueries({ queryKey: queryKeys.app(current.data.id) });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.appKeys(current.data.id) });
+      }
     },
   });
 }

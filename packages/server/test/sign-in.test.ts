@@ -85,6 +85,28 @@ describeEachDatabase('sign-in through the built-in provider', (t) => {
     expect(back.location).toMatch(new RegExp(`^${app.baseUrl}/login\\?code=`));
   });
 
+  it('allows 20 tries per address per hour, however many codes it is sent; then the right code waits an hour', async () => {
+    const browser = new Browser();
+    const email = uniqueEmail('patient-guesser');
+    let page = await submitEmail(browser, await openSignIn(app, browser), email);
+    const resend = async (from: BrowserResponse) =>
+      (await browser.follow(await browser.request(formAction(from, 1), { form: { email, resend: '1' } }))).at(-1) as BrowserResponse;
+    for (let code = 1; code <= 4; code++) {
+      const right = app.mailer.lastCode(email);
+      const wrong = right === '000000' ? '111111' : '000000';
+      for (let i = 0; i < 5; i++) page = await submitCode(app, browser, page, wrong);
+      page = await resend(page);
+    }
+    page = await submitCode(app, browser, page, app.mailer.lastCode(email));
+    expect(page.status).toBe(400);
+    expect(pageError(page)).toBe('Too many tries for this address. Wait an hour, then ask for a new code.');
+
+    app.clock.advance(61 * MINUTE);
+    page = await resend(page);
+    const back = await submitCode(app, browser, page, app.mailer.lastCode(email));
+    expect(back.location).toMatch(new RegExp(`^${app.baseUrl}/login\\?code=`));
+  });
+
   it('lets a code expire after 10 minutes (injected clock)', async () => {
     const browser = new Browser();
     const email = uniqueEmail('slow');

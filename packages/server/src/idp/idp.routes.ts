@@ -27,6 +27,7 @@ const CODE_ERRORS: Record<Exclude<VerifyCodeResult, { ok: true }>['reason'], str
   used: 'That code has already been used. Ask for a new one.',
   expired: 'That code has expired. Ask for a new one.',
   too_many: 'Too many wrong codes. Ask for a new one.',
+  address_locked: 'Too many tries for this address. Wait an hour, then ask for a new code.',
   wrong: 'That code is not right',
 };
 

@@ -7,6 +7,8 @@ export interface LoginCodeRow {
   expiresAt: Date;
   attempts: number;
   consumedAt: Date | null;
+  triesInWindow: number;
+  triesWindowStartedAt: Date;
 }
 
 interface DbLoginCode {
@@ -16,6 +18,8 @@ interface DbLoginCode {
   expires_at: Date;
   attempts: number;
   consumed_at: Date | null;
+  tries_in_window: number;
+  tries_window_started_at: Date;
 }
 
 /**
@@ -49,7 +53,7 @@ export async function replaceLoginCode(
 
 export async function findLoginCodeByInteraction(db: Db, interactionUid: string): Promise<LoginCodeRow | null> {
   const { rows } = await db.query<DbLoginCode>(
-    `SELECT email, interaction_uid, code_hash, expires_at, attempts, consumed_at
+    `SELECT email, interaction_uid, code_hash, expires_at, attempts, consumed_at, tries_in_window, tries_window_started_at
        FROM idp_login_codes WHERE interaction_uid = $1 ORDER BY created_at DESC LIMIT 1`,
     [interactionUid],
   );
@@ -62,16 +66,29 @@ export async function findLoginCodeByInteraction(db: Db, interactionUid: string)
     expiresAt: row.expires_at,
     attempts: row.attempts,
     consumedAt: row.consumed_at,
+    triesInWindow: row.tries_in_window,
+    triesWindowStartedAt: row.tries_window_started_at,
   };
 }
 
-/** Counts one try at this very code (same hash, still live, under the limit); answers the new count or null. */
-export async function countAttempt(db: Db, email: string, codeHash: string, maxAttempts: number): Promise<number | null> {
+/**
+ * Counts one try at this very code (same hash, still live, under the per-code limit) and at the
+ * address (under `maxTries` since `windowStart`; a window older than that starts again at `now`).
+ * Answers the code's new try count, or null when either limit is reached.
+ */
+export async function countAttempt(
+  db: Db,
+  c: { email: string; codeHash: string; maxAttempts: number; now: Date; windowStart: Date; maxTries: number },
+): Promise<number | null> {
   const { rows } = await db.query<{ attempts: number }>(
-    `UPDATE idp_login_codes SET attempts = attempts + 1
+    `UPDATE idp_login_codes SET
+        attempts = attempts + 1,
+        tries_window_started_at = CASE WHEN tries_window_started_at <= $5 THEN $4 ELSE tries_window_started_at END,
+        tries_in_window = CASE WHEN tries_window_started_at <= $5 THEN 1 ELSE tries_in_window + 1 END
       WHERE email = $1 AND code_hash = $2 AND consumed_at IS NULL AND attempts < $3
+        AND (tries_window_started_at <= $5 OR tries_in_window < $6)
       RETURNING attempts`,
-    [email, codeHash, maxAttempts],
+    [c.email, c.codeHash, c.maxAttempts, c.now, c.windowStart, c.maxTries],
   );
   return rows[0]?.attempts ?? null;
 }

@@ -17,11 +17,18 @@ export const MAX_CODE_ATTEMPTS = 5;
 /** Codes one address can be sent per window. */
 export const MAX_CODE_REQUESTS = 5;
 export const CODE_REQUEST_WINDOW_MS = 10 * 60 * 1000;
+/**
+ * Tries one address gets per hour, whatever number of codes it was sent: at most 24 × 20 guesses
+ * at a one-in-a-million code a day (about 0.05 %), where 5 codes × 5 tries every 10 minutes
+ * allowed 3,600.
+ */
+export const MAX_TRIES_PER_ADDRESS = 20;
+export const TRIES_WINDOW_MS = 60 * 60 * 1000;
 
 export type RequestCodeResult = { ok: true } | { ok: false; reason: 'rate_limited' } | { ok: false; reason: 'mail_failed'; error: unknown };
 export type VerifyCodeResult =
   | { ok: true; email: string }
-  | { ok: false; reason: 'none' | 'used' | 'expired' | 'too_many' }
+  | { ok: false; reason: 'none' | 'used' | 'expired' | 'too_many' | 'address_locked' }
   | { ok: false; reason: 'wrong'; attemptsLeft: number };
 
 function hashCode(email: string, code: string): string {
@@ -68,8 +75,18 @@ export function createLoginCodes({ db, clock, mailer }: { db: Db; clock: Clock; 
       if (row.attempts >= MAX_CODE_ATTEMPTS) return { ok: false, reason: 'too_many' };
       const now = clock.now();
       if (row.expiresAt.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
+      const windowStart = new Date(now.getTime() - TRIES_WINDOW_MS);
+      const addressLocked = row.triesWindowStartedAt.getTime() > windowStart.getTime() && row.triesInWindow >= MAX_TRIES_PER_ADDRESS;
+      if (addressLocked) return { ok: false, reason: 'address_locked' };
 
-      const attempts = await countAttempt(db, row.email, row.codeHash, MAX_CODE_ATTEMPTS);
+      const attempts = await countAttempt(db, {
+        email: row.email,
+        codeHash: row.codeHash,
+        maxAttempts: MAX_CODE_ATTEMPTS,
+        now,
+        windowStart,
+        maxTries: MAX_TRIES_PER_ADDRESS,
+      });
       if (attempts === null) return { ok: false, reason: 'too_many' };
       if (!safeEqual(hashCode(row.email, code), row.codeHash)) {
         return { ok: false, reason: 'wrong', attemptsLeft: MAX_CODE_ATTEMPTS - attempts };

@@ -78,14 +78,30 @@ describe('login callback page (spec §2)', () => {
   });
 
   it.each([
-    ['registration_disabled', 403, 'Registration is disabled'],
-    ['login_failed', 400, 'The authentication was cancelled'],
-  ])('goes to the declined page with the failure code %s', async (code, status, text) => {
+    ['registration_disabled', 403, 'registration_disabled', 'Registration is disabled'],
+    ['login_failed', 400, 'auth_error', 'There was a problem with authentication'],
+    ['forbidden', 403, 'auth_error', 'There was a problem with authentication'],
+    ['internal', 500, 'auth_error', 'There was a problem with authentication'],
+  ])('goes to the declined page when the login fails with %s', async (code, status, shown, text) => {
     const server = fakeApi({ 'POST /login': { status, body: { error: code, message: 'No' } } });
     const app = renderApp(`/login?code=fail-${code}`);
-    await waitFor(() => expect(app.location()).toBe(`/login/error?error=${code}`));
+    await waitFor(() => expect(app.location()).toBe(`/login/error?error=${shown}`));
     expect(await screen.findByText(text)).toBeInTheDocument();
     expect(server.callsTo('GET /account')).toHaveLength(0);
+  });
+
+  it('goes to the declined page with auth_error when the login call cannot reach the server', async () => {
+    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))));
+    const app = renderApp('/login?code=fail-network');
+    await waitFor(() => expect(app.location()).toBe('/login/error?error=auth_error'));
+    expect(await screen.findByText('There was a problem with authentication')).toBeInTheDocument();
+  });
+
+  it('keeps the error value the provider returned (access_denied)', async () => {
+    fakeApi({});
+    const app = renderApp('/login?error=access_denied');
+    await waitFor(() => expect(app.location()).toBe('/login/error?error=access_denied'));
+    expect(await screen.findByText('The authentication was cancelled')).toBeInTheDocument();
   });
 });
 

@@ -43,6 +43,16 @@ async function exchangeCode(code: string, callback: SignInCallback, queryClient:
     await queryClient.fetchQuery({ ...accountQuery, staleTime: 0 });
     return resolveReturnTarget(callback.next) ?? resolveReturnTarget(answer.next) ?? routes.projectList();
   } catch (error) {
-    return routes.loginError(isApiError(error) ? error.code : 'auth_error');
+    return routes.loginError(signInFailure(error));
   }
+}
+
+/**
+ * The codes of a failed sign-in the declined page has a message of its own for; any other failure
+ * (login_failed, forbidden, a network error, a 5xx…) is 'auth_error', not "cancelled".
+ */
+const DECLINED_CODES: ReadonlySet<string> = new Set(['registration_disabled', 'consent_required']);
+
+function signInFailure(error: unknown): string {
+  return isApiError(error) && DECLINED_CODES.has(error.code) ? error.code : 'auth_error';
 }

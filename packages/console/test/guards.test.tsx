@@ -127,7 +127,7 @@ describe('layout (spec §2)', () => {
     expect(screen.getByRole('banner')).toBeInTheDocument();
     expect(screen.getByRole('main')).toBeInTheDocument();
     expect(screen.getByRole('contentinfo')).toHaveTextContent(`© ${new Date().getFullYear()} Latchkey`);
-    expect(screen.getByRole('button', { name: 'Switch project' })).toHaveTextContent('Select project');
+    expect(screen.getByRole('button', { name: 'Select project — Switch project' })).toHaveTextContent('Select project');
     expect(screen.getByText('owner@example.com')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Log out' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Toggle color scheme' })).toBeInTheDocument();
@@ -151,7 +151,8 @@ describe('layout (spec §2)', () => {
     server(['cst:p1:*']);
     const app = renderApp('/project/p1/dashboard');
     await screen.findByRole('heading', { level: 1, name: 'Dashboard' });
-    const switcher = screen.getByRole('button', { name: 'Switch project' });
+    // Its name holds what it shows (WCAG 2.5.3), then what it does.
+    const switcher = screen.getByRole('button', { name: 'Acme — Switch project' });
     expect(switcher).toHaveTextContent('Acme');
     await app.user.click(switcher);
     expect(await screen.findByRole('menuitem', { name: 'Acme' })).toHaveAttribute('href', '/project/p1/dashboard');

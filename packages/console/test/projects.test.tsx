@@ -75,7 +75,7 @@ describe('create project (spec §2, §5)', () => {
     expect(server.callsTo('GET /account').length).toBeGreaterThanOrEqual(2);
     expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
 
-    await app.user.click(screen.getByRole('button', { name: 'Switch project' }));
+    await app.user.click(screen.getByRole('button', { name: 'Acme — Switch project' }));
     expect(await screen.findByRole('menuitem', { name: 'Acme' })).toBeInTheDocument();
   });
 

@@ -24,7 +24,7 @@ export function ProjectSwitcher({ currentProjectId, currentProjectName }: Projec
       <Menu.Target>
         <Button
           variant="default"
-          aria-label={t('layout.switchProject')}
+          aria-label={t('layout.switchProject', { project: label })}
           rightSection={<IconChevronDown size={16} aria-hidden="true" />}
           className={classes.switcher}
         >

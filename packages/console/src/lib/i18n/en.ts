@@ -22,7 +22,8 @@ export const en = {
     dismiss: 'Dismiss',
   },
   layout: {
-    switchProject: 'Switch project',
+    /** The switcher's accessible name: its visible text first (WCAG 2.5.3 label in name). */
+    switchProject: '{{project}} — Switch project',
     selectProject: 'Select project',
     projects: 'Projects',
     createProject: 'Create project',

@@ -1,19 +1,13 @@
-import { Button, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { FullPageMessage } from '../components/full-page-message.tsx';
 
 export default function RouteErrorView() {
   const { t } = useTranslation();
   return (
-    <main>
-      <Stack align="center" justify="center" mih="100dvh" gap="md" p="md">
-        <Title order={1} size="h2" ta="center">
-          {t('errors.unexpectedTitle')}
-        </Title>
-        <Text ta="center" maw={480}>
-          {t('errors.unexpectedText')}
-        </Text>
-        <Button onClick={() => window.location.reload()}>{t('errors.reload')}</Button>
-      </Stack>
-    </main>
+    <FullPageMessage
+      title={t('errors.unexpectedTitle')}
+      text={t('errors.unexpectedText')}
+      action={{ label: t('errors.reload'), onClick: () => window.location.reload() }}
+    />
   );
 }

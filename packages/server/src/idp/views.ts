@@ -1,3 +1,4 @@
+import { TEXT_MAX_LENGTH } from '@latchkey/domain';
 import { createHash } from 'node:crypto';
 
 /** Escapes text for HTML content and attribute values. */
@@ -87,7 +88,7 @@ export function emailPage(links: InteractionLinks, options: { email?: string; er
 <p class="hint">We will email you a 6-digit code. No password needed.</p>
 <form method="post" action="${escapeHtml(links.emailAction)}" novalidate>
 <label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="email" inputmode="email" required autofocus maxlength="250" value="${escapeHtml(options.email ?? '')}"${err.attrs}>
+<input id="email" name="email" type="email" autocomplete="email" inputmode="email" required autofocus maxlength="${TEXT_MAX_LENGTH}" value="${escapeHtml(options.email ?? '')}"${err.attrs}>
 ${err.html}
 <button class="primary" type="submit">Continue</button>
 </form>

@@ -3,7 +3,7 @@ import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { CenteredLoader } from '../components/centered-loader.tsx';
-import { routeTable, type RouteName } from '../lib/routes.ts';
+import { routeNames, routeTable, type RouteDef, type RouteName } from '../lib/routes.ts';
 import { accountQuery } from '../lib/session.ts';
 import { RouteError } from './route-error.tsx';
 import type { RouteHandle } from './route-handle.ts';
@@ -15,31 +15,18 @@ import { SessionGate } from './session/session-gate.tsx';
 // other and with the account, before the first render — no waterfall of suspending components.
 const loadShell = () => import('./layout/shell.ts');
 
-type PageName = Exclude<RouteName, 'forbidden'>;
+type PageModule = { default: ComponentType };
 
-const pages: Record<PageName, () => Promise<{ default: ComponentType }>> = {
-  login: () => import('../features/session/pages/login-callback-page.tsx'),
-  loginError: () => import('../features/session/pages/login-error-page.tsx'),
-  projectList: () => import('../features/projects/pages/project-list-page.tsx'),
-  projectCreate: () => import('../features/projects/pages/project-create-page.tsx'),
-  projectWelcome: () => import('../features/projects/pages/welcome-page.tsx'),
-  projectDisabled: () => import('../features/projects/pages/disabled-notice-page.tsx'),
-  projectDashboard: () => import('../features/dashboard/pages/dashboard-page.tsx'),
-  projectApps: () => import('../features/apps/pages/apps-page.tsx'),
-  appCreate: () => import('../features/apps/pages/app-create-page.tsx'),
-  appSettings: () => import('../features/apps/pages/app-settings-page.tsx'),
-  projectAccounts: () => import('../features/accounts/pages/accounts-page.tsx'),
-  accountCreate: () => import('../features/accounts/pages/account-create-page.tsx'),
-  accountSettings: () => import('../features/accounts/pages/account-settings-page.tsx'),
-  serviceAccountCreate: () => import('../features/accounts/pages/service-account-create-page.tsx'),
-  projectAudit: () => import('../features/audit/pages/audit-page.tsx'),
-  projectDevices: () => import('../features/devices/pages/devices-page.tsx'),
-  projectSettings: () => import('../features/settings/pages/settings-page.tsx'),
-  projectBranding: () => import('../features/settings/pages/branding-page.tsx'),
-  projectUserVerification: () => import('../features/settings/pages/user-verification-page.tsx'),
-  projectOidc: () => import('../features/settings/pages/oidc-page.tsx'),
-  projectMobileApps: () => import('../features/settings/pages/mobile-apps-page.tsx'),
-};
+// Every page file, loaded on demand: the first download holds only these names and loaders. The
+// route table names each route's page by its path relative to lib/, which is this glob's key too
+// (lib/ and app/ sit side by side).
+const pageModules = import.meta.glob<PageModule>('../features/*/pages/*-page.tsx');
+
+function pageLoader(route: RouteName): () => Promise<PageModule> {
+  const load = pageModules[routeTable[route].page];
+  if (!load) throw new Error(`Route ${route}: no page file ${routeTable[route].page}`);
+  return load;
+}
 
 /** Until the router has the code of the first address. */
 function StartupLoader() {
@@ -56,16 +43,17 @@ function handleOf(route: RouteName): RouteHandle {
 }
 
 /** A route object of the table: path, guard (GuardedPage) and title/breadcrumb (handle). */
-function page(route: PageName): RouteObject {
+function page(route: RouteName): RouteObject {
   const def = routeTable[route];
+  const loadPage = pageLoader(route);
   if (def.scope === 'public') {
-    return { path: def.path, handle: handleOf(route), lazy: async () => ({ Component: (await pages[route]()).default }) };
+    return { path: def.path, handle: handleOf(route), lazy: async () => ({ Component: (await loadPage()).default }) };
   }
   return {
     path: def.path,
     handle: handleOf(route),
     lazy: async () => {
-      const [{ default: Page }, { GuardedPage }] = await Promise.all([pages[route](), loadShell()]);
+      const [{ default: Page }, { GuardedPage }] = await Promise.all([loadPage(), loadShell()]);
       function GuardedRoute() {
         return (
           <GuardedPage route={route}>
@@ -78,25 +66,10 @@ function page(route: PageName): RouteObject {
   };
 }
 
-const projectPages: PageName[] = [
-  'projectDashboard',
-  'projectApps',
-  'projectAccounts',
-  'projectAudit',
-  'projectDevices',
-  'projectSettings',
-  'projectOidc',
-  'projectMobileApps',
-  'projectDisabled',
-  'projectWelcome',
-  'projectUserVerification',
-  'projectBranding',
-  'appCreate',
-  'appSettings',
-  'accountSettings',
-  'accountCreate',
-  'serviceAccountCreate',
-];
+/** The table's routes of one scope, as route objects. */
+function pagesOf(scope: RouteDef['scope']): RouteObject[] {
+  return routeNames.filter((name) => routeTable[name].scope === scope).map(page);
+}
 
 /** spec §2 "Routes", as react-router route objects. */
 export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
@@ -108,7 +81,7 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
         {
           // The sign-in pages: no session entry there (spec §2).
           lazy: async () => ({ Component: (await import('./layout/public-layout.tsx')).PublicLayout }),
-          children: [page('login'), page('loginError')],
+          children: pagesOf('public'),
         },
         {
           // spec §2 "Session entry": the account starts loading with the code, not after it.
@@ -121,16 +94,10 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
             {
               lazy: async () => ({ Component: (await loadShell()).AppLayout }),
               children: [
-                page('projectList'),
-                page('projectCreate'),
-                {
-                  path: routeTable.forbidden.path,
-                  handle: handleOf('forbidden'),
-                  lazy: async () => ({ Component: (await loadShell()).ForbiddenMessage }),
-                },
+                ...pagesOf('account'),
                 {
                   lazy: async () => ({ Component: (await loadShell()).ProjectScope }),
-                  children: projectPages.map(page),
+                  children: pagesOf('project'),
                 },
                 {
                   path: '*',

@@ -1,51 +1,28 @@
-import type { ComponentType } from 'react';
-import {
-  IconAppWindow,
-  IconBrush,
-  IconDeviceMobile,
-  IconDevices,
-  IconKey,
-  IconLayoutDashboard,
-  IconListDetails,
-  IconSettings,
-  IconUserCheck,
-  IconUsers,
-} from '@tabler/icons-react';
-import type { Catalogue } from '../../lib/i18n/en.ts';
-import { routes, type RouteName } from '../../lib/routes.ts';
+import { menuGroups, routeNames, routeOf, routes, type MenuGroup, type MenuRouteName, type NavLabelKey, type RouteName } from '../../lib/routes.ts';
+import { menuIcons, type MenuIcon } from './menu-icons.ts';
 
 export interface ProjectNavItem {
-  route: RouteName;
-  label: keyof Catalogue['nav'];
-  icon: ComponentType<{ size?: number; 'aria-hidden'?: boolean | 'true' }>;
+  route: MenuRouteName;
+  label: NavLabelKey;
+  icon: MenuIcon;
   href: (project: string) => string;
 }
 
 export interface ProjectNavGroup {
-  label: keyof Catalogue['nav'];
+  label: MenuGroup;
   items: ProjectNavItem[];
 }
 
-// spec §2 "Layout": the side menu's two groups, in this order.
-export const projectNav: ProjectNavGroup[] = [
-  {
-    label: 'overview',
-    items: [
-      { route: 'projectDashboard', label: 'dashboard', icon: IconLayoutDashboard, href: routes.projectDashboard },
-      { route: 'projectApps', label: 'apps', icon: IconAppWindow, href: routes.projectApps },
-      { route: 'projectDevices', label: 'devices', icon: IconDevices, href: routes.projectDevices },
-      { route: 'projectAudit', label: 'audit', icon: IconListDetails, href: routes.projectAudit },
-    ],
-  },
-  {
-    label: 'configuration',
-    items: [
-      { route: 'projectSettings', label: 'settings', icon: IconSettings, href: routes.projectSettings },
-      { route: 'projectBranding', label: 'branding', icon: IconBrush, href: routes.projectBranding },
-      { route: 'projectUserVerification', label: 'userVerification', icon: IconUserCheck, href: routes.projectUserVerification },
-      { route: 'projectOidc', label: 'oidc', icon: IconKey, href: routes.projectOidc },
-      { route: 'projectMobileApps', label: 'mobileApps', icon: IconDeviceMobile, href: routes.projectMobileApps },
-      { route: 'projectAccounts', label: 'accounts', icon: IconUsers, href: routes.projectAccounts },
-    ],
-  },
-];
+function isMenuRoute(name: RouteName): name is MenuRouteName {
+  return routeOf(name).menu !== undefined;
+}
+
+// spec §2 "Layout": the side menu's groups, each with the table's menu routes in table order.
+export const projectNav: ProjectNavGroup[] = menuGroups.map((group) => ({
+  label: group,
+  items: routeNames.filter(isMenuRoute).flatMap((route) => {
+    const menu = routeOf(route).menu;
+    if (menu?.group !== group) return [];
+    return [{ route, label: menu.label, icon: menuIcons[route], href: (project: string) => routes[route](project) }];
+  }),
+}));

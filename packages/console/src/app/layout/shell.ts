@@ -15,5 +15,4 @@ import '@mantine/core/styles/Alert.layer.css';
 export { AppLayout } from './app-layout.tsx';
 export { GuardedPage } from '../guarded-page.tsx';
 export { ProjectScope } from './project-scope.tsx';
-export { ForbiddenMessage } from '../../components/forbidden-message.tsx';
 export { NotFoundMessage } from '../../components/not-found-message.tsx';

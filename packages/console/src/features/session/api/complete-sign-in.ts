@@ -22,9 +22,9 @@ const exchanges = new Map<string, Promise<string>>();
  * is one of the console's routes, else the project list.
  */
 export function completeSignIn(callback: SignInCallback, queryClient: QueryClient): Promise<string> {
-  if (callback.error) return Promise.resolve(routes.loginError(callback.error));
+  if (callback.error) return Promise.resolve(routes.loginError({ error: callback.error }));
   const { code } = callback;
-  if (!code) return Promise.resolve(routes.loginError('auth_error'));
+  if (!code) return Promise.resolve(routes.loginError({ error: 'auth_error' }));
   let pending = exchanges.get(code);
   if (!pending) {
     pending = exchangeCode(code, callback, queryClient);
@@ -43,7 +43,7 @@ async function exchangeCode(code: string, callback: SignInCallback, queryClient:
     await queryClient.fetchQuery({ ...accountQuery, staleTime: 0 });
     return resolveReturnTarget(callback.next) ?? resolveReturnTarget(answer.next) ?? routes.projectList();
   } catch (error) {
-    return routes.loginError(signInFailure(error));
+    return routes.loginError({ error: signInFailure(error) });
   }
 }
 

@@ -68,7 +68,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     target: 'es2023',
-    sourcemap: true,
+    // Source maps (2.2 MB) would publish the whole source beside the bundle: not in the production build.
+    sourcemap: false,
     rolldownOptions: {
       output: {
         codeSplitting: {

@@ -2,10 +2,6 @@ import { Button, Group, Modal, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import './texts.ts';
-import '@mantine/core/styles/Overlay.layer.css';
-import '@mantine/core/styles/ModalBase.layer.css';
-import '@mantine/core/styles/Modal.layer.css';
-import '@mantine/core/styles/CloseButton.layer.css';
 
 /** Red with white text above 4.5:1 in both schemes (red.7, the light default, is 3.9:1). */
 export const DANGER_COLOR = 'red.9';

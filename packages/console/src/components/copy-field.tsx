@@ -5,8 +5,6 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import classes from './copy-field.module.css';
 import './texts.ts';
-import '@mantine/core/styles/Input.layer.css';
-import '@mantine/core/styles/ActionIcon.layer.css';
 
 interface CopyFieldProps extends Pick<TextInputProps, 'description' | 'className'> {
   /** The field takes the focus when its modal opens. */

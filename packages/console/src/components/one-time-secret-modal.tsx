@@ -4,9 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { CopyField } from './copy-field.tsx';
 import { WarningAlert } from './warning-alert.tsx';
 import './texts.ts';
-import '@mantine/core/styles/Overlay.layer.css';
-import '@mantine/core/styles/ModalBase.layer.css';
-import '@mantine/core/styles/Modal.layer.css';
 
 interface OneTimeSecretModalProps {
   opened: boolean;

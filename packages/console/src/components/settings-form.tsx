@@ -5,7 +5,6 @@ import { CurrentProjectContext } from '../lib/project-context.ts';
 import { SubmitButton } from './submit-button.tsx';
 import classes from './settings-form.module.css';
 import './texts.ts';
-import '@mantine/core/styles/Paper.layer.css';
 
 interface SettingsFormProps {
   /** The form's accessible name (usually the page title). */

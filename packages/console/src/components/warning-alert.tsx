@@ -2,7 +2,6 @@ import { Alert, type AlertProps } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import classes from './warning-alert.module.css';
-import '@mantine/core/styles/Alert.layer.css';
 
 interface WarningAlertProps extends Pick<AlertProps, 'title' | 'role' | 'className'> {
   icon?: ReactNode;

@@ -5,7 +5,6 @@ import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
 import { DocumentTitle } from './document-title.tsx';
 import { Footer } from './footer.tsx';
 import classes from './layout.module.css';
-import '@mantine/core/styles/ActionIcon.layer.css';
 
 /** The frame of the sign-in pages: no account is loaded there. */
 export function PublicLayout() {

@@ -2,9 +2,6 @@ import { Button, Group, Modal, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { startSignIn } from '../../lib/session.ts';
-import '@mantine/core/styles/Overlay.layer.css';
-import '@mantine/core/styles/ModalBase.layer.css';
-import '@mantine/core/styles/Modal.layer.css';
 
 const stayOpen = () => undefined;
 

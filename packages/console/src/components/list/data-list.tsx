@@ -7,7 +7,6 @@ import { DataTable, type Column } from './data-table.tsx';
 import { FilterBar, type ActiveFilter } from './filter-bar.tsx';
 import { ListPagination } from './list-pagination.tsx';
 import classes from './list.module.css';
-import '@mantine/core/styles/Paper.layer.css';
 
 /** What a list page's query gives (react-query's result has this shape). */
 export interface ListResult<T> {

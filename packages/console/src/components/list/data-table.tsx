@@ -6,9 +6,6 @@ import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../error-alert.tsx';
 import classes from './list.module.css';
 import '../texts.ts';
-import '@mantine/core/styles/Table.layer.css';
-import '@mantine/core/styles/Skeleton.layer.css';
-import '@mantine/core/styles/Alert.layer.css';
 
 export interface Column<T> {
   key: string;

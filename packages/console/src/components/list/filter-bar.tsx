@@ -3,7 +3,6 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import classes from './list.module.css';
 import '../texts.ts';
-import '@mantine/core/styles/CloseButton.layer.css';
 
 export interface ActiveFilter {
   key: string;

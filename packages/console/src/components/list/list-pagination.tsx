@@ -7,7 +7,6 @@ import { Link, type To } from 'react-router';
 import { pageCount, paginationItems } from '../../lib/list-state/pagination.ts';
 import classes from './list.module.css';
 import '../texts.ts';
-import '@mantine/core/styles/Input.layer.css';
 
 interface ListPaginationProps {
   total: number;

@@ -5,7 +5,6 @@ import { validationKey } from '../../../lib/i18n/validation.ts';
 import '../texts.ts';
 import type { AppForm } from './use-app-form.ts';
 import classes from './apps.module.css';
-import '@mantine/core/styles/Fieldset.layer.css';
 
 interface RedirectUrlFieldsProps {
   form: AppForm;

@@ -13,7 +13,6 @@ import { useAppKeys } from '../api/use-app-keys.ts';
 import { useApp } from '../api/use-app.ts';
 import { AppSettingsForm } from '../components/app-settings-form.tsx';
 import '../texts.ts';
-import '../styles.ts';
 
 /** spec §2 "Application settings". */
 export default function AppSettingsPage() {

@@ -17,7 +17,6 @@ import { routes } from '../../../lib/routes.ts';
 import { useApps } from '../api/use-apps.ts';
 import classes from '../components/apps.module.css';
 import '../texts.ts';
-import '../styles.ts';
 
 // spec §9: apps are sorted by name ascending by default; spec §2: filters name and enabled.
 const LIST_DEFAULTS: ListDefaults = {

@@ -6,7 +6,6 @@ import { notifyError } from '../../../lib/notify.ts';
 import { routes } from '../../../lib/routes.ts';
 import { useCreateProject } from '../api/use-create-project.ts';
 import { ProjectCreateForm } from '../components/project-create-form.tsx';
-import '../styles.ts';
 
 export default function ProjectCreatePage() {
   const { t } = useTranslation();

@@ -7,7 +7,6 @@ import { useAccountProjects } from '../api/use-account-projects.ts';
 import { AddProjectCard } from '../components/add-project-card.tsx';
 import { EmptyProjects } from '../components/empty-projects.tsx';
 import { ProjectCard } from '../components/project-card.tsx';
-import '../styles.ts';
 import classes from './project-list-page.module.css';
 
 const GRID_COLUMNS = { base: 1, xs: 2, md: 3, xl: 4 };

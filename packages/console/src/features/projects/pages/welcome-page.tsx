@@ -6,8 +6,6 @@ import { useNavigate } from 'react-router';
 import { PageFrame } from '../../../components/page-frame.tsx';
 import { useCurrentProject } from '../../../lib/project-context.ts';
 import { routes } from '../../../lib/routes.ts';
-import '../styles.ts';
-import '@mantine/core/styles/List.layer.css';
 
 /** spec §1, §2 "Welcome page": for new accounts; the free tier, and the way to the first app. */
 export default function WelcomePage() {

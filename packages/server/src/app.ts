@@ -3,6 +3,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { systemClock, type Clock } from './clock.ts';
 import { isSecure, type Config } from './config.ts';
+import type { SecretBox } from './crypto.ts';
 import type { Db } from './db/db.ts';
 import { createRequestAuthenticator, noBearerTokens, type BearerAuthenticator } from './http/auth.ts';
 import { cookieOptions } from './http/cookies.ts';
@@ -15,8 +16,8 @@ import { zodValidatorCompiler } from './http/validation.ts';
 import { registerIdpRoutes } from './idp/idp.routes.ts';
 import { loadIdpKeys } from './idp/keys.ts';
 import { createLoginCodes, type LoginCodes } from './idp/login-codes.service.ts';
-import { deleteExpiredOidcPayloads } from './idp/oidc-payloads.repository.ts';
-import { CONSOLE_CLIENT_ID, createIdpProvider, idpIssuer } from './idp/provider.ts';
+import { deleteExpiredOidcPayloads, deleteProviderSessions } from './idp/oidc-payloads.repository.ts';
+import { builtInSignInProvider, CONSOLE_CLIENT_ID, createIdpProvider, idpIssuer } from './idp/provider.ts';
 import { consoleMailer, type Mailer } from './mail/mailer.ts';
 import { registerAppRoutes } from './modules/apps/apps.routes.ts';
 import { createAppsService, type AppsService } from './modules/apps/apps.service.ts';
@@ -26,6 +27,7 @@ import { createProjectsService, type ProjectsService } from './modules/projects/
 import { registerSessionRoutes } from './modules/session/session.routes.ts';
 import { createSessionService, type SessionService } from './modules/session/session.service.ts';
 import { openIdSignInProvider, type SignInProvider } from './modules/session/sign-in-provider.ts';
+import { secretBoxFor } from './secret-key.ts';
 
 export interface AppDeps {
   config: Config;
@@ -40,11 +42,20 @@ export interface AppDeps {
   consoleDist?: string;
   /** Records console writes; defaults to the audit_events table. */
   audit?: AuditHook;
+  /** Hashing and encryption under the master key; defaults to SECRET_KEY or {DATA_DIR}/secret.key. */
+  secretBox?: SecretBox;
 }
 
 export interface LatchkeyApp {
   app: FastifyInstance;
-  services: { sessions: SessionService; projects: ProjectsService; apps: AppsService; loginCodes: LoginCodes | null };
+  services: {
+    sessions: SessionService;
+    projects: ProjectsService;
+    apps: AppsService;
+    loginCodes: LoginCodes | null;
+    /** Seal stored secrets and key lookups with it (README "Secrets and backups"). */
+    secretBox: SecretBox;
+  };
   /** Stops the HTTP server and closes the database. */
   close(): Promise<void>;
 }
@@ -61,6 +72,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   const mailer = deps.mailer ?? consoleMailer();
   const audit = deps.audit ?? createAuditHook(clock);
   const cookies = cookieOptions(config);
+  const secretBox = deps.secretBox ?? secretBoxFor(config);
 
   const app = Fastify({
     logger: deps.logger ?? false,
@@ -69,6 +81,8 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
     bodyLimit: 1024 * 1024,
     // The provider is mounted on /idp and must see its own URLs unchanged.
     routerOptions: { ignoreTrailingSlash: false },
+    // request.ip believes X-Forwarded-For only from these proxies (TRUST_PROXY); none by default.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
   });
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -84,19 +98,22 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   if (config.oidc) {
     signIn = openIdSignInProvider(config.oidc);
   } else {
-    const keys = await loadIdpKeys(db);
-    const provider = createIdpProvider({ db, keys, publicUrl: config.publicUrl });
-    loginCodes = createLoginCodes({ db, clock, mailer });
+    const keys = await loadIdpKeys(db, secretBox);
+    const provider = createIdpProvider({ db, secretBox, keys, publicUrl: config.publicUrl });
+    loginCodes = createLoginCodes({ db, clock, mailer, secretBox });
     await registerIdpRoutes(app, { provider, loginCodes, publicUrl: config.publicUrl });
-    signIn = openIdSignInProvider({
-      issuer: idpIssuer(config.publicUrl),
-      clientId: CONSOLE_CLIENT_ID,
-      clientSecret: keys.consoleClientSecret,
-      fetch: inProcessFetch(app, config.publicUrl),
-    });
+    signIn = builtInSignInProvider(
+      openIdSignInProvider({
+        issuer: idpIssuer(config.publicUrl),
+        clientId: CONSOLE_CLIENT_ID,
+        clientSecret: keys.consoleClientSecret,
+        fetch: inProcessFetch(app, config.publicUrl),
+      }),
+      (accountId) => deleteProviderSessions(db, secretBox, accountId),
+    );
   }
 
-  const sessions = createSessionService({ db, clock, config, signIn });
+  const sessions = createSessionService({ db, clock, config, signIn, secretBox });
   const projects = createProjectsService({ db, clock, audit });
   const apps = createAppsService({ db, clock, audit });
 
@@ -105,7 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
     projectExists: projects.projectExists,
     projectOfApplication: apps.projectOfApplication,
   });
-  registerSessionRoutes(app, sessions, cookies);
+  registerSessionRoutes(app, sessions, cookies, config.publicUrl);
   registerProjectRoutes(app, projects);
   registerAppRoutes(app, apps);
   await installStaticConsole(app, deps.consoleDist ?? CONSOLE_DIST);
@@ -124,7 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   await app.ready();
   return {
     app,
-    services: { sessions, projects, apps, loginCodes },
+    services: { sessions, projects, apps, loginCodes, secretBox },
     async close() {
       await app.close();
       await db.close();

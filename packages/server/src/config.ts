@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -25,6 +26,12 @@ export interface Config {
   /** Empty when no support desk is configured. */
   supportUrl: string;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** The master key (32 bytes) from SECRET_KEY; null: `{dataDir}/secret.key` (README "Secrets and backups"). */
+  secretKey: Buffer | null;
+  /** The key before a rotation: what was sealed under it is still read, and sealed again at start. */
+  secretKeyPrevious: Buffer | null;
+  /** Proxies whose X-Forwarded-For/-Proto are believed (addresses or CIDRs); empty: none. */
+  trustProxy: string[];
 }
 
 export interface ExternalOidcConfig {
@@ -58,6 +65,24 @@ function isUrlWith(value: string, protocols: readonly string[], extra: (url: URL
   } catch {
     return false;
   }
+}
+
+/** base64 of exactly 32 bytes (e.g. `openssl rand -base64 32`). */
+const secretKeyOf = (name: string) =>
+  z
+    .string()
+    .refine((v) => /^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32, {
+      error: `${name} must be base64 of 32 random bytes, e.g. the output of: openssl rand -base64 32`,
+    })
+    .transform((v) => Buffer.from(v, 'base64'));
+
+/** One proxy address or CIDR block: 10.0.0.1, 10.0.0.0/8, ::1, fd00::/8. */
+export function isAddressOrCidr(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
 /** Unset and blank both mean "use the default". */
@@ -106,6 +131,16 @@ const envSchema = z
         }),
     ),
     LOG_LEVEL: optional(z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })),
+    SECRET_KEY: optional(secretKeyOf('SECRET_KEY')),
+    SECRET_KEY_PREVIOUS: optional(secretKeyOf('SECRET_KEY_PREVIOUS')),
+    TRUST_PROXY: optional(
+      z
+        .string()
+        .transform((v) => v.split(',').map((entry) => entry.trim()))
+        .refine((entries) => entries.every(isAddressOrCidr), {
+          error: 'TRUST_PROXY must be a comma-separated list of proxy addresses or CIDR blocks, e.g. 10.0.0.1,192.168.0.0/16',
+        }),
+    ),
   })
   .superRefine((env, ctx) => {
     const names = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const;
@@ -147,6 +182,9 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     docsUrl: e.DOCS_URL ?? `${publicUrl}${DOCS_PATH}`,
     supportUrl: e.SUPPORT_URL ?? '',
     logLevel: e.LOG_LEVEL ?? 'info',
+    secretKey: e.SECRET_KEY ?? null,
+    secretKeyPrevious: e.SECRET_KEY_PREVIOUS ?? null,
+    trustProxy: e.TRUST_PROXY ?? [],
   };
 }
 

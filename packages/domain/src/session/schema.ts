@@ -26,9 +26,34 @@ export const loginResponseSchema = z.object({ next: z.string().nullable() });
 
 export const logoutResponseSchema = z.object({ redirectUrl: z.string() });
 
-/** Which of the console's own paths may be a return target: a local absolute path, nothing else. */
+// A placeholder origin: the rule is about where a browser would go, not about any real host.
+const NEXT_PATH_BASE = 'https://console.invalid';
+
+/**
+ * The console's own path a sign-in may return to (spec §7 "state_next"), as a browser would read it
+ * — or null when it could lead anywhere else. Control characters are refused outright: browsers
+ * drop tabs and newlines from URLs, so `/\t/evil.example` becomes `//evil.example`. What is left is
+ * parsed by the WHATWG URL rules against an origin of our own and must stay on that origin with a
+ * path of one leading slash (so `/\evil`, `/.//evil` and `//evil` are out); the answer is the
+ * normalised path, query and fragment.
+ */
+export function normaliseNextPath(next: string): string | null {
+  // C0 controls, DEL and C1 controls.
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(next)) return null; // eslint-disable-line no-control-regex -- finding control characters is the point
+  if (!next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return null;
+  let url: URL;
+  try {
+    url = new URL(next, NEXT_PATH_BASE);
+  } catch {
+    return null;
+  }
+  if (url.origin !== NEXT_PATH_BASE || !url.pathname.startsWith('/') || url.pathname.startsWith('//')) return null;
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/** Which of the console's own paths may be a return target (see normaliseNextPath). */
 export function isSafeNextPath(next: string): boolean {
-  return next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') && !/[\r\n]/.test(next);
+  return normaliseNextPath(next) !== null;
 }
 
 /** Settings of the deployment the console shows (README: DOCS_URL, SUPPORT_URL). */

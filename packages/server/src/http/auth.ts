@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, XSRF_HEADER } from '@latchkey/domain';
-import { safeEqual } from '../crypto.ts';
 import type { Actor } from '../modules/accounts/actor.ts';
 import type { SessionService } from '../modules/session/session.service.ts';
 import { clearSessionCookies, SESSION_COOKIE, type CookieOptions } from './cookies.ts';
@@ -40,7 +39,7 @@ export function createRequestAuthenticator({ sessions, bearer, cookies }: Reques
     }
     if (UNSAFE_METHODS.has(request.method)) {
       const header = request.headers[XSRF_HEADER.toLowerCase()];
-      if (typeof header !== 'string' || !safeEqual(header, session.xsrfToken)) {
+      if (typeof header !== 'string' || !session.xsrfMatches(header)) {
         throw new DomainError('xsrf_failed', 'Missing or wrong X-XSRF-TOKEN header');
       }
     }

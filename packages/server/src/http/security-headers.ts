@@ -25,17 +25,21 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'Cross-Origin-Opener-Policy': 'same-origin',
 };
 
+/** Browsers keep to HTTPS for a year once they saw this over HTTPS (only sent when PUBLIC_URL is https). */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000';
+
 /** For responses written straight to the socket (the mounted provider). */
-export function setSecurityHeaders(res: ServerResponse, csp: string = CONTENT_SECURITY_POLICY): void {
+export function setSecurityHeaders(res: ServerResponse, csp: string = CONTENT_SECURITY_POLICY, options: { https: boolean }): void {
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
   res.setHeader('Content-Security-Policy', csp);
+  if (options.https) res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
 }
 
 export function installSecurityHeaders(app: FastifyInstance, options: { https: boolean }): void {
   app.addHook('onSend', async (request, reply, payload) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
     if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-    if (options.https) reply.header('Strict-Transport-Security', 'max-age=31536000');
+    if (options.https) reply.header('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
     // API answers are about one account's data: no shared or disk cache keeps them.
     if (request.url.startsWith('/api/') && !request.url.startsWith('/api/docs') && !reply.hasHeader('Cache-Control')) {
       reply.header('Cache-Control', 'no-store');

@@ -4,7 +4,7 @@ import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
 import { isEmail, TEXT_MAX_LENGTH } from '@latchkey/domain';
 import { setSecurityHeaders } from '../http/security-headers.ts';
-import type { LoginCodes, VerifyCodeResult } from './login-codes.service.ts';
+import type { LoginCodes, RequestRefusal, VerifyCodeResult } from './login-codes.service.ts';
 import { IDP_CSP, IDP_PATH, IDP_SCOPES } from './provider.ts';
 import { codePage, emailPage, errorPage, STYLESHEET, STYLESHEET_PATH, type InteractionLinks } from './views.ts';
 
@@ -13,6 +13,28 @@ export interface IdpRoutesDeps {
   loginCodes: LoginCodes;
   publicUrl: string;
 }
+
+/**
+ * The provider builds its URLs and decides on Secure cookies from the request (Host,
+ * X-Forwarded-Proto/-Host, with provider.proxy). Those are pinned to PUBLIC_URL here, so neither a
+ * forged Host nor a forged X-Forwarded-Proto changes the issuer's endpoints or the cookies; the
+ * client address is the one Fastify established under TRUST_PROXY.
+ */
+function pinToPublicUrl(request: FastifyRequest, publicUrl: URL): void {
+  const headers = request.raw.headers;
+  const clientIp = request.ip;
+  delete headers.forwarded;
+  headers.host = publicUrl.host;
+  headers['x-forwarded-host'] = publicUrl.host;
+  headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
+  headers['x-forwarded-for'] = clientIp;
+}
+
+const TOO_MANY_CODES: Record<RequestRefusal, string> = {
+  interaction: 'Too many codes were requested in this sign-in. Start again from the console.',
+  address: 'Too many codes were requested for this address. Wait a few minutes, then try again.',
+  client: 'Too many codes were requested from your network. Wait a few minutes, then try again.',
+};
 
 type FormBody = Record<string, string | undefined>;
 type UidRequest = FastifyRequest<{ Params: { uid: string }; Body: FormBody; Querystring: Record<string, string | undefined> }>;
@@ -40,6 +62,8 @@ class InteractionGone extends Error {}
  */
 export async function registerIdpRoutes(app: FastifyInstance, { provider, loginCodes, publicUrl }: IdpRoutesDeps): Promise<void> {
   const home = `${publicUrl}/`;
+  const origin = new URL(publicUrl);
+  const https = origin.protocol === 'https:';
   const callback = provider.callback();
   // The provider and its pages are not part of the management API document.
   const hidden = (context: FastifyInstance) =>
@@ -51,19 +75,21 @@ export async function registerIdpRoutes(app: FastifyInstance, { provider, loginC
     hidden(raw);
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+    raw.addHook('onRequest', async (request) => pinToPublicUrl(request, origin));
     raw.all(`${IDP_PATH}/*`, async (request, reply) => {
       reply.hijack();
       const req = request.raw as IncomingMessage & { originalUrl?: string };
       // oidc-provider derives its mount path from originalUrl minus url (its "mounting" docs).
       req.originalUrl = req.url;
       req.url = (req.url ?? '/').slice(IDP_PATH.length) || '/';
-      setSecurityHeaders(reply.raw, IDP_CSP);
+      setSecurityHeaders(reply.raw, IDP_CSP, { https });
       await callback(req, reply.raw);
     });
   });
 
   await app.register(async (ui) => {
     hidden(ui);
+    ui.addHook('onRequest', async (request) => pinToPublicUrl(request, origin));
     ui.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(String(body))));
     });
@@ -132,13 +158,13 @@ export async function registerIdpRoutes(app: FastifyInstance, { provider, loginC
       }
       // Every well-formed address gets a code: whether it has an account is decided later, by the
       // console, so this page reveals nothing about who is registered.
-      const sent = await loginCodes.request(email, details.uid);
+      const sent = await loginCodes.request(email, details.uid, request.ip);
       if (!sent.ok && sent.reason === 'mail_failed') {
         request.log.error({ err: sent.error }, 'could not send a sign-in code');
         return page(reply, 503, emailPage(links, { email, error: 'We could not send the code. Try again in a moment.' }));
       }
       if (!sent.ok) {
-        return page(reply, 429, emailPage(links, { email, error: 'Too many codes were requested for this address. Wait a few minutes, then try again.' }));
+        return page(reply, 429, emailPage(links, { email, error: TOO_MANY_CODES[sent.limit] }));
       }
       return reply.redirect(`${links.codeAction}${request.body?.resend ? '?resent=1' : ''}`, 303);
     });
@@ -163,7 +189,7 @@ export async function registerIdpRoutes(app: FastifyInstance, { provider, loginC
       const code = (request.body?.code ?? '').replace(/\s+/g, '');
       if (!/^\d{6}$/.test(code)) return page(reply, 400, codePage(links, { email, error: 'Enter the 6-digit code from the email' }));
 
-      const result = await loginCodes.verify(details.uid, code);
+      const result = await loginCodes.verify(details.uid, code, request.ip);
       if (!result.ok) {
         if (result.reason === 'none') return reply.redirect(links.emailPage, 303);
         const error =

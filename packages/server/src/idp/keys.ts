@@ -1,5 +1,5 @@
 import { generateKeyPairSync, type JsonWebKey } from 'node:crypto';
-import { randomToken } from '../crypto.ts';
+import { randomToken, type SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import { getOrCreateServerKey } from './server-keys.repository.ts';
 
@@ -17,11 +17,14 @@ function newSigningKey(): JsonWebKey {
   return { ...privateKey.export({ format: 'jwk' }), kid: randomToken(12), alg: 'RS256', use: 'sig' };
 }
 
-/** Generated on first start, then read from server_keys: no secret lives in configuration or memory only. */
-export async function loadIdpKeys(db: Db): Promise<IdpKeys> {
+/**
+ * Generated on first start, then read from server_keys (sealed under the master key): no secret
+ * lives in configuration or memory only, and none in the database in the clear.
+ */
+export async function loadIdpKeys(db: Db, box: SecretBox): Promise<IdpKeys> {
   return {
-    jwks: await getOrCreateServerKey(db, 'idp.jwks', () => ({ keys: [newSigningKey()] })),
-    cookieKeys: await getOrCreateServerKey(db, 'idp.cookie_keys', () => [randomToken(), randomToken()]),
-    consoleClientSecret: await getOrCreateServerKey(db, 'idp.console_client_secret', () => randomToken()),
+    jwks: await getOrCreateServerKey(db, box, 'idp.jwks', () => ({ keys: [newSigningKey()] })),
+    cookieKeys: await getOrCreateServerKey(db, box, 'idp.cookie_keys', () => [randomToken(), randomToken()]),
+    consoleClientSecret: await getOrCreateServerKey(db, box, 'idp.console_client_secret', () => randomToken()),
   };
 }

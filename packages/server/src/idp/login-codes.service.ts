@@ -1,59 +1,91 @@
 import { randomInt } from 'node:crypto';
 import type { Clock } from '../clock.ts';
-import { safeEqual, sha256 } from '../crypto.ts';
+import { safeEqual, type SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import {
-  consumeLoginCode,
-  countAttempt,
-  deleteStaleLoginCodes,
-  findLoginCodeByInteraction,
-  replaceLoginCode,
-} from './login-codes.repository.ts';
+import { consumeLoginCode, countAttempt, deleteStaleLoginCodes, findLoginCode, replaceLoginCode } from './login-codes.repository.ts';
+import { deleteEndedRateLimits, hitAll, type RateLimit } from './rate-limits.repository.ts';
 
 export const CODE_TTL_MS = 10 * 60 * 1000;
 /** Wrong tries a code survives; the next try is refused even with the right code. */
 export const MAX_CODE_ATTEMPTS = 5;
-/** Codes one address can be sent per window. */
-export const MAX_CODE_REQUESTS = 5;
-export const CODE_REQUEST_WINDOW_MS = 10 * 60 * 1000;
+
+// docs/decisions/0006. Limits on sending are per interaction, per address × client address and per
+// client address; none is per address alone, so a stranger asking for codes for someone's address
+// uses up their own allowance, never the owner's.
+export const SEND_WINDOW_MS = 10 * 60 * 1000;
+/** Codes one address is sent per window, counted per client address that asks. */
+export const MAX_CODES_PER_ADDRESS = 5;
+/** Codes one client address may have sent per window, to any addresses. */
+export const MAX_CODES_PER_CLIENT = 20;
+/** An interaction lives an hour at most (provider ttl): its limits count over its whole life. */
+export const INTERACTION_WINDOW_MS = 60 * 60 * 1000;
+/** Codes one provider interaction may have sent ("Send a new code", a corrected address). */
+export const MAX_CODES_PER_INTERACTION = 5;
+/** Different addresses one provider interaction may mail. */
+export const MAX_ADDRESSES_PER_INTERACTION = 3;
 /**
- * Tries one address gets per hour, whatever number of codes it was sent: at most 24 × 20 guesses
- * at a one-in-a-million code a day (about 0.05 %), where 5 codes × 5 tries every 10 minutes
- * allowed 3,600.
+ * Tries at codes for one address per hour from one client address, whatever number of codes it
+ * was sent: 24 × 20 guesses at a one-in-a-million code a day (about 0.05 %) per client address.
  */
 export const MAX_TRIES_PER_ADDRESS = 20;
+/** Tries one client address gets per hour at any addresses. */
+export const MAX_TRIES_PER_CLIENT = 60;
 export const TRIES_WINDOW_MS = 60 * 60 * 1000;
 
-export type RequestCodeResult = { ok: true } | { ok: false; reason: 'rate_limited' } | { ok: false; reason: 'mail_failed'; error: unknown };
+export type RequestRefusal = 'interaction' | 'address' | 'client';
+export type RequestCodeResult =
+  | { ok: true }
+  | { ok: false; reason: 'rate_limited'; limit: RequestRefusal }
+  | { ok: false; reason: 'mail_failed'; error: unknown };
 export type VerifyCodeResult =
   | { ok: true; email: string }
   | { ok: false; reason: 'none' | 'used' | 'expired' | 'too_many' | 'address_locked' }
   | { ok: false; reason: 'wrong'; attemptsLeft: number };
 
-function hashCode(email: string, code: string): string {
-  return sha256(`${email}\n${code}`);
-}
-
 /**
- * The built-in provider's one-time codes: 6 random digits, stored hashed, valid 10 minutes and
- * once; a new request replaces the old code. Time comes from the injected clock.
+ * The built-in provider's one-time codes: 6 random digits, stored as a keyed hash, valid 10
+ * minutes and once. A code belongs to the provider interaction that asked for it; a new request in
+ * that interaction replaces its code, other interactions are not touched. Time comes from the
+ * injected clock; the client address is Fastify's request.ip (TRUST_PROXY).
  */
-export function createLoginCodes({ db, clock, mailer }: { db: Db; clock: Clock; mailer: Mailer }) {
+export function createLoginCodes({ db, clock, mailer, secretBox }: { db: Db; clock: Clock; mailer: Mailer; secretBox: SecretBox }) {
+  const ref = (interactionUid: string) => secretBox.hmac('login-interaction', interactionUid);
+  const hashCode = (interactionRef: string, email: string, code: string) =>
+    secretBox.hmac('login-code', `${interactionRef}\n${email}\n${code}`);
+  const limit = <Name extends string>(name: Name, key: string[], max: number, windowMs: number): RateLimit<Name> => ({
+    name,
+    bucket: secretBox.hmac('rate-limit', [name, ...key].join('\n')),
+    max,
+    windowMs,
+  });
+
   return {
-    async request(email: string, interactionUid: string): Promise<RequestCodeResult> {
-      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    async request(email: string, interactionUid: string, clientIp: string): Promise<RequestCodeResult> {
       const now = clock.now();
-      const stored = await replaceLoginCode(db, {
+      const interactionRef = ref(interactionUid);
+      const current = await findLoginCode(db, interactionRef);
+      const limits: RateLimit<RequestRefusal>[] = [
+        limit('interaction', ['codes', interactionUid], MAX_CODES_PER_INTERACTION, INTERACTION_WINDOW_MS),
+      ];
+      if (current?.email !== email) {
+        limits.push(limit('interaction', ['addresses', interactionUid], MAX_ADDRESSES_PER_INTERACTION, INTERACTION_WINDOW_MS));
+      }
+      limits.push(
+        limit('address', ['send', email, clientIp], MAX_CODES_PER_ADDRESS, SEND_WINDOW_MS),
+        limit('client', ['send', clientIp], MAX_CODES_PER_CLIENT, SEND_WINDOW_MS),
+      );
+      const refused = await hitAll(db, limits, now);
+      if (refused) return { ok: false, reason: 'rate_limited', limit: refused.name };
+
+      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+      await replaceLoginCode(db, {
+        interactionRef,
         email,
-        interactionUid,
-        codeHash: hashCode(email, code),
+        codeHash: hashCode(interactionRef, email, code),
         now,
         expiresAt: new Date(now.getTime() + CODE_TTL_MS),
-        windowStart: new Date(now.getTime() - CODE_REQUEST_WINDOW_MS),
-        maxRequests: MAX_CODE_REQUESTS,
       });
-      if (!stored) return { ok: false, reason: 'rate_limited' };
       try {
         await mailer.sendLoginCode(email, code);
       } catch (error) {
@@ -65,38 +97,40 @@ export function createLoginCodes({ db, clock, mailer }: { db: Db; clock: Clock; 
 
     /** The address a code was last sent to during this interaction, if any. */
     async pendingEmail(interactionUid: string): Promise<string | null> {
-      return (await findLoginCodeByInteraction(db, interactionUid))?.email ?? null;
+      return (await findLoginCode(db, ref(interactionUid)))?.email ?? null;
     },
 
-    async verify(interactionUid: string, code: string): Promise<VerifyCodeResult> {
-      const row = await findLoginCodeByInteraction(db, interactionUid);
+    async verify(interactionUid: string, code: string, clientIp: string): Promise<VerifyCodeResult> {
+      const interactionRef = ref(interactionUid);
+      const row = await findLoginCode(db, interactionRef);
       if (!row) return { ok: false, reason: 'none' };
       if (row.consumedAt) return { ok: false, reason: 'used' };
       if (row.attempts >= MAX_CODE_ATTEMPTS) return { ok: false, reason: 'too_many' };
       const now = clock.now();
       if (row.expiresAt.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
-      const windowStart = new Date(now.getTime() - TRIES_WINDOW_MS);
-      const addressLocked = row.triesWindowStartedAt.getTime() > windowStart.getTime() && row.triesInWindow >= MAX_TRIES_PER_ADDRESS;
-      if (addressLocked) return { ok: false, reason: 'address_locked' };
-
-      const attempts = await countAttempt(db, {
-        email: row.email,
-        codeHash: row.codeHash,
-        maxAttempts: MAX_CODE_ATTEMPTS,
+      const refused = await hitAll(
+        db,
+        [
+          limit('address', ['try', row.email, clientIp], MAX_TRIES_PER_ADDRESS, TRIES_WINDOW_MS),
+          limit('client', ['try', clientIp], MAX_TRIES_PER_CLIENT, TRIES_WINDOW_MS),
+        ],
         now,
-        windowStart,
-        maxTries: MAX_TRIES_PER_ADDRESS,
-      });
+      );
+      if (refused) return { ok: false, reason: 'address_locked' };
+
+      const attempts = await countAttempt(db, interactionRef, row.codeHash, MAX_CODE_ATTEMPTS);
       if (attempts === null) return { ok: false, reason: 'too_many' };
-      if (!safeEqual(hashCode(row.email, code), row.codeHash)) {
+      if (!safeEqual(hashCode(interactionRef, row.email, code), row.codeHash)) {
         return { ok: false, reason: 'wrong', attemptsLeft: MAX_CODE_ATTEMPTS - attempts };
       }
-      if (!(await consumeLoginCode(db, row.email, row.codeHash, now))) return { ok: false, reason: 'used' };
+      if (!(await consumeLoginCode(db, interactionRef, row.codeHash, now))) return { ok: false, reason: 'used' };
       return { ok: true, email: row.email };
     },
 
     async purgeExpired(): Promise<void> {
-      await deleteStaleLoginCodes(db, new Date(clock.now().getTime() - CODE_REQUEST_WINDOW_MS));
+      const now = clock.now();
+      await deleteStaleLoginCodes(db, now);
+      await deleteEndedRateLimits(db, now);
     },
   };
 }

@@ -1,5 +1,7 @@
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
+import type { SignInProvider } from '../modules/session/sign-in-provider.ts';
 import type { IdpKeys } from './keys.ts';
 import { dbAdapterFactory } from './oidc-payloads.repository.ts';
 import { errorPage, LOGOUT_SCRIPT_HASH, logoutPage, signedOutPage } from './views.ts';
@@ -35,11 +37,12 @@ function html(ctx: KoaContextWithOIDC, body: string): void {
  * console), authorization code with PKCE S256 only, scopes openid and email. State lives in the
  * database (adapter), keys in server_keys; the interaction pages are ours (idp.routes.ts).
  */
-export function createIdpProvider(options: { db: Db; keys: IdpKeys; publicUrl: string }): Provider {
-  const { db, keys, publicUrl } = options;
+export function createIdpProvider(options: { db: Db; secretBox: SecretBox; keys: IdpKeys; publicUrl: string }): Provider {
+  const { db, secretBox, keys, publicUrl } = options;
+  const secure = publicUrl.startsWith('https:');
   const home = `${publicUrl}/`;
   const configuration: Configuration = {
-    adapter: dbAdapterFactory(db),
+    adapter: dbAdapterFactory(db, secretBox),
     clients: [
       {
         client_id: CONSOLE_CLIENT_ID,
@@ -66,8 +69,9 @@ export function createIdpProvider(options: { db: Db; keys: IdpKeys; publicUrl: s
     cookies: {
       keys: keys.cookieKeys,
       names: { session: 'lk_idp_session', interaction: 'lk_idp_interaction', resume: 'lk_idp_resume' },
-      long: { httpOnly: true, sameSite: 'lax', path: IDP_PATH },
-      short: { httpOnly: true, sameSite: 'lax' },
+      // Secure exactly when PUBLIC_URL is https (the request's scheme is pinned to it: idp.routes.ts).
+      long: { httpOnly: true, sameSite: 'lax', path: IDP_PATH, secure },
+      short: { httpOnly: true, sameSite: 'lax', secure },
     },
     jwks: keys.jwks as Configuration['jwks'],
     features: {
@@ -101,7 +105,34 @@ export function createIdpProvider(options: { db: Db; keys: IdpKeys; publicUrl: s
     },
   };
   const provider = new Provider(idpIssuer(publicUrl), configuration);
-  // Behind TLS offloading, trust X-Forwarded-Proto so cookies and URLs are https (oidc-provider docs).
-  provider.proxy = publicUrl.startsWith('https:');
+  // The provider reads scheme and host from X-Forwarded-Proto/-Host, which idp.routes.ts overwrites
+  // on every request with PUBLIC_URL's: what a client sends never reaches it.
+  provider.proxy = true;
   return provider;
+}
+
+/** The account (`sub`) an ID token we stored names; the token was verified when it was received. */
+function subjectOf(idToken: string): string | null {
+  try {
+    const payload = JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sub?: unknown };
+    return typeof payload.sub === 'string' ? payload.sub : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The built-in provider as the console signs in through it, with logout done on the server: the
+ * console's logout ends the person's sessions at the provider too (their rows), so the next
+ * sign-in asks for a code again, with no page to pass through. The browser just goes home.
+ */
+export function builtInSignInProvider(signIn: SignInProvider, endSessions: (accountId: string) => Promise<void>): SignInProvider {
+  return {
+    ...signIn,
+    async endSessionUrl({ idToken }) {
+      const accountId = idToken ? subjectOf(idToken) : null;
+      if (accountId) await endSessions(accountId);
+      return null;
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { XSRF_COOKIE, XSRF_HEADER } from '@latchkey/domain';
@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import type { Db } from '../../src/db/db.ts';
 import { SESSION_COOKIE } from '../../src/http/cookies.ts';
 import { grantPermissions, insertAccount, type AccountRow } from '../../src/modules/accounts/accounts.repository.ts';
+import { sessionIdRef } from '../../src/modules/session/session.service.ts';
 import { RecordingMailer, TestClock } from './fakes.ts';
 
 export async function freePort(): Promise<number> {
@@ -38,10 +39,26 @@ export interface TestAppOptions {
   consoleDist?: string;
 }
 
-/** The real app on a test database; only mail and time are fakes. Closing it leaves the database open. */
+/**
+ * The master key of every test app in this process, so apps started one after another on one
+ * database read each other's sealed values, as instances of one deployment do.
+ */
+export const TEST_SECRET_KEY = randomBytes(32).toString('base64');
+
+/**
+ * The real app on a test database; only mail and time are fakes. Closing it leaves the database open.
+ * It trusts X-Forwarded-For from loopback (TRUST_PROXY), so each test Browser is a client address
+ * of its own (Browser's `clientIp`) and one test's rate limits never reach another's.
+ */
 export async function startTestApp(db: Db, options: TestAppOptions = {}): Promise<TestApp> {
   const port = options.listen ? (options.port ?? (await freePort())) : 8080;
-  const config = loadConfig({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...options.env });
+  const config = loadConfig({
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    SECRET_KEY: TEST_SECRET_KEY,
+    TRUST_PROXY: '127.0.0.1,::1',
+    ...options.env,
+  });
   const clock = new TestClock();
   const mailer = new RecordingMailer();
   const built = await buildApp({
@@ -127,4 +144,9 @@ export async function signedInAccount(t: TestApp, db: Db, permissions: string[] 
 
 export function anonymous(t: TestApp): ApiClient {
   return new ApiClient(t.app, null);
+}
+
+/** The key of a console session's row in the sessions table (a keyed hash of the cookie value). */
+export function storedSessionRef(t: TestApp, sessionId: string): string {
+  return sessionIdRef(t.services.secretBox, sessionId);
 }

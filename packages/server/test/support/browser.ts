@@ -18,8 +18,24 @@ export interface BrowserResponse {
   json<T = unknown>(): T;
 }
 
+let clients = 0;
+/** A documentation-range address (198.18.0.0/15, RFC 2544) per Browser. */
+function nextClientIp(): string {
+  clients += 1;
+  return `198.18.${Math.floor(clients / 250) % 250}.${(clients % 250) + 1}`;
+}
+
 export class Browser {
   readonly #cookies = new Map<string, StoredCookie>();
+  /**
+   * The address this browser appears to come from: sent as X-Forwarded-For, which the test app
+   * believes from loopback (startTestApp's TRUST_PROXY). Two Browsers given one address share it.
+   */
+  readonly clientIp: string;
+
+  constructor(options: { clientIp?: string } = {}) {
+    this.clientIp = options.clientIp ?? nextClientIp();
+  }
 
   cookie(name: string): string | undefined {
     return [...this.#cookies.values()].find((c) => c.name === name)?.value;
@@ -60,7 +76,7 @@ export class Browser {
     init: { method?: string; headers?: Record<string, string>; form?: Record<string, string>; json?: unknown } = {},
   ): Promise<BrowserResponse> {
     const target = new URL(url);
-    const headers: Record<string, string> = { ...init.headers };
+    const headers: Record<string, string> = { 'x-forwarded-for': this.clientIp, ...init.headers };
     const cookie = this.#cookieHeader(target);
     if (cookie) headers.cookie = cookie;
     let body: string | undefined;

@@ -2,27 +2,30 @@ import type { FastifyInstance } from 'fastify';
 import { sessionApi } from '@latchkey/domain';
 import { clearSessionCookies, LOGIN_COOKIE, SESSION_COOKIE, setSessionCookies, type CookieOptions } from '../../http/cookies.ts';
 import { registerEndpoint } from '../../http/register-endpoint.ts';
+import { assertNotCrossSite } from '../../http/same-origin.ts';
 import type { SessionService } from './session.service.ts';
 
 /** spec §7 "Session". */
-export function registerSessionRoutes(app: FastifyInstance, sessions: SessionService, cookies: CookieOptions): void {
+export function registerSessionRoutes(app: FastifyInstance, sessions: SessionService, cookies: CookieOptions, publicUrl: string): void {
   registerEndpoint(app, sessionApi.getAuthUrl, async ({ query, request, reply }) => {
-    const { authUrl, binding } = await sessions.startLogin({
+    const { authUrl, pending } = await sessions.startLogin({
       redirectURL: query.redirectURL,
       stateNext: query.state_next,
-      binding: request.cookies[LOGIN_COOKIE],
+      pending: request.cookies[LOGIN_COOKIE],
     });
-    reply.setCookie(LOGIN_COOKIE, binding, cookies.login);
+    reply.setCookie(LOGIN_COOKIE, pending, cookies.login);
     return { authUrl };
   });
 
   registerEndpoint(app, sessionApi.login, async ({ body, request, reply }) => {
-    const { session, next } = await sessions.login({
+    const { session, next, pending } = await sessions.login({
       ...body,
-      binding: request.cookies[LOGIN_COOKIE],
+      pending: request.cookies[LOGIN_COOKIE],
       previousSessionId: request.cookies[SESSION_COOKIE],
     });
     setSessionCookies(reply, cookies, session);
+    if (pending) reply.setCookie(LOGIN_COOKIE, pending, cookies.login);
+    else reply.clearCookie(LOGIN_COOKIE, cookies.login);
     return { next };
   });
 
@@ -30,7 +33,9 @@ export function registerSessionRoutes(app: FastifyInstance, sessions: SessionSer
 
   registerEndpoint(app, sessionApi.getConsoleConfig, async () => sessions.consoleConfig());
 
+  // spec §7 keeps logout a GET; an <img src=/api/logout> on another site must not sign anyone out.
   registerEndpoint(app, sessionApi.logout, async ({ request, reply }) => {
+    assertNotCrossSite(request, publicUrl);
     const result = await sessions.logout(request.cookies[SESSION_COOKIE]);
     clearSessionCookies(reply, cookies);
     return result;

@@ -3,14 +3,14 @@ import * as client from 'openid-client';
 import {
   DomainError,
   GLOBAL_WILDCARD,
-  isSafeNextPath,
+  normaliseNextPath,
   validationText,
   type ConsoleConfig,
   type SessionAccount,
 } from '@latchkey/domain';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
-import { randomToken, sha256 } from '../../crypto.ts';
+import { randomToken, safeEqual, type SecretBox } from '../../crypto.ts';
 import type { Db } from '../../db/db.ts';
 import type { Actor } from '../accounts/actor.ts';
 import {
@@ -23,16 +23,7 @@ import {
   lockAccountCreation,
   type AccountRow,
 } from '../accounts/accounts.repository.ts';
-import {
-  consumeLoginAttempt,
-  deleteExpiredSessions,
-  deleteLoginAttemptsBefore,
-  deleteSession,
-  findSession,
-  insertLoginAttempt,
-  insertSession,
-  touchSession,
-} from './session.repository.ts';
+import { deleteExpiredSessions, deleteSession, findSession, insertSession, touchSession } from './session.repository.ts';
 import type { SignInProvider } from './sign-in-provider.ts';
 
 // DESIGN "Sessions": idle and absolute expiry.
@@ -43,15 +34,37 @@ export const LOGIN_ATTEMPT_MS = 15 * 60 * 1000;
 /** last_seen_at is written at most this often, so reads do not all turn into writes. */
 const TOUCH_EVERY_MS = 60 * 1000;
 
+/** Sign-ins one browser may have under way at once (tabs); older ones drop out of the cookie. */
+const MAX_PENDING_LOGINS = 3;
+/** The sealed lk_login cookie stays well under the 4 KB browsers keep per cookie. */
+const MAX_PENDING_COOKIE_LENGTH = 3500;
+const PENDING_CONTEXT = 'cookie:lk_login';
+
+/** What the sessions table is keyed by: an HMAC of the cookie value, never the value. */
+export function sessionIdRef(secretBox: SecretBox, sessionId: string): string {
+  return secretBox.hmac('session-id', sessionId);
+}
+
 export interface NewSession {
-  /** The opaque cookie value; only its SHA-256 is stored. */
+  /** The opaque cookie value; only its HMAC is stored. */
   sessionId: string;
   xsrfToken: string;
 }
 
 export interface AuthenticatedSession {
   actor: Actor;
-  xsrfToken: string;
+  /** Whether `token` (the X-XSRF-TOKEN header) is this session's token; constant time. */
+  xsrfMatches(token: string): boolean;
+}
+
+/** One sign-in under way (docs/decisions/0003), kept in the browser's sealed lk_login cookie. */
+interface PendingLogin {
+  state: string;
+  codeVerifier: string;
+  nonce: string;
+  next: string | null;
+  /** When GET /api/authurl answered, ms since the epoch (injected clock). */
+  at: number;
 }
 
 export interface SessionServiceDeps {
@@ -59,6 +72,7 @@ export interface SessionServiceDeps {
   clock: Clock;
   config: Pick<Config, 'publicUrl' | 'registration' | 'docsUrl' | 'supportUrl'>;
   signIn: SignInProvider;
+  secretBox: SecretBox;
 }
 
 function invalidRedirect(): DomainError {
@@ -67,9 +81,37 @@ function invalidRedirect(): DomainError {
   ]);
 }
 
-export function createSessionService({ db, clock, config, signIn }: SessionServiceDeps) {
+export function createSessionService({ db, clock, config, signIn, secretBox }: SessionServiceDeps) {
   // spec §7: the redirect URL is the console's origin plus /login, and nothing else.
   const redirectUri = `${config.publicUrl}/login`;
+  // A copy of the sessions table must not sign anyone in nor pass the XSRF check: keyed hashes.
+  const sessionRef = (sessionId: string) => sessionIdRef(secretBox, sessionId);
+  const xsrfHash = (token: string) => secretBox.hmac('xsrf-token', token);
+  const idTokenContext = (idHash: string) => `sessions.id_token:${idHash}`;
+
+  /** The sign-ins under way in this browser's cookie that are not too old; none when it was tampered with. */
+  function pendingLogins(cookie: string | undefined): PendingLogin[] {
+    if (!cookie) return [];
+    let pending: PendingLogin[];
+    try {
+      pending = secretBox.openJson<PendingLogin[]>(cookie, PENDING_CONTEXT);
+    } catch {
+      return [];
+    }
+    const oldest = clock.now().getTime() - LOGIN_ATTEMPT_MS;
+    return Array.isArray(pending) ? pending.filter((p) => typeof p.state === 'string' && p.at > oldest) : [];
+  }
+
+  /** The cookie value holding `pending` (newest first), or null when nothing is left. */
+  function sealPending(pending: PendingLogin[]): string | null {
+    let kept = pending.slice(0, MAX_PENDING_LOGINS);
+    for (;;) {
+      if (kept.length === 0) return null;
+      const sealed = secretBox.sealJson(kept, PENDING_CONTEXT);
+      if (sealed.length <= MAX_PENDING_COOKIE_LENGTH || kept.length === 1) return sealed;
+      kept = kept.slice(0, -1);
+    }
+  }
 
   async function actorFor(account: AccountRow): Promise<Actor> {
     return { accountId: account.id, email: account.email, permissions: await listPermissions(db, account.id), via: 'session' };
@@ -80,11 +122,12 @@ export function createSessionService({ db, clock, config, signIn }: SessionServi
     const sessionId = randomToken();
     const xsrfToken = randomToken();
     const now = clock.now();
+    const idHash = sessionRef(sessionId);
     await insertSession(tx, {
-      idHash: sha256(sessionId),
+      idHash,
       accountId,
-      xsrfToken,
-      idToken,
+      xsrfHash: xsrfHash(xsrfToken),
+      idToken: idToken === null ? null : secretBox.seal(idToken, idTokenContext(idHash)),
       createdAt: now,
       lastSeenAt: now,
       expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
@@ -97,7 +140,7 @@ export function createSessionService({ db, clock, config, signIn }: SessionServi
    * is deleted on sight; so is one whose account was deactivated.
    */
   async function authenticate(sessionId: string): Promise<AuthenticatedSession | null> {
-    const idHash = sha256(sessionId);
+    const idHash = sessionRef(sessionId);
     const session = await findSession(db, idHash);
     if (!session) return null;
     const now = clock.now().getTime();
@@ -111,38 +154,34 @@ export function createSessionService({ db, clock, config, signIn }: SessionServi
       return null;
     }
     if (now - session.lastSeenAt.getTime() >= TOUCH_EVERY_MS) await touchSession(db, idHash, new Date(now));
-    return { actor: await actorFor(account), xsrfToken: session.xsrfToken };
+    return {
+      actor: await actorFor(account),
+      xsrfMatches: (token: string) => safeEqual(xsrfHash(token), session.xsrfHash),
+    };
   }
 
   /**
-   * GET /api/authurl (spec §7, docs/decisions/0003): records a login attempt bound to this browser
-   * and answers where to send it. `binding` is the browser's existing lk_login value, reused so
-   * that two tabs signing in at once do not void each other.
+   * GET /api/authurl (spec §7, docs/decisions/0003): answers where to send the browser, and the new
+   * value of its sealed lk_login cookie, which carries this attempt (PKCE verifier, nonce, state,
+   * next path) beside the browser's other recent ones, so two tabs signing in at once do not void
+   * each other. Nothing is written to the database: anyone may call this.
    */
-  async function startLogin(p: { redirectURL: string; stateNext?: string | undefined; binding?: string | undefined }) {
+  async function startLogin(p: { redirectURL: string; stateNext?: string | undefined; pending?: string | undefined }) {
     if (p.redirectURL !== redirectUri) throw invalidRedirect();
-    const now = clock.now();
-    await deleteLoginAttemptsBefore(db, new Date(now.getTime() - LOGIN_ATTEMPT_MS));
-    const binding = p.binding && /^[A-Za-z0-9_-]{43}$/.test(p.binding) ? p.binding : randomToken();
-    const state = client.randomState();
-    const nonce = client.randomNonce();
-    const codeVerifier = client.randomPKCECodeVerifier();
-    await insertLoginAttempt(db, {
-      state,
-      codeVerifier,
-      nonce,
-      redirectUrl: redirectUri,
-      nextPath: p.stateNext && isSafeNextPath(p.stateNext) ? p.stateNext : null,
-      browserBinding: sha256(binding),
-      createdAt: now,
-    });
+    const attempt: PendingLogin = {
+      state: client.randomState(),
+      nonce: client.randomNonce(),
+      codeVerifier: client.randomPKCECodeVerifier(),
+      next: p.stateNext ? normaliseNextPath(p.stateNext) : null,
+      at: clock.now().getTime(),
+    };
     const authUrl = await signIn.authorizationUrl({
       redirectUri,
-      state,
-      nonce,
-      codeChallenge: await client.calculatePKCECodeChallenge(codeVerifier),
+      state: attempt.state,
+      nonce: attempt.nonce,
+      codeChallenge: await client.calculatePKCECodeChallenge(attempt.codeVerifier),
     });
-    return { authUrl, binding };
+    return { authUrl, pending: sealPending([attempt, ...pendingLogins(p.pending)]) as string };
   }
 
   /**
@@ -171,21 +210,21 @@ export function createSessionService({ db, clock, config, signIn }: SessionServi
     code: string;
     redirectURL: string;
     state?: string | undefined;
-    binding?: string | undefined;
+    /** The browser's lk_login cookie. */
+    pending?: string | undefined;
     /** The browser's current session, if any: replaced by the new one. */
     previousSessionId?: string | undefined;
   }) {
     if (p.redirectURL !== redirectUri) throw invalidRedirect();
-    if (!p.state || !p.binding) throw new DomainError('login_failed', 'The sign-in attempt was not found; start again');
-    const attempt = await consumeLoginAttempt(
-      db,
-      p.state,
-      sha256(p.binding),
-      new Date(clock.now().getTime() - LOGIN_ATTEMPT_MS),
-    );
+    if (!p.state || !p.pending) throw new DomainError('login_failed', 'The sign-in attempt was not found; start again');
+    const pending = pendingLogins(p.pending);
+    const state = p.state;
+    const attempt = pending.find((a) => safeEqual(a.state, state));
     if (!attempt) throw new DomainError('login_failed', 'The sign-in attempt was not found or has expired; start again');
+    // Single use: the answer's cookie no longer holds it (and the provider's code is single use too).
+    const remaining = sealPending(pending.filter((a) => a !== attempt));
 
-    const callbackUrl = new URL(attempt.redirectUrl);
+    const callbackUrl = new URL(redirectUri);
     callbackUrl.searchParams.set('code', p.code);
     callbackUrl.searchParams.set('state', p.state);
     // Outside any transaction: the exchange may call the built-in provider, which uses the database.
@@ -198,16 +237,27 @@ export function createSessionService({ db, clock, config, signIn }: SessionServi
 
     const account = await findOrRegister(email);
     if (!account.active) throw new DomainError('forbidden', 'This account is inactive');
-    if (p.previousSessionId) await deleteSession(db, sha256(p.previousSessionId));
+    if (p.previousSessionId) await deleteSession(db, sessionRef(p.previousSessionId));
     const session = await createSession(account.id, idToken);
-    return { session, next: attempt.nextPath };
+    return { session, next: attempt.next, pending: remaining };
   }
 
-  /** GET /api/logout: ends the session (if any) and answers where the browser goes next. */
+  /**
+   * GET /api/logout: ends the session (if any) and the provider's: the built-in provider's sessions
+   * end here, an external provider's through the RP-initiated logout address answered.
+   */
   async function logout(sessionId: string | undefined): Promise<{ redirectUrl: string }> {
-    const ended = sessionId ? await deleteSession(db, sha256(sessionId)) : null;
+    const ended = sessionId ? await deleteSession(db, sessionRef(sessionId)) : null;
+    let idToken: string | null = null;
+    if (ended?.idToken) {
+      try {
+        idToken = secretBox.open(ended.idToken, idTokenContext(ended.idHash));
+      } catch {
+        idToken = null;
+      }
+    }
     const home = `${config.publicUrl}/`;
-    const endSession = await signIn.endSessionUrl({ idToken: ended?.idToken ?? null, postLogoutRedirectUri: home });
+    const endSession = await signIn.endSessionUrl({ idToken, postLogoutRedirectUri: home });
     return { redirectUrl: endSession ?? home };
   }
 
@@ -222,7 +272,6 @@ export function createSessionService({ db, clock, config, signIn }: SessionServi
   async function purgeExpired(): Promise<void> {
     const now = clock.now();
     await deleteExpiredSessions(db, now, new Date(now.getTime() - SESSION_IDLE_MS));
-    await deleteLoginAttemptsBefore(db, new Date(now.getTime() - LOGIN_ATTEMPT_MS));
   }
 
   return { authenticate, createSession, startLogin, login, logout, account, consoleConfig, purgeExpired };

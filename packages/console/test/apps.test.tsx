@@ -1,30 +1,16 @@
+import type { Application } from '@latchkey/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ACCOUNT, fakeApi, project, type ApiCall, type FakeAnswer } from './fake-api.ts';
+import { fakeApi, type ApiCall, type FakeAnswer } from './fake-api.ts';
+import { ACCOUNT, application, applicationKeys, consoleConfig, project, projectSummary } from './fixtures.ts';
 import { renderApp } from './render-app.tsx';
 
 afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const CONFIG = { docsUrl: '', supportUrl: '', registration: 'open' };
-
-function app(overrides: Record<string, unknown> = {}) {
-  const id = (overrides['id'] as string | undefined) ?? 'a1';
-  return {
-    id,
-    projectId: 'p1',
-    name: 'Storefront',
-    platformCode: 'oidc',
-    enabled: true,
-    logoUrl: '',
-    keysEndpoint: `/apps/${id}/keys`,
-    generateNewKeysEndpoint: `/apps/${id}/keys/generate`,
-    ...overrides,
-  };
-}
-
-const KEYS = { clientId: 'client-a1', clientSecret: '', redirectURI: ['https://shop.example.com/cb', 'com.example.shop:/cb'] };
+const CONFIG = consoleConfig();
+const KEYS = applicationKeys();
 const SECRET = 'secret-0123456789abcdef0123456789abcdef';
 
 type Routes = Record<string, FakeAnswer | ((call: ApiCall) => FakeAnswer)>;
@@ -33,7 +19,7 @@ function server(routes: Routes, { enabled = true }: { enabled?: boolean } = {}) 
   return fakeApi({
     'GET /account': { body: ACCOUNT },
     'GET /config': { body: CONFIG },
-    'GET /accounts/acc-1/projects': { body: [project({ enabled })] },
+    'GET /accounts/acc-1/projects': { body: [projectSummary({ enabled })] },
     'GET /projects/p1': { body: project({ enabled }) },
     ...routes,
   });
@@ -52,7 +38,7 @@ describe('applications list (spec §2, §7, §9)', () => {
   it('shows name, type and enabled per row with a settings link, sorted by name ascending, first page of 10', async () => {
     const api = server({
       'GET /projects/p1/apps': {
-        body: { total: 2, list: [app(), app({ id: 'a2', name: 'Back office', enabled: false })] },
+        body: { total: 2, list: [application(), application({ id: 'a2', name: 'Back office', enabled: false })] },
       },
     });
     renderApp('/project/p1/apps');
@@ -73,7 +59,7 @@ describe('applications list (spec §2, §7, §9)', () => {
   });
 
   it('asks for the page, size, sort and filters the address names (offset = page × size)', async () => {
-    const api = server({ 'GET /projects/p1/apps': { body: { total: 95, list: [app()] } } });
+    const api = server({ 'GET /projects/p1/apps': { body: { total: 95, list: [application()] } } });
     renderApp('/project/p1/apps#name=shop&enabled=false&sort=enabled&direction=desc&page=2&size=20');
     await screen.findByText('Storefront');
     const query = api.callsTo('GET /projects/p1/apps')[0]?.query;
@@ -93,7 +79,7 @@ describe('applications list (spec §2, §7, §9)', () => {
   });
 
   it('filters by name as the user types (in the hash, from page 0) and by enabled', async () => {
-    const api = server({ 'GET /projects/p1/apps': { body: { total: 1, list: [app()] } } });
+    const api = server({ 'GET /projects/p1/apps': { body: { total: 1, list: [application()] } } });
     const ui = renderApp('/project/p1/apps#page=1');
     await screen.findByText('Storefront');
     await ui.user.type(screen.getByRole('textbox', { name: 'Name' }), 'store');
@@ -183,9 +169,9 @@ describe('create application (spec §2, §5, §7, §8)', () => {
 
   it('creates the app, then its keys (in that order), shows the secret once, and goes to its settings after "I have copied it"', async () => {
     const api = server({
-      'POST /apps': { status: 201, body: { id: 'a1', projectId: 'p1', keysEndpoint: '/apps/a1/keys' } },
+      'POST /apps': { status: 201, body: { id: 'a1', projectId: 'p1', keysEndpoint: 'apps/a1/keys' } },
       'POST /apps/a1/keys': { status: 201, body: { clientId: 'client-a1', clientSecret: SECRET, redirectURI: ['https://shop.example.com/cb', 'com.example.shop:/cb'] } },
-      'GET /apps/a1': { body: app() },
+      'GET /apps/a1': { body: application() },
       'GET /apps/a1/keys': { body: KEYS },
     });
     const ui = renderApp('/project/p1/app/create');
@@ -227,7 +213,7 @@ describe('create application (spec §2, §5, §7, §8)', () => {
   it('when the key step fails, says so, offers the settings page, and a retry makes only the keys', async () => {
     let keyAttempts = 0;
     const api = server({
-      'POST /apps': { status: 201, body: { id: 'a1', projectId: 'p1', keysEndpoint: '/apps/a1/keys' } },
+      'POST /apps': { status: 201, body: { id: 'a1', projectId: 'p1', keysEndpoint: 'apps/a1/keys' } },
       'POST /apps/a1/keys': () => {
         keyAttempts += 1;
         return keyAttempts === 1
@@ -257,8 +243,8 @@ describe('create application (spec §2, §5, §7, §8)', () => {
 });
 
 describe('application settings (spec §2, §4, §7, §8)', () => {
-  function settingsServer(routes: Routes = {}, options: { enabled?: boolean; app?: Record<string, unknown> } = {}) {
-    let current = app(options.app);
+  function settingsServer(routes: Routes = {}, options: { enabled?: boolean; app?: Partial<Application> } = {}) {
+    let current = application(options.app);
     let version = 3;
     return server(
       {
@@ -383,7 +369,7 @@ describe('application settings (spec §2, §4, §7, §8)', () => {
   it('after a stale-version refusal (412) when disabling, shows the raw message, reads the app again and a retry succeeds', async () => {
     // Someone else saves the app after the page has read it: version 3 is stale, 4 is current.
     let version = 3;
-    let current = app();
+    let current = application();
     const api = server({
       'GET /apps/a1': () => ({ body: current, headers: { ETag: `"${version}"` } }),
       'GET /apps/a1/keys': { body: KEYS },

@@ -57,15 +57,3 @@ export function fakeApi(routes: Record<string, Responder>) {
     },
   };
 }
-
-export const ACCOUNT = { id: 'acc-1', email: 'owner@example.com', permissions: ['cst:p1:*'] };
-
-export function project(overrides: Record<string, unknown> = {}) {
-  return {
-    id: 'p1',
-    name: 'Acme',
-    enabled: true,
-    logoUrl: '',
-    ...overrides,
-  };
-}

@@ -1,7 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { vi } from 'vitest';
-import { ACCOUNT, fakeApi, project } from './fake-api.ts';
+import { fakeApi } from './fake-api.ts';
+import { ACCOUNT, project, projectSummary } from './fixtures.ts';
 import { renderApp } from './render-app.tsx';
 
 afterEach(() => {
@@ -12,7 +13,7 @@ function server(permissions: string[], projectAnswer: { status?: number; body?: 
   return fakeApi({
     'GET /account': { body: { ...ACCOUNT, permissions } },
     'GET /config': { body: { docsUrl: 'https://docs.example', supportUrl: 'https://support.example', registration: 'open' } },
-    'GET /accounts/acc-1/projects': { body: [project()] },
+    'GET /accounts/acc-1/projects': { body: [projectSummary()] },
     'GET /projects/p1': projectAnswer,
   });
 }

@@ -1,13 +1,15 @@
+import type { ProjectSummary } from '@latchkey/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ACCOUNT, fakeApi, project, type ApiCall } from './fake-api.ts';
+import { fakeApi, type ApiCall } from './fake-api.ts';
+import { ACCOUNT, consoleConfig, project, projectSummary } from './fixtures.ts';
 import { renderApp } from './render-app.tsx';
 
 afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const CONFIG = { docsUrl: 'https://docs.example', supportUrl: 'https://support.example', registration: 'open' };
+const CONFIG = consoleConfig({ docsUrl: 'https://docs.example', supportUrl: 'https://support.example' });
 
 describe('create project (spec §2, §5)', () => {
   function createServer(onCreate: (call: ApiCall) => { status?: number; body?: unknown }) {
@@ -16,7 +18,7 @@ describe('create project (spec §2, §5)', () => {
     const server = fakeApi({
       'GET /account': () => ({ body: account }),
       'GET /config': { body: CONFIG },
-      'GET /accounts/acc-1/projects': () => ({ body: created ? [project({ id: 'p9', name: 'Acme' })] : [] }),
+      'GET /accounts/acc-1/projects': () => ({ body: created ? [projectSummary({ id: 'p9', name: 'Acme' })] : [] }),
       'POST /projects': (call) => {
         const answer = onCreate(call);
         if ((answer.status ?? 200) < 300) {
@@ -112,7 +114,7 @@ describe('create project (spec §2, §5)', () => {
 });
 
 describe('project list (spec §2)', () => {
-  function listServer(projects: unknown[]) {
+  function listServer(projects: ProjectSummary[]) {
     return fakeApi({
       'GET /account': { body: ACCOUNT },
       'GET /config': { body: CONFIG },
@@ -122,9 +124,9 @@ describe('project list (spec §2)', () => {
 
   it('shows the add card first, then the enabled projects linking to their dashboards', async () => {
     listServer([
-      project({ id: 'p1', name: 'Acme', logoUrl: 'https://cdn.example/acme.png' }),
-      project({ id: 'p2', name: 'Globex' }),
-      project({ id: 'p3', name: 'Initech', enabled: false }),
+      projectSummary({ id: 'p1', name: 'Acme', logoUrl: 'https://cdn.example/acme.png' }),
+      projectSummary({ id: 'p2', name: 'Globex' }),
+      projectSummary({ id: 'p3', name: 'Initech', enabled: false }),
     ]);
     renderApp('/');
     expect(await screen.findByRole('heading', { level: 1, name: 'Projects' })).toBeInTheDocument();
@@ -139,7 +141,7 @@ describe('project list (spec §2)', () => {
   });
 
   it('reveals closed projects, marked Closed, with the Closed Projects switch', async () => {
-    listServer([project({ id: 'p1', name: 'Acme' }), project({ id: 'p3', name: 'Initech', enabled: false })]);
+    listServer([projectSummary({ id: 'p1', name: 'Acme' }), projectSummary({ id: 'p3', name: 'Initech', enabled: false })]);
     const app = renderApp('/');
     await app.user.click(await screen.findByRole('switch', { name: 'Closed Projects' }));
     const closed = await screen.findByRole('link', { name: 'Initech' });
@@ -149,7 +151,7 @@ describe('project list (spec §2)', () => {
   });
 
   it('falls back to the default logo when the logo fails to load', async () => {
-    listServer([project({ id: 'p1', name: 'Acme', logoUrl: 'https://cdn.example/broken.png' })]);
+    listServer([projectSummary({ id: 'p1', name: 'Acme', logoUrl: 'https://cdn.example/broken.png' })]);
     renderApp('/');
     const image = await screen.findByRole('img', { name: 'Acme' });
     image.dispatchEvent(new Event('error'));
@@ -182,8 +184,8 @@ describe('welcome and disabled notice (spec §1, §2)', () => {
     return fakeApi({
       'GET /account': { body: ACCOUNT },
       'GET /config': { body: CONFIG },
-      'GET /accounts/acc-1/projects': { body: [project({ enabled })] },
-      'GET /projects/p1': { body: project({ enabled }) },
+      'GET /accounts/acc-1/projects': { body: [projectSummary({ enabled })] },
+      'GET /projects/p1': { body: projectSummary({ enabled }) },
     });
   }
 

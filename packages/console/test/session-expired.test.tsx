@@ -1,7 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { browser } from '../src/lib/browser.ts';
-import { ACCOUNT, fakeApi, project } from './fake-api.ts';
+import { fakeApi } from './fake-api.ts';
+import { ACCOUNT, project } from './fixtures.ts';
 import { renderApp } from './render-app.tsx';
 
 beforeEach(() => {

@@ -1,7 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { browser } from '../src/lib/browser.ts';
-import { ACCOUNT, fakeApi, project } from './fake-api.ts';
+import { fakeApi } from './fake-api.ts';
+import { ACCOUNT, project, projectSummary } from './fixtures.ts';
 import { renderApp } from './render-app.tsx';
 
 const ORIGIN = window.location.origin;
@@ -19,7 +20,7 @@ function signInServer(loginNext: string | null = null) {
     'POST /login': { body: { next: loginNext } },
     'GET /account': { body: ACCOUNT },
     'GET /config': { body: { docsUrl: 'https://docs.example', supportUrl: 'https://support.example', registration: 'open' } },
-    'GET /accounts/acc-1/projects': { body: [project()] },
+    'GET /accounts/acc-1/projects': { body: [projectSummary()] },
     'GET /projects/p1': { body: project() },
   });
 }

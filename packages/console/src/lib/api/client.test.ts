@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../../test/fake-api.ts';
 import { ApiError } from './api-error.ts';
-import { request } from './client.ts';
+import { request, resolveApiLink } from './client.ts';
 import { api } from './contract.ts';
 import { onSessionExpired } from './session-events.ts';
 
@@ -106,5 +106,35 @@ describe('request', () => {
     await expect(request(api.getProject, { params: { project: 'p1' } })).rejects.toMatchObject({ code: 'forbidden' });
     stop();
     expect(listener).not.toHaveBeenCalled();
+  });
+
+  it('follows a link the API answered (at) as RFC 3986 resolves it against the API base', async () => {
+    const server = fakeApi({ 'PUT /apps/a1/keys': { body: { clientId: 'c', redirectURI: [] } } });
+    await request(api.updateAppKeys, { at: 'apps/a1/keys', body: { redirectURI: [] } });
+    await request(api.updateAppKeys, { at: `${window.location.origin}/api/apps/a1/keys`, body: { redirectURI: [] } });
+    expect(server.callsTo('PUT /apps/a1/keys')).toHaveLength(2);
+    const urls = vi.mocked(fetch).mock.calls.map(([input]) => String(input));
+    expect(urls).toEqual(['/api/apps/a1/keys', '/api/apps/a1/keys']);
+  });
+
+  it.each([
+    ['/apps/a1/keys', 'a leading slash resolves against the host, outside the API'],
+    ['apps/a1/keys/generate', 'another contract entry'],
+    ['apps/a1/../a2/keys/generate', 'another contract entry once resolved'],
+    ['apps/a1/keys?x=1', 'a query'],
+    ['https://elsewhere.example/api/apps/a1/keys', 'another origin'],
+    ['../apps/a1/keys', 'outside the API base'],
+  ])('refuses %s (%s) without calling', async (link) => {
+    const server = fakeApi({});
+    await expect(request(api.updateAppKeys, { at: link, body: { redirectURI: [] } })).rejects.toMatchObject({
+      code: 'unexpected_response',
+    });
+    expect(server.calls).toHaveLength(0);
+  });
+
+  it('resolves links under the API base only', () => {
+    expect(resolveApiLink('apps/a%2Fb/keys')).toBe('/apps/a%2Fb/keys');
+    expect(resolveApiLink('/api/apps/a1/keys')).toBe('/apps/a1/keys');
+    expect(resolveApiLink('/apps/a1/keys')).toBeNull();
   });
 });

@@ -11,6 +11,7 @@ import {
   type QueryOf,
   type ResponseOf,
 } from '@latchkey/domain';
+import { browser } from '../browser.ts';
 import { ApiError, type ApiErrorCode } from './api-error.ts';
 import type { ApiRoute } from './contract.ts';
 import { emitSessionExpired } from './session-events.ts';
@@ -101,14 +102,36 @@ export function matchesContractPath(pattern: string, path: string): boolean {
   return new RegExp(`^${source}$`).test(path) && !path.split('/').some((segment) => segment === '..' || segment === '.');
 }
 
+/**
+ * The path under the API base that a link the API answered points to (spec §7 "{keysEndpoint}").
+ * The link is resolved as RFC 3986 says, against the API base `/api/`: `apps/a1/keys` is
+ * `/api/apps/a1/keys`, an absolute `https://host/api/apps/a1/keys` stays as it is, and a link with
+ * a leading slash resolves against the host, outside the API. Null when it is not under the API base
+ * of this origin, or carries a query or fragment.
+ */
+export function resolveApiLink(link: string): string | null {
+  let base: URL;
+  let target: URL;
+  try {
+    base = new URL(`${API_BASE}/`, browser.origin());
+    target = new URL(link, base);
+  } catch {
+    return null;
+  }
+  if (target.origin !== base.origin || !target.pathname.startsWith(base.pathname)) return null;
+  if (target.search || target.hash) return null;
+  return `/${target.pathname.slice(base.pathname.length)}`;
+}
+
 function pathOf(endpoint: ApiRoute, options: { params?: unknown; at?: string }): string {
   if (options.at !== undefined) {
     // spec §7 "POST {keysEndpoint}": the server names the resource's path; it is trusted only when it
-    // is the path of the contract entry the call is typed by.
-    if (!matchesContractPath(endpoint.path, options.at)) {
+    // resolves under the API base to the path of the contract entry the call is typed by.
+    const path = resolveApiLink(options.at);
+    if (path === null || !matchesContractPath(endpoint.path, path)) {
       throw new ApiError(0, 'unexpected_response', `Unexpected API path ${options.at}`);
     }
-    return options.at;
+    return path;
   }
   return buildPath(endpoint.path, (options.params ?? {}) as Record<string, string | number>);
 }

@@ -26,6 +26,9 @@ describe('loadConfig', () => {
       docsUrl: 'http://127.0.0.1:8080/api/docs',
       supportUrl: '',
       logLevel: 'info',
+      secretKey: null,
+      secretKeyPrevious: null,
+      trustProxy: [],
     });
   });
 
@@ -90,7 +93,27 @@ describe('loadConfig', () => {
     ['SUPPORT_URL', { SUPPORT_URL: 'javascript:alert(1)' }, 'SUPPORT_URL'],
     ['SUPPORT_URL', { SUPPORT_URL: 'mailto:nobody' }, 'SUPPORT_URL'],
     ['LOG_LEVEL', { LOG_LEVEL: 'chatty' }, 'LOG_LEVEL must be one of'],
+    ['SECRET_KEY', { SECRET_KEY: 'c2hvcnQ=' }, 'SECRET_KEY must be base64 of 32 random bytes, e.g. the output of: openssl rand -base64 32'],
+    ['SECRET_KEY', { SECRET_KEY: `${'A'.repeat(43)}!` }, 'SECRET_KEY must be base64 of 32 random bytes'],
+    ['SECRET_KEY_PREVIOUS', { SECRET_KEY_PREVIOUS: 'nope' }, 'SECRET_KEY_PREVIOUS must be base64 of 32 random bytes'],
+    ['TRUST_PROXY', { TRUST_PROXY: 'proxy.example.com' }, 'TRUST_PROXY must be a comma-separated list of proxy addresses or CIDR blocks'],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.1,,10.0.0.2' }, 'TRUST_PROXY'],
   ];
+
+  it('reads SECRET_KEY, SECRET_KEY_PREVIOUS and TRUST_PROXY; trusts no proxy by default', () => {
+    const key = Buffer.alloc(32, 7);
+    const previous = Buffer.alloc(32, 9);
+    const config = loadConfig({
+      SECRET_KEY: key.toString('base64'),
+      SECRET_KEY_PREVIOUS: previous.toString('base64'),
+      TRUST_PROXY: ' 10.0.0.1, 192.168.0.0/16 ,::1,fd00::/8',
+    });
+    expect(config.secretKey?.equals(key)).toBe(true);
+    expect(config.secretKeyPrevious?.equals(previous)).toBe(true);
+    expect(config.trustProxy).toEqual(['10.0.0.1', '192.168.0.0/16', '::1', 'fd00::/8']);
+    expect(loadConfig({})).toMatchObject({ secretKey: null, secretKeyPrevious: null, trustProxy: [] });
+  });
   it.each(bad)('names %s when it is invalid (%j)', (variable, env, text) => {
     const error = errorOf(env);
     expect(error.variable).toBe(variable);

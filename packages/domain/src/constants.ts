@@ -13,6 +13,8 @@ export const LANGUAGES = ['en', 'fr', 'ro'] as const;
 export const THEMES = ['classic'] as const;
 export const REVOCATION_REASON = 'PORTAL_REVOKE';
 export const AUDIT_RESULTS = ['success', 'failed', 'created', 'disabled', 'denied', 'error'] as const;
+/** spec §4 "Audit result values": the eventStatus of every audit event is one of these, chosen explicitly. */
+export type AuditResult = (typeof AUDIT_RESULTS)[number];
 export const SUBMIT_LINGER_MS = 600;
 export const COPY_CONFIRMATION_MS = 2000;
 export const FILTER_ERROR_FLASH_MS = 500;

@@ -6,5 +6,7 @@ export * from './project/index.ts';
 export * from './issuer/index.ts';
 export * from './session/index.ts';
 export * from './api/index.ts';
+export * from './api/error-answers.ts';
+export * from './api/operation-id.ts';
 export * from './list/index.ts';
 export * from './app/index.ts';

@@ -54,7 +54,7 @@ const WORDS = (
 
 async function seed(db: Db, url: string, bigProject: string): Promise<void> {
   const now = new Date();
-  await insertProject(db, { id: bigProject, email: 'bench@example.test', settings: newProjectSettings('Bench'), issuer: null, now });
+  await insertProject(db, { id: bigProject, email: 'bench@example.test', createdBy: null, settings: newProjectSettings('Bench'), now });
   await db.query(
     `INSERT INTO projects (id, name, enabled, email, settings, version, created_at, updated_at)
      SELECT 'other' || g, 'Other ' || g, true, 'bench@example.test', '{}'::jsonb, 1, now(), now()

@@ -14,3 +14,13 @@ export class HttpDomainError extends DomainError {
     return this.#status;
   }
 }
+
+/** The answer about anything the caller may not see or that does not exist (docs/decisions/0004). */
+export function notFound(message = 'Not found'): DomainError {
+  return new DomainError('not_found', message);
+}
+
+/** spec §4: changes to a closed project's settings, apps and accounts are blocked. */
+export function projectClosed(): DomainError {
+  return new DomainError('project_closed', 'The project is closed; changes cannot be made while it is disabled');
+}

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Application, ApplicationKeys } from '@latchkey/domain';
 import { anonymous, signedInAccount, startTestApp, type ApiResponse, type SignedIn, type TestApp } from './support/app.ts';
 import { describeEachDatabase } from './support/databases.ts';
+import { closeProject, createApp, createKeys, createProject, getApp, REDIRECT, setEnabled } from './support/fixtures.ts';
 
 interface ErrorAnswer {
   error: string;
@@ -13,8 +14,6 @@ interface AppList {
   total: number;
   list: Application[];
 }
-
-const REDIRECT = 'https://app.example.com/callback';
 
 describeEachDatabase('applications', (t) => {
   let app: TestApp;
@@ -28,12 +27,6 @@ describeEachDatabase('applications', (t) => {
   const verify = (clientId: string, secret: string) => app.services.apps.verifyClientCredentials(clientId, secret);
   const redirectAllowed = (clientId: string, uri: string) => app.services.apps.isRedirectUriAllowed(clientId, uri);
 
-  async function createProject(by: SignedIn, name = `Team ${Math.random().toString(36).slice(2, 8)}`): Promise<string> {
-    const res = await by.api.post<{ id: string }>('/api/projects', { name, pinLength: 4, email: by.account.email });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return res.body.id;
-  }
-
   /** A project made by its administrator (cst:{p}:*), with an apps manager, a usage viewer and an outsider. */
   async function projectWithPeople() {
     const admin = await signedInAccount(app, t.db);
@@ -45,39 +38,6 @@ describeEachDatabase('applications', (t) => {
     const otherProject = await createProject(otherAdmin);
     const outsider = await signedInAccount(app, t.db, [`cst:${otherProject}:apps`]);
     return { id, admin, manager, viewer, outsider, otherAdmin, otherProject };
-  }
-
-  async function createApp(by: SignedIn, projectId: string, name = 'Web portal'): Promise<string> {
-    const res = await by.api.post<{ id: string; projectId: string; keysEndpoint: string }>('/api/apps', {
-      platformCode: 'oidc',
-      name,
-      url: 'https://app.example.com',
-      projectId,
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return res.body.id;
-  }
-
-  async function createKeys(by: SignedIn, appId: string, redirectURI: string[] = [REDIRECT]): Promise<ApplicationKeys> {
-    const res = await by.api.post<ApplicationKeys>(`/api/apps/${appId}/keys`, { redirectURI });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return res.body;
-  }
-
-  async function getApp(by: SignedIn, appId: string): Promise<Application> {
-    const res = await by.api.get<Application>(`/api/apps/${appId}`);
-    expect(res.status).toBe(200);
-    return res.body;
-  }
-
-  async function setEnabled(by: SignedIn, appId: string, enabled: boolean): Promise<void> {
-    const current = await getApp(by, appId);
-    const res = await by.api.put(`/api/apps/${appId}`, { name: current.name, logoUrl: current.logoUrl, enabled });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-  }
-
-  async function closeProject(admin: SignedIn, projectId: string): Promise<void> {
-    expect((await admin.api.put(`/api/projects/${projectId}/meta`, { enabled: false })).status).toBe(200);
   }
 
   async function appsOfProject(projectId: string): Promise<Array<{ id: string; name: string; enabled: boolean; logo_url: string; version: number }>> {
@@ -138,7 +98,7 @@ describeEachDatabase('applications', (t) => {
       });
       expect(created.status).toBe(201);
       const appId = created.body.id;
-      expect(created.body).toEqual({ id: appId, projectId: id, keysEndpoint: `/apps/${appId}/keys` });
+      expect(created.body).toEqual({ id: appId, projectId: id, keysEndpoint: `apps/${appId}/keys` });
 
       const list = await me.api.get<AppList>(`/api/projects/${id}/apps`);
       expect(list.status).toBe(200);
@@ -253,7 +213,7 @@ describeEachDatabase('applications', (t) => {
       expect(res.status).toBe(201);
       const appId = res.body.id;
       expect(appId).toMatch(/^[a-z2-7]{16}$/);
-      expect(res.body).toEqual({ id: appId, projectId: id, keysEndpoint: `/apps/${appId}/keys` });
+      expect(res.body).toEqual({ id: appId, projectId: id, keysEndpoint: `apps/${appId}/keys` });
 
       const read = await manager.api.get<Application>(`/api/apps/${appId}`);
       expect(read.status).toBe(200);
@@ -265,8 +225,8 @@ describeEachDatabase('applications', (t) => {
         platformCode: 'oidc',
         enabled: true,
         logoUrl: '',
-        keysEndpoint: `/apps/${appId}/keys`,
-        generateNewKeysEndpoint: `/apps/${appId}/keys/generate`,
+        keysEndpoint: `apps/${appId}/keys`,
+        generateNewKeysEndpoint: `apps/${appId}/keys/generate`,
       });
       const { rows } = await t.db.query<{ url: string }>('SELECT url FROM applications WHERE id = $1', [appId]);
       expect(rows[0]?.url).toBe('https://portal.example.com');
@@ -478,11 +438,6 @@ describeEachDatabase('applications', (t) => {
       const { id, manager } = await projectWithPeople();
       const appId = await createApp(manager, id);
       const old = await createKeys(manager, appId);
-      // The body names the redirect URIs the caller saw; a list changed since then is not put back.
-      const stale = await manager.api.post<ErrorAnswer>(`/api/apps/${appId}/keys/generate`, { redirectURI: [REDIRECT, 'https://app.example.com/cb2'] });
-      expect(stale.status).toBe(412);
-      expect(stale.body.error).toBe('conflict');
-      expect(await verify(old.clientId, old.clientSecret)).toBe(true);
       const res = await manager.api.post<ApplicationKeys>(`/api/apps/${appId}/keys/generate`, { redirectURI: old.redirectURI });
       expect(res.status).toBe(200);
       expect(res.headers['cache-control']).toBe('no-store');
@@ -499,6 +454,63 @@ describeEachDatabase('applications', (t) => {
       expect(audit.some((a) => a.text.includes(res.body.clientSecret) || a.text.includes(old.clientSecret))).toBe(false);
       const { rows } = await t.db.query<{ rotated_at: Date | null }>('SELECT rotated_at FROM application_keys WHERE application_id = $1', [appId]);
       expect(rows[0]?.rotated_at).toBeInstanceOf(Date);
+    });
+
+    it('sets the redirect URIs sent with generate new keys together with the new secret (spec §7)', async () => {
+      const { id, manager } = await projectWithPeople();
+      const appId = await createApp(manager, id);
+      const old = await createKeys(manager, appId);
+      const redirectURI = [REDIRECT, 'https://app.example.com/cb2'];
+      const res = await manager.api.post<ApplicationKeys>(`/api/apps/${appId}/keys/generate`, { redirectURI });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.redirectURI).toEqual(redirectURI);
+      expect((await keysRow(appId))?.redirect_uris).toEqual(redirectURI);
+      expect(await verify(old.clientId, res.body.clientSecret)).toBe(true);
+      expect(await redirectAllowed(old.clientId, 'https://app.example.com/cb2')).toBe(true);
+      expect((await auditOf(id)).at(-1)?.details).toMatchObject({
+        action: 'app.keys.generate',
+        before: { redirectURI: [REDIRECT] },
+        after: { redirectURI },
+      });
+    });
+
+    it('sends the keys\' version as ETag and honours If-Match on replace and generate: a stale edit is 412 and changes nothing', async () => {
+      const { id, manager, admin } = await projectWithPeople();
+      const appId = await createApp(manager, id);
+      const created = await manager.api.post<ApplicationKeys>(`/api/apps/${appId}/keys`, { redirectURI: [REDIRECT] });
+      expect(created.headers.etag).toBe('"1"');
+      const read = await manager.api.get(`/api/apps/${appId}/keys`);
+      expect(read.headers.etag).toBe('"1"');
+      // Two administrators read version 1; the first one's edit wins, the second one's is refused.
+      const first = await manager.api.put(`/api/apps/${appId}/keys`, { redirectURI: ['https://first.example/cb'] }, { headers: { 'if-match': '"1"' } });
+      expect(first.status).toBe(200);
+      expect(first.headers.etag).toBe('"2"');
+      const second = await admin.api.put<ErrorAnswer>(`/api/apps/${appId}/keys`, { redirectURI: ['https://second.example/cb'] }, { headers: { 'if-match': '"1"' } });
+      expect(second.status).toBe(412);
+      expect(second.body.error).toBe('conflict');
+      const generate = await admin.api.post<ErrorAnswer>(`/api/apps/${appId}/keys/generate`, { redirectURI: [REDIRECT] }, { headers: { 'if-match': '"1"' } });
+      expect(generate.status).toBe(412);
+      expect((await keysRow(appId))?.redirect_uris).toEqual(['https://first.example/cb']);
+      expect(await verify(created.body.clientId, created.body.clientSecret)).toBe(true);
+      const fresh = await admin.api.post<ApplicationKeys>(`/api/apps/${appId}/keys/generate`, { redirectURI: [REDIRECT] }, { headers: { 'if-match': '"2"' } });
+      expect(fresh.status).toBe(200);
+      expect(fresh.headers.etag).toBe('"3"');
+    });
+
+    it('answers keysEndpoint and generateNewKeysEndpoint as links that resolve against the API base (RFC 3986)', async () => {
+      const { id, manager } = await projectWithPeople();
+      const appId = await createApp(manager, id);
+      const application = await getApp(manager, appId);
+      const base = `${app.config.publicUrl}/api/`;
+      const keysUrl = new URL(application.keysEndpoint, base);
+      const generateUrl = new URL(application.generateNewKeysEndpoint, base);
+      expect(keysUrl.pathname).toBe(`/api/apps/${appId}/keys`);
+      expect(generateUrl.pathname).toBe(`/api/apps/${appId}/keys/generate`);
+      // Following the links as a client would reaches the API, not the console's HTML.
+      const created = await manager.api.post<ApplicationKeys>(keysUrl.pathname, { redirectURI: [REDIRECT] });
+      expect(created.status).toBe(201);
+      expect(String(created.headers['content-type'])).toContain('application/json');
+      expect((await manager.api.post(generateUrl.pathname, { redirectURI: [REDIRECT] })).status).toBe(200);
     });
 
     it('refuses to generate or create keys, or change redirect URIs, while the application is disabled (409)', async () => {
@@ -747,8 +759,8 @@ describeEachDatabase('applications', (t) => {
         platformCode: 'oidc',
         enabled: true,
         logoUrl: '',
-        keysEndpoint: `/apps/${expected('name', 'asc')[0]}/keys`,
-        generateNewKeysEndpoint: `/apps/${expected('name', 'asc')[0]}/keys/generate`,
+        keysEndpoint: `apps/${expected('name', 'asc')[0]}/keys`,
+        generateNewKeysEndpoint: `apps/${expected('name', 'asc')[0]}/keys/generate`,
       });
     });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it, describe } from 'vitest';
 import { defaultIssuer, type Issuer, type Project, type ProjectSummary } from '@latchkey/domain';
 import { anonymous, signedInAccount, startTestApp, type SignedIn, type TestApp } from './support/app.ts';
 import { describeEachDatabase } from './support/databases.ts';
+import { createProject, getProject } from './support/fixtures.ts';
 
 describeEachDatabase('projects', (t) => {
   let app: TestApp;
@@ -14,18 +15,6 @@ describeEachDatabase('projects', (t) => {
   afterAll(async () => {
     await app?.close();
   });
-
-  async function createProject(by: SignedIn, name = 'Acme'): Promise<string> {
-    const res = await by.api.post<{ id: string }>('/api/projects', { name, pinLength: 4, email: by.account.email });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return res.body.id;
-  }
-
-  async function getProject(by: SignedIn, id: string): Promise<Project> {
-    const res = await by.api.get<Project>(`/api/projects/${id}`);
-    expect(res.status).toBe(200);
-    return res.body;
-  }
 
   /** A project administered by a fresh account, plus accounts with less (or no) permission on it. */
   async function projectWithPeople() {

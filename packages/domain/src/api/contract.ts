@@ -19,6 +19,7 @@ import {
   sessionAccountSchema,
 } from '../session/schema.ts';
 import { endpoint } from './endpoint.ts';
+import { cleanString } from '../validation/fields.ts';
 import { listResponseSchema } from '../list/schema.ts';
 import {
   applicationCreateSchema,
@@ -30,7 +31,8 @@ import {
   keysBodySchema,
 } from '../app/schema.ts';
 
-const id = () => z.string().min(1).max(100);
+// Ids in paths: the one text rule (no control characters, no lone surrogates), at most 100 characters.
+const id = () => cleanString(100).min(1, { error: 'validation.required' });
 const projectParams = z.object({ project: id() });
 
 // spec §7 "Session"
@@ -43,6 +45,8 @@ export const sessionApi = {
     auth: 'public',
     query: authUrlQuerySchema,
     response: authUrlResponseSchema,
+    // The sign-in calls are rate limited per client.
+    alsoAnswers: [429],
   }),
   login: endpoint({
     method: 'POST',
@@ -52,6 +56,8 @@ export const sessionApi = {
     auth: 'public',
     body: loginBodySchema,
     response: loginResponseSchema,
+    // 403: registration is closed or the account is inactive.
+    alsoAnswers: [403, 429],
   }),
   getAccount: endpoint({
     method: 'GET',
@@ -252,6 +258,8 @@ export const appsApi = {
     params: appParams,
     body: keysBodySchema,
     response: applicationKeysSchema,
+    // Honours If-Match like the PUTs (docs/decisions/0007).
+    alsoAnswers: [412],
   }),
 };
 

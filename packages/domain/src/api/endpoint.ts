@@ -2,6 +2,18 @@ import type { z } from 'zod';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+/** The error statuses a call of the API can answer, each with an `ErrorBody` (see `errorStatusesOf`). */
+export const API_ERROR_STATUSES = [400, 401, 403, 404, 409, 412, 429] as const;
+export type ApiErrorStatus = (typeof API_ERROR_STATUSES)[number];
+
+/** The groups of calls, each with the description the OpenAPI document gives it. */
+export const API_TAGS = {
+  session: 'Signing in to the console and out of it, the signed-in account, public console settings',
+  projects: 'Projects, their settings and their OpenID Connect issuer',
+  applications: 'The applications of a project and their client credentials',
+} as const;
+export type ApiTag = keyof typeof API_TAGS;
+
 /**
  * One call of spec §7. The server registers its route from this entry (validation, response shape,
  * permission guard, OpenAPI); the console's API client is typed by it.
@@ -16,7 +28,7 @@ export interface Endpoint<
   /** Path under /api, with `:name` parameters. */
   path: string;
   summary: string;
-  tag: string;
+  tag: ApiTag;
   /** `public`: no session; `session`: a signed-in account (cookie session or bearer token). */
   auth: 'public' | 'session';
   /** Any one of these passes (spec §6 check); `<C>` is the current project (see `projectFrom`). */
@@ -32,6 +44,11 @@ export interface Endpoint<
   response: R;
   /** Status of a successful answer; 200 unless said. */
   status?: 200 | 201 | 204;
+  /**
+   * Error statuses this call answers that the rest of the entry does not tell (`errorStatusesOf`
+   * derives the others), e.g. 429 on a rate-limited call.
+   */
+  alsoAnswers?: readonly ApiErrorStatus[];
 }
 
 export function endpoint<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(

@@ -1,2 +1,3 @@
 export * from './endpoint.ts';
 export * from './contract.ts';
+export * from './links.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listQuerySchema, queryBoolean } from '../list/schema.ts';
-import { optionalUrl, requiredText, requiredUri, text } from '../validation/fields.ts';
+import { cleanString, optionalUrl, requiredText, requiredUri, text } from '../validation/fields.ts';
 
 export const PLATFORM_CODES = ['oidc'] as const;
 export type PlatformCode = (typeof PLATFORM_CODES)[number];
@@ -29,7 +29,7 @@ export const applicationCreateSchema = z.object({
   platformCode: z.enum(PLATFORM_CODES, { error: 'validation.invalid_value' }).default('oidc'),
   name: requiredText(),
   url: optionalUrl().default(''),
-  projectId: z.string({ error: 'validation.required' }).min(1, { error: 'validation.required' }).max(100),
+  projectId: cleanString(100).min(1, { error: 'validation.required' }),
 });
 export type ApplicationCreate = z.input<typeof applicationCreateSchema>;
 

@@ -1,23 +1,25 @@
+import { globalPermission as glb, projectPermission } from './catalogue.ts';
 import { CURRENT_PROJECT } from './check.ts';
 
-const C = CURRENT_PROJECT;
+/** A permission on the current project (`cst:<C>:{scope}`), resolved by the check. */
+const cst = (scope: Parameters<typeof projectPermission>[1]) => projectPermission(CURRENT_PROJECT, scope);
 
 // spec §6 "Page guards", and the global permission that covers the same ground across projects.
 // Each guard is a list: passing any one entry passes the guard.
 export const guards = {
   /** Any permission on the project at all: enough to see it listed and read its name. */
-  projectMember: [`cst:${C}:?`, 'glb::?'],
-  dashboard: [`cst:${C}:usage`, 'glb::usage'],
-  apps: [`cst:${C}:apps`, 'glb::apps'],
-  accounts: [`cst:${C}:accounts`, 'glb::accounts'],
-  audit: [`cst:${C}:audit`],
-  devices: [`cst:${C}:revocation`],
+  projectMember: [cst('?'), glb('?')],
+  dashboard: [cst('usage'), glb('usage')],
+  apps: [cst('apps'), glb('apps')],
+  accounts: [cst('accounts'), glb('accounts')],
+  audit: [cst('audit')],
+  devices: [cst('revocation')],
   /** settings, branding, user verification, OIDC, mobile apps and closing the project. */
-  projectAdmin: [`cst:${C}:*`, 'glb::projects'],
+  projectAdmin: [cst('*'), glb('projects')],
   /** spec §6 "Global unlock": domains, confirmation URL and association files. */
-  globalUnlock: ['glb::?'],
+  globalUnlock: [glb('?')],
   /** Reopening a closed project is not offered to project admins (spec §4). */
-  reopenProject: ['glb::projects'],
+  reopenProject: [glb('projects')],
 } as const satisfies Record<string, readonly string[]>;
 
 export type GuardName = keyof typeof guards;

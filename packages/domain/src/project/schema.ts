@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LANGUAGES, PIN_LENGTH_DEFAULT, THEMES } from '../constants.ts';
 import {
+  cleanString,
   optionalEmail,
   optionalPhone,
   optionalUri,
@@ -40,7 +41,7 @@ export type VerificationOptions = z.infer<typeof verificationOptionsSchema>;
 export const pushPlatformSchema = z.object({
   name: z.literal('firebase', { error: 'validation.invalid_value' }),
   projectId: text(),
-  config: z.string().max(100_000, { error: 'validation.max_length' }),
+  config: cleanString(100_000),
 });
 
 export const pushOptionsSchema = z.object({
@@ -72,8 +73,8 @@ const projectSettingsShape = z.object({
   limitRegCodeVerified: bool(),
   mobileAndroidLocation: optionalUrl(),
   mobileIOSLocation: optionalUrl(),
-  associationAndroid: z.string().max(100_000, { error: 'validation.max_length' }),
-  associationIOS: z.string().max(100_000, { error: 'validation.max_length' }),
+  associationAndroid: cleanString(100_000),
+  associationIOS: cleanString(100_000),
   pushOptions: pushOptionsSchema,
   purchaseOrder: text(),
   referrer: text(),
@@ -95,7 +96,7 @@ export type ProjectSettings = z.infer<typeof projectSettingsSchema>;
 /** PUT projects/{id}: the whole project (spec §7). `enabled` is changed only through /meta. */
 export const projectUpdateSchema = projectSettingsShape
   .extend({
-    id: z.string().optional(),
+    id: cleanString(100).optional(),
     enabled: z.boolean().optional(),
   })
   .superRefine(checkProjectSettings);

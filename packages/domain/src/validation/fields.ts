@@ -32,9 +32,20 @@ export function isUri(value: string): boolean {
   }
 }
 
+// C0 controls other than tab, line feed and carriage return, DEL, and UTF-16 surrogates that are
+// not part of a pair. PostgreSQL refuses NUL in text; a lone surrogate has no UTF-8 form and would
+// be stored silently as U+FFFD. Neither is ever meaningful in a name, URL, email or id.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point of this rule
+const FORBIDDEN_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** True when `value` holds no control character (but tab and line breaks) and no lone surrogate. */
+export function isCleanText(value: string): boolean {
+  return !FORBIDDEN_CHARACTERS.test(value);
+}
+
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export function isEmail(value: string): boolean {
-  return EMAIL.test(value);
+  return EMAIL.test(value) && isCleanText(value);
 }
 
 // spec §5: optional leading plus, then digits only.
@@ -42,8 +53,17 @@ export function isPhone(value: string): boolean {
   return /^\+?\d+$/.test(value);
 }
 
+/**
+ * Any string the API takes: no control characters and no lone surrogates (the one rule for every
+ * text field, id and token; path, query and headers are guarded the same way by the server).
+ * `max` bounds the length; ids and tokens are not trimmed.
+ */
+export const cleanString = (max: number) =>
+  z.string(msg('validation.required')).max(max, msg('validation.max_length')).refine(isCleanText, msg('validation.invalid_characters'));
+
 // spec §5: text inputs are trimmed; maximum 250 characters throughout.
-export const text = () => z.string(msg('validation.required')).trim().max(TEXT_MAX_LENGTH, msg('validation.max_length'));
+export const text = () =>
+  z.string(msg('validation.required')).trim().max(TEXT_MAX_LENGTH, msg('validation.max_length')).refine(isCleanText, msg('validation.invalid_characters'));
 export const requiredText = () => text().min(1, msg('validation.required'));
 export const optionalUrl = () => text().refine((v) => v === '' || isUrl(v), msg('validation.invalid_url'));
 export const requiredUrl = () => requiredText().refine(isUrl, msg('validation.invalid_url'));

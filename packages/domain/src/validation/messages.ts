@@ -13,6 +13,7 @@ export const validationMessages = {
   'validation.at_least_one_permission': 'Select at least one permission',
   'validation.at_least_one_method': 'Select at least one method',
   'validation.invalid_value': 'Invalid value',
+  'validation.invalid_characters': 'Contains characters that are not allowed (control characters or broken Unicode)',
 } as const;
 
 export type ValidationMessageKey = keyof typeof validationMessages;

@@ -1,11 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { advisoryLockQuery } from './advisory-locks.ts';
 import type { Db } from './db.ts';
 
 const MIGRATIONS_DIR = join(import.meta.dirname, 'migrations');
-// Any constant shared by every instance: the transaction-scoped advisory lock that serialises
-// instances migrating the same database at the same time.
-const MIGRATION_LOCK = 7_331_001;
 
 export interface Migration {
   version: string;
@@ -27,7 +25,7 @@ export function loadMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
  */
 export async function migrate(db: Db, migrations: Migration[] = loadMigrations()): Promise<string[]> {
   await db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await tx.query(...advisoryLockQuery('migrations'));
     await tx.exec(
       'CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
     );
@@ -35,7 +33,7 @@ export async function migrate(db: Db, migrations: Migration[] = loadMigrations()
   const applied: string[] = [];
   for (const migration of migrations) {
     const done = await db.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      await tx.query(...advisoryLockQuery('migrations'));
       const { rows } = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
       if (rows.length > 0) return false;
       await tx.exec(migration.sql);

@@ -1,12 +1,68 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { API_ERROR_STATUSES, API_TAGS, errorBodySchema, errorStatusMeaning, type ApiErrorStatus } from '@latchkey/domain';
 import { SESSION_COOKIE } from './cookies.ts';
+
+const errorResponses = new Map(
+  API_ERROR_STATUSES.map((status) => [status, errorBodySchema.meta({ description: errorStatusMeaning[status] })] as const),
+);
+
+/**
+ * The answer schema of an error status: the one `ErrorBody`, described by what the status means
+ * (the response description in the document). Route schemas use it, so error answers are also
+ * serialized through the schema the document shows.
+ */
+export function errorResponseSchema(status: ApiErrorStatus): z.ZodType {
+  return errorResponses.get(status) ?? errorBodySchema;
+}
+
+type TransformObject = Parameters<typeof jsonSchemaTransformObject>[0];
+type Transform = Parameters<typeof jsonSchemaTransform>[0];
+
+const IF_MATCH_DOC = {
+  type: 'object',
+  properties: {
+    'If-Match': {
+      type: 'string',
+      description: 'The ETag of the version this change is based on (docs/decisions/0007); a stale one answers 412.',
+    },
+  },
+};
+
+/**
+ * The zod transform, plus the `If-Match` request header on the calls that honour it (those that can
+ * answer 412). Documentation only: the header is read by the handlers, not validated here.
+ */
+function transform(document: Transform): ReturnType<typeof jsonSchemaTransform> {
+  const result = jsonSchemaTransform(document);
+  const response = (document.schema as { response?: Record<string, unknown> } | undefined)?.response;
+  if (result.schema && response && '412' in response) return { ...result, schema: { ...result.schema, headers: IF_MATCH_DOC } };
+  return result;
+}
+
+/**
+ * The components zod's registry holds, less those no operation refers to: the registry gives each
+ * named schema an input and an output form, and the error body is only ever an output.
+ */
+function transformObject(document: TransformObject): ReturnType<typeof jsonSchemaTransformObject> {
+  const result = jsonSchemaTransformObject(document) as { components?: { schemas?: Record<string, unknown> } };
+  const schemas = result.components?.schemas;
+  if (schemas) {
+    const used = JSON.stringify({ ...result, components: { ...result.components, schemas: {} } }) + JSON.stringify(schemas);
+    for (const name of Object.keys(schemas)) {
+      if (!used.includes(`"#/components/schemas/${name}"`)) delete schemas[name];
+    }
+  }
+  return result as ReturnType<typeof jsonSchemaTransformObject>;
+}
 
 /**
  * The OpenAPI document is generated from the same zod schemas that validate the requests
- * (GET /api/openapi.json); the Swagger UI at /api/docs is served from this machine.
+ * (GET /api/openapi.json); the Swagger UI at /api/docs is served from this machine. Each contract
+ * entry gives its operationId, security and error answers (see register-endpoint.ts).
  */
 export async function installOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
   await app.register(fastifySwagger, {
@@ -16,10 +72,15 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
         title: 'Latchkey management API',
         description:
           'The calls the Latchkey console makes (spec §7). Sign in through the console for a session cookie; ' +
-          'unsafe methods also need the X-XSRF-TOKEN header echoing the XSRF-TOKEN cookie.',
+          'unsafe methods also need the X-XSRF-TOKEN header echoing the XSRF-TOKEN cookie. A service account ' +
+          'sends `Authorization: Bearer <token>` instead. Every error answers an `ErrorBody` with a stable code.',
         version: '1.0.0',
+        // The repository states no licence of its own (no LICENSE file, no package.json "license"): MIT
+        // is the one chosen here; change it together with the repository's if one is ever stated.
+        license: { name: 'MIT', identifier: 'MIT' },
       },
-      servers: [{ url: publicUrl }],
+      servers: [{ url: publicUrl, description: 'This server (PUBLIC_URL)' }],
+      tags: Object.entries(API_TAGS).map(([name, description]) => ({ name, description })),
       components: {
         securitySchemes: {
           session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
@@ -27,7 +88,8 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
         },
       },
     },
-    transform: jsonSchemaTransform,
+    transform,
+    transformObject,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, RouteOptions } from 'fastify';
 import type { z } from 'zod';
-import { DomainError, guards, hasAnyPermission, type Endpoint } from '@latchkey/domain';
+import { DomainError, errorStatusesOf, guards, hasAnyPermission, isCleanText, operationIdOf, type Endpoint } from '@latchkey/domain';
 import type { Actor } from '../modules/accounts/actor.ts';
 import type { RequestAuthenticator } from './auth.ts';
+import { errorResponseSchema } from './openapi.ts';
 
 /** What the guard needs from the rest of the app; decorated on the root instance by buildApp. */
 export interface EndpointGuard {
@@ -93,14 +94,22 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
   const fromBody = source === 'body.projectId';
   // The body's project the guard has passed, per request; re-checked after validation if it changed.
   const guardedBodyProject = new WeakMap<FastifyRequest, string>();
-  const schema: FastifySchema & { summary: string; tags: string[]; security?: Array<Record<string, string[]>> } = {
+  const operationId = operationIdOf(endpoint);
+  if (!operationId) throw new Error(`${endpoint.method} ${endpoint.path} is not an entry of the contract`);
+  const schema: FastifySchema & { operationId: string; summary: string; tags: string[]; security: Array<Record<string, string[]>> } = {
+    operationId,
     summary: endpoint.summary,
     tags: [endpoint.tag],
-    ...(endpoint.auth === 'session' ? { security: [{ session: [] }, { bearer: [] }] } : {}),
+    // A public call says so (an empty list), rather than leaving clients to guess.
+    security: endpoint.auth === 'session' ? [{ session: [] }, { bearer: [] }] : [],
     ...(endpoint.params ? { params: endpoint.params } : {}),
     ...(endpoint.query ? { querystring: endpoint.query } : {}),
     ...(endpoint.body ? { body: endpoint.body } : {}),
-    response: { [status]: endpoint.response },
+    // The error answers derived from the entry, each an ErrorBody: documented, and serialized through it.
+    response: {
+      [status]: endpoint.response,
+      ...Object.fromEntries(errorStatusesOf(endpoint).map((s) => [s, errorResponseSchema(s)])),
+    },
   };
   const route: RouteOptions = {
     method: endpoint.method,
@@ -118,8 +127,8 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
       ? {
           preValidation: async (request: FastifyRequest) => {
             const project = stringField(request.body, 'projectId');
-            // Without a project id in the body, validation answers 400 (the schema requires one).
-            if (!project || !request.actor) return;
+            // Without a (clean) project id in the body, validation answers 400 (the schema requires one).
+            if (!project || !isCleanText(project) || !request.actor) return;
             await checkPermission(app.endpointGuard, endpoint, request.actor, project);
             guardedBodyProject.set(request, project);
           },

@@ -99,6 +99,11 @@ export async function registerIdpRoutes(app: FastifyInstance, { provider, loginC
       return payload;
     });
     ui.setErrorHandler(async (error, request, reply) => {
+      // A request refused before any page logic (the input guard, a malformed form) keeps its 4xx.
+      const status = (error as { statusCode?: unknown; status?: unknown }).statusCode ?? (error as { status?: unknown }).status;
+      if (typeof status === 'number' && status >= 400 && status < 500 && !(error instanceof InteractionGone)) {
+        return reply.status(status).type('text/html; charset=utf-8').send(errorPage('This address is not valid. Start again from the console.', home));
+      }
       const gone = error instanceof InteractionGone || (error as { name?: string }).name === 'SessionNotFound';
       if (!gone) request.log.error({ err: error }, 'sign-in interaction failed');
       const message = gone

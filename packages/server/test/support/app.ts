@@ -66,7 +66,7 @@ export async function startTestApp(db: Db, options: TestAppOptions = {}): Promis
     db,
     clock,
     mailer,
-    logger: false,
+    logger: process.env.TEST_LOG ? { level: 'error' } : false,
     consoleDist: options.consoleDist ?? '/nonexistent/console/dist',
   });
   if (options.listen) await built.app.listen({ host: '127.0.0.1', port });

@@ -1,4 +1,5 @@
 import { projectOfPermission } from '@latchkey/domain';
+import { advisoryLockQuery } from '../../db/advisory-locks.ts';
 import type { Db } from '../../db/db.ts';
 
 export interface AccountRow {
@@ -10,37 +11,18 @@ export interface AccountRow {
   createdAt: Date;
 }
 
-interface DbAccount {
-  id: string;
-  email: string | null;
-  name: string;
-  is_service_account: boolean;
-  active: boolean;
-  created_at: Date;
-}
-
-const COLUMNS = 'id, email, name, is_service_account, active, created_at';
-
-function toAccount(row: DbAccount): AccountRow {
-  return {
-    id: row.id,
-    email: row.email,
-    name: row.name,
-    isServiceAccount: row.is_service_account,
-    active: row.active,
-    createdAt: row.created_at,
-  };
-}
+// Rows come back under the field names of AccountRow.
+const COLUMNS = 'id, email, name, is_service_account AS "isServiceAccount", active, created_at AS "createdAt"';
 
 export async function findAccountById(db: Db, id: string): Promise<AccountRow | null> {
-  const { rows } = await db.query<DbAccount>(`SELECT ${COLUMNS} FROM accounts WHERE id = $1`, [id]);
-  return rows[0] ? toAccount(rows[0]) : null;
+  const { rows } = await db.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE id = $1`, [id]);
+  return rows[0] ?? null;
 }
 
 /** `email` must already be lower-cased (emails are stored lower-cased). */
 export async function findAccountByEmail(db: Db, email: string): Promise<AccountRow | null> {
-  const { rows } = await db.query<DbAccount>(`SELECT ${COLUMNS} FROM accounts WHERE email = $1`, [email]);
-  return rows[0] ? toAccount(rows[0]) : null;
+  const { rows } = await db.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE email = $1`, [email]);
+  return rows[0] ?? null;
 }
 
 export async function anyAccountExists(db: Db): Promise<boolean> {
@@ -58,7 +40,7 @@ export interface NewAccount {
 }
 
 export async function insertAccount(db: Db, account: NewAccount): Promise<AccountRow> {
-  const { rows } = await db.query<DbAccount>(
+  const { rows } = await db.query<AccountRow>(
     `INSERT INTO accounts (id, email, name, is_service_account, active, created_at)
      VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
     [
@@ -70,7 +52,7 @@ export async function insertAccount(db: Db, account: NewAccount): Promise<Accoun
       account.createdAt,
     ],
   );
-  return toAccount(rows[0] as DbAccount);
+  return rows[0] as AccountRow;
 }
 
 export async function listPermissions(db: Db, accountId: string): Promise<string[]> {
@@ -97,5 +79,10 @@ export async function grantPermissions(db: Db, accountId: string, permissions: r
  * "the first account becomes the owner" cannot happen twice.
  */
 export async function lockAccountCreation(tx: Db): Promise<void> {
-  await tx.query('SELECT pg_advisory_xact_lock($1)', [7_331_002]);
+  await tx.query(...advisoryLockQuery('accountCreation'));
+}
+
+/** Locks an account's row until the transaction ends (per-account quotas counted without a race). */
+export async function lockAccount(tx: Db, accountId: string): Promise<void> {
+  await tx.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
 }

@@ -1,56 +1,29 @@
-import type { ApplicationListQuery, PlatformCode } from '@latchkey/domain';
+import { applicationLinks, type Application, type ApplicationKeys, type ApplicationListQuery, type PlatformCode } from '@latchkey/domain';
 import type { Db } from '../../db/db.ts';
+import { containsLower, eq, listPage, listPageSql, sqlDirection, type Condition, type ListPageSpec } from '../../db/list-page.ts';
+import type { Versioned } from '../../http/etag.ts';
 
-export interface ApplicationRecord {
-  id: string;
-  projectId: string;
-  name: string;
-  platformCode: PlatformCode;
-  enabled: boolean;
-  logoUrl: string;
-  url: string;
-  createdAt: Date;
-  updatedAt: Date;
-  version: number;
+// Rows come back under the domain's field names; the links are the only fields not stored.
+const APPLICATION = `id, project_id AS "projectId", name, platform_code AS "platformCode", enabled, logo_url AS "logoUrl"`;
+type ApplicationRow = Omit<Application, 'keysEndpoint' | 'generateNewKeysEndpoint'>;
+
+function withLinks(row: ApplicationRow): Application {
+  return { ...row, ...applicationLinks(row.id) };
 }
 
-interface DbApplication {
-  id: string;
-  project_id: string;
-  name: string;
-  platform_code: PlatformCode;
-  enabled: boolean;
-  logo_url: string;
-  url: string;
-  created_at: Date;
-  updated_at: Date;
-  version: number;
-}
-
-const COLUMNS = 'id, project_id, name, platform_code, enabled, logo_url, url, created_at, updated_at, version';
-
-function toRecord(row: DbApplication): ApplicationRecord {
-  return {
-    id: row.id,
-    projectId: row.project_id,
-    name: row.name,
-    platformCode: row.platform_code,
-    enabled: row.enabled,
-    logoUrl: row.logo_url,
-    url: row.url,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    version: row.version,
-  };
+function versionedApplication(row: (ApplicationRow & { version: number }) | undefined): Versioned<Application> | null {
+  if (!row) return null;
+  const { version, ...application } = row;
+  return { value: withLinks(application), version };
 }
 
 /** `forUpdate` locks the row until the transaction ends (read-check-write without lost updates). */
-export async function findApplication(db: Db, id: string, options: { forUpdate?: boolean } = {}): Promise<ApplicationRecord | null> {
-  const { rows } = await db.query<DbApplication>(
-    `SELECT ${COLUMNS} FROM applications WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+export async function findApplication(db: Db, id: string, options: { forUpdate?: boolean } = {}): Promise<Versioned<Application> | null> {
+  const { rows } = await db.query<ApplicationRow & { version: number }>(
+    `SELECT ${APPLICATION}, version FROM applications WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
     [id],
   );
-  return rows[0] ? toRecord(rows[0]) : null;
+  return versionedApplication(rows[0]);
 }
 
 /** The project an application belongs to (it never moves), or null when there is no such application. */
@@ -72,26 +45,26 @@ export async function lockProjectForAppWrite(tx: Db, projectId: string): Promise
 export async function insertApplication(
   db: Db,
   a: { id: string; projectId: string; name: string; platformCode: PlatformCode; url: string; now: Date },
-): Promise<ApplicationRecord> {
-  const { rows } = await db.query<DbApplication>(
+): Promise<Versioned<Application>> {
+  const { rows } = await db.query<ApplicationRow & { version: number }>(
     `INSERT INTO applications (id, project_id, name, platform_code, enabled, logo_url, url, created_at, updated_at, version)
-     VALUES ($1, $2, $3, $4, true, '', $5, $6, $6, 1) RETURNING ${COLUMNS}`,
+     VALUES ($1, $2, $3, $4, true, '', $5, $6, $6, 1) RETURNING ${APPLICATION}, version`,
     [a.id, a.projectId, a.name, a.platformCode, a.url, a.now],
   );
-  return toRecord(rows[0] as DbApplication);
+  return versionedApplication(rows[0]) as Versioned<Application>;
 }
 
 /** Writes the new state and bumps the version (the ETag). */
 export async function saveApplication(
   db: Db,
   a: { id: string; name: string; logoUrl: string; enabled: boolean; now: Date },
-): Promise<ApplicationRecord> {
-  const { rows } = await db.query<DbApplication>(
+): Promise<Versioned<Application>> {
+  const { rows } = await db.query<ApplicationRow & { version: number }>(
     `UPDATE applications SET name = $2, logo_url = $3, enabled = $4, version = version + 1, updated_at = $5
-     WHERE id = $1 RETURNING ${COLUMNS}`,
+     WHERE id = $1 RETURNING ${APPLICATION}, version`,
     [a.id, a.name, a.logoUrl, a.enabled, a.now],
   );
-  return toRecord(rows[0] as DbApplication);
+  return versionedApplication(rows[0]) as Versioned<Application>;
 }
 
 // The sort keys of each sort field. Names sort case-insensitively (name_key = lower(name), a stored
@@ -105,138 +78,87 @@ const ORDER_BY: Record<ApplicationListQuery['sort'], (direction: 'ASC' | 'DESC')
   createdAt: (d) => `created_at ${d}, id ${d}`,
 };
 
-/** `%`, `_` and the escape character itself match literally in a LIKE pattern. */
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-export interface ApplicationPage {
-  total: number;
-  rows: ApplicationRecord[];
+/**
+ * A list call as the shared list helper runs it. The name filter is "contains", case-insensitive
+ * (`name_key LIKE lower('%…%')`), answered by the trigram index when the term is selective and by
+ * the (project_id, name_key, id) index otherwise. Without a name the total is the sum of the kept
+ * counters (migration 0003), one to a few rows.
+ */
+export function applicationListSpec(projectId: string, q: ApplicationListQuery): ListPageSpec {
+  const counted: Condition[] = [eq('project_id', projectId)];
+  if (q.enabled !== undefined) counted.push(eq('enabled', q.enabled));
+  if (q.platformCode !== undefined) counted.push(eq('platform_code', q.platformCode));
+  return {
+    table: 'applications',
+    key: 'id',
+    columns: APPLICATION,
+    where: q.name ? [...counted, containsLower('name_key', q.name)] : counted,
+    orderBy: ORDER_BY[q.sort](sqlDirection(q.direction)),
+    limit: q.limit,
+    offset: q.offset,
+    totalFrom: q.name ? null : { sql: 'SELECT coalesce(sum(n), 0)::int AS total FROM application_counts', where: counted },
+  };
 }
 
 /** The two statements of a list call, exactly as run (the bench EXPLAINs them). */
-export function listApplicationsSql(
-  projectId: string,
-  q: ApplicationListQuery,
-): { countSql: string; countParams: unknown[]; pageSql: string; pageParams: unknown[] } {
-  const where = ['project_id = $1'];
-  const params: unknown[] = [projectId];
-  if (q.enabled !== undefined) {
-    params.push(q.enabled);
-    where.push(`enabled = $${params.length}`);
-  }
-  if (q.platformCode !== undefined) {
-    params.push(q.platformCode);
-    where.push(`platform_code = $${params.length}`);
-  }
-  // Without a name filter the total is the sum of the kept counters (migration 0003), one to a few rows.
-  const countSql = q.name
-    ? null
-    : `SELECT coalesce(sum(n), 0)::int AS total FROM application_counts WHERE ${where.join(' AND ')}`;
-  const countParams = [...params];
-  if (q.name) {
-    params.push(`%${escapeLike(q.name)}%`);
-    where.push(`name_key LIKE lower($${params.length})`);
-  }
-  const filter = where.join(' AND ');
-  const orderBy = ORDER_BY[q.sort](q.direction === 'desc' ? 'DESC' : 'ASC');
-  return {
-    countSql: countSql ?? `SELECT count(*)::int AS total FROM applications WHERE ${filter}`,
-    countParams: countSql ? countParams : params,
-    // The page's ids first, from the index alone (an index-only scan skips `offset` entries without
-    // reading their rows), then the rows of those ids: a deep page costs index entries, not rows.
-    pageSql:
-      `SELECT ${COLUMNS} FROM (SELECT id FROM applications WHERE ${filter} ORDER BY ${orderBy} ` +
-      `LIMIT $${params.length + 1} OFFSET $${params.length + 2}) AS page JOIN applications USING (id) ORDER BY ${orderBy}`,
-    pageParams: [...params, q.limit, q.offset],
-  };
+export const listApplicationsSql = (projectId: string, q: ApplicationListQuery) => listPageSql(applicationListSpec(projectId, q));
+
+/** One page of a project's applications and the number matching the filters (spec §7). */
+export async function listApplications(db: Db, projectId: string, q: ApplicationListQuery): Promise<{ total: number; list: Application[] }> {
+  const page = await listPage<ApplicationRow>(db, applicationListSpec(projectId, q));
+  return { total: page.total, list: page.list.map(withLinks) };
 }
 
-/**
- * One page of a project's applications and the number matching the filters (spec §7). The name
- * filter is "contains", case-insensitive: `name_key LIKE lower('%…%')`, which the trigram index
- * answers when the term is selective and the (project_id, name_key, id) index otherwise; `%`,
- * `_` and a backslash in the term match themselves.
- */
-export async function listApplications(db: Db, projectId: string, q: ApplicationListQuery): Promise<ApplicationPage> {
-  const { countSql, countParams, pageSql, pageParams } = listApplicationsSql(projectId, q);
-  // Two statements, not count(*) OVER (): the window would read every matching row to page ten.
-  const [count, page] = await Promise.all([
-    db.query<{ total: number }>(countSql, countParams),
-    db.query<DbApplication>(pageSql, pageParams),
-  ]);
-  return { total: count.rows[0]?.total ?? 0, rows: page.rows.map(toRecord) };
+// The keys as the API answers them; the secret's hash is never read back into an answer, only
+// verification selects it. `clientSecret` is filled only in the answer that generated it.
+const KEYS = `client_id AS "clientId", '' AS "clientSecret", redirect_uris AS "redirectURI", version`;
+type KeysRow = ApplicationKeys & { version: number };
+
+function versionedKeys(row: KeysRow | undefined): Versioned<ApplicationKeys> | null {
+  if (!row) return null;
+  const { version, ...keys } = row;
+  return { value: keys, version };
 }
 
-export interface KeysRecord {
-  applicationId: string;
-  clientId: string;
-  redirectUris: string[];
-  createdAt: Date;
-  rotatedAt: Date | null;
-}
-
-interface DbKeys {
-  application_id: string;
-  client_id: string;
-  redirect_uris: string[];
-  created_at: Date;
-  rotated_at: Date | null;
-}
-
-// The secret's hash is never read back into the console's answers: only verification selects it.
-const KEY_COLUMNS = 'application_id, client_id, redirect_uris, created_at, rotated_at';
-
-function toKeys(row: DbKeys): KeysRecord {
-  return {
-    applicationId: row.application_id,
-    clientId: row.client_id,
-    redirectUris: row.redirect_uris,
-    createdAt: row.created_at,
-    rotatedAt: row.rotated_at,
-  };
-}
-
-export async function findKeys(db: Db, applicationId: string): Promise<KeysRecord | null> {
-  const { rows } = await db.query<DbKeys>(`SELECT ${KEY_COLUMNS} FROM application_keys WHERE application_id = $1`, [applicationId]);
-  return rows[0] ? toKeys(rows[0]) : null;
+export async function findKeys(db: Db, applicationId: string, options: { forUpdate?: boolean } = {}): Promise<Versioned<ApplicationKeys> | null> {
+  const { rows } = await db.query<KeysRow>(
+    `SELECT ${KEYS} FROM application_keys WHERE application_id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [applicationId],
+  );
+  return versionedKeys(rows[0]);
 }
 
 export async function insertKeys(
   db: Db,
   k: { applicationId: string; clientId: string; clientSecretHash: string; redirectUris: string[]; now: Date },
-): Promise<KeysRecord> {
-  const { rows } = await db.query<DbKeys>(
-    `INSERT INTO application_keys (application_id, client_id, client_secret_hash, redirect_uris, created_at)
-     VALUES ($1, $2, $3, $4::text[], $5) RETURNING ${KEY_COLUMNS}`,
+): Promise<Versioned<ApplicationKeys>> {
+  const { rows } = await db.query<KeysRow>(
+    `INSERT INTO application_keys (application_id, client_id, client_secret_hash, redirect_uris, created_at, version)
+     VALUES ($1, $2, $3, $4::text[], $5, 1) RETURNING ${KEYS}`,
     [k.applicationId, k.clientId, k.clientSecretHash, k.redirectUris, k.now],
   );
-  return toKeys(rows[0] as DbKeys);
+  return versionedKeys(rows[0]) as Versioned<ApplicationKeys>;
 }
 
-export async function saveRedirectUris(db: Db, applicationId: string, redirectUris: string[]): Promise<KeysRecord> {
-  const { rows } = await db.query<DbKeys>(
-    `UPDATE application_keys SET redirect_uris = $2::text[] WHERE application_id = $1 RETURNING ${KEY_COLUMNS}`,
-    [applicationId, redirectUris],
-  );
-  return toKeys(rows[0] as DbKeys);
-}
-
-/** Replaces the secret (the old one stops matching with this commit) and the redirect URIs. */
-export async function rotateSecret(
+/**
+ * Replaces the redirect URIs and, when `clientSecretHash` is given, the secret (the old one stops
+ * matching with this commit); bumps the keys' version (their ETag).
+ */
+export async function saveKeys(
   db: Db,
-  k: { applicationId: string; clientSecretHash: string; redirectUris: string[]; now: Date },
-): Promise<KeysRecord> {
-  const { rows } = await db.query<DbKeys>(
-    `UPDATE application_keys SET client_secret_hash = $2, redirect_uris = $3::text[], rotated_at = $4
-     WHERE application_id = $1 RETURNING ${KEY_COLUMNS}`,
-    [k.applicationId, k.clientSecretHash, k.redirectUris, k.now],
+  k: { applicationId: string; redirectUris: string[]; clientSecretHash?: string; now: Date },
+): Promise<Versioned<ApplicationKeys>> {
+  const { rows } = await db.query<KeysRow>(
+    `UPDATE application_keys SET redirect_uris = $2::text[], version = version + 1,
+            client_secret_hash = coalesce($3, client_secret_hash),
+            rotated_at = CASE WHEN $3::text IS NULL THEN rotated_at ELSE $4 END
+      WHERE application_id = $1 RETURNING ${KEYS}`,
+    [k.applicationId, k.redirectUris, k.clientSecretHash ?? null, k.now],
   );
-  return toKeys(rows[0] as DbKeys);
+  return versionedKeys(rows[0]) as Versioned<ApplicationKeys>;
 }
 
-export interface ClientRecord {
+export interface Client {
   clientSecretHash: string;
   redirectUris: string[];
   applicationEnabled: boolean;
@@ -244,21 +166,15 @@ export interface ClientRecord {
 }
 
 /** What the provider needs to know about a client id: its secret's hash, redirect URIs and whether it may sign anyone in. */
-export async function findClient(db: Db, clientId: string): Promise<ClientRecord | null> {
-  const { rows } = await db.query<{ client_secret_hash: string; redirect_uris: string[]; app_enabled: boolean; project_enabled: boolean }>(
-    `SELECT k.client_secret_hash, k.redirect_uris, a.enabled AS app_enabled, p.enabled AS project_enabled
+export async function findClient(db: Db, clientId: string): Promise<Client | null> {
+  const { rows } = await db.query<Client>(
+    `SELECT k.client_secret_hash AS "clientSecretHash", k.redirect_uris AS "redirectUris",
+            a.enabled AS "applicationEnabled", p.enabled AS "projectEnabled"
        FROM application_keys k
        JOIN applications a ON a.id = k.application_id
        JOIN projects p ON p.id = a.project_id
       WHERE k.client_id = $1`,
     [clientId],
   );
-  const row = rows[0];
-  if (!row) return null;
-  return {
-    clientSecretHash: row.client_secret_hash,
-    redirectUris: row.redirect_uris,
-    applicationEnabled: row.app_enabled,
-    projectEnabled: row.project_enabled,
-  };
+  return rows[0] ?? null;
 }

@@ -12,10 +12,10 @@ import {
 import type { Clock } from '../../clock.ts';
 import { randomBase32 } from '../../crypto.ts';
 import { isUniqueViolation, type Db } from '../../db/db.ts';
-import { HttpDomainError } from '../../errors.ts';
+import { notFound, projectClosed } from '../../errors.ts';
+import { checkVersion, type Versioned } from '../../http/etag.ts';
 import type { Actor } from '../accounts/actor.ts';
 import type { AuditHook } from '../audit/audit.service.ts';
-import type { Versioned } from '../projects/projects.service.ts';
 import {
   findApplication,
   findClient,
@@ -25,11 +25,8 @@ import {
   insertKeys,
   listApplications,
   lockProjectForAppWrite,
-  rotateSecret,
   saveApplication,
-  saveRedirectUris,
-  type ApplicationRecord,
-  type KeysRecord,
+  saveKeys,
 } from './apps.repository.ts';
 
 export interface AppsServiceDeps {
@@ -37,10 +34,6 @@ export interface AppsServiceDeps {
   clock: Clock;
   audit: AuditHook;
 }
-
-/** spec §3: the keys endpoints are paths under the API base. */
-export const keysEndpointOf = (id: string) => `/apps/${id}/keys`;
-export const generateNewKeysEndpointOf = (id: string) => `/apps/${id}/keys/generate`;
 
 /** 16 characters of base32 (80 random bits), like project ids: an application id names, it does not guard. */
 export function newApplicationId(): string {
@@ -72,27 +65,7 @@ const NO_SECRET_HASH = hashSecret(randomBytes(32).toString('base64url'));
 // Longer presented values are refused before hashing: no real id or secret comes near this.
 const MAX_CREDENTIAL_LENGTH = 512;
 
-function toApplication(record: ApplicationRecord): Application {
-  return {
-    id: record.id,
-    projectId: record.projectId,
-    name: record.name,
-    platformCode: record.platformCode,
-    enabled: record.enabled,
-    logoUrl: record.logoUrl,
-    keysEndpoint: keysEndpointOf(record.id),
-    generateNewKeysEndpoint: generateNewKeysEndpointOf(record.id),
-  };
-}
-
-/** The secret is filled only in the answer that created it (spec §4 "One-time secrets"). */
-function toKeys(record: KeysRecord, clientSecret = ''): ApplicationKeys {
-  return { clientId: record.clientId, clientSecret, redirectURI: record.redirectUris };
-}
-
-const notFound = () => new DomainError('not_found', 'Not found');
-const noKeys = () => new DomainError('not_found', 'This application has no keys yet');
-const closed = () => new DomainError('project_closed', 'The project is closed; changes cannot be made while it is disabled');
+const noKeys = () => notFound('This application has no keys yet');
 const disabledApp = (what: string) => new DomainError('conflict', `The application is disabled; enable it before ${what}`);
 
 export function createAppsService({ db, clock, audit }: AppsServiceDeps) {
@@ -101,21 +74,23 @@ export function createAppsService({ db, clock, audit }: AppsServiceDeps) {
    * changes to a closed project's apps are blocked) and stays so until commit; then the
    * application row, locked. Project first, then application: the order every writer takes.
    */
-  async function lockForWrite(tx: Db, applicationId: string): Promise<ApplicationRecord> {
+  async function lockForWrite(tx: Db, applicationId: string): Promise<Versioned<Application>> {
     const projectId = await findProjectOfApplication(tx, applicationId);
     if (!projectId) throw notFound();
     const project = await lockProjectForAppWrite(tx, projectId);
     if (!project) throw notFound();
-    if (!project.enabled) throw closed();
-    const record = await findApplication(tx, applicationId, { forUpdate: true });
-    if (!record) throw notFound();
-    return record;
+    if (!project.enabled) throw projectClosed();
+    const found = await findApplication(tx, applicationId, { forUpdate: true });
+    if (!found) throw notFound();
+    return found;
   }
 
-  function checkVersion(record: ApplicationRecord, ifMatch: number | null): void {
-    if (ifMatch !== null && ifMatch !== record.version) {
-      throw new HttpDomainError('conflict', 'The application was changed by someone else; reload and try again', 412);
-    }
+  /** The keys of a locked application, locked too; checked against If-Match. */
+  async function lockKeys(tx: Db, applicationId: string, ifMatch: number | null): Promise<Versioned<ApplicationKeys>> {
+    const keys = await findKeys(tx, applicationId, { forUpdate: true });
+    if (!keys) throw noKeys();
+    checkVersion(keys.version, ifMatch, 'application\'s keys');
+    return keys;
   }
 
   return {
@@ -123,10 +98,8 @@ export function createAppsService({ db, clock, audit }: AppsServiceDeps) {
     projectOfApplication: (applicationId: string) => findProjectOfApplication(db, applicationId),
 
     /** spec §7 "GET projects/{project}/apps": filtered, sorted (name ascending by default), paged. */
-    async listApps(projectId: string, query: ApplicationListQuery): Promise<{ total: number; list: Application[] }> {
-      const page = await listApplications(db, projectId, query);
-      return { total: page.total, list: page.rows.map(toApplication) };
-    },
+    listApps: (projectId: string, query: ApplicationListQuery): Promise<{ total: number; list: Application[] }> =>
+      listApplications(db, projectId, query),
 
     /** spec §7 "POST apps": the project comes from the body (the guard has checked it). */
     async createApp(
@@ -136,8 +109,8 @@ export function createAppsService({ db, clock, audit }: AppsServiceDeps) {
       return db.transaction(async (tx) => {
         const project = await lockProjectForAppWrite(tx, input.projectId);
         if (!project) throw notFound();
-        if (!project.enabled) throw closed();
-        const created = await insertApplication(tx, {
+        if (!project.enabled) throw projectClosed();
+        const { value: created } = await insertApplication(tx, {
           id: newApplicationId(),
           projectId: input.projectId,
           name: input.name,
@@ -148,17 +121,18 @@ export function createAppsService({ db, clock, audit }: AppsServiceDeps) {
         await audit(tx, {
           actor,
           action: 'app.create',
+          result: 'created',
           projectId: input.projectId,
           details: { applicationId: created.id, name: created.name },
         });
-        return { id: created.id, projectId: created.projectId, keysEndpoint: keysEndpointOf(created.id) };
+        return { id: created.id, projectId: created.projectId, keysEndpoint: created.keysEndpoint };
       });
     },
 
     async getApp(applicationId: string): Promise<Versioned<Application>> {
-      const record = await findApplication(db, applicationId);
-      if (!record) throw notFound();
-      return { value: toApplication(record), version: record.version };
+      const found = await findApplication(db, applicationId);
+      if (!found) throw notFound();
+      return found;
     },
 
     /**
@@ -173,23 +147,24 @@ export function createAppsService({ db, clock, audit }: AppsServiceDeps) {
       ifMatch: number | null,
     ): Promise<Versioned<Application>> {
       return db.transaction(async (tx) => {
-        const record = await lockForWrite(tx, applicationId);
-        checkVersion(record, ifMatch);
-        if (!canSaveApplication(record, { enabled: true }) && !update.enabled) {
-          if (update.name === record.name && update.logoUrl === record.logoUrl) {
-            return { value: toApplication(record), version: record.version };
-          }
+        const current = await lockForWrite(tx, applicationId);
+        const before = current.value;
+        checkVersion(current.version, ifMatch, 'application');
+        if (!canSaveApplication(before, { enabled: true }) && !update.enabled) {
+          if (update.name === before.name && update.logoUrl === before.logoUrl) return current;
           throw disabledApp('changing it');
         }
         const saved = await saveApplication(tx, { id: applicationId, ...update, now: clock.now() });
-        const action = record.enabled && !saved.enabled ? 'app.disable' : !record.enabled && saved.enabled ? 'app.enable' : 'app.update';
+        const disabling = before.enabled && !saved.value.enabled;
+        const enabling = !before.enabled && saved.value.enabled;
         await audit(tx, {
           actor,
-          action,
-          projectId: record.projectId,
-          details: { applicationId, name: saved.name, version: saved.version },
+          action: disabling ? 'app.disable' : enabling ? 'app.enable' : 'app.update',
+          result: disabling ? 'disabled' : 'success',
+          projectId: before.projectId,
+          details: { applicationId, name: saved.value.name, version: saved.version },
         });
-        return { value: toApplication(saved), version: saved.version };
+        return saved;
       });
     },
 
@@ -198,15 +173,15 @@ export function createAppsService({ db, clock, audit }: AppsServiceDeps) {
      * answered this once. An application has one set of keys; asking again is 409 — a new secret
      * is "generate new keys".
      */
-    async createKeys(actor: Actor, applicationId: string, redirectUris: string[]): Promise<ApplicationKeys> {
+    async createKeys(actor: Actor, applicationId: string, redirectUris: string[]): Promise<Versioned<ApplicationKeys>> {
       return db.transaction(async (tx) => {
-        const record = await lockForWrite(tx, applicationId);
-        if (!canGenerateKeys(record, { enabled: true })) throw disabledApp('creating its keys');
+        const { value: application } = await lockForWrite(tx, applicationId);
+        if (!canGenerateKeys(application, { enabled: true })) throw disabledApp('creating its keys');
         if (await findKeys(tx, applicationId)) {
           throw new DomainError('conflict', 'This application already has keys; generate new keys to replace the secret');
         }
         const clientSecret = newClientSecret();
-        let keys: KeysRecord;
+        let keys: Versioned<ApplicationKeys>;
         try {
           keys = await insertKeys(tx, {
             applicationId,
@@ -222,66 +197,71 @@ export function createAppsService({ db, clock, audit }: AppsServiceDeps) {
         await audit(tx, {
           actor,
           action: 'app.keys.create',
-          projectId: record.projectId,
-          details: { applicationId, clientId: keys.clientId, redirectURI: keys.redirectUris },
+          result: 'created',
+          projectId: application.projectId,
+          details: { applicationId, clientId: keys.value.clientId, redirectURI: keys.value.redirectURI },
         });
-        return toKeys(keys, clientSecret);
+        // spec §4 "One-time secrets": the secret is in this answer and nowhere else.
+        return { value: { ...keys.value, clientSecret }, version: keys.version };
       });
     },
 
     /** spec §7 "GET {keysEndpoint}": never the secret (it is not kept). */
-    async getKeys(applicationId: string): Promise<ApplicationKeys> {
+    async getKeys(applicationId: string): Promise<Versioned<ApplicationKeys>> {
       const keys = await findKeys(db, applicationId);
       if (!keys) throw noKeys();
-      return toKeys(keys);
+      return keys;
     },
 
     /** spec §7 "PUT {keysEndpoint}": replaces the redirect URIs, part of the settings save (spec §4). */
-    async updateKeys(actor: Actor, applicationId: string, redirectUris: string[]): Promise<ApplicationKeys> {
+    async updateKeys(actor: Actor, applicationId: string, redirectUris: string[], ifMatch: number | null): Promise<Versioned<ApplicationKeys>> {
       return db.transaction(async (tx) => {
-        const record = await lockForWrite(tx, applicationId);
-        if (!(await findKeys(tx, applicationId))) throw noKeys();
-        if (!canSaveApplication(record, { enabled: true })) throw disabledApp('changing it');
-        const keys = await saveRedirectUris(tx, applicationId, redirectUris);
+        const { value: application } = await lockForWrite(tx, applicationId);
+        const current = await lockKeys(tx, applicationId, ifMatch);
+        if (!canSaveApplication(application, { enabled: true })) throw disabledApp('changing it');
+        const keys = await saveKeys(tx, { applicationId, redirectUris, now: clock.now() });
         await audit(tx, {
           actor,
           action: 'app.keys.update',
-          projectId: record.projectId,
-          details: { applicationId, redirectURI: keys.redirectUris },
+          result: 'success',
+          projectId: application.projectId,
+          details: { applicationId, before: { redirectURI: current.value.redirectURI }, after: { redirectURI: keys.value.redirectURI } },
         });
-        return toKeys(keys);
+        return keys;
       });
     },
 
     /**
-     * spec §7 "POST {generateNewKeysEndpoint}"; spec §4: only while enabled, and the new keys
-     * invalidate the old ones — the old hash is overwritten in this transaction. The client id stays.
+     * spec §7 "POST {generateNewKeysEndpoint}" with `redirectURI`: the new secret and the new
+     * redirect URI list together. spec §4: only while enabled, and the new keys invalidate the old
+     * ones — the old hash is overwritten in this transaction. The client id stays. Concurrency goes
+     * through If-Match on the keys' version, as for every other write.
      */
-    async generateKeys(actor: Actor, applicationId: string, redirectUris: string[]): Promise<ApplicationKeys> {
+    async generateKeys(actor: Actor, applicationId: string, redirectUris: string[], ifMatch: number | null): Promise<Versioned<ApplicationKeys>> {
       return db.transaction(async (tx) => {
-        const record = await lockForWrite(tx, applicationId);
-        const current = await findKeys(tx, applicationId);
-        if (!current) throw noKeys();
-        if (!canGenerateKeys(record, { enabled: true })) throw disabledApp('generating new keys');
-        // The body carries the redirect URIs the caller saw: if a colleague changed them since,
-        // generating must not silently put the old list back (CONVENTIONS "Data").
-        if (redirectUris.length !== current.redirectUris.length || redirectUris.some((u, i) => u !== current.redirectUris[i])) {
-          throw new HttpDomainError('conflict', 'The redirect URLs were changed by someone else; reload and try again', 412);
-        }
+        const { value: application } = await lockForWrite(tx, applicationId);
+        const current = await lockKeys(tx, applicationId, ifMatch);
+        if (!canGenerateKeys(application, { enabled: true })) throw disabledApp('generating new keys');
         const clientSecret = newClientSecret();
-        const keys = await rotateSecret(tx, {
+        const keys = await saveKeys(tx, {
           applicationId,
-          clientSecretHash: hashSecret(clientSecret).toString('hex'),
           redirectUris,
+          clientSecretHash: hashSecret(clientSecret).toString('hex'),
           now: clock.now(),
         });
         await audit(tx, {
           actor,
           action: 'app.keys.generate',
-          projectId: record.projectId,
-          details: { applicationId, clientId: keys.clientId },
+          result: 'success',
+          projectId: application.projectId,
+          details: {
+            applicationId,
+            clientId: keys.value.clientId,
+            before: { redirectURI: current.value.redirectURI },
+            after: { redirectURI: keys.value.redirectURI },
+          },
         });
-        return toKeys(keys, clientSecret);
+        return { value: { ...keys.value, clientSecret }, version: keys.version };
       });
     },
 

@@ -1,3 +1,4 @@
+import type { AuditResult } from '@latchkey/domain';
 import type { Db } from '../../db/db.ts';
 
 export interface NewAuditEvent {
@@ -6,7 +7,7 @@ export interface NewAuditEvent {
   userId: string | null;
   deviceName: string | null;
   scope: string;
-  eventStatus: string;
+  eventStatus: AuditResult;
   details: Record<string, unknown>;
 }
 

@@ -1,52 +1,35 @@
-import { newProjectSettings, type Issuer, type ProjectSettings, type ProjectSummary } from '@latchkey/domain';
+import { defaultIssuer, newProjectSettings, type Issuer, type Project, type ProjectSettings, type ProjectSummary } from '@latchkey/domain';
 import type { Db } from '../../db/db.ts';
+import type { Versioned } from '../../http/etag.ts';
 
-export interface ProjectRecord {
-  id: string;
-  enabled: boolean;
-  email: string;
-  settings: ProjectSettings;
-  issuer: Issuer | null;
-  version: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-interface DbProject {
+// A project row is the domain's Project: the settings document with id, name and enabled beside
+// it. Documents written before a field existed read with that field's default.
+const PROJECT = 'id, name, enabled, settings, version';
+interface ProjectRow {
   id: string;
   name: string;
   enabled: boolean;
-  email: string;
   settings: Partial<ProjectSettings>;
-  issuer: Issuer | null;
   version: number;
-  created_at: Date;
-  updated_at: Date;
 }
 
-const COLUMNS = 'id, name, enabled, email, settings, issuer, version, created_at, updated_at';
-
-function toRecord(row: DbProject): ProjectRecord {
-  return {
-    id: row.id,
-    enabled: row.enabled,
-    email: row.email,
-    // Documents written before a field existed read with that field's default.
-    settings: { ...newProjectSettings(row.name), ...row.settings, name: row.name },
-    issuer: row.issuer,
-    version: row.version,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
+function versionedProject(row: ProjectRow | undefined): Versioned<Project> | null {
+  if (!row) return null;
+  const value: Project = { ...newProjectSettings(row.name), ...row.settings, name: row.name, id: row.id, enabled: row.enabled };
+  return { value, version: row.version };
 }
 
 /** `forUpdate` locks the row until the transaction ends (read-check-write without lost updates). */
-export async function findProject(db: Db, id: string, options: { forUpdate?: boolean } = {}): Promise<ProjectRecord | null> {
-  const { rows } = await db.query<DbProject>(
-    `SELECT ${COLUMNS} FROM projects WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
-    [id],
-  );
-  return rows[0] ? toRecord(rows[0]) : null;
+export async function findProject(db: Db, id: string, options: { forUpdate?: boolean } = {}): Promise<Versioned<Project> | null> {
+  const { rows } = await db.query<ProjectRow>(`SELECT ${PROJECT} FROM projects WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`, [id]);
+  return versionedProject(rows[0]);
+}
+
+/** spec §3 Issuer of a project (the defaults until first saved), with the project's version. */
+export async function findIssuer(db: Db, id: string): Promise<Versioned<Issuer> | null> {
+  const { rows } = await db.query<{ issuer: Issuer | null; version: number }>('SELECT issuer, version FROM projects WHERE id = $1', [id]);
+  const row = rows[0];
+  return row ? { value: row.issuer ?? defaultIssuer(), version: row.version } : null;
 }
 
 export async function projectExists(db: Db, id: string): Promise<boolean> {
@@ -54,59 +37,60 @@ export async function projectExists(db: Db, id: string): Promise<boolean> {
   return rows.length > 0;
 }
 
+/** How many projects an account has created (the quota of accounts without a global permission). */
+export async function countProjectsCreatedBy(db: Db, accountId: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM projects WHERE created_by = $1', [accountId]);
+  return Number(rows[0]?.n ?? 0);
+}
+
 export async function insertProject(
   db: Db,
-  p: { id: string; email: string; settings: ProjectSettings; issuer: Issuer | null; now: Date },
-): Promise<ProjectRecord> {
-  const { rows } = await db.query<DbProject>(
-    `INSERT INTO projects (id, name, enabled, email, settings, issuer, version, created_at, updated_at)
-     VALUES ($1, $2, true, $3, $4::jsonb, $5::jsonb, 1, $6, $6) RETURNING ${COLUMNS}`,
-    [p.id, p.settings.name, p.email, JSON.stringify(p.settings), p.issuer ? JSON.stringify(p.issuer) : null, p.now],
+  p: { id: string; email: string; createdBy: string | null; settings: ProjectSettings; now: Date },
+): Promise<Versioned<Project>> {
+  const { rows } = await db.query<ProjectRow>(
+    `INSERT INTO projects (id, name, enabled, email, created_by, settings, issuer, version, created_at, updated_at)
+     VALUES ($1, $2, true, $3, $4, $5::jsonb, NULL, 1, $6, $6) RETURNING ${PROJECT}`,
+    [p.id, p.settings.name, p.email, p.createdBy, JSON.stringify(p.settings), p.now],
   );
-  return toRecord(rows[0] as DbProject);
+  return versionedProject(rows[0]) as Versioned<Project>;
 }
 
-/** Writes the new state and bumps the version (the ETag). */
-export async function saveProject(
-  db: Db,
-  p: { id: string; enabled: boolean; settings: ProjectSettings; issuer: Issuer | null; now: Date },
-): Promise<ProjectRecord> {
-  const { rows } = await db.query<DbProject>(
-    `UPDATE projects SET name = $2, enabled = $3, settings = $4::jsonb, issuer = $5::jsonb,
-            version = version + 1, updated_at = $6
-     WHERE id = $1 RETURNING ${COLUMNS}`,
-    [p.id, p.settings.name, p.enabled, JSON.stringify(p.settings), p.issuer ? JSON.stringify(p.issuer) : null, p.now],
+/** Writes the project's settings and state and bumps the version (the ETag). */
+export async function saveProject(db: Db, p: { id: string; enabled: boolean; settings: ProjectSettings; now: Date }): Promise<Versioned<Project>> {
+  const { rows } = await db.query<ProjectRow>(
+    `UPDATE projects SET name = $2, enabled = $3, settings = $4::jsonb, version = version + 1, updated_at = $5
+     WHERE id = $1 RETURNING ${PROJECT}`,
+    [p.id, p.settings.name, p.enabled, JSON.stringify(p.settings), p.now],
   );
-  return toRecord(rows[0] as DbProject);
+  return versionedProject(rows[0]) as Versioned<Project>;
 }
 
-interface DbSummary {
-  id: string;
-  name: string;
-  logo_url: string | null;
-  enabled: boolean;
+/** Writes the project's issuer settings and bumps the project's version. */
+export async function saveIssuer(db: Db, p: { id: string; issuer: Issuer; now: Date }): Promise<Versioned<Issuer>> {
+  const { rows } = await db.query<{ issuer: Issuer; version: number }>(
+    `UPDATE projects SET issuer = $2::jsonb, version = version + 1, updated_at = $3 WHERE id = $1 RETURNING issuer, version`,
+    [p.id, JSON.stringify(p.issuer), p.now],
+  );
+  const row = rows[0] as { issuer: Issuer; version: number };
+  return { value: row.issuer, version: row.version };
 }
 
-function toSummary(row: DbSummary): ProjectSummary {
-  return { id: row.id, name: row.name, logoUrl: row.logo_url ?? '', enabled: row.enabled };
-}
+// The project list: only id, name, logoUrl and enabled (spec §3).
+const SUMMARY = `id, name, coalesce(settings->>'logoUrl', '') AS "logoUrl", enabled`;
 
 /** Every project, by name (accounts holding a global permission). */
 export async function listAllProjects(db: Db): Promise<ProjectSummary[]> {
-  const { rows } = await db.query<DbSummary>(
-    `SELECT id, name, settings->>'logoUrl' AS logo_url, enabled FROM projects ORDER BY name, id`,
-  );
-  return rows.map(toSummary);
+  const { rows } = await db.query<ProjectSummary>(`SELECT ${SUMMARY} FROM projects ORDER BY name, id`);
+  return rows;
 }
 
 /** The projects an account holds any cst:{project}:… permission on, by name. */
 export async function listProjectsOfAccount(db: Db, accountId: string): Promise<ProjectSummary[]> {
-  const { rows } = await db.query<DbSummary>(
-    `SELECT p.id, p.name, p.settings->>'logoUrl' AS logo_url, p.enabled
-       FROM projects p
-      WHERE p.id IN (SELECT ap.project_id FROM account_permissions ap WHERE ap.account_id = $1 AND ap.project_id IS NOT NULL)
-      ORDER BY p.name, p.id`,
+  const { rows } = await db.query<ProjectSummary>(
+    `SELECT ${SUMMARY} FROM projects
+      WHERE id IN (SELECT project_id FROM account_permissions WHERE account_id = $1 AND project_id IS NOT NULL)
+      ORDER BY name, id`,
     [accountId],
   );
-  return rows.map(toSummary);
+  return rows;
 }

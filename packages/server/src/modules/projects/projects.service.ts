@@ -2,8 +2,8 @@ import {
   applyMeta,
   changedBillingFields,
   changedLockedFields,
-  defaultIssuer,
   DomainError,
+  globalPermission,
   guards,
   hasAnyPermission,
   newProjectSettings,
@@ -21,30 +21,29 @@ import {
 import type { Clock } from '../../clock.ts';
 import { randomBase32 } from '../../crypto.ts';
 import type { Db } from '../../db/db.ts';
-import { HttpDomainError } from '../../errors.ts';
+import { notFound, projectClosed } from '../../errors.ts';
+import { checkVersion, type Versioned } from '../../http/etag.ts';
 import type { Actor } from '../accounts/actor.ts';
-import { findAccountById, grantPermissions, listPermissions } from '../accounts/accounts.repository.ts';
+import { findAccountById, grantPermissions, listPermissions, lockAccount } from '../accounts/accounts.repository.ts';
 import type { AuditHook } from '../audit/audit.service.ts';
 import {
+  countProjectsCreatedBy,
+  findIssuer,
   findProject,
   insertProject,
   listAllProjects,
   listProjectsOfAccount,
   projectExists,
+  saveIssuer,
   saveProject,
-  type ProjectRecord,
 } from './projects.repository.ts';
-
-/** A value with the version it was read at (sent as the ETag; If-Match compares against it). */
-export interface Versioned<T> {
-  value: T;
-  version: number;
-}
 
 export interface ProjectsServiceDeps {
   db: Db;
   clock: Clock;
   audit: AuditHook;
+  /** How many projects an account without a global permission may create (config PROJECTS_PER_ACCOUNT). */
+  projectsPerAccount: number;
 }
 
 /** 16 characters of base32: 80 random bits, safe in URLs and in cst:{project}:… strings. */
@@ -52,13 +51,9 @@ export function newProjectId(): string {
   return randomBase32(10);
 }
 
-function toProject(record: ProjectRecord): Project {
-  return { ...record.settings, id: record.id, enabled: record.enabled };
-}
-
 /** What a caller reads: the project without its write-only secrets. */
-function toProjectView(record: ProjectRecord): Project {
-  return redactProjectSecrets(toProject(record));
+function view(project: Versioned<Project>): Versioned<Project> {
+  return { value: redactProjectSecrets(project.value), version: project.version };
 }
 
 function forbiddenFields(fields: string[], why: string): DomainError {
@@ -74,22 +69,17 @@ function settingsOf(project: Project): ProjectSettings {
   return settings;
 }
 
-const notFound = () => new DomainError('not_found', 'Not found');
-const closed = () => new DomainError('project_closed', 'The project is closed; changes cannot be made while it is disabled');
+/** The fields of a settings document that differ between two versions (for the audit log; never a secret's value). */
+function changedFields(before: ProjectSettings, after: ProjectSettings): string[] {
+  return (Object.keys(after) as Array<keyof ProjectSettings>).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+}
 
-export function createProjectsService({ db, clock, audit }: ProjectsServiceDeps) {
+export function createProjectsService({ db, clock, audit, projectsPerAccount }: ProjectsServiceDeps) {
   /** Inside a transaction: the project row, locked until the transaction ends. */
-  async function lockForWrite(tx: Db, projectId: string): Promise<ProjectRecord> {
-    const record = await findProject(tx, projectId, { forUpdate: true });
-    if (!record) throw notFound();
-    return record;
-  }
-
-  /** Optimistic concurrency: a write based on an older read must not silently win (CONVENTIONS "Data"). */
-  function checkVersion(record: ProjectRecord, ifMatch: number | null): void {
-    if (ifMatch !== null && ifMatch !== record.version) {
-      throw new HttpDomainError('conflict', 'The project was changed by someone else; reload and try again', 412);
-    }
+  async function lockForWrite(tx: Db, projectId: string): Promise<Versioned<Project>> {
+    const found = await findProject(tx, projectId, { forUpdate: true });
+    if (!found) throw notFound();
+    return found;
   }
 
   return {
@@ -102,8 +92,8 @@ export function createProjectsService({ db, clock, audit }: ProjectsServiceDeps)
     async listAccountProjects(actor: Actor, accountId: string): Promise<ProjectSummary[]> {
       let permissions = actor.permissions;
       if (accountId !== actor.accountId) {
-        if (!hasAnyPermission(actor.permissions, ['glb::accounts'])) {
-          throw new DomainError('forbidden', "You may list only your own projects");
+        if (!hasAnyPermission(actor.permissions, [globalPermission('accounts')])) {
+          throw new DomainError('forbidden', 'You may list only your own projects');
         }
         const account = await findAccountById(db, accountId);
         if (!account) throw notFound();
@@ -114,25 +104,36 @@ export function createProjectsService({ db, clock, audit }: ProjectsServiceDeps)
     },
 
     /**
-     * spec §7 "POST projects": any signed-in account; the creator is granted cst:{project}:*. The
-     * creator's email recorded is the caller's own, whatever the body claims.
+     * spec §7 "POST projects": any signed-in account (self-service sign-up); the creator is granted
+     * cst:{project}:*. An account without a global permission may create at most
+     * `projectsPerAccount` projects — counted under a lock on the account, so parallel requests
+     * cannot pass the cap together. The creator's email recorded is the caller's own.
      */
     async createProject(actor: Actor, input: { name: string; pinLength: number; email: string }): Promise<{ id: string }> {
       return db.transaction(async (tx) => {
+        if (!hasAnyPermission(actor.permissions, guards.globalUnlock)) {
+          await lockAccount(tx, actor.accountId);
+          if ((await countProjectsCreatedBy(tx, actor.accountId)) >= projectsPerAccount) {
+            throw new DomainError(
+              'forbidden',
+              `You have created the most projects an account may create (${projectsPerAccount}); ask an administrator of all projects for more`,
+            );
+          }
+        }
         const id = newProjectId();
         const settings = normalizeProjectSettings(newProjectSettings(input.name, input.pinLength));
         const email = (actor.email ?? input.email).toLowerCase();
-        await insertProject(tx, { id, email, settings, issuer: null, now: clock.now() });
+        await insertProject(tx, { id, email, createdBy: actor.accountId, settings, now: clock.now() });
         await grantPermissions(tx, actor.accountId, [projectPermission(id, '*')]);
-        await audit(tx, { actor, action: 'project.create', projectId: id, details: { name: settings.name } });
+        await audit(tx, { actor, action: 'project.create', result: 'created', projectId: id, details: { name: settings.name } });
         return { id };
       });
     },
 
     async getProject(projectId: string): Promise<Versioned<Project>> {
-      const record = await findProject(db, projectId);
-      if (!record) throw notFound();
-      return { value: toProjectView(record), version: record.version };
+      const found = await findProject(db, projectId);
+      if (!found) throw notFound();
+      return view(found);
     },
 
     /**
@@ -142,22 +143,29 @@ export function createProjectsService({ db, clock, audit }: ProjectsServiceDeps)
      */
     async updateProject(actor: Actor, projectId: string, update: ProjectUpdate, ifMatch: number | null): Promise<Versioned<Project>> {
       return db.transaction(async (tx) => {
-        const record = await lockForWrite(tx, projectId);
-        if (!record.enabled) throw closed();
-        checkVersion(record, ifMatch);
+        const current = await lockForWrite(tx, projectId);
+        if (!current.value.enabled) throw projectClosed();
+        checkVersion(current.version, ifMatch, 'project');
         const { id: _id, enabled: _enabled, ...requested } = update;
-        const settings = keepStoredSecrets(record.settings, normalizeProjectSettings(requested));
-        const locked = changedLockedFields(record.settings, settings);
+        const before = settingsOf(current.value);
+        const settings = keepStoredSecrets(before, normalizeProjectSettings(requested));
+        const locked = changedLockedFields(before, settings);
         if (locked.length > 0 && !hasAnyPermission(actor.permissions, guards.globalUnlock)) {
           throw forbiddenFields(locked, 'Only an account with a global permission');
         }
-        const billing = changedBillingFields(record.settings, settings);
+        const billing = changedBillingFields(before, settings);
         if (billing.length > 0 && !hasAnyPermission(actor.permissions, guards.reopenProject)) {
           throw forbiddenFields(billing, 'Only an administrator of all projects');
         }
-        const saved = await saveProject(tx, { id: projectId, enabled: record.enabled, settings, issuer: record.issuer, now: clock.now() });
-        await audit(tx, { actor, action: 'project.update', projectId, details: { version: saved.version } });
-        return { value: toProjectView(saved), version: saved.version };
+        const saved = await saveProject(tx, { id: projectId, enabled: true, settings, now: clock.now() });
+        await audit(tx, {
+          actor,
+          action: 'project.update',
+          result: 'success',
+          projectId,
+          details: { version: saved.version, changed: changedFields(before, settings) },
+        });
+        return view(saved);
       });
     },
 
@@ -167,44 +175,42 @@ export function createProjectsService({ db, clock, audit }: ProjectsServiceDeps)
      */
     async updateMeta(actor: Actor, projectId: string, meta: ProjectMeta, ifMatch: number | null): Promise<Versioned<Project>> {
       return db.transaction(async (tx) => {
-        const record = await lockForWrite(tx, projectId);
-        const reopening = !record.enabled && meta.enabled;
+        const current = await lockForWrite(tx, projectId);
+        const reopening = !current.value.enabled && meta.enabled;
         // Project admins may only close; reopening and the billing fields (purchaseOrder,
         // referrer) belong to an administrator of all projects.
         if (meta.enabled && !hasAnyPermission(actor.permissions, guards.reopenProject)) {
           throw new DomainError('forbidden', 'Only an administrator of all projects may reopen a project or change its billing details');
         }
-        if (!record.enabled && !meta.enabled) throw closed();
-        checkVersion(record, ifMatch);
-        const next = applyMeta(toProject(record), meta);
-        const saved = await saveProject(tx, {
-          id: projectId,
-          enabled: next.enabled,
-          settings: settingsOf(next),
-          issuer: record.issuer,
-          now: clock.now(),
+        if (!current.value.enabled && !meta.enabled) throw projectClosed();
+        checkVersion(current.version, ifMatch, 'project');
+        const next = applyMeta(current.value, meta);
+        const saved = await saveProject(tx, { id: projectId, enabled: next.enabled, settings: settingsOf(next), now: clock.now() });
+        await audit(tx, {
+          actor,
+          action: !meta.enabled ? 'project.close' : reopening ? 'project.reopen' : 'project.meta',
+          result: !meta.enabled ? 'disabled' : 'success',
+          projectId,
         });
-        const action = !meta.enabled ? 'project.close' : reopening ? 'project.reopen' : 'project.meta';
-        await audit(tx, { actor, action, projectId });
-        return { value: toProjectView(saved), version: saved.version };
+        return view(saved);
       });
     },
 
     async getIssuer(projectId: string): Promise<Versioned<Issuer>> {
-      const record = await findProject(db, projectId);
-      if (!record) throw notFound();
-      return { value: record.issuer ?? defaultIssuer(), version: record.version };
+      const found = await findIssuer(db, projectId);
+      if (!found) throw notFound();
+      return found;
     },
 
     /** spec §7 "PUT projects/{project}/issuer"; refused while the project is closed (spec §4). */
     async updateIssuer(actor: Actor, projectId: string, issuer: Issuer, ifMatch: number | null): Promise<Versioned<Issuer>> {
       return db.transaction(async (tx) => {
-        const record = await lockForWrite(tx, projectId);
-        if (!record.enabled) throw closed();
-        checkVersion(record, ifMatch);
-        const saved = await saveProject(tx, { id: projectId, enabled: record.enabled, settings: record.settings, issuer, now: clock.now() });
-        await audit(tx, { actor, action: 'issuer.update', projectId });
-        return { value: saved.issuer ?? defaultIssuer(), version: saved.version };
+        const current = await lockForWrite(tx, projectId);
+        if (!current.value.enabled) throw projectClosed();
+        checkVersion(current.version, ifMatch, 'project');
+        const saved = await saveIssuer(tx, { id: projectId, issuer, now: clock.now() });
+        await audit(tx, { actor, action: 'issuer.update', result: 'success', projectId });
+        return saved;
       });
     },
   };

@@ -1,0 +1,19 @@
+/**
+ * The transaction-scoped advisory locks (pg_advisory_xact_lock) of the whole server, by name. Each
+ * is a constant every instance shares, so two instances of the server serialise on the same lock;
+ * the numbers only have to differ from each other. DESIGN "The data plane": advisory locks only
+ * where a row lock cannot do — around migrations and around "the first account ever".
+ */
+export const ADVISORY_LOCKS = {
+  /** Two instances starting at once apply each migration exactly once (db/migrate.ts). */
+  migrations: 7_331_001,
+  /** "The first account becomes the owner" cannot happen twice (accounts.repository.ts). */
+  accountCreation: 7_331_002,
+} as const;
+
+export type AdvisoryLock = keyof typeof ADVISORY_LOCKS;
+
+/** The SQL that takes `lock` until the transaction ends, and its parameters. */
+export function advisoryLockQuery(lock: AdvisoryLock): [string, [number]] {
+  return ['SELECT pg_advisory_xact_lock($1)', [ADVISORY_LOCKS[lock]]];
+}

@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  api,
+  API_TAGS,
+  errorBodySchema,
+  errorStatus,
+  errorStatusesOf,
+  errorStatusMeaning,
+  type ApiErrorStatus,
+  type Endpoint,
+} from '@latchkey/domain';
+import { anonymous, signedInAccount, startTestApp, type SignedIn, type TestApp } from './support/app.ts';
+import { createTestDatabase } from './support/databases.ts';
+import { apiPath, createProject, getProject } from './support/fixtures.ts';
+
+interface Operation {
+  operationId?: string;
+  tags?: string[];
+  security?: Array<Record<string, string[]>>;
+  parameters?: Array<{ in: string; name: string }>;
+  responses: Record<string, { description: string; content?: Record<string, { schema: unknown }> }>;
+}
+interface Document {
+  info: { license?: { name: string; identifier?: string } };
+  tags?: Array<{ name: string; description?: string }>;
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, { required?: string[]; properties: Record<string, { enum?: string[] }> }> };
+}
+
+const entries = Object.entries(api) as Array<[keyof typeof api, Endpoint]>;
+
+/** `/projects/:project` is `/api/projects/{project}` in the document. */
+const documentPath = (e: Endpoint) => `/api${e.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
+
+/**
+ * The error statuses each call answers, spelled out: what a service-account client reads in the
+ * document. Written here by hand (not computed) so that a change to the derivation in the domain,
+ * or to an entry, shows up as a failing row.
+ */
+const EXPECTED: Record<keyof typeof api, ApiErrorStatus[]> = {
+  getAuthUrl: [400, 429],
+  login: [400, 403, 429],
+  getAccount: [400, 401, 403],
+  getConsoleConfig: [400],
+  logout: [400],
+  listAccountProjects: [400, 401, 403],
+  createProject: [400, 401, 403, 409],
+  getProject: [400, 401, 403, 404],
+  updateProject: [400, 401, 403, 404, 409, 412],
+  updateProjectMeta: [400, 401, 403, 404, 409, 412],
+  getIssuer: [400, 401, 403, 404],
+  updateIssuer: [400, 401, 403, 404, 409, 412],
+  listApps: [400, 401, 403, 404],
+  createApp: [400, 401, 403, 404, 409],
+  getApp: [400, 401, 403, 404],
+  updateApp: [400, 401, 403, 404, 409, 412],
+  createAppKeys: [400, 401, 403, 404, 409],
+  getAppKeys: [400, 401, 403, 404],
+  updateAppKeys: [400, 401, 403, 404, 409, 412],
+  generateAppKeys: [400, 401, 403, 404, 409, 412],
+};
+
+// The document does not depend on the database: one run on PGlite is enough.
+describe('the OpenAPI document at /api/openapi.json', () => {
+  let app: TestApp;
+  let doc: Document;
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  beforeAll(async () => {
+    database = await createTestDatabase('pglite');
+    app = await startTestApp(database.db);
+    const res = await app.app.inject('/api/openapi.json');
+    expect(res.statusCode).toBe(200);
+    doc = res.json<Document>();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.drop();
+  });
+
+  const operation = (e: Endpoint): Operation => {
+    const op = doc.paths[documentPath(e)]?.[e.method.toLowerCase()];
+    if (!op) throw new Error(`no operation ${e.method} ${documentPath(e)} in the document`);
+    return op;
+  };
+
+  it('has exactly one operation per contract entry, named by its key (operationId)', () => {
+    const operations = Object.values(doc.paths).flatMap((ops) => Object.values(ops));
+    expect(operations).toHaveLength(entries.length);
+    for (const [name, e] of entries) expect(operation(e).operationId, `${e.method} ${e.path}`).toBe(name);
+  });
+
+  it('marks public calls as needing no credentials, and the others as session cookie or bearer token', () => {
+    for (const [name, e] of entries) {
+      expect(operation(e).security, name).toEqual(e.auth === 'public' ? [] : [{ session: [] }, { bearer: [] }]);
+    }
+    expect(operation(api.login).security).toEqual([]);
+    expect(operation(api.getConsoleConfig).security).toEqual([]);
+  });
+
+  it('declares the error statuses each call answers', () => {
+    expect(Object.keys(EXPECTED).sort()).toEqual(entries.map(([name]) => name).sort());
+    for (const [name, e] of entries) {
+      const declared = Object.keys(operation(e).responses).filter((status) => status.startsWith('4'));
+      expect(declared, name).toEqual(EXPECTED[name].map(String));
+      expect(errorStatusesOf(e), name).toEqual(EXPECTED[name]);
+    }
+  });
+
+  it('gives every error answer the ErrorBody schema and a description of what it means', () => {
+    for (const [name, e] of entries) {
+      for (const status of errorStatusesOf(e)) {
+        const response = operation(e).responses[String(status)];
+        expect(response?.content?.['application/json']?.schema, `${name} ${status}`).toEqual({ $ref: '#/components/schemas/ErrorBody' });
+        expect(response?.description, `${name} ${status}`).toBe(errorStatusMeaning[status]);
+      }
+    }
+    const body = doc.components.schemas.ErrorBody;
+    expect(body?.required).toEqual(['error', 'message']);
+    expect(body?.properties.error?.enum?.slice().sort()).toEqual(Object.keys(errorStatus).sort());
+    expect(Object.keys(body?.properties ?? {})).toEqual(['error', 'message', 'issues']);
+  });
+
+  it('documents the If-Match header on exactly the calls that can answer 412', () => {
+    for (const [name, e] of entries) {
+      const ifMatch = (operation(e).parameters ?? []).some((p) => p.in === 'header' && p.name.toLowerCase() === 'if-match');
+      expect(ifMatch, name).toBe(errorStatusesOf(e).includes(412));
+    }
+  });
+
+  it('has a licence, and a description for every tag an operation uses', () => {
+    expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
+    const tags = new Map((doc.tags ?? []).map((t) => [t.name, t.description]));
+    for (const [name, e] of entries) {
+      expect(operation(e).tags, name).toEqual([e.tag]);
+      expect(tags.get(e.tag), e.tag).toBe(API_TAGS[e.tag]);
+    }
+  });
+
+  describe('what the server answers matches it', () => {
+    let admin: SignedIn;
+    let project: string;
+    beforeAll(async () => {
+      admin = await signedInAccount(app, database.db);
+      project = await createProject(admin);
+    });
+
+    /** The answer's status is declared for the call, and its body is an ErrorBody. */
+    function expectDeclaredError(e: Endpoint, res: { status: number; body: unknown }, status: number): void {
+      expect(res.status, JSON.stringify(res.body)).toBe(status);
+      expect(Object.keys(operation(e).responses)).toContain(String(status));
+      expect(errorBodySchema.strict().safeParse(res.body).success, JSON.stringify(res.body)).toBe(true);
+    }
+
+    it('400, 401, 403, 404 and 412', async () => {
+      const path = apiPath(api.updateProject, { project });
+      const current = await getProject(admin, project);
+      expectDeclaredError(api.updateProject, await admin.api.put(path, { ...current, name: '' }), 400);
+      expectDeclaredError(api.updateProject, await anonymous(app).put(path, current), 401);
+      expectDeclaredError(api.updateProject, await admin.api.put(path, current, { xsrf: 'wrong' }), 403);
+      expectDeclaredError(api.updateProject, await admin.api.put(apiPath(api.updateProject, { project: 'no-such-project' }), current), 404);
+      expectDeclaredError(api.updateProject, await admin.api.put(path, current, { headers: { 'if-match': '"999"' } }), 412);
+    });
+
+    it('409 on a closed project', async () => {
+      const path = apiPath(api.updateProject, { project });
+      const current = await getProject(admin, project);
+      expect((await admin.api.put(apiPath(api.updateProjectMeta, { project }), { enabled: false })).status).toBe(200);
+      expectDeclaredError(api.updateProject, await admin.api.put(path, { ...current, displayName: 'Closed' }), 409);
+    });
+  });
+});

@@ -1,0 +1,70 @@
+import { expect } from 'vitest';
+import { api, buildPath, type Application, type ApplicationKeys, type Endpoint, type Project } from '@latchkey/domain';
+import type { Db } from '../../src/db/db.ts';
+import type { SignedIn } from './app.ts';
+
+/** The path of a contract entry under /api (paths are written once, in the contract). */
+export function apiPath(endpoint: Pick<Endpoint, 'path'>, params: Record<string, string> = {}): string {
+  return `/api${buildPath(endpoint.path, params)}`;
+}
+
+export const REDIRECT = 'https://app.example.com/callback';
+
+/** A project created through the API by `by` (who is granted cst:{project}:*). */
+export async function createProject(by: SignedIn, name = `Team ${Math.random().toString(36).slice(2, 8)}`): Promise<string> {
+  const res = await by.api.post<{ id: string }>(apiPath(api.createProject), { name, pinLength: 4, email: by.account.email });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.id;
+}
+
+export async function getProject(by: SignedIn, id: string): Promise<Project> {
+  const res = await by.api.get<Project>(apiPath(api.getProject, { project: id }));
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+export async function closeProject(admin: SignedIn, projectId: string): Promise<void> {
+  expect((await admin.api.put(apiPath(api.updateProjectMeta, { project: projectId }), { enabled: false })).status).toBe(200);
+}
+
+export async function createApp(by: SignedIn, projectId: string, name = 'Web portal'): Promise<string> {
+  const res = await by.api.post<{ id: string }>(apiPath(api.createApp), { platformCode: 'oidc', name, url: 'https://app.example.com', projectId });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.id;
+}
+
+export async function createKeys(by: SignedIn, appId: string, redirectURI: string[] = [REDIRECT]): Promise<ApplicationKeys> {
+  const res = await by.api.post<ApplicationKeys>(apiPath(api.createAppKeys, { application: appId }), { redirectURI });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+export async function getApp(by: SignedIn, appId: string): Promise<Application> {
+  const res = await by.api.get<Application>(apiPath(api.getApp, { application: appId }));
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+export async function setEnabled(by: SignedIn, appId: string, enabled: boolean): Promise<void> {
+  const current = await getApp(by, appId);
+  const res = await by.api.put(apiPath(api.updateApp, { application: appId }), { name: current.name, logoUrl: current.logoUrl, enabled });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+/**
+ * A fingerprint of every row of every table of the schema: equal before and after means nothing
+ * was written. Tables are found from the catalogue, so a table added later is covered too.
+ */
+export async function databaseFingerprint(db: Db): Promise<Record<string, string>> {
+  const { rows: tables } = await db.query<{ name: string }>(
+    `SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`,
+  );
+  const fingerprint: Record<string, string> = {};
+  for (const { name } of tables) {
+    const { rows } = await db.query<{ n: number; digest: string | null }>(
+      `SELECT count(*)::int AS n, md5(string_agg(t::text, '|' ORDER BY t::text)) AS digest FROM "${name}" AS t`,
+    );
+    fingerprint[name] = `${rows[0]?.n}:${rows[0]?.digest ?? ''}`;
+  }
+  return fingerprint;
+}

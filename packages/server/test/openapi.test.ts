@@ -2,16 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
   API_TAGS,
+  buildPath,
   errorBodySchema,
   errorStatus,
   errorStatusesOf,
   errorStatusMeaning,
   type ApiErrorStatus,
   type Endpoint,
+  type Project,
 } from '@latchkey/domain';
 import { anonymous, signedInAccount, startTestApp, type SignedIn, type TestApp } from './support/app.ts';
 import { createTestDatabase } from './support/databases.ts';
-import { apiPath, createProject, getProject } from './support/fixtures.ts';
 
 interface Operation {
   operationId?: string;
@@ -139,9 +140,13 @@ describe('the OpenAPI document at /api/openapi.json', () => {
   describe('what the server answers matches it', () => {
     let admin: SignedIn;
     let project: string;
+    let path: string;
     beforeAll(async () => {
       admin = await signedInAccount(app, database.db);
-      project = await createProject(admin);
+      const created = await admin.api.post<{ id: string }>(`/api${api.createProject.path}`, { name: 'Documented', pinLength: 4, email: admin.account.email });
+      expect(created.status).toBe(201);
+      project = created.body.id;
+      path = `/api${buildPath(api.updateProject.path, { project })}`;
     });
 
     /** The answer's status is declared for the call, and its body is an ErrorBody. */
@@ -152,19 +157,17 @@ describe('the OpenAPI document at /api/openapi.json', () => {
     }
 
     it('400, 401, 403, 404 and 412', async () => {
-      const path = apiPath(api.updateProject, { project });
-      const current = await getProject(admin, project);
+      const current = (await admin.api.get<Project>(path)).body;
       expectDeclaredError(api.updateProject, await admin.api.put(path, { ...current, name: '' }), 400);
       expectDeclaredError(api.updateProject, await anonymous(app).put(path, current), 401);
       expectDeclaredError(api.updateProject, await admin.api.put(path, current, { xsrf: 'wrong' }), 403);
-      expectDeclaredError(api.updateProject, await admin.api.put(apiPath(api.updateProject, { project: 'no-such-project' }), current), 404);
+      expectDeclaredError(api.updateProject, await admin.api.put(`/api${buildPath(api.updateProject.path, { project: 'no-such-project' })}`, current), 404);
       expectDeclaredError(api.updateProject, await admin.api.put(path, current, { headers: { 'if-match': '"999"' } }), 412);
     });
 
     it('409 on a closed project', async () => {
-      const path = apiPath(api.updateProject, { project });
-      const current = await getProject(admin, project);
-      expect((await admin.api.put(apiPath(api.updateProjectMeta, { project }), { enabled: false })).status).toBe(200);
+      const current = (await admin.api.get<Project>(path)).body;
+      expect((await admin.api.put(`/api${buildPath(api.updateProjectMeta.path, { project })}`, { enabled: false })).status).toBe(200);
       expectDeclaredError(api.updateProject, await admin.api.put(path, { ...current, displayName: 'Closed' }), 409);
     });
   });

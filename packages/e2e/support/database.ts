@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { projectOfPermission } from '@latchkey/domain';
 import pg from 'pg';
 
 // The browser suite runs the server on a PostgreSQL database of its own, created here and dropped
@@ -31,7 +32,7 @@ export async function createDatabase(): Promise<{ url: string; drop: () => Promi
   };
 }
 
-/** Replaces the permissions of the account with this email. */
+/** Replaces the permissions of the account with this email (build them with the domain's `projectPermission`). */
 export async function setPermissions(email: string, permissions: string[]): Promise<void> {
   const url = process.env.LATCHKEY_DATABASE_URL;
   if (!url) throw new Error('LATCHKEY_DATABASE_URL is not set: is global setup running?');
@@ -44,7 +45,7 @@ export async function setPermissions(email: string, permissions: string[]): Prom
     if (!id) throw new Error(`no account ${email}`);
     await c.query('DELETE FROM account_permissions WHERE account_id = $1', [id]);
     for (const p of permissions) {
-      const project = p.startsWith('cst:') ? p.split(':')[1] : null;
+      const project = projectOfPermission(p);
       await c.query('INSERT INTO account_permissions (account_id, permission, project_id) VALUES ($1, $2, $3)', [id, p, project]);
     }
     await c.query('COMMIT');

@@ -1,6 +1,8 @@
+import { api, GLOBAL_WILDCARD } from '@latchkey/domain';
 import { chromium, type FullConfig } from '@playwright/test';
-import { startServer } from './server.ts';
-import { signIn, OWNER_EMAIL } from './auth.ts';
+import { callApiOk } from './call-api.ts';
+import { startServer } from './start-server.ts';
+import { signIn, OWNER_EMAIL } from './sign-in.ts';
 import { createDatabase } from './database.ts';
 
 /** Starts the server for the whole run; the function it answers stops it (Playwright's teardown). */
@@ -23,11 +25,13 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     await database.drop();
   };
   try {
-    // The first account ever to sign in becomes the owner (glb::*). Claim it here, so that every
+    // The first account ever to sign in becomes the owner (GLOBAL_WILDCARD). Claim it here, so that every
     // scenario's "new user" is an ordinary account with no permissions.
     const browser = await chromium.launch(config.projects[0]?.use.launchOptions ?? {});
     const page = await browser.newPage({ baseURL: server.url });
     await signIn(page, OWNER_EMAIL);
+    const owner = await callApiOk(page, api.getAccount);
+    if (!owner.permissions.includes(GLOBAL_WILDCARD)) throw new Error(`${OWNER_EMAIL} did not become the owner (${GLOBAL_WILDCARD})`);
     await browser.close();
   } catch (error) {
     await stop();

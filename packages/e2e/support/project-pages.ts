@@ -1,10 +1,23 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
-/** Helpers named as a person would describe the step. */
+// The project list and the create-project form: what a person sees and does there.
 
 export async function goToProjectList(page: Page): Promise<void> {
   await page.goto('/');
-  await expect(page.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
+  await expectPageTitle(page, 'Projects');
+}
+
+export async function goToCreateProject(page: Page): Promise<void> {
+  await page.goto('/project/create');
+  await expectPageTitle(page, 'Create project');
+}
+
+export async function goToProjectPage(page: Page, projectId: string, path: string): Promise<void> {
+  await page.goto(`/project/${projectId}/${path}`);
+}
+
+export async function expectPageTitle(page: Page, title: string): Promise<void> {
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
 }
 
 export async function clickAddProject(page: Page): Promise<void> {
@@ -16,44 +29,51 @@ export async function fillProjectName(page: Page, name: string): Promise<void> {
   await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
 }
 
+export async function expectCreateEnabled(page: Page, enabled: boolean): Promise<void> {
+  const button = page.getByRole('button', { name: 'Create' });
+  if (enabled) await expect(button).toBeEnabled();
+  else await expect(button).toBeDisabled();
+}
+
+export async function clickCreate(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Create' }).click();
+}
+
 /** Creates a project through the form; answers its id, read from the address it lands on. */
 export async function createProjectThroughForm(page: Page, name: string): Promise<string> {
   await goToProjectList(page);
   await clickAddProject(page);
   await fillProjectName(page, name);
-  await page.getByRole('button', { name: 'Create' }).click();
+  await clickCreate(page);
   await expect(page).toHaveURL(/\/project\/[^/]+\/dashboard$/);
   const id = new URL(page.url()).pathname.split('/')[2];
   if (!id) throw new Error(`no project id in ${page.url()}`);
   return id;
 }
 
-/** The XSRF token the console holds, for calls a test makes through the page's own session. */
-export async function xsrfToken(page: Page): Promise<string> {
-  const cookie = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN');
-  if (!cookie) throw new Error('no XSRF-TOKEN cookie: is the page signed in?');
-  return cookie.value;
-}
-
-/** Calls the management API with the browser's session, as the console would. */
-export async function callApi(
-  page: Page,
-  method: 'GET' | 'POST' | 'PUT',
-  path: string,
-  data?: unknown,
-): Promise<Awaited<ReturnType<APIRequestContext['fetch']>>> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (method !== 'GET') headers['X-XSRF-TOKEN'] = await xsrfToken(page);
-  return page.request.fetch(`/api${path}`, { method, headers, data: data === undefined ? undefined : JSON.stringify(data) });
-}
-
-export async function closeProjectThroughApi(page: Page, projectId: string): Promise<void> {
-  const res = await callApi(page, 'PUT', `/projects/${projectId}/meta`, { enabled: false, purchaseOrder: '', referrer: '' });
-  expect(res.status(), await res.text()).toBe(200);
-}
-
 export async function expectProjectCard(page: Page, name: string, visible = true): Promise<void> {
   const card = page.getByRole('link', { name, exact: true });
   if (visible) await expect(card).toBeVisible();
   else await expect(card).toHaveCount(0);
+}
+
+export async function clickProjectCard(page: Page, name: string): Promise<void> {
+  await page.getByRole('link', { name, exact: true }).click();
+}
+
+export async function showClosedProjects(page: Page): Promise<void> {
+  await page.getByLabel('Closed Projects').check();
+}
+
+export async function expectWelcomePage(page: Page): Promise<void> {
+  await expect(page.getByRole('button', { name: 'Add App' })).toBeVisible();
+}
+
+/** The welcome page's call to action. */
+export async function clickAddApp(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Add App' }).click();
+}
+
+export async function expectValidationMessage(page: Page, message: string): Promise<void> {
+  await expect(page.getByText(message)).toBeVisible();
 }

@@ -29,20 +29,64 @@ export async function readCode(email: string, before: number): Promise<string> {
   return codes[codes.length - 1] as string;
 }
 
-/** On the built-in provider's page: type the email, then the mailed code. */
-export async function fillSignInForm(page: Page, email: string): Promise<void> {
+// The built-in provider's sign-in page.
+
+export async function expectSignInPage(page: Page): Promise<void> {
+  await expect(page.getByLabel('Email')).toBeVisible();
+}
+
+/** Types the email and asks for a code; answers how many codes that address had before. */
+export async function fillEmailAndContinue(page: Page, email: string): Promise<number> {
   const before = codesFor(email).length;
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Continue' }).click();
-  const code = await readCode(email, before);
+  return before;
+}
+
+export async function expectCodeStep(page: Page, email: string): Promise<void> {
+  await expect(page.getByLabel('Code')).toBeVisible();
+  await expect(page.getByText(`We sent a 6-digit code to ${email}`)).toBeVisible();
+}
+
+export async function fillCodeAndSignIn(page: Page, code: string): Promise<void> {
   await page.getByLabel('Code').fill(code);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** After a code was sent: either the provider refused it, or the console is signed in. */
+export async function expectCodeRefusedOrSignedIn(page: Page): Promise<'refused' | 'signedIn'> {
+  const refused = page.getByText('That code is not right');
+  await expect(refused.or(page.getByRole('button', { name: 'Log out' }))).toBeVisible();
+  return (await refused.isVisible()) ? 'refused' : 'signedIn';
+}
+
+export async function clickCancelSignIn(page: Page): Promise<void> {
+  await page.getByRole('link', { name: 'Cancel' }).click();
+}
+
+export async function clickUseDifferentEmail(page: Page): Promise<void> {
+  await page.getByRole('link', { name: 'Use a different email' }).click();
+}
+
+/** On the built-in provider's page: type the email, then the mailed code. */
+export async function fillSignInForm(page: Page, email: string): Promise<void> {
+  const before = await fillEmailAndContinue(page, email);
+  await fillCodeAndSignIn(page, await readCode(email, before));
+}
+
+/** The sign-in page or the signed-in console, whichever shows (the provider may remember the browser). */
+export async function signInAgainIfAsked(page: Page, email: string): Promise<void> {
+  const emailField = page.getByLabel('Email');
+  const loggedIn = page.getByRole('button', { name: 'Log out' });
+  await expect(emailField.or(loggedIn)).toBeVisible();
+  if (await emailField.isVisible()) await fillSignInForm(page, email);
+  await expect(loggedIn).toBeVisible();
 }
 
 /** Opens the console signed out, signs in through the built-in provider, lands on `path`. */
 export async function signIn(page: Page, email: string, path = '/'): Promise<void> {
   await page.goto(path);
-  await expect(page.getByLabel('Email')).toBeVisible();
+  await expectSignInPage(page);
   await fillSignInForm(page, email);
   await expectSignedIn(page);
 }

@@ -1,0 +1,60 @@
+import {
+  api,
+  buildPath,
+  XSRF_COOKIE,
+  XSRF_HEADER,
+  type BodyOf,
+  type Endpoint,
+  type ParamsOf,
+  type ResponseOf,
+} from '@latchkey/domain';
+import { expect, type Page } from '@playwright/test';
+
+/** The XSRF token the console holds, for calls a test makes through the page's own session. */
+export async function xsrfToken(page: Page): Promise<string> {
+  const cookie = (await page.context().cookies()).find((c) => c.name === XSRF_COOKIE);
+  if (!cookie) throw new Error(`no ${XSRF_COOKIE} cookie: is the page signed in?`);
+  return cookie.value;
+}
+
+interface CallOptions<E> {
+  params?: ParamsOf<E>;
+  body?: BodyOf<E>;
+}
+
+/**
+ * One call of the API contract with the browser's session, as the console makes it: method and
+ * path from the contract entry, the XSRF header on unsafe methods. Answers the response itself.
+ */
+export async function callApi<E extends Endpoint>(page: Page, endpoint: E, options: CallOptions<E> = {}) {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (endpoint.method !== 'GET') headers[XSRF_HEADER] = await xsrfToken(page);
+  const path = buildPath(endpoint.path, (options.params ?? {}) as Record<string, string>);
+  return page.request.fetch(`/api${path}`, {
+    method: endpoint.method,
+    headers,
+    data: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+}
+
+/** As `callApi`, expecting a success: answers the parsed body. */
+export async function callApiOk<E extends Endpoint>(page: Page, endpoint: E, options: CallOptions<E> = {}): Promise<ResponseOf<E>> {
+  const res = await callApi(page, endpoint, options);
+  expect(res.ok(), `${endpoint.method} ${endpoint.path}: ${await res.text()}`).toBe(true);
+  return (await res.json()) as ResponseOf<E>;
+}
+
+/** A project of the signed-in account, made through the API (for scenarios about something else). */
+export async function createProjectThroughApi(page: Page, name: string): Promise<string> {
+  const account = await callApiOk(page, api.getAccount);
+  const { id } = await callApiOk(page, api.createProject, { body: { name, email: account.email } });
+  return id;
+}
+
+export async function closeProjectThroughApi(page: Page, projectId: string): Promise<void> {
+  await callApiOk(page, api.updateProjectMeta, { params: { project: projectId }, body: { enabled: false, purchaseOrder: '', referrer: '' } });
+}
+
+export async function getAppThroughApi(page: Page, applicationId: string) {
+  return callApiOk(page, api.getApp, { params: { application: applicationId } });
+}

@@ -2,17 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
   API_TAGS,
-  buildPath,
   errorBodySchema,
   errorStatus,
   errorStatusesOf,
   errorStatusMeaning,
   type ApiErrorStatus,
   type Endpoint,
-  type Project,
 } from '@latchkey/domain';
 import { anonymous, signedInAccount, startTestApp, type SignedIn, type TestApp } from './support/app.ts';
 import { createTestDatabase } from './support/databases.ts';
+import { apiPath, closeProject, createProject, getProject } from './support/fixtures.ts';
 
 interface Operation {
   operationId?: string;
@@ -39,11 +38,11 @@ const documentPath = (e: Endpoint) => `/api${e.path.replace(/:([A-Za-z0-9_]+)/g,
  * or to an entry, shows up as a failing row.
  */
 const EXPECTED: Record<keyof typeof api, ApiErrorStatus[]> = {
-  getAuthUrl: [400, 429],
-  login: [400, 403, 429],
+  getAuthUrl: [400],
+  login: [400, 403],
   getAccount: [400, 401, 403],
   getConsoleConfig: [400],
-  logout: [400],
+  logout: [400, 403],
   listAccountProjects: [400, 401, 403],
   createProject: [400, 401, 403, 409],
   getProject: [400, 401, 403, 404],
@@ -143,10 +142,8 @@ describe('the OpenAPI document at /api/openapi.json', () => {
     let path: string;
     beforeAll(async () => {
       admin = await signedInAccount(app, database.db);
-      const created = await admin.api.post<{ id: string }>(`/api${api.createProject.path}`, { name: 'Documented', pinLength: 4, email: admin.account.email });
-      expect(created.status).toBe(201);
-      project = created.body.id;
-      path = `/api${buildPath(api.updateProject.path, { project })}`;
+      project = await createProject(admin);
+      path = apiPath(api.updateProject, { project });
     });
 
     /** The answer's status is declared for the call, and its body is an ErrorBody. */
@@ -157,17 +154,21 @@ describe('the OpenAPI document at /api/openapi.json', () => {
     }
 
     it('400, 401, 403, 404 and 412', async () => {
-      const current = (await admin.api.get<Project>(path)).body;
+      const current = await getProject(admin, project);
       expectDeclaredError(api.updateProject, await admin.api.put(path, { ...current, name: '' }), 400);
       expectDeclaredError(api.updateProject, await anonymous(app).put(path, current), 401);
       expectDeclaredError(api.updateProject, await admin.api.put(path, current, { xsrf: 'wrong' }), 403);
-      expectDeclaredError(api.updateProject, await admin.api.put(`/api${buildPath(api.updateProject.path, { project: 'no-such-project' })}`, current), 404);
+      expectDeclaredError(api.updateProject, await admin.api.put(apiPath(api.updateProject, { project: 'no-such-project' }), current), 404);
       expectDeclaredError(api.updateProject, await admin.api.put(path, current, { headers: { 'if-match': '"999"' } }), 412);
     });
 
+    it('403 on a public call: a cross-site logout', async () => {
+      expectDeclaredError(api.logout, await admin.api.get(apiPath(api.logout), { headers: { 'sec-fetch-site': 'cross-site' } }), 403);
+    });
+
     it('409 on a closed project', async () => {
-      const current = (await admin.api.get<Project>(path)).body;
-      expect((await admin.api.put(`/api${buildPath(api.updateProjectMeta.path, { project })}`, { enabled: false })).status).toBe(200);
+      const current = await getProject(admin, project);
+      await closeProject(admin, project);
       expectDeclaredError(api.updateProject, await admin.api.put(path, { ...current, displayName: 'Closed' }), 409);
     });
   });

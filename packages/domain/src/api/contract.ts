@@ -45,8 +45,6 @@ export const sessionApi = {
     auth: 'public',
     query: authUrlQuerySchema,
     response: authUrlResponseSchema,
-    // The sign-in calls are rate limited per client.
-    alsoAnswers: [429],
   }),
   login: endpoint({
     method: 'POST',
@@ -57,7 +55,7 @@ export const sessionApi = {
     body: loginBodySchema,
     response: loginResponseSchema,
     // 403: registration is closed or the account is inactive.
-    alsoAnswers: [403, 429],
+    alsoAnswers: [403],
   }),
   getAccount: endpoint({
     method: 'GET',
@@ -82,6 +80,8 @@ export const sessionApi = {
     summary: 'End the console session; answers where to send the browser',
     auth: 'public',
     response: logoutResponseSchema,
+    // 403: a request another site made the browser send (Sec-Fetch-Site / Origin).
+    alsoAnswers: [403],
   }),
 };
 

@@ -33,7 +33,7 @@ export const errorStatusMeaning: Record<ApiErrorStatus, string> = {
     '`issues` names each rejected field. `login_failed`: the sign-in cannot be completed; start again.',
   401: '`unauthorized`: no session or bearer token, or it has ended; sign in again.',
   403:
-    '`forbidden`: the caller lacks the permission this needs (or the account is inactive); ' +
+    '`forbidden`: the caller lacks the permission this needs, the account is inactive, or another site made the browser send the request; ' +
     '`xsrf_failed`: an unsafe call on a cookie session without the matching X-XSRF-TOKEN header; ' +
     '`registration_disabled`: this server accepts no new accounts.',
   404: '`not_found`: no such project, application or keys, or a project the caller holds no permission on (ids do not leak).',
@@ -53,8 +53,9 @@ export const errorStatusMeaning: Record<ApiErrorStatus, string> = {
  * - 409 when a signed-in caller writes: a closed project refuses changes, and conflicts with the
  *   stored state;
  * - 412 on PUT: whole-document writes honour If-Match (docs/decisions/0007);
- * - and whatever the entry lists in `alsoAnswers` (429 on rate-limited calls, 412 on a POST that
- *   honours If-Match, 403 on a public call that can refuse).
+ * - and whatever the entry lists in `alsoAnswers` (403 on a public call that can refuse, 412 on a
+ *   POST that honours If-Match, 429 on a call that is rate limited — none in the API today: the
+ *   sign-in limits answer on the provider's own pages under /idp).
  */
 export function errorStatusesOf(endpoint: Endpoint): ApiErrorStatus[] {
   const statuses = new Set<ApiErrorStatus>([400, ...(endpoint.alsoAnswers ?? [])]);

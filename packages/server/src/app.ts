@@ -8,6 +8,7 @@ import type { Db } from './db/db.ts';
 import { createRequestAuthenticator, noBearerTokens, type BearerAuthenticator } from './http/auth.ts';
 import { cookieOptions } from './http/cookies.ts';
 import { installErrorHandler } from './http/errors.ts';
+import { answerFrameworkError, installInputGuard } from './http/input-guard.ts';
 import { inProcessFetch } from './http/in-process-fetch.ts';
 import { installOpenApi } from './http/openapi.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
@@ -83,6 +84,8 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
     routerOptions: { ignoreTrailingSlash: false },
     // request.ip believes X-Forwarded-For only from these proxies (TRUST_PROXY); none by default.
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+    // A path the router cannot even decode is answered like any other unclean input.
+    frameworkErrors: answerFrameworkError,
   });
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -90,6 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   app.decorateRequest('actor', null);
   installSecurityHeaders(app, { https: isSecure(config) });
   installErrorHandler(app);
+  installInputGuard(app);
   await installOpenApi(app, config.publicUrl);
 
   // The OpenID provider the console signs in through: external when configured, else built in.
@@ -114,7 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   }
 
   const sessions = createSessionService({ db, clock, config, signIn, secretBox });
-  const projects = createProjectsService({ db, clock, audit });
+  const projects = createProjectsService({ db, clock, audit, projectsPerAccount: config.projectsPerAccount, secretBox });
   const apps = createAppsService({ db, clock, audit });
 
   app.decorate('endpointGuard', {

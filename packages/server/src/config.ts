@@ -26,6 +26,8 @@ export interface Config {
   /** Empty when no support desk is configured. */
   supportUrl: string;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** How many projects an account without a global permission may create (self-service sign-up). */
+  projectsPerAccount: number;
   /** The master key (32 bytes) from SECRET_KEY; null: `{dataDir}/secret.key` (README "Secrets and backups"). */
   secretKey: Buffer | null;
   /** The key before a rotation: what was sealed under it is still read, and sealed again at start. */
@@ -53,6 +55,9 @@ export class ConfigError extends Error {
 // reference; without SUPPORT_URL there is no support desk to link to, so the console hides the link
 // rather than pointing at an address nobody answers (docs/decisions/0008).
 export const DOCS_PATH = '/api/docs';
+
+/** Issue 7: self-service sign-up stays open, but an account without a global permission may create this many projects. */
+export const DEFAULT_PROJECTS_PER_ACCOUNT = 10;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -131,6 +136,12 @@ const envSchema = z
         }),
     ),
     LOG_LEVEL: optional(z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })),
+    PROJECTS_PER_ACCOUNT: optional(
+      z
+        .string()
+        .regex(/^\d{1,6}$/, { error: 'PROJECTS_PER_ACCOUNT must be a whole number from 0 to 999999' })
+        .transform(Number),
+    ),
     SECRET_KEY: optional(secretKeyOf('SECRET_KEY')),
     SECRET_KEY_PREVIOUS: optional(secretKeyOf('SECRET_KEY_PREVIOUS')),
     TRUST_PROXY: optional(
@@ -182,6 +193,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     docsUrl: e.DOCS_URL ?? `${publicUrl}${DOCS_PATH}`,
     supportUrl: e.SUPPORT_URL ?? '',
     logLevel: e.LOG_LEVEL ?? 'info',
+    projectsPerAccount: e.PROJECTS_PER_ACCOUNT ?? DEFAULT_PROJECTS_PER_ACCOUNT,
     secretKey: e.SECRET_KEY ?? null,
     secretKeyPrevious: e.SECRET_KEY_PREVIOUS ?? null,
     trustProxy: e.TRUST_PROXY ?? [],

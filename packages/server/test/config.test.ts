@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       docsUrl: 'http://127.0.0.1:8080/api/docs',
       supportUrl: '',
       logLevel: 'info',
+      projectsPerAccount: 10,
       secretKey: null,
       secretKeyPrevious: null,
       trustProxy: [],

@@ -235,8 +235,19 @@ describeEachDatabase('projects', (t) => {
       // The console sends back what it read (an empty key): the stored key stays.
       const again = await getProject(admin, id);
       expect((await admin.api.put(`/api/projects/${id}`, { ...again, name: 'Renamed' })).status).toBe(200);
-      const { rows } = await t.db.query<{ settings: Project }>('SELECT settings FROM projects WHERE id = $1', [id]);
-      expect(rows[0]?.settings.pushOptions.platforms[0]?.config).toBe(key);
+      // Stored sealed (issue 7, defect 8): the row holds no trace of the key, and the server's key opens it.
+      const { rows } = await t.db.query<{ settings: Project; text: string }>('SELECT settings, settings::text AS text FROM projects WHERE id = $1', [id]);
+      expect(rows[0]?.text).not.toContain('PRIVATE KEY');
+      const sealed = rows[0]?.settings.pushOptions.platforms[0]?.config ?? '';
+      expect(app.services.secretBox.open(sealed, `project:${id}:push:firebase`)).toBe(key);
+      // A new key replaces it; an emptied platform list removes it.
+      const replaced = await global.api.put(`/api/projects/${id}`, {
+        ...(await getProject(admin, id)),
+        pushOptions: { ...pushOptions, platforms: [{ ...pushOptions.platforms[0], config: '{"private_key":"NEW"}' }] },
+      });
+      expect(replaced.status).toBe(200);
+      const { rows: after } = await t.db.query<{ settings: Project }>('SELECT settings FROM projects WHERE id = $1', [id]);
+      expect(app.services.secretBox.open(after[0]?.settings.pushOptions.platforms[0]?.config ?? '', `project:${id}:push:firebase`)).toBe('{"private_key":"NEW"}');
     });
 
     it('records the caller as the creator, whatever email the body names', async () => {
@@ -402,5 +413,50 @@ describeEachDatabase('projects', (t) => {
       expect((await outsider.api.get(`/api/projects/${id}/issuer`)).status).toBe(404);
       expect((await outsider.api.put(`/api/projects/${id}/issuer`, defaultIssuer())).status).toBe(404);
     });
+  });
+});
+
+describeEachDatabase('projects per account (issue 7, defect 11)', (t) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(t.db, { env: { PROJECTS_PER_ACCOUNT: '3' } });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const create = (by: SignedIn, name: string) => by.api.post<{ id?: string; error?: string; message?: string }>('/api/projects', { name, pinLength: 4, email: by.account.email });
+
+  it('lets an account without a global permission create PROJECTS_PER_ACCOUNT projects, then answers 403 with a clear message and stores nothing', async () => {
+    const me = await signedInAccount(app, t.db);
+    for (const name of ['One', 'Two', 'Three']) expect((await create(me, name)).status).toBe(201);
+    const fourth = await create(me, 'Four');
+    expect(fourth.status).toBe(403);
+    expect(fourth.body).toEqual({
+      error: 'forbidden',
+      message: 'You have created the most projects an account may create (3); ask an administrator of all projects for more',
+    });
+    const { rows } = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM projects WHERE created_by = $1', [me.account.id]);
+    expect(rows[0]?.n).toBe(3);
+    expect((await me.api.get<{ permissions: string[] }>('/api/account')).body.permissions).toHaveLength(3);
+  });
+
+  it('holds the cap when many requests race (the count is taken under a lock on the account)', async () => {
+    const me = await signedInAccount(app, t.db);
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => create(me, `Race ${i}`)));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(3);
+    expect(results.filter((r) => r.status === 403)).toHaveLength(5);
+  });
+
+  it('does not cap an account holding a global permission', async () => {
+    const admin = await signedInAccount(app, t.db, ['glb::projects']);
+    for (let i = 0; i < 5; i += 1) expect((await create(admin, `Admin ${i}`)).status).toBe(201);
+  });
+
+  it('is read from PROJECTS_PER_ACCOUNT, defaults to 10 and refuses a value that is not a whole number', async () => {
+    const { loadConfig } = await import('../src/config.ts');
+    expect(loadConfig({}).projectsPerAccount).toBe(10);
+    expect(loadConfig({ PROJECTS_PER_ACCOUNT: '0' }).projectsPerAccount).toBe(0);
+    expect(() => loadConfig({ PROJECTS_PER_ACCOUNT: 'many' })).toThrow('PROJECTS_PER_ACCOUNT must be a whole number from 0 to 999999');
   });
 });

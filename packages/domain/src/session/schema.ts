@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cleanString } from '../validation/fields.ts';
 
 /** The signed-in account (spec §3). */
 export const sessionAccountSchema = z.object({
@@ -9,17 +10,17 @@ export const sessionAccountSchema = z.object({
 export type SessionAccount = z.infer<typeof sessionAccountSchema>;
 
 export const authUrlQuerySchema = z.object({
-  redirectURL: z.string().min(1, { error: 'validation.required' }).max(2000, { error: 'validation.max_length' }),
+  redirectURL: cleanString(2000).min(1, { error: 'validation.required' }),
   /** The path to return to after sign-in (spec §7 "state_next"). */
-  state_next: z.string().max(2000, { error: 'validation.max_length' }).optional(),
+  state_next: cleanString(2000).optional(),
 });
 export const authUrlResponseSchema = z.object({ authUrl: z.string() });
 
 export const loginBodySchema = z.object({
-  code: z.string().min(1, { error: 'validation.required' }).max(4000, { error: 'validation.max_length' }),
-  redirectURL: z.string().min(1, { error: 'validation.required' }).max(2000, { error: 'validation.max_length' }),
+  code: cleanString(4000).min(1, { error: 'validation.required' }),
+  redirectURL: cleanString(2000).min(1, { error: 'validation.required' }),
   /** The OAuth `state` the provider returned with the code. */
-  state: z.string().max(200, { error: 'validation.max_length' }).optional(),
+  state: cleanString(200).optional(),
 });
 /** The path the sign-in began on, if any. */
 export const loginResponseSchema = z.object({ next: z.string().nullable() });

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, isCleanText, validationText, XSRF_COOKIE, type FieldIssue } from '@latchkey/domain';
 
 /** Decodes one percent-encoded component; null when it is not valid percent-encoded UTF-8. */
@@ -72,4 +72,16 @@ export function installInputGuard(app: FastifyInstance): void {
     const field = findUncleanInput(request.raw.url ?? '/', request.headers);
     if (field !== null) throw new DomainError('validation_failed', 'Invalid request', [issue(field)]);
   });
+}
+
+/**
+ * Fastify's own refusals before any hook runs (a path that is not valid percent-encoded UTF-8):
+ * the same 400 body as the guard's, instead of the framework's default shape.
+ */
+export function answerFrameworkError(error: Error & { statusCode?: number }, _request: FastifyRequest, reply: FastifyReply): void {
+  const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  void reply
+    .status(status)
+    .type('application/json; charset=utf-8')
+    .send(status === 400 ? { error: 'validation_failed', message: 'Invalid request', issues: [issue('path')] } : { error: 'not_found', message: 'Not found' });
 }

@@ -28,6 +28,11 @@ function isAppRoute(url: string): boolean {
  */
 export async function installStaticConsole(app: FastifyInstance, dist: string = CONSOLE_DIST): Promise<void> {
   const built = existsSync(join(dist, 'index.html'));
+  // Source maps would publish the console's source (issue 7): the build emits none, and a map left
+  // beside the bundle by a development build is not served either.
+  app.addHook('onRequest', async (request, reply) => {
+    if (/\.map$/i.test(request.url.split('?')[0] ?? '')) return reply.status(404).send({ error: 'not_found', message: 'Not found' });
+  });
   if (built) {
     await app.register(fastifyStatic, {
       root: dist,

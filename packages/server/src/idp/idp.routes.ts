@@ -56,6 +56,27 @@ const CODE_ERRORS: Record<Exclude<VerifyCodeResult, { ok: true }>['reason'], str
 class InteractionGone extends Error {}
 
 /**
+ * A urlencoded form, or null when a name or value is not valid percent-encoded UTF-8 (URLSearchParams
+ * would turn it into U+FFFD silently). Each field's own check (isEmail, the code's digits) refuses
+ * control characters with a message on the page.
+ */
+function parseFormStrictly(body: string): Record<string, string> | null {
+  const form: Record<string, string> = {};
+  for (const pair of body.split('&')) {
+    if (pair === '') continue;
+    const equals = pair.indexOf('=');
+    try {
+      const name = decodeURIComponent((equals === -1 ? pair : pair.slice(0, equals)).replaceAll('+', ' '));
+      const value = equals === -1 ? '' : decodeURIComponent(pair.slice(equals + 1).replaceAll('+', ' '));
+      form[name] = value;
+    } catch {
+      return null;
+    }
+  }
+  return form;
+}
+
+/**
  * Mounts the built-in provider under /idp and serves its interaction pages (sign in with an
  * emailed code). The provider reads its own request bodies, so its routes get the raw request
  * (reply.hijack) and no body parser; only our small forms are parsed here.
@@ -91,7 +112,9 @@ export async function registerIdpRoutes(app: FastifyInstance, { provider, loginC
     hidden(ui);
     ui.addHook('onRequest', async (request) => pinToPublicUrl(request, origin));
     ui.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+      const form = parseFormStrictly(String(body));
+      if (form) done(null, form);
+      else done(Object.assign(new Error('The form is not valid percent-encoded UTF-8'), { statusCode: 400 }), undefined);
     });
     ui.addHook('onSend', async (_request, reply, payload) => {
       reply.header('Content-Security-Policy', IDP_CSP);

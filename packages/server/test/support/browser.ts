@@ -73,16 +73,17 @@ export class Browser {
 
   async request(
     url: string,
-    init: { method?: string; headers?: Record<string, string>; form?: Record<string, string>; json?: unknown } = {},
+    init: { method?: string; headers?: Record<string, string>; form?: Record<string, string>; json?: unknown; urlencoded?: string } = {},
   ): Promise<BrowserResponse> {
     const target = new URL(url);
     const headers: Record<string, string> = { 'x-forwarded-for': this.clientIp, ...init.headers };
     const cookie = this.#cookieHeader(target);
     if (cookie) headers.cookie = cookie;
     let body: string | undefined;
-    if (init.form) {
+    if (init.form || init.urlencoded !== undefined) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
-      body = new URLSearchParams(init.form).toString();
+      // `urlencoded` is sent as it is: a form no browser would encode that way.
+      body = init.urlencoded ?? new URLSearchParams(init.form).toString();
     } else if (init.json !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(init.json);

@@ -19,7 +19,7 @@ import {
   type ProjectUpdate,
 } from '@latchkey/domain';
 import type { Clock } from '../../clock.ts';
-import { randomBase32 } from '../../crypto.ts';
+import { randomBase32, type SecretBox } from '../../crypto.ts';
 import type { Db } from '../../db/db.ts';
 import { notFound, projectClosed } from '../../errors.ts';
 import { checkVersion, type Versioned } from '../../http/etag.ts';
@@ -44,6 +44,8 @@ export interface ProjectsServiceDeps {
   audit: AuditHook;
   /** How many projects an account without a global permission may create (config PROJECTS_PER_ACCOUNT). */
   projectsPerAccount: number;
+  /** Seals the push service-account private key before it is stored (issue 7: secrets at rest). */
+  secretBox: Pick<SecretBox, 'seal'>;
 }
 
 /** 16 characters of base32: 80 random bits, safe in URLs and in cst:{project}:… strings. */
@@ -74,7 +76,20 @@ function changedFields(before: ProjectSettings, after: ProjectSettings): string[
   return (Object.keys(after) as Array<keyof ProjectSettings>).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
 }
 
-export function createProjectsService({ db, clock, audit, projectsPerAccount }: ProjectsServiceDeps) {
+export function createProjectsService({ db, clock, audit, projectsPerAccount, secretBox }: ProjectsServiceDeps) {
+  /**
+   * A push private key sent in a write is sealed before it is stored, under a context naming its
+   * project and platform; the document never holds it in plain text, so a copy of the database (or
+   * a dead row version after the key is removed) yields nothing usable. An empty key means "keep the
+   * stored one" (keepStoredSecrets), which is already sealed.
+   */
+  function sealPushKeys(projectId: string, settings: ProjectSettings): ProjectSettings {
+    const platforms = settings.pushOptions.platforms.map((p) =>
+      p.config === '' ? p : { ...p, config: secretBox.seal(p.config, `project:${projectId}:push:${p.name}`) },
+    );
+    return { ...settings, pushOptions: { ...settings.pushOptions, platforms } };
+  }
+
   /** Inside a transaction: the project row, locked until the transaction ends. */
   async function lockForWrite(tx: Db, projectId: string): Promise<Versioned<Project>> {
     const found = await findProject(tx, projectId, { forUpdate: true });
@@ -148,7 +163,7 @@ export function createProjectsService({ db, clock, audit, projectsPerAccount }: 
         checkVersion(current.version, ifMatch, 'project');
         const { id: _id, enabled: _enabled, ...requested } = update;
         const before = settingsOf(current.value);
-        const settings = keepStoredSecrets(before, normalizeProjectSettings(requested));
+        const settings = keepStoredSecrets(before, sealPushKeys(projectId, normalizeProjectSettings(requested)));
         const locked = changedLockedFields(before, settings);
         if (locked.length > 0 && !hasAnyPermission(actor.permissions, guards.globalUnlock)) {
           throw forbiddenFields(locked, 'Only an account with a global permission');

@@ -2,7 +2,7 @@ import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { StrictMode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { AppProviders } from '../src/app/providers.tsx';
+import { AppProviders } from '../src/app/app-providers.tsx';
 import { createAppRoutes } from '../src/app/router.tsx';
 import { SessionExpiredModal } from '../src/app/session/session-expired-modal.tsx';
 import { i18n } from '../src/lib/i18n/index.ts';

@@ -17,8 +17,13 @@ export async function expectSideMenu(page: Page, items: string[]): Promise<void>
   for (const item of items) await expect(menu.getByRole('link', { name: item, exact: true })).toBeVisible();
 }
 
+/**
+ * Small screens: the side menu is moved out of view (the top bar's Menu replaces it). Waits for the
+ * Menu button first, so it is not passed by a page that has not drawn its layout yet.
+ */
 export async function expectNoSideMenu(page: Page): Promise<void> {
-  await expect(page.getByRole('navigation', { name: 'Project menu' })).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Menu' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Project menu' })).not.toBeInViewport();
 }
 
 export async function clickSwitchProject(page: Page): Promise<void> {

@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
 import { RouterProvider } from 'react-router/dom';
 import type { createAppRouter } from './router.tsx';
-import { AppProviders } from './providers.tsx';
+import { AppProviders } from './app-providers.tsx';
 import { SessionExpiredModal } from './session/session-expired-modal.tsx';
 
 interface AppProps {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { ForbiddenMessage } from '../components/forbidden-message.tsx';
-import { usePermission } from '../lib/permissions.ts';
+import { usePermission } from '../lib/use-permission.ts';
 import { routeTable, type RouteName } from '../lib/routes.ts';
 
 interface GuardedPageProps {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveReturnTarget } from './return-target.ts';
+import { resolveReturnTarget } from './resolve-return-target.ts';
 
 describe('resolveReturnTarget (spec §2: only named routes)', () => {
   it.each([

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { useProject } from '../../features/projects/api/use-project.ts';
 import { PageLabelContext } from '../../lib/page-label.ts';
-import { usePermission } from '../../lib/permissions.ts';
+import { usePermission } from '../../lib/use-permission.ts';
 import { useCurrentProjectId } from '../../lib/project-context.ts';
 import { routeTable } from '../../lib/routes.ts';
 import { useCurrentRoute } from '../route-handle.ts';

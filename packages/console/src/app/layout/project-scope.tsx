@@ -9,7 +9,7 @@ import { ForbiddenMessage } from '../../components/forbidden-message.tsx';
 import { NotFoundMessage } from '../../components/not-found-message.tsx';
 import { useProject } from '../../features/projects/api/use-project.ts';
 import { isApiError } from '../../lib/api/index.ts';
-import { usePermission } from '../../lib/permissions.ts';
+import { usePermission } from '../../lib/use-permission.ts';
 import { CurrentProjectContext, useCurrentProjectId } from '../../lib/project-context.ts';
 import { useCurrentRoute } from '../route-handle.ts';
 import classes from './layout.module.css';

@@ -2,8 +2,8 @@ import type { Application, ApplicationKeys } from '@latchkey/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Tagged } from '../../../lib/api/index.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
-import { updateAppKeys } from './use-update-app-keys.ts';
-import { updateApp } from './use-update-app.ts';
+import { updateAppKeys } from './update-app-keys.ts';
+import { updateApp } from './use-set-app-enabled.ts';
 
 export interface AppSettings {
   name: string;

@@ -7,7 +7,7 @@ import { DangerAction, DangerButton } from '../../../components/settings-form.ts
 import type { Tagged } from '../../../lib/api/index.ts';
 import { notifyRawError } from '../../../lib/notify.ts';
 import { useGenerateAppKeys } from '../api/use-generate-app-keys.ts';
-import { useSetAppEnabled } from '../api/use-update-app.ts';
+import { useSetAppEnabled } from '../api/use-set-app-enabled.ts';
 import { AppSecretModal } from './app-secret-modal.tsx';
 import '../texts.ts';
 

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { api, isApiError, request } from '../../../lib/api/index.ts';
-import { resolveReturnTarget } from '../../../lib/return-target.ts';
+import { resolveReturnTarget } from '../../../lib/resolve-return-target.ts';
 import { routes } from '../../../lib/routes.ts';
 import { accountQuery, loginRedirectUrl } from '../../../lib/session.ts';
 

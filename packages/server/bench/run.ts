@@ -18,11 +18,11 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Db } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
-import { openPostgres } from '../src/db/postgres.ts';
 import { SESSION_COOKIE } from '../src/http/cookies.ts';
 import { grantPermissions, insertAccount } from '../src/modules/accounts/accounts.repository.ts';
 import { listApplicationsSql } from '../src/modules/apps/apps.repository.ts';
 import { insertProject } from '../src/modules/projects/projects.repository.ts';
+import { createScratchPostgres } from '../test/support/scratch-postgres.ts';
 
 const SERVER_URL = process.env.LATCHKEY_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -144,14 +144,9 @@ async function printPlans(db: Db, projectId: string, query: Case['query']): Prom
 }
 
 async function main(): Promise<void> {
-  const dbName = `latchkey_bench_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${dbName}`;
-  const db = openPostgres(url.href);
+  const scratch = await createScratchPostgres(SERVER_URL, 'latchkey_bench');
+  const { db, name: dbName } = scratch;
+  const url = new URL(scratch.url);
   say(`Server bench: ${dbName} on ${url.host}`);
   let closeApp: (() => Promise<void>) | null = null;
 
@@ -215,14 +210,11 @@ async function main(): Promise<void> {
     }
   } finally {
     await closeApp?.();
-    await db.close();
     if (KEEP) {
+      await db.close();
       say(`  kept ${dbName}`);
     } else {
-      const cleanup = new pg.Client({ connectionString: SERVER_URL });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await cleanup.end();
+      await scratch.drop();
       say(`  dropped ${dbName}`);
     }
   }

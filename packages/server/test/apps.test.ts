@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Application, ApplicationKeys } from '@latchkey/domain';
-import { anonymous, signedInAccount, startTestApp, type ApiResponse, type SignedIn, type TestApp } from './support/app.ts';
+import { anonymous, signedInAccount, type ApiResponse, type SignedIn, useTestApp } from './support/app.ts';
 import { describeEachDatabase } from './support/databases.ts';
 import { closeProject, createApp, createKeys, createProject, getApp, REDIRECT, setEnabled } from './support/fixtures.ts';
 
@@ -16,13 +16,7 @@ interface AppList {
 }
 
 describeEachDatabase('applications', (t) => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp(t.db);
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const app = useTestApp(t);
 
   const verify = (clientId: string, secret: string) => app.services.apps.verifyClientCredentials(clientId, secret);
   const redirectAllowed = (clientId: string, uri: string) => app.services.apps.isRedirectUriAllowed(clientId, uri);

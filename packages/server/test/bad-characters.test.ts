@@ -1,9 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { api } from '@latchkey/domain';
-import { anonymous, signedInAccount, startTestApp, type TestApp } from './support/app.ts';
+import { anonymous, signedInAccount, useTestApp } from './support/app.ts';
 import { Browser } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
 import { apiPath, createProject, databaseFingerprint, getProject } from './support/fixtures.ts';
@@ -23,13 +20,7 @@ const INVALID_CHARACTERS = 'Contains characters that are not allowed (control ch
  * rest; these are the cases the probe reported, one by one.
  */
 describeEachDatabase('NUL bytes and lone surrogates', (t) => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp(t.db, { listen: true });
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const app = useTestApp(t, { listen: true });
 
   it.each([
     ['GET /api/authurl?state_next=/%00', `/api/authurl?redirectURL=${encodeURIComponent('http://x/login')}&state_next=/%00`, 'query.state_next'],
@@ -94,36 +85,5 @@ describeEachDatabase('NUL bytes and lone surrogates', (t) => {
     }
     expect(app.mailer.sent.length).toBe(sent);
     expect(await databaseFingerprint(t.db)).toEqual(before);
-  });
-});
-
-describe('the built console', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    const { createTestDatabase } = await import('./support/databases.ts');
-    const { db, drop } = await createTestDatabase('pglite');
-    const dist = mkdtempSync(join(tmpdir(), 'latchkey-dist-'));
-    writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Latchkey</title>');
-    const assets = join(dist, 'assets');
-    (await import('node:fs')).mkdirSync(assets);
-    writeFileSync(join(assets, 'index-abc.js'), 'console.log(1)\n//# sourceMappingURL=index-abc.js.map');
-    writeFileSync(join(assets, 'index-abc.js.map'), '{"version":3,"sources":["secret.ts"]}');
-    app = await startTestApp(db, { consoleDist: dist });
-    const close = app.close;
-    app.close = async () => {
-      await close();
-      await drop();
-    };
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
-
-  it('never serves source maps, even when a build left one beside the bundle (issue 7, defect 10)', async () => {
-    const js = await app.app.inject({ method: 'GET', url: '/assets/index-abc.js' });
-    expect(js.statusCode).toBe(200);
-    const map = await app.app.inject({ method: 'GET', url: '/assets/index-abc.js.map' });
-    expect(map.statusCode).toBe(404);
-    expect(map.body).not.toContain('secret.ts');
   });
 });

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
 import { api, buildPath, type Endpoint } from '@latchkey/domain';
 import { SESSION_COOKIE } from '../src/http/cookies.ts';
-import { signedInAccount, startTestApp, type SignedIn, type TestApp } from './support/app.ts';
+import { signedInAccount, useTestApp, type SignedIn } from './support/app.ts';
 import { describeEachDatabase } from './support/databases.ts';
 import { apiPath, createApp, createKeys, createProject, databaseFingerprint, REDIRECT } from './support/fixtures.ts';
 
@@ -84,22 +84,18 @@ interface BadRequest {
 }
 
 describeEachDatabase('bad input never answers 5xx and never writes', (t) => {
-  let app: TestApp;
+  const app = useTestApp(t);
   let owner: SignedIn;
   let outsider: SignedIn;
   let projectId: string;
   let appId: string;
   beforeAll(async () => {
-    app = await startTestApp(t.db);
     owner = await signedInAccount(app, t.db, ['glb::*']);
     outsider = await signedInAccount(app, t.db);
     projectId = await createProject(owner, 'Fuzzed');
     appId = await createApp(owner, projectId);
     await createKeys(owner, appId);
     await createProject(outsider, 'Elsewhere');
-  });
-  afterAll(async () => {
-    await app?.close();
   });
 
   /** A valid request body for each call that takes one, read from the running app where it is a whole document. */

@@ -2,11 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { createSecretBox } from '../src/crypto.ts';
 import { readSecretKey, SECRET_KEY_FILE } from '../src/secret-key.ts';
-import { signedInAccount, startTestApp, storedSessionRef, TEST_SECRET_KEY, uniqueEmail, type TestApp } from './support/app.ts';
+import { signedInAccount, startTestApp, storedSessionRef, TEST_SECRET_KEY, uniqueEmail, type TestApp, useTestApp } from './support/app.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
 import { formAction, openSignIn, postLogin, submitCode, submitEmail } from './support/sign-in.ts';
@@ -22,13 +22,7 @@ function stringsIn(value: unknown, into: string[] = []): string[] {
 }
 
 describeEachDatabase('logout from another site (issue 7, defect 6)', (t) => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp(t.db);
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const app = useTestApp(t);
 
   it('refuses GET /api/logout sent by another site (Sec-Fetch-Site, Origin) and keeps the session', async () => {
     const me = await signedInAccount(app, t.db);
@@ -54,13 +48,7 @@ describeEachDatabase('logout from another site (issue 7, defect 6)', (t) => {
 });
 
 describeEachDatabase('secrets at rest (issue 7, defect 8)', (t) => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp(t.db, { listen: true });
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const app = useTestApp(t, { listen: true });
 
   async function rowsOf(table: string): Promise<Array<Record<string, unknown>>> {
     const { rows } = await t.db.query<Record<string, unknown>>(`SELECT * FROM ${table}`);

@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, expect, it, describe } from 'vitest';
+import { beforeAll, expect, it, describe } from 'vitest';
 import { defaultIssuer, type Issuer, type Project, type ProjectSummary } from '@latchkey/domain';
-import { anonymous, signedInAccount, startTestApp, type SignedIn, type TestApp } from './support/app.ts';
+import { anonymous, signedInAccount, type SignedIn, useTestApp } from './support/app.ts';
 import { describeEachDatabase } from './support/databases.ts';
 import { createProject, getProject } from './support/fixtures.ts';
 
 describeEachDatabase('projects', (t) => {
-  let app: TestApp;
+  const app = useTestApp(t);
   /** Holds every permission (glb::*). */
   let owner: SignedIn;
   beforeAll(async () => {
-    app = await startTestApp(t.db);
     owner = await signedInAccount(app, t.db, ['glb::*']);
-  });
-  afterAll(async () => {
-    await app?.close();
   });
 
   /** A project administered by a fresh account, plus accounts with less (or no) permission on it. */
@@ -417,13 +413,7 @@ describeEachDatabase('projects', (t) => {
 });
 
 describeEachDatabase('projects per account (issue 7, defect 11)', (t) => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp(t.db, { env: { PROJECTS_PER_ACCOUNT: '3' } });
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const app = useTestApp(t, { env: { PROJECTS_PER_ACCOUNT: '3' } });
 
   const create = (by: SignedIn, name: string) => by.api.post<{ id?: string; error?: string; message?: string }>('/api/projects', { name, pinLength: 4, email: by.account.email });
 

@@ -6,18 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openPglite } from '../src/db/pglite.ts';
-import { anonymous, signedInAccount, startTestApp, storedSessionRef, type TestApp } from './support/app.ts';
+import { anonymous, signedInAccount, startTestApp, storedSessionRef, type TestApp, useTestApp } from './support/app.ts';
 import { describeEachDatabase } from './support/databases.ts';
 import { HOUR, MINUTE } from './support/fakes.ts';
 
 describeEachDatabase('console session', (t) => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp(t.db);
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const app = useTestApp(t);
 
   async function sessionRows(sessionId: string): Promise<number> {
     const { rows } = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM sessions WHERE id_hash = $1', [storedSessionRef(app, sessionId)]);
@@ -141,7 +135,9 @@ describe('HTTP surface', () => {
     dist = mkdtempSync(join(tmpdir(), 'latchkey-dist-'));
     mkdirSync(join(dist, 'assets'));
     writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Latchkey console</title>');
-    writeFileSync(join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+    writeFileSync(join(dist, 'assets', 'app-abc123.js'), 'console.log(1)\n//# sourceMappingURL=app-abc123.js.map');
+    // A development build leaves maps beside the bundle; the server must not publish them.
+    writeFileSync(join(dist, 'assets', 'app-abc123.js.map'), '{"version":3,"sources":["../src/secret.ts"]}');
     app = await startTestApp(db, { consoleDist: dist });
   });
   afterAll(async () => {
@@ -161,6 +157,14 @@ describe('HTTP surface', () => {
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect((await app.app.inject('/assets/missing-1.js')).statusCode).toBe(404);
+  });
+
+  it('never serves source maps, even when a build left one beside the bundle (issue 7, defect 10)', async () => {
+    for (const url of ['/assets/app-abc123.js.map', '/assets/app-abc123.js.MAP', '/assets/app-abc123.js.map?x=1']) {
+      const map = await app.app.inject(url);
+      expect(map.statusCode, url).toBe(404);
+      expect(map.body).not.toContain('secret.ts');
+    }
   });
 
   it('answers HEAD like GET for the console and the provider', async () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, storedSessionRef, uniqueEmail, type TestApp } from './support/app.ts';
+import { describe, expect, it } from 'vitest';
+import { startTestApp, storedSessionRef, uniqueEmail, useTestApp } from './support/app.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
 import { MINUTE } from './support/fakes.ts';
@@ -11,13 +11,7 @@ function pageError(page: BrowserResponse): string | null {
 }
 
 describeEachDatabase('sign-in through the built-in provider', (t) => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp(t.db, { listen: true });
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const app = useTestApp(t, { listen: true });
 
   it('goes authurl → provider pages → emailed code → /login → POST /api/login → GET /api/account; the first account owns everything', async () => {
     const browser = new Browser();

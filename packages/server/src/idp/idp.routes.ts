@@ -197,23 +197,30 @@ export async function registerIdpRoutes(app: FastifyInstance, { provider, loginC
       return reply.redirect(`${links.codeAction}${request.body?.resend ? '?resent=1' : ''}`, 303);
     });
 
-    // Page 2: the code.
-    ui.get(`${IDP_PATH}/interaction/:uid/code`, async (request: UidRequest, reply) => {
+    /**
+     * The code page's interaction: in the login prompt, with a code sent to an address during it;
+     * null when no code was sent yet (the browser goes back to page 1).
+     */
+    async function codeStep(request: UidRequest, reply: FastifyReply): Promise<{ details: Interaction; links: InteractionLinks; email: string } | null> {
       const details = await interaction(request, reply);
       if (details.prompt.name !== 'login') throw new InteractionGone();
-      const links = linksFor(details.uid);
       const email = await loginCodes.pendingEmail(details.uid);
-      if (!email) return reply.redirect(links.emailPage, 303);
+      return email ? { details, links: linksFor(details.uid), email } : null;
+    }
+
+    // Page 2: the code.
+    ui.get(`${IDP_PATH}/interaction/:uid/code`, async (request: UidRequest, reply) => {
+      const step = await codeStep(request, reply);
+      if (!step) return reply.redirect(linksFor(request.params.uid).emailPage, 303);
+      const { links, email } = step;
       const notice = request.query.resent ? 'We sent a new code. Earlier codes no longer work.' : undefined;
       return page(reply, 200, codePage(links, { email, ...(notice ? { notice } : {}) }));
     });
 
     ui.post(`${IDP_PATH}/interaction/:uid/code`, async (request: UidRequest, reply) => {
-      const details = await interaction(request, reply);
-      if (details.prompt.name !== 'login') throw new InteractionGone();
-      const links = linksFor(details.uid);
-      const email = await loginCodes.pendingEmail(details.uid);
-      if (!email) return reply.redirect(links.emailPage, 303);
+      const step = await codeStep(request, reply);
+      if (!step) return reply.redirect(linksFor(request.params.uid).emailPage, 303);
+      const { details, links, email } = step;
       const code = (request.body?.code ?? '').replace(/\s+/g, '');
       if (!/^\d{6}$/.test(code)) return page(reply, 400, codePage(links, { email, error: 'Enter the 6-digit code from the email' }));
 

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { XSRF_COOKIE, XSRF_HEADER } from '@latchkey/domain';
 import { buildApp, type LatchkeyApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -149,4 +150,27 @@ export function anonymous(t: TestApp): ApiClient {
 /** The key of a console session's row in the sessions table (a keyed hash of the cookie value). */
 export function storedSessionRef(t: TestApp, sessionId: string): string {
   return sessionIdRef(t.services.secretBox, sessionId);
+}
+
+/**
+ * The real app for the tests of one describeEachDatabase block: started before them on the block's
+ * database, closed after them. The answer stands for the app once started (use it inside tests and
+ * hooks), so each test file has one line of setup instead of its own copy of the hooks.
+ */
+export function useTestApp(t: { readonly db: Db }, options: TestAppOptions = {}): TestApp {
+  let current: TestApp | null = null;
+  beforeAll(async () => {
+    current = await startTestApp(t.db, options);
+  });
+  afterAll(async () => {
+    await current?.close();
+    current = null;
+  });
+  return new Proxy({} as TestApp, {
+    get(_target, key) {
+      if (!current) throw new Error('the test app is not started yet (use it inside tests or hooks)');
+      const value: unknown = Reflect.get(current, key);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(current) : value;
+    },
+  });
 }

@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Db } from '../../src/db/db.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { openPglite } from '../../src/db/pglite.ts';
-import { openPostgres } from '../../src/db/postgres.ts';
+import { createScratchPostgres } from './scratch-postgres.ts';
 
 export type Driver = 'pglite' | 'postgres';
 export const DRIVERS: readonly Driver[] = ['pglite', 'postgres'];
@@ -25,26 +23,9 @@ export async function createTestDatabase(driver: Driver): Promise<{ db: Db; drop
     await migrate(db);
     return { db, drop: () => db.close() };
   }
-  const name = `latchkey_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-  // Unreachable PostgreSQL must fail the PostgreSQL half, never skip it.
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(TEST_POSTGRES_URL);
-  url.pathname = `/${name}`;
-  const db = openPostgres(url.href);
-  await migrate(db);
-  return {
-    db,
-    async drop() {
-      await db.close();
-      const cleanup = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
-    },
-  };
+  const scratch = await createScratchPostgres(TEST_POSTGRES_URL, 'latchkey_test');
+  await migrate(scratch.db);
+  return scratch;
 }
 
 /**

@@ -12,27 +12,9 @@ export interface SessionRow {
   expiresAt: Date;
 }
 
-interface DbSession {
-  id_hash: string;
-  account_id: string;
-  xsrf_hash: string;
-  id_token: string | null;
-  created_at: Date;
-  last_seen_at: Date;
-  expires_at: Date;
-}
-
-function toSession(row: DbSession): SessionRow {
-  return {
-    idHash: row.id_hash,
-    accountId: row.account_id,
-    xsrfHash: row.xsrf_hash,
-    idToken: row.id_token,
-    createdAt: row.created_at,
-    lastSeenAt: row.last_seen_at,
-    expiresAt: row.expires_at,
-  };
-}
+// Rows come back under SessionRow's field names.
+const SESSION = `id_hash AS "idHash", account_id AS "accountId", xsrf_hash AS "xsrfHash", id_token AS "idToken",
+  created_at AS "createdAt", last_seen_at AS "lastSeenAt", expires_at AS "expiresAt"`;
 
 export async function insertSession(db: Db, s: SessionRow): Promise<void> {
   await db.query(
@@ -43,11 +25,8 @@ export async function insertSession(db: Db, s: SessionRow): Promise<void> {
 }
 
 export async function findSession(db: Db, idHash: string): Promise<SessionRow | null> {
-  const { rows } = await db.query<DbSession>(
-    'SELECT id_hash, account_id, xsrf_hash, id_token, created_at, last_seen_at, expires_at FROM sessions WHERE id_hash = $1',
-    [idHash],
-  );
-  return rows[0] ? toSession(rows[0]) : null;
+  const { rows } = await db.query<SessionRow>(`SELECT ${SESSION} FROM sessions WHERE id_hash = $1`, [idHash]);
+  return rows[0] ?? null;
 }
 
 export async function touchSession(db: Db, idHash: string, at: Date): Promise<void> {
@@ -56,11 +35,8 @@ export async function touchSession(db: Db, idHash: string, at: Date): Promise<vo
 
 /** Deletes the session; answers the deleted row (its id token is the logout hint). */
 export async function deleteSession(db: Db, idHash: string): Promise<SessionRow | null> {
-  const { rows } = await db.query<DbSession>(
-    'DELETE FROM sessions WHERE id_hash = $1 RETURNING id_hash, account_id, xsrf_hash, id_token, created_at, last_seen_at, expires_at',
-    [idHash],
-  );
-  return rows[0] ? toSession(rows[0]) : null;
+  const { rows } = await db.query<SessionRow>(`DELETE FROM sessions WHERE id_hash = $1 RETURNING ${SESSION}`, [idHash]);
+  return rows[0] ?? null;
 }
 
 export async function deleteExpiredSessions(db: Db, now: Date, idleBefore: Date): Promise<void> {

@@ -1,0 +1,32 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { Db } from '../../src/db/db.ts';
+import { openPostgres } from '../../src/db/postgres.ts';
+
+/**
+ * A new, empty database `{prefix}_<random>` on the PostgreSQL server at `serverUrl` (the test suite's
+ * and the bench's). `drop()` closes the pool and drops the database.
+ */
+export async function createScratchPostgres(serverUrl: string, prefix: string): Promise<{ name: string; url: string; db: Db; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  // Unreachable PostgreSQL must fail the PostgreSQL half, never skip it.
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const db = openPostgres(url.href);
+  return {
+    name,
+    url: url.href,
+    db,
+    async drop() {
+      await db.close();
+      const cleanup = new pg.Client({ connectionString: serverUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}

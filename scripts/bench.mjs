@@ -54,6 +54,8 @@ if (existsSync(serverBench)) {
 
 console.log('\n| figure | value | target |\n|---|---|---|');
 for (const r of results) {
-  console.log(`| ${r.name} | ${r.value.toFixed(1)} ${r.unit} | ${r.target === undefined ? '—' : `≤ ${r.target} ${r.unit}`}${r.ok ? '' : ' ⚠ over'} |`);
+  console.log(
+    `| ${r.name} | ${r.value.toFixed(1)} ${r.unit} | ${r.target === undefined ? '—' : `≤ ${r.target} ${r.unit}`}${r.ok ? '' : ' ⚠ over'} |`,
+  );
 }
 process.exit(over ? 1 : 0);

@@ -36,9 +36,7 @@ function contractRoutes(): Plugin {
         configFile: false,
         logLevel: 'silent',
       });
-      const routes = Object.fromEntries(
-        Object.entries(module.api).map(([name, entry]) => [name, { method: entry.method, path: entry.path }]),
-      );
+      const routes = Object.fromEntries(Object.entries(module.api).map(([name, entry]) => [name, { method: entry.method, path: entry.path }]));
       return `export const apiRoutes = ${JSON.stringify(routes, null, 2)};\n`;
     },
     // The domain package is pure (no I/O, nothing runs on import): let unused schemas, and with

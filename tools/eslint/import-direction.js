@@ -62,9 +62,7 @@ const rule = {
       if (toRank > fromRank) {
         report(`console/src/${from.layer} may not import from console/src/${to.layer} (lib → components → features → app).`);
       } else if (from.layer === 'features' && to.layer === 'features' && from.feature !== to.feature) {
-        report(
-          `Feature '${from.feature}' may not import feature '${to.feature}'; move the shared piece to components/ or lib/.`,
-        );
+        report(`Feature '${from.feature}' may not import feature '${to.feature}'; move the shared piece to components/ or lib/.`);
       }
     }
     return {

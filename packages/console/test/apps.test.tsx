@@ -44,7 +44,11 @@ describe('applications list (spec §2, §7, §9)', () => {
     renderApp('/project/p1/apps');
     const table = await screen.findByRole('table', { name: 'Applications' });
     await within(table).findByText('Storefront');
-    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Name', 'Type', 'Enabled', 'Settings']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Name', 'Type', 'Enabled', 'Settings']);
     const row = within(table).getByRole('row', { name: /Storefront/ });
     expect(within(row).getByRole('cell', { name: 'oidc' })).toBeInTheDocument();
     expect(within(row).getByText('Yes')).toBeInTheDocument();
@@ -170,7 +174,10 @@ describe('create application (spec §2, §5, §7, §8)', () => {
   it('creates the app, then its keys (in that order), shows the secret once, and goes to its settings after "I have copied it"', async () => {
     const api = server({
       'POST /apps': { status: 201, body: { id: 'a1', projectId: 'p1', keysEndpoint: 'apps/a1/keys' } },
-      'POST /apps/a1/keys': { status: 201, body: { clientId: 'client-a1', clientSecret: SECRET, redirectURI: ['https://shop.example.com/cb', 'com.example.shop:/cb'] } },
+      'POST /apps/a1/keys': {
+        status: 201,
+        body: { clientId: 'client-a1', clientSecret: SECRET, redirectURI: ['https://shop.example.com/cb', 'com.example.shop:/cb'] },
+      },
       'GET /apps/a1': { body: application() },
       'GET /apps/a1/keys': { body: KEYS },
     });
@@ -249,13 +256,14 @@ describe('application settings (spec §2, §4, §7, §8)', () => {
     return server(
       {
         'GET /apps/a1': () => ({ body: current, headers: { ETag: `"${version}"` } }),
-        'GET /apps/a1/keys': { body: KEYS },
+        // The keys have their own version (docs/decisions/0007).
+        'GET /apps/a1/keys': { body: KEYS, headers: { ETag: '"7"' } },
         'PUT /apps/a1': (call) => {
           current = { ...current, ...(call.body as object) };
           version += 1;
           return { body: current, headers: { ETag: `"${version}"` } };
         },
-        'PUT /apps/a1/keys': (call) => ({ body: { ...KEYS, ...(call.body as object) } }),
+        'PUT /apps/a1/keys': (call) => ({ body: { ...KEYS, ...(call.body as object) }, headers: { ETag: '"8"' } }),
         ...routes,
       },
       { enabled: options.enabled ?? true },
@@ -285,7 +293,7 @@ describe('application settings (spec §2, §4, §7, §8)', () => {
     expect(screen.getByRole('heading', { level: 2, name: 'Danger zone' })).toBeInTheDocument();
   });
 
-  it('saves the app (with If-Match) and then its redirect URLs', async () => {
+  it('saves the app and then its redirect URLs, each with If-Match from the version it was read at', async () => {
     const api = settingsServer();
     const ui = renderApp('/project/p1/app/a1/settings');
     const name = await screen.findByRole('textbox', { name: 'Name' });
@@ -300,12 +308,15 @@ describe('application settings (spec §2, §4, §7, §8)', () => {
     expect(put?.body).toEqual({ name: 'Storefront EU', logoUrl: '', enabled: true });
     expect(put?.headers.get('If-Match')).toBe('"3"');
     expect(api.callsTo('PUT /apps/a1/keys')[0]?.body).toEqual({ redirectURI: ['https://shop.example.com/cb', 'https://eu.example.com/cb'] });
+    expect(api.callsTo('PUT /apps/a1/keys')[0]?.headers.get('If-Match')).toBe('"7"');
     const order = api.calls.filter((c) => c.method === 'PUT').map((c) => c.path);
     expect(order).toEqual(['/apps/a1', '/apps/a1/keys']);
   });
 
   it('says "Failed to update application" when a save is refused', async () => {
-    settingsServer({ 'PUT /apps/a1': { status: 412, body: { error: 'conflict', message: 'The application was changed by someone else; reload and try again' } } });
+    settingsServer({
+      'PUT /apps/a1': { status: 412, body: { error: 'conflict', message: 'The application was changed by someone else; reload and try again' } },
+    });
     const ui = renderApp('/project/p1/app/a1/settings');
     await screen.findByRole('textbox', { name: 'Name' });
     await ui.user.click(saveButton());
@@ -356,7 +367,12 @@ describe('application settings (spec §2, §4, §7, §8)', () => {
   });
 
   it('shows the raw server message when disabling fails (spec §8)', async () => {
-    settingsServer({ 'PUT /apps/a1': { status: 409, body: { error: 'project_closed', message: 'The project is closed; changes cannot be made while it is disabled' } } });
+    settingsServer({
+      'PUT /apps/a1': {
+        status: 409,
+        body: { error: 'project_closed', message: 'The project is closed; changes cannot be made while it is disabled' },
+      },
+    });
     const ui = renderApp('/project/p1/app/a1/settings');
     await ui.user.click(await screen.findByRole('button', { name: 'Disable application' }));
     await ui.user.click(within(await screen.findByRole('dialog', { name: 'Disable application' })).getByRole('button', { name: 'Disable' }));
@@ -410,13 +426,19 @@ describe('application settings (spec §2, §4, §7, §8)', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Client secret' });
     expect(within(dialog).getByRole('textbox', { name: 'Client secret' })).toHaveValue(SECRET);
     expect(api.callsTo('POST /apps/a1/keys/generate')[0]?.body).toEqual({ redirectURI: KEYS.redirectURI });
+    expect(api.callsTo('POST /apps/a1/keys/generate')[0]?.headers.get('If-Match')).toBe('"7"');
     await ui.user.click(within(dialog).getByRole('button', { name: 'I have copied it' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(screen.queryByDisplayValue(SECRET)).not.toBeInTheDocument();
   });
 
   it('shows the raw server message when generating keys fails', async () => {
-    settingsServer({ 'POST /apps/a1/keys/generate': { status: 409, body: { error: 'conflict', message: 'The application is disabled; enable it before generating new keys' } } });
+    settingsServer({
+      'POST /apps/a1/keys/generate': {
+        status: 409,
+        body: { error: 'conflict', message: 'The application is disabled; enable it before generating new keys' },
+      },
+    });
     const ui = renderApp('/project/p1/app/a1/settings');
     await ui.user.click(await screen.findByRole('button', { name: 'Generate new keys' }));
     await ui.user.click(within(await screen.findByRole('dialog', { name: 'Generate new keys' })).getByRole('button', { name: 'Generate' }));

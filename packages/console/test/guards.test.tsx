@@ -102,12 +102,7 @@ describe('layout (spec §2)', () => {
     await screen.findByRole('heading', { level: 1, name: 'Device Registrations' });
     const menu = within(screen.getByRole('navigation', { name: 'Project menu' }));
     const overview = within(menu.getByRole('list', { name: 'Overview' }));
-    expect(overview.getAllByRole('link').map((l) => l.textContent)).toEqual([
-      'Dashboard',
-      'Applications',
-      'Device Registrations',
-      'Audit Log',
-    ]);
+    expect(overview.getAllByRole('link').map((l) => l.textContent)).toEqual(['Dashboard', 'Applications', 'Device Registrations', 'Audit Log']);
     const configuration = within(menu.getByRole('list', { name: 'Configuration' }));
     expect(configuration.getAllByRole('link').map((l) => l.textContent)).toEqual([
       'General',

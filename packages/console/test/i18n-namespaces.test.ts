@@ -13,5 +13,4 @@ describe('catalogue namespaces (bundle budget)', () => {
     expect(i18n.t('list.noRecords', { ns: 'ui' })).toBe('No records found');
     expect(i18n.t('copy.copy', { ns: 'ui', label: 'Client ID' })).toBe('Copy Client ID');
   });
-
 });

@@ -92,7 +92,10 @@ describe('login callback page (spec §2)', () => {
   });
 
   it('goes to the declined page with auth_error when the login call cannot reach the server', async () => {
-    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     const app = renderApp('/login?code=fail-network');
     await waitFor(() => expect(app.location()).toBe('/login/error?error=auth_error'));
     expect(await screen.findByText('There was a problem with authentication')).toBeInTheDocument();

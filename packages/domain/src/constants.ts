@@ -19,6 +19,8 @@ export const SUBMIT_LINGER_MS = 600;
 export const COPY_CONFIRMATION_MS = 2000;
 export const FILTER_ERROR_FLASH_MS = 500;
 export const CHART_HEIGHT = 400;
+/** The console session's cookie: an opaque id, httpOnly (DESIGN "Sessions"). */
+export const SESSION_COOKIE = 'lk_session';
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const XSRF_HEADER = 'X-XSRF-TOKEN';
 export const REQUEST_TIMEOUT_MS = 0;

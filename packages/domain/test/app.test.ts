@@ -57,9 +57,13 @@ describe('app list query (spec §7, §9)', () => {
     expect(applicationListQuerySchema.parse({})).toEqual({ sort: 'name', direction: 'asc', offset: 0, limit: 10 });
   });
   it('reads query-string values', () => {
-    expect(
-      applicationListQuerySchema.parse({ enabled: 'false', offset: '20', limit: '20', sort: 'enabled', direction: 'desc' }),
-    ).toMatchObject({ enabled: false, offset: 20, limit: 20, sort: 'enabled', direction: 'desc' });
+    expect(applicationListQuerySchema.parse({ enabled: 'false', offset: '20', limit: '20', sort: 'enabled', direction: 'desc' })).toMatchObject({
+      enabled: false,
+      offset: 20,
+      limit: 20,
+      sort: 'enabled',
+      direction: 'desc',
+    });
   });
   it.each([
     [{ limit: '0' }, 'limit'],

@@ -40,7 +40,11 @@ describe('the text rule in schemas', () => {
     expect(result.success).toBe(false);
     if (!result.success) {
       expect(toFieldIssues(result.error)).toEqual([
-        { field: 'name', code: 'validation.invalid_characters', message: 'Contains characters that are not allowed (control characters or broken Unicode)' },
+        {
+          field: 'name',
+          code: 'validation.invalid_characters',
+          message: 'Contains characters that are not allowed (control characters or broken Unicode)',
+        },
       ]);
     }
   });

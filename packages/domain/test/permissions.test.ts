@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  guards,
-  hasAnyPermission,
-  hasPermission,
-  isGrantablePermission,
-  projectOfPermission,
-} from '../src/index.ts';
+import { guards, hasAnyPermission, hasPermission, isGrantablePermission, projectOfPermission } from '../src/index.ts';
 
 // spec §6: glb::* passes all; first two segments + ':*' pass; exact string passes; '<C>' is the current
 // project; third segment '?' is passed by any held permission beginning with the first two segments.

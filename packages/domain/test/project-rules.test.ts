@@ -25,9 +25,7 @@ const login = (patch: Partial<LoginOptions>): LoginOptions => ({
 
 describe('login options (spec §4)', () => {
   it('browser login off forces primary mobileLogin', () => {
-    expect(normalizeLoginOptions(login({ browserLoginEnabled: false, primary: 'browserLogin' }), false).primary).toBe(
-      'mobileLogin',
-    );
+    expect(normalizeLoginOptions(login({ browserLoginEnabled: false, primary: 'browserLogin' }), false).primary).toBe('mobileLogin');
   });
   it('mobile login on turns QR on and push follows the push setting', () => {
     const on = normalizeLoginOptions(login({ qrCodeEnabled: false }), true);
@@ -66,12 +64,8 @@ describe('verification (spec §4)', () => {
   });
   it('registration code off sets limitRegCodeVerified false', () => {
     const s = newProjectSettings('x');
-    expect(normalizeProjectSettings({ ...s, enableRegistrationCode: false, limitRegCodeVerified: true }).limitRegCodeVerified).toBe(
-      false,
-    );
-    expect(normalizeProjectSettings({ ...s, enableRegistrationCode: true, limitRegCodeVerified: true }).limitRegCodeVerified).toBe(
-      true,
-    );
+    expect(normalizeProjectSettings({ ...s, enableRegistrationCode: false, limitRegCodeVerified: true }).limitRegCodeVerified).toBe(false);
+    expect(normalizeProjectSettings({ ...s, enableRegistrationCode: true, limitRegCodeVerified: true }).limitRegCodeVerified).toBe(true);
   });
 });
 
@@ -107,7 +101,10 @@ describe('write-only secrets and billing fields', () => {
   });
   it('an empty key on write keeps the stored one; a new key replaces it', () => {
     expect(keepStoredSecrets(withKey, redactProjectSecrets(withKey)).pushOptions.platforms[0]?.config).toBe('KEY');
-    const replaced = { ...withKey, pushOptions: { ...withKey.pushOptions, platforms: [{ name: 'firebase' as const, projectId: 'fb', config: 'NEW' }] } };
+    const replaced = {
+      ...withKey,
+      pushOptions: { ...withKey.pushOptions, platforms: [{ name: 'firebase' as const, projectId: 'fb', config: 'NEW' }] },
+    };
     expect(keepStoredSecrets(withKey, replaced).pushOptions.platforms[0]?.config).toBe('NEW');
   });
   it('names changed billing fields', () => {

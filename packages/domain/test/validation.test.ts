@@ -77,9 +77,7 @@ describe('project settings (spec §5)', () => {
     ['CORS entry not a URI', { allowedCORSDomains: ['example'] }, 'allowedCORSDomains.0', 'Invalid URI'],
     ['pinLength out of range', { pinLength: 8 }, 'pinLength', 'Value not in the valid range'],
   ])('rejects %s', (_n, patch, field, message) => {
-    expect(issuesOf(projectSettingsSchema.safeParse({ ...base, ...patch }))).toContainEqual(
-      expect.objectContaining({ field, message }),
-    );
+    expect(issuesOf(projectSettingsSchema.safeParse({ ...base, ...patch }))).toContainEqual(expect.objectContaining({ field, message }));
   });
   it('needs at least one login method (spec §5)', () => {
     const off = { ...base.loginOptions, mobileLoginEnabled: false, browserLoginEnabled: false };
@@ -110,9 +108,9 @@ describe('issuer (spec §5)', () => {
     expect(issuerSchema.safeParse(defaultIssuer()).success).toBe(true);
   });
   it('needs at least one token endpoint auth method and one challenge method', () => {
-    const fields = issuesOf(
-      issuerSchema.safeParse({ ...defaultIssuer(), token_endpoint_auth_methods: [], code_challenge_methods: [] }),
-    ).map((i) => i.field);
+    const fields = issuesOf(issuerSchema.safeParse({ ...defaultIssuer(), token_endpoint_auth_methods: [], code_challenge_methods: [] })).map(
+      (i) => i.field,
+    );
     expect(fields).toEqual(expect.arrayContaining(['token_endpoint_auth_methods', 'code_challenge_methods']));
   });
   it('needs the PKCE-only flag', () => {

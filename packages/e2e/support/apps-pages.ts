@@ -76,7 +76,9 @@ export async function expectAppRow(page: Page, name: string, type?: string): Pro
 }
 
 export async function clickAppSettings(page: Page, name: string): Promise<void> {
-  await appRow(page, name).getByRole('link', { name: /settings/i }).click();
+  await appRow(page, name)
+    .getByRole('link', { name: /settings/i })
+    .click();
 }
 
 /** A danger-zone action: its button, then the confirm button of the dialog of the same title. */

@@ -1,13 +1,4 @@
-import {
-  api,
-  buildPath,
-  XSRF_COOKIE,
-  XSRF_HEADER,
-  type BodyOf,
-  type Endpoint,
-  type ParamsOf,
-  type ResponseOf,
-} from '@latchkey/domain';
+import { api, buildPath, XSRF_COOKIE, XSRF_HEADER, type BodyOf, type Endpoint, type ParamsOf, type ResponseOf } from '@latchkey/domain';
 import { expect, type Page } from '@playwright/test';
 
 /** The XSRF token the console holds, for calls a test makes through the page's own session. */

@@ -24,9 +24,7 @@ import { newEmail, signIn, signInInNewContext } from '../support/sign-in.ts';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
-test('a project admin creates an app, copies its secret, finds it by name, regenerates keys, disables and re-enables it', async ({
-  page,
-}) => {
+test('a project admin creates an app, copies its secret, finds it by name, regenerates keys, disables and re-enables it', async ({ page }) => {
   await signIn(page, newEmail('app-admin'));
   const projectId = await createProjectThroughApi(page, 'Apps project');
   const appName = `Storefront ${Date.now().toString(36)}`;

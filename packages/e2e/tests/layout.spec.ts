@@ -56,9 +56,7 @@ const SIDE_MENU = [
   'Accounts',
 ];
 
-test('every project page shows its title, breadcrumbs and side menu, and passes the accessibility check', async ({
-  page,
-}) => {
+test('every project page shows its title, breadcrumbs and side menu, and passes the accessibility check', async ({ page }) => {
   await signIn(page, newEmail('tour'));
   const projectId = await createProjectThroughApi(page, 'Tour project');
   for (const [path, title] of PROJECT_PAGES) {

@@ -22,9 +22,7 @@ import {
 } from '../support/project-pages.ts';
 import { expectSignInPage, newEmail, signIn, signInAgainIfAsked } from '../support/sign-in.ts';
 
-test('a new user signs in, creates a project, closes it and finds it behind the toggle, then signs out', async ({
-  page,
-}) => {
+test('a new user signs in, creates a project, closes it and finds it behind the toggle, then signs out', async ({ page }) => {
   const email = newEmail('newcomer');
   const projectName = `Acme ${Date.now().toString(36)}`;
 
@@ -73,9 +71,7 @@ test('a new user signs in, creates a project, closes it and finds it behind the 
   });
 });
 
-test('an expired session shows the blocking modal and signing in again returns to the same page', async ({
-  page,
-}) => {
+test('an expired session shows the blocking modal and signing in again returns to the same page', async ({ page }) => {
   const email = newEmail('expiry');
   await signIn(page, email);
   const projectId = await createProjectThroughForm(page, 'Expiry project');

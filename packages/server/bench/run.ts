@@ -137,7 +137,12 @@ async function printPlans(db: Db, projectId: string, query: Case['query']): Prom
     }
     const scans = lines
       .filter((l) => /Scan|Filter:|Index Cond:/.test(l))
-      .map((l) => l.trim().replace(/^->\s*/, '').replace(/\s*\(cost=.*$/, ''));
+      .map((l) =>
+        l
+          .trim()
+          .replace(/^->\s*/, '')
+          .replace(/\s*\(cost=.*$/, ''),
+      );
     const time = lines.find((l) => l.startsWith('Execution Time'))?.replace('Execution Time: ', '') ?? '';
     say(`    ${label} ${time}: ${scans.join(' | ')}`);
   }
@@ -203,7 +208,9 @@ async function main(): Promise<void> {
         times.push(performance.now() - started);
       }
       times.sort((a, b) => a - b);
-      say(`  ${c.name}: total ${first.total}, p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms, max ${(times.at(-1) as number).toFixed(1)} ms`);
+      say(
+        `  ${c.name}: total ${first.total}, p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms, max ${(times.at(-1) as number).toFixed(1)} ms`,
+      );
       figure(`apps list p95 (${c.name}, 200k apps)`, percentile(times, 95), 'ms', c.target);
 
       if (PLANS !== 'off') await printPlans(db, bigProject, c.query);

@@ -119,9 +119,7 @@ const envSchema = z
     ),
     DATA_DIR: optional(z.string()),
     DATABASE_URL: optional(urlOf('DATABASE_URL', ['postgres:', 'postgresql:'], 'a postgres:// or postgresql:// URL')),
-    OIDC_ISSUER: optional(
-      urlOf('OIDC_ISSUER', ['http:', 'https:'], 'the http(s) address of an OpenID provider', (url) => !url.search && !url.hash),
-    ),
+    OIDC_ISSUER: optional(urlOf('OIDC_ISSUER', ['http:', 'https:'], 'the http(s) address of an OpenID provider', (url) => !url.search && !url.hash)),
     OIDC_CLIENT_ID: optional(z.string()),
     OIDC_CLIENT_SECRET: optional(z.string()),
     SMTP_URL: optional(urlOf('SMTP_URL', ['smtp:', 'smtps:'], 'an smtp:// or smtps:// URL')),
@@ -129,11 +127,9 @@ const envSchema = z
     REGISTRATION: optional(z.enum(['open', 'closed'], { error: 'REGISTRATION must be open or closed' })),
     DOCS_URL: optional(urlOf('DOCS_URL', ['http:', 'https:'], 'an http(s) URL')),
     SUPPORT_URL: optional(
-      z
-        .string()
-        .refine((v) => isUrlWith(v, ['http:', 'https:']) || /^mailto:[^\s@]+@[^\s@]+$/.test(v), {
-          error: 'SUPPORT_URL must be an http(s) URL or a mailto: address',
-        }),
+      z.string().refine((v) => isUrlWith(v, ['http:', 'https:']) || /^mailto:[^\s@]+@[^\s@]+$/.test(v), {
+        error: 'SUPPORT_URL must be an http(s) URL or a mailto: address',
+      }),
     ),
     LOG_LEVEL: optional(z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })),
     PROJECTS_PER_ACCOUNT: optional(

@@ -157,7 +157,7 @@ describeEachDatabase('applications', (t) => {
       expect(noProject.body.issues).toContainEqual(expect.objectContaining({ field: 'projectId', message: 'Required' }));
     });
 
-    it("does not let an apps manager of one project create an app in another by naming it in the body", async () => {
+    it('does not let an apps manager of one project create an app in another by naming it in the body', async () => {
       const { id, manager, otherProject, otherAdmin } = await projectWithPeople();
       const res = await manager.api.post('/api/apps', { platformCode: 'oidc', name: 'Planted', url: '', projectId: otherProject });
       expect(res.status).toBe(404);
@@ -420,7 +420,11 @@ describeEachDatabase('applications', (t) => {
         redirectURI: ['https://app.example.com/new', 'http://localhost:3000/cb'],
       });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ clientId: keys.clientId, clientSecret: '', redirectURI: ['https://app.example.com/new', 'http://localhost:3000/cb'] });
+      expect(res.body).toEqual({
+        clientId: keys.clientId,
+        clientSecret: '',
+        redirectURI: ['https://app.example.com/new', 'http://localhost:3000/cb'],
+      });
       expect((await manager.api.get(`/api/apps/${appId}/keys`)).body).toEqual(res.body);
       expect(await verify(keys.clientId, keys.clientSecret)).toBe(true);
       expect(await redirectAllowed(keys.clientId, REDIRECT)).toBe(false);
@@ -468,7 +472,7 @@ describeEachDatabase('applications', (t) => {
       });
     });
 
-    it('sends the keys\' version as ETag and honours If-Match on replace and generate: a stale edit is 412 and changes nothing', async () => {
+    it("sends the keys' version as ETag and honours If-Match on replace and generate: a stale edit is 412 and changes nothing", async () => {
       const { id, manager, admin } = await projectWithPeople();
       const appId = await createApp(manager, id);
       const created = await manager.api.post<ApplicationKeys>(`/api/apps/${appId}/keys`, { redirectURI: [REDIRECT] });
@@ -476,17 +480,33 @@ describeEachDatabase('applications', (t) => {
       const read = await manager.api.get(`/api/apps/${appId}/keys`);
       expect(read.headers.etag).toBe('"1"');
       // Two administrators read version 1; the first one's edit wins, the second one's is refused.
-      const first = await manager.api.put(`/api/apps/${appId}/keys`, { redirectURI: ['https://first.example/cb'] }, { headers: { 'if-match': '"1"' } });
+      const first = await manager.api.put(
+        `/api/apps/${appId}/keys`,
+        { redirectURI: ['https://first.example/cb'] },
+        { headers: { 'if-match': '"1"' } },
+      );
       expect(first.status).toBe(200);
       expect(first.headers.etag).toBe('"2"');
-      const second = await admin.api.put<ErrorAnswer>(`/api/apps/${appId}/keys`, { redirectURI: ['https://second.example/cb'] }, { headers: { 'if-match': '"1"' } });
+      const second = await admin.api.put<ErrorAnswer>(
+        `/api/apps/${appId}/keys`,
+        { redirectURI: ['https://second.example/cb'] },
+        { headers: { 'if-match': '"1"' } },
+      );
       expect(second.status).toBe(412);
       expect(second.body.error).toBe('conflict');
-      const generate = await admin.api.post<ErrorAnswer>(`/api/apps/${appId}/keys/generate`, { redirectURI: [REDIRECT] }, { headers: { 'if-match': '"1"' } });
+      const generate = await admin.api.post<ErrorAnswer>(
+        `/api/apps/${appId}/keys/generate`,
+        { redirectURI: [REDIRECT] },
+        { headers: { 'if-match': '"1"' } },
+      );
       expect(generate.status).toBe(412);
       expect((await keysRow(appId))?.redirect_uris).toEqual(['https://first.example/cb']);
       expect(await verify(created.body.clientId, created.body.clientSecret)).toBe(true);
-      const fresh = await admin.api.post<ApplicationKeys>(`/api/apps/${appId}/keys/generate`, { redirectURI: [REDIRECT] }, { headers: { 'if-match': '"2"' } });
+      const fresh = await admin.api.post<ApplicationKeys>(
+        `/api/apps/${appId}/keys/generate`,
+        { redirectURI: [REDIRECT] },
+        { headers: { 'if-match': '"2"' } },
+      );
       expect(fresh.status).toBe(200);
       expect(fresh.headers.etag).toBe('"3"');
     });
@@ -656,9 +676,31 @@ describeEachDatabase('applications', (t) => {
     // 25 applications: names chosen so that case, shared prefixes and equal names (ties broken by id)
     // all show; some disabled; created at known, partly equal times.
     const NAMES = [
-      'alpha', 'Alpine', 'beta', 'Gamma', 'gamma', 'delta', 'Epsilon', 'zeta', 'eta', 'theta',
-      'iota', 'kappa', 'lambda', 'mu', 'nu', 'xi', 'omicron', 'pi', 'rho', 'sigma',
-      'tau', 'upsilon', '100% sure', 'under_score', 'Omega',
+      'alpha',
+      'Alpine',
+      'beta',
+      'Gamma',
+      'gamma',
+      'delta',
+      'Epsilon',
+      'zeta',
+      'eta',
+      'theta',
+      'iota',
+      'kappa',
+      'lambda',
+      'mu',
+      'nu',
+      'xi',
+      'omicron',
+      'pi',
+      'rho',
+      'sigma',
+      'tau',
+      'upsilon',
+      '100% sure',
+      'under_score',
+      'Omega',
     ];
     interface Seeded {
       id: string;
@@ -728,7 +770,10 @@ describeEachDatabase('applications', (t) => {
     }
 
     /** Every page of a query, in order, with the totals each page answered. */
-    async function allPages(query: Record<string, string | number | boolean>, limit: number): Promise<{ ids: string[]; totals: number[]; sizes: number[] }> {
+    async function allPages(
+      query: Record<string, string | number | boolean>,
+      limit: number,
+    ): Promise<{ ids: string[]; totals: number[]; sizes: number[] }> {
       const ids: string[] = [];
       const totals: number[] = [];
       const sizes: number[] = [];

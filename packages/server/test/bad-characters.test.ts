@@ -32,7 +32,11 @@ describeEachDatabase('NUL bytes and lone surrogates', (t) => {
     const before = await databaseFingerprint(t.db);
     const res = await me.api.get<ErrorAnswer>(url);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'validation_failed', message: 'Invalid request', issues: [{ field, code: 'validation.invalid_characters', message: INVALID_CHARACTERS }] });
+    expect(res.body).toEqual({
+      error: 'validation_failed',
+      message: 'Invalid request',
+      issues: [{ field, code: 'validation.invalid_characters', message: INVALID_CHARACTERS }],
+    });
     expect(await databaseFingerprint(t.db)).toEqual(before);
   });
 

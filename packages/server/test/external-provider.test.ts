@@ -27,7 +27,9 @@ describeEachDatabase('sign-in through an external OpenID provider', (t) => {
 
   /** authurl → the external provider → back at /login?code=…; answers the callback URL. */
   async function throughExternal(browser: Browser): Promise<string> {
-    const res = await browser.get(`${app.baseUrl}/api/authurl?redirectURL=${encodeURIComponent(`${app.baseUrl}/login`)}&state_next=%2Fproject%2Fx%2Fapps`);
+    const res = await browser.get(
+      `${app.baseUrl}/api/authurl?redirectURL=${encodeURIComponent(`${app.baseUrl}/login`)}&state_next=%2Fproject%2Fx%2Fapps`,
+    );
     expect(res.status, res.text).toBe(200);
     const { authUrl } = res.json<{ authUrl: string }>();
     expect(authUrl.startsWith(`${external.issuer}/auth?`)).toBe(true);
@@ -95,7 +97,11 @@ describeEachDatabase('an external OpenID provider that cannot be reached', (t) =
     const app = await startTestApp(t.db, {
       listen: true,
       port: appPort,
-      env: { OIDC_ISSUER: `http://127.0.0.1:${port}`, OIDC_CLIENT_ID: 'latchkey-external-test', OIDC_CLIENT_SECRET: 'external-test-secret-0123456789abcdef' },
+      env: {
+        OIDC_ISSUER: `http://127.0.0.1:${port}`,
+        OIDC_CLIENT_ID: 'latchkey-external-test',
+        OIDC_CLIENT_SECRET: 'external-test-secret-0123456789abcdef',
+      },
     });
     try {
       const url = `${app.baseUrl}/api/authurl?redirectURL=${encodeURIComponent(`${app.baseUrl}/login`)}`;

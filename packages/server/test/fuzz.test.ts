@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
-import { api, buildPath, type Endpoint } from '@latchkey/domain';
+import { api, buildPath, errorStatusesOf, type Endpoint } from '@latchkey/domain';
 import { SESSION_COOKIE } from '../src/http/cookies.ts';
 import { signedInAccount, useTestApp, type SignedIn } from './support/app.ts';
 import { describeEachDatabase } from './support/databases.ts';
@@ -38,9 +38,6 @@ const OUT_OF_RANGE_QUERY: Record<string, string[]> = {
   platformCode: ['saml', 'OIDC'],
   redirectURL: ['-1', 'https://evil.example/login', 'javascript:alert(1)'],
 };
-
-// The writes that honour If-Match (docs/decisions/0007): a stale or unreadable one is a 412.
-const HONOURS_IF_MATCH: ReadonlyArray<keyof typeof api> = ['updateProject', 'updateProjectMeta', 'updateIssuer', 'updateApp', 'updateAppKeys', 'generateAppKeys'];
 
 // Percent-encoded path segments and query values that decode to nothing clean.
 const BAD_ENCODED = ['%00', 'a%00b', '%ED%A0%80', '%FF', '%zz', '%0A', '%1B', '%7F', '%C0%AF', '%E2%82'];
@@ -148,15 +145,22 @@ describeEachDatabase('bad input never answers 5xx and never writes', (t) => {
       for (const bad of ['%00', '%ED%A0%80', 'a%00b', '%0A']) {
         out.push({ ...base, label: `${name} cookie ${bad}`, url, headers: { cookie: `${SESSION_COOKIE}=${bad}` } });
       }
-      if (HONOURS_IF_MATCH.includes(name)) {
-        for (const bad of ['W/"x"', '"99999999999"', '*, "1"', '"0"', 'garbage']) out.push({ ...base, label: `${name} if-match ${bad}`, url, headers: { 'if-match': bad } });
+      // The writes that honour If-Match (docs/decisions/0007) declare 412: a stale or unreadable one is refused.
+      if (errorStatusesOf(endpoint).includes(412)) {
+        for (const bad of ['W/"x"', '"99999999999"', '*, "1"', '"0"', 'garbage'])
+          out.push({ ...base, label: `${name} if-match ${bad}`, url, headers: { 'if-match': bad } });
       }
 
       if (body === undefined) continue;
       // The body: every field (and every object and array) replaced by a value it cannot take.
       for (const path of paths(body)) {
         for (const bad of badValuesFor(at(body, path))) {
-          out.push({ ...base, label: `${name} body ${path.join('.')}=${JSON.stringify(bad)}`, url, payload: JSON.stringify(replaced(body, path, bad)) });
+          out.push({
+            ...base,
+            label: `${name} body ${path.join('.')}=${JSON.stringify(bad)}`,
+            url,
+            payload: JSON.stringify(replaced(body, path, bad)),
+          });
         }
       }
       // The whole body: not JSON, not an object, or not what the media type says.
@@ -171,8 +175,20 @@ describeEachDatabase('bad input never answers 5xx and never writes', (t) => {
     for (const bad of BAD_ENCODED) {
       out.push({ label: `idp auth ${bad}`, method: 'GET', url: `/idp/auth?client_id=${bad}&response_type=code&scope=openid&redirect_uri=x` });
       out.push({ label: `idp interaction ${bad}`, method: 'GET', url: `/idp/interaction/${bad}` });
-      out.push({ label: `idp email ${bad}`, method: 'POST', url: `/idp/interaction/${bad}/email`, payload: `email=${bad}`, contentType: 'application/x-www-form-urlencoded' });
-      out.push({ label: `idp token ${bad}`, method: 'POST', url: '/idp/token', payload: `grant_type=authorization_code&client_id=${bad}&code=${bad}`, contentType: 'application/x-www-form-urlencoded' });
+      out.push({
+        label: `idp email ${bad}`,
+        method: 'POST',
+        url: `/idp/interaction/${bad}/email`,
+        payload: `email=${bad}`,
+        contentType: 'application/x-www-form-urlencoded',
+      });
+      out.push({
+        label: `idp token ${bad}`,
+        method: 'POST',
+        url: '/idp/token',
+        payload: `grant_type=authorization_code&client_id=${bad}&code=${bad}`,
+        contentType: 'application/x-www-form-urlencoded',
+      });
       out.push({ label: `console ${bad}`, method: 'GET', url: `/project/${bad}/apps` });
     }
     return out;
@@ -209,7 +225,8 @@ describeEachDatabase('bad input never answers 5xx and never writes', (t) => {
         }
         sent += 1;
         if (status < 400 || status >= 500) failures.push(`${who} ${r.label}: ${status} ${body.slice(0, 200)}`);
-        else if (r.url.startsWith('/api/') && !hasMessage(body)) failures.push(`${who} ${r.label}: ${status} without a message: ${body.slice(0, 200)}`);
+        else if (r.url.startsWith('/api/') && !hasMessage(body))
+          failures.push(`${who} ${r.label}: ${status} without a message: ${body.slice(0, 200)}`);
       }
     }
     expect(sent).toBeGreaterThanOrEqual(5000);

@@ -1,3 +1,4 @@
+import { SESSION_COOKIE } from '@latchkey/domain';
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,12 +71,14 @@ describeEachDatabase('secrets at rest (issue 7, defect 8)', (t) => {
     expect(login.status, login.text).toBe(200);
 
     const secrets: Record<string, string> = {
-      'session id': browser.cookie('lk_session') as string,
+      'session id': browser.cookie(SESSION_COOKIE) as string,
       'XSRF token': browser.cookie('XSRF-TOKEN') as string,
       'provider session id': browser.cookie('lk_idp_session') as string,
       'interaction uid': interactionUid,
       'authorization code': authorizationCode,
-      'sha256 of the session id': createHash('sha256').update(browser.cookie('lk_session') as string).digest('hex'),
+      'sha256 of the session id': createHash('sha256')
+        .update(browser.cookie(SESSION_COOKIE) as string)
+        .digest('hex'),
       'sha256 of address and code': createHash('sha256').update(`${email}\n${code}`).digest('hex'),
     };
     // What the master key opens: the provider's keys and artefacts. None may show without it.
@@ -188,7 +191,12 @@ describeEachDatabase('transport and proxies (issue 7, defect 9)', (t) => {
   it('ignores X-Forwarded-Proto and Host over plain http: no Secure cookie, no HSTS, the discovery document names PUBLIC_URL', async () => {
     const app = await startTestApp(t.db);
     try {
-      const forged = { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https', forwarded: 'host=evil.example;proto=https' };
+      const forged = {
+        host: 'evil.example',
+        'x-forwarded-host': 'evil.example',
+        'x-forwarded-proto': 'https',
+        forwarded: 'host=evil.example;proto=https',
+      };
       const discovery = await app.app.inject({ url: '/idp/.well-known/openid-configuration', headers: forged });
       expect(discovery.statusCode).toBe(200);
       const document = discovery.json<Record<string, unknown>>();

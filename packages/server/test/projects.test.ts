@@ -193,7 +193,15 @@ describeEachDatabase('projects', (t) => {
       ['a javascript: CORS entry', { allowedCORSDomains: ['javascript:alert(1)'] }, 'allowedCORSDomains.0', 'Invalid URI'],
       [
         'no login method at all',
-        { loginOptions: { mobileLoginEnabled: false, browserLoginEnabled: false, primary: 'browserLogin', qrCodeEnabled: false, pushAuthEnabled: false } },
+        {
+          loginOptions: {
+            mobileLoginEnabled: false,
+            browserLoginEnabled: false,
+            primary: 'browserLogin',
+            qrCodeEnabled: false,
+            pushAuthEnabled: false,
+          },
+        },
         'loginOptions',
         'You must select at least one login method',
       ],
@@ -219,7 +227,12 @@ describeEachDatabase('projects', (t) => {
       const global = await signedInAccount(app, t.db, ['glb::projects']);
       const project = await getProject(admin, id);
       const key = '{"private_key":"-----BEGIN PRIVATE KEY-----SECRET"}';
-      const pushOptions = { allowed: true, enabled: true, projectId: 'fb-1', platforms: [{ name: 'firebase' as const, projectId: 'fb-1', config: key }] };
+      const pushOptions = {
+        allowed: true,
+        enabled: true,
+        projectId: 'fb-1',
+        platforms: [{ name: 'firebase' as const, projectId: 'fb-1', config: key }],
+      };
       const saved = await global.api.put<Project>(`/api/projects/${id}`, { ...project, pushOptions });
       expect(saved.status, JSON.stringify(saved.body)).toBe(200);
       expect(JSON.stringify(saved.body)).not.toContain('SECRET');
@@ -232,7 +245,9 @@ describeEachDatabase('projects', (t) => {
       const again = await getProject(admin, id);
       expect((await admin.api.put(`/api/projects/${id}`, { ...again, name: 'Renamed' })).status).toBe(200);
       // Stored sealed (issue 7, defect 8): the row holds no trace of the key, and the server's key opens it.
-      const { rows } = await t.db.query<{ settings: Project; text: string }>('SELECT settings, settings::text AS text FROM projects WHERE id = $1', [id]);
+      const { rows } = await t.db.query<{ settings: Project; text: string }>('SELECT settings, settings::text AS text FROM projects WHERE id = $1', [
+        id,
+      ]);
       expect(rows[0]?.text).not.toContain('PRIVATE KEY');
       const sealed = rows[0]?.settings.pushOptions.platforms[0]?.config ?? '';
       expect(app.services.secretBox.open(sealed, `project:${id}:push:firebase`)).toBe(key);
@@ -243,7 +258,9 @@ describeEachDatabase('projects', (t) => {
       });
       expect(replaced.status).toBe(200);
       const { rows: after } = await t.db.query<{ settings: Project }>('SELECT settings FROM projects WHERE id = $1', [id]);
-      expect(app.services.secretBox.open(after[0]?.settings.pushOptions.platforms[0]?.config ?? '', `project:${id}:push:firebase`)).toBe('{"private_key":"NEW"}');
+      expect(app.services.secretBox.open(after[0]?.settings.pushOptions.platforms[0]?.config ?? '', `project:${id}:push:firebase`)).toBe(
+        '{"private_key":"NEW"}',
+      );
     });
 
     it('records the caller as the creator, whatever email the body names', async () => {
@@ -269,7 +286,11 @@ describeEachDatabase('projects', (t) => {
       expect(await getProject(admin, id)).toEqual(project);
 
       const global = await signedInAccount(app, t.db, ['glb::projects']);
-      const ok = await global.api.put<Project>(`/api/projects/${id}`, { ...project, customDomain: 'https://login.acme.example', associationIOS: '{"applinks":{}}' });
+      const ok = await global.api.put<Project>(`/api/projects/${id}`, {
+        ...project,
+        customDomain: 'https://login.acme.example',
+        associationIOS: '{"applinks":{}}',
+      });
       expect(ok.status).toBe(200);
       expect(ok.body).toMatchObject({ customDomain: 'https://login.acme.example', associationIOS: '{"applinks":{}}' });
 
@@ -415,7 +436,8 @@ describeEachDatabase('projects', (t) => {
 describeEachDatabase('projects per account (issue 7, defect 11)', (t) => {
   const app = useTestApp(t, { env: { PROJECTS_PER_ACCOUNT: '3' } });
 
-  const create = (by: SignedIn, name: string) => by.api.post<{ id?: string; error?: string; message?: string }>('/api/projects', { name, pinLength: 4, email: by.account.email });
+  const create = (by: SignedIn, name: string) =>
+    by.api.post<{ id?: string; error?: string; message?: string }>('/api/projects', { name, pinLength: 4, email: by.account.email });
 
   it('lets an account without a global permission create PROJECTS_PER_ACCOUNT projects, then answers 403 with a clear message and stores nothing', async () => {
     const me = await signedInAccount(app, t.db);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SESSION_COOKIE } from '@latchkey/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
@@ -14,7 +15,9 @@ describeEachDatabase('console session', (t) => {
   const app = useTestApp(t);
 
   async function sessionRows(sessionId: string): Promise<number> {
-    const { rows } = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM sessions WHERE id_hash = $1', [storedSessionRef(app, sessionId)]);
+    const { rows } = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM sessions WHERE id_hash = $1', [
+      storedSessionRef(app, sessionId),
+    ]);
     return rows[0]?.n ?? 0;
   }
 
@@ -27,7 +30,7 @@ describeEachDatabase('console session', (t) => {
     const res = await anonymous(app).get('/api/account');
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ error: 'unauthorized', message: 'Sign in to continue' });
-    const unknown = await app.app.inject({ method: 'GET', url: '/api/account', headers: { cookie: 'lk_session=nope' } });
+    const unknown = await app.app.inject({ method: 'GET', url: '/api/account', headers: { cookie: `${SESSION_COOKIE}=nope` } });
     expect(unknown.statusCode).toBe(401);
   });
 
@@ -73,7 +76,7 @@ describeEachDatabase('console session', (t) => {
     app.clock.advance(2 * HOUR);
     const expired = await me.api.get('/api/account');
     expect(expired.status).toBe(401);
-    expect(String(expired.headers['set-cookie'])).toContain('lk_session=;');
+    expect(String(expired.headers['set-cookie'])).toContain(`${SESSION_COOKIE}=;`);
     expect(await sessionRows(me.session.sessionId)).toBe(0);
   });
 
@@ -94,7 +97,7 @@ describeEachDatabase('console session', (t) => {
     expect(res.status).toBe(200);
     expect(res.body.redirectUrl).toMatch(/^http:\/\/127\.0\.0\.1:8080\//);
     const cookies = ([] as string[]).concat(res.headers['set-cookie'] as string | string[]);
-    expect(cookies.some((c) => c.startsWith('lk_session=;'))).toBe(true);
+    expect(cookies.some((c) => c.startsWith(`${SESSION_COOKIE}=;`))).toBe(true);
     expect(cookies.some((c) => c.startsWith('XSRF-TOKEN=;'))).toBe(true);
     expect((await me.api.get('/api/account')).status).toBe(401);
     expect(await sessionRows(me.session.sessionId)).toBe(0);
@@ -194,7 +197,18 @@ describe('HTTP surface', () => {
     const doc = await app.app.inject('/api/openapi.json');
     expect(doc.statusCode).toBe(200);
     const paths = Object.keys(doc.json<{ paths: Record<string, unknown> }>().paths);
-    for (const path of ['/api/authurl', '/api/login', '/api/account', '/api/logout', '/api/config', '/api/projects', '/api/projects/{project}', '/api/projects/{project}/meta', '/api/projects/{project}/issuer', '/api/accounts/{accountId}/projects']) {
+    for (const path of [
+      '/api/authurl',
+      '/api/login',
+      '/api/account',
+      '/api/logout',
+      '/api/config',
+      '/api/projects',
+      '/api/projects/{project}',
+      '/api/projects/{project}/meta',
+      '/api/projects/{project}/issuer',
+      '/api/accounts/{accountId}/projects',
+    ]) {
       expect(paths).toContain(path);
     }
     const ui = await app.app.inject('/api/docs/');

@@ -1,3 +1,4 @@
+import { SESSION_COOKIE } from '@latchkey/domain';
 import { describe, expect, it } from 'vitest';
 import { startTestApp, storedSessionRef, uniqueEmail, useTestApp } from './support/app.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
@@ -39,7 +40,7 @@ describeEachDatabase('sign-in through the built-in provider', (t) => {
     const login = await postLogin(app, browser, back.location as string);
     expect(login.status, login.text).toBe(200);
     expect(login.json()).toEqual({ next: '/project/abc/settings' });
-    expect(browser.cookie('lk_session')).toBeTruthy();
+    expect(browser.cookie(SESSION_COOKIE)).toBeTruthy();
     expect(browser.cookie('XSRF-TOKEN')).toBeTruthy();
 
     const account = await browser.get(`${app.baseUrl}/api/account`);
@@ -376,10 +377,10 @@ describeEachDatabase('sign-in through the built-in provider', (t) => {
     const hops = await browser.follow(await browser.get(res.json<{ authUrl: string }>().authUrl), (url) => url.startsWith(`${app.baseUrl}/login`));
     const callback = (hops.at(-1) as BrowserResponse).location as string;
     expect(callback).toMatch(new RegExp(`^${app.baseUrl}/login\\?code=`));
-    const firstSession = browser.cookie('lk_session') as string;
+    const firstSession = browser.cookie(SESSION_COOKIE) as string;
     expect((await postLogin(app, browser, callback)).status).toBe(200);
     // Signing in again replaces the browser's previous session.
-    expect(browser.cookie('lk_session')).not.toBe(firstSession);
+    expect(browser.cookie(SESSION_COOKIE)).not.toBe(firstSession);
     const { rows } = await t.db.query('SELECT 1 FROM sessions WHERE id_hash = $1', [storedSessionRef(app, firstSession)]);
     expect(rows).toEqual([]);
 

@@ -8,8 +8,7 @@ export const theme = createTheme({
   primaryShade: { light: 7, dark: 8 },
   defaultRadius: 'md',
   cursorType: 'pointer',
-  fontFamily:
-    'Inter, ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
+  fontFamily: 'Inter, ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   headings: {
     fontWeight: '700',
   },

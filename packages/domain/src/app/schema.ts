@@ -63,7 +63,10 @@ export type ApplicationKeys = z.infer<typeof applicationKeysSchema>;
 
 export const APP_SORT_FIELDS = ['name', 'platformCode', 'enabled', 'createdAt'] as const;
 /** spec §9 "Default sorts": apps by name ascending. The server's default and the console's. */
-export const APP_LIST_DEFAULT_SORT = { sort: 'name', direction: 'asc' } as const satisfies { sort: (typeof APP_SORT_FIELDS)[number]; direction: 'asc' | 'desc' };
+export const APP_LIST_DEFAULT_SORT = { sort: 'name', direction: 'asc' } as const satisfies {
+  sort: (typeof APP_SORT_FIELDS)[number];
+  direction: 'asc' | 'desc';
+};
 
 /** spec §7: GET projects/{project}/apps with sort, direction, offset, limit, name, enabled, platformCode. */
 export const applicationListQuerySchema = listQuerySchema(APP_SORT_FIELDS, APP_LIST_DEFAULT_SORT).extend({

@@ -10,8 +10,7 @@ export const MAX_PAGE_SIZE = PAGE_SIZES[PAGE_SIZES.length - 1] as number;
 export const MAX_OFFSET = 1_000_000;
 
 /** A query-string boolean: `true` or `false`, nothing else. */
-export const queryBoolean = () =>
-  z.enum(['true', 'false'], { error: 'validation.invalid_value' }).transform((v) => v === 'true');
+export const queryBoolean = () => z.enum(['true', 'false'], { error: 'validation.invalid_value' }).transform((v) => v === 'true');
 
 /**
  * The paging and sorting part of every list call (spec §7: sort, direction, offset, limit;

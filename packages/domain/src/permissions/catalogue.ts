@@ -23,8 +23,7 @@ export const globalScopeLabels: Record<GlobalScope | '*', string> = {
   usage: 'View Global Usage',
 };
 
-export const projectPermission = (projectId: string, scope: ProjectScope | '*' | '?' | string) =>
-  `cst:${projectId}:${scope}`;
+export const projectPermission = (projectId: string, scope: ProjectScope | '*' | '?' | string) => `cst:${projectId}:${scope}`;
 export const globalPermission = (scope: GlobalScope | '*' | '?') => `glb::${scope}`;
 
 /** The project id a permission string is about, or null for global ones. */

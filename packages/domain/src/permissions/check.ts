@@ -31,10 +31,6 @@ export function hasPermission(held: readonly string[], asked: string, currentPro
 }
 
 /** Passes when any one of `asked` passes. An empty list passes for every signed-in account. */
-export function hasAnyPermission(
-  held: readonly string[],
-  asked: readonly string[],
-  currentProject?: string | null,
-): boolean {
+export function hasAnyPermission(held: readonly string[], asked: readonly string[], currentProject?: string | null): boolean {
   return asked.length === 0 || asked.some((a) => hasPermission(held, a, currentProject));
 }

@@ -63,7 +63,11 @@ export const cleanString = (max: number) =>
 
 // spec §5: text inputs are trimmed; maximum 250 characters throughout.
 export const text = () =>
-  z.string(msg('validation.required')).trim().max(TEXT_MAX_LENGTH, msg('validation.max_length')).refine(isCleanText, msg('validation.invalid_characters'));
+  z
+    .string(msg('validation.required'))
+    .trim()
+    .max(TEXT_MAX_LENGTH, msg('validation.max_length'))
+    .refine(isCleanText, msg('validation.invalid_characters'));
 export const requiredText = () => text().min(1, msg('validation.required'));
 export const optionalUrl = () => text().refine((v) => v === '' || isUrl(v), msg('validation.invalid_url'));
 export const requiredUrl = () => requiredText().refine(isUrl, msg('validation.invalid_url'));

@@ -26,9 +26,7 @@ export function loadMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
 export async function migrate(db: Db, migrations: Migration[] = loadMigrations()): Promise<string[]> {
   await db.transaction(async (tx) => {
     await tx.query(...advisoryLockQuery('migrations'));
-    await tx.exec(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-    );
+    await tx.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
   });
   const applied: string[] = [];
   for (const migration of migrations) {

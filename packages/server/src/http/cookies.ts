@@ -1,14 +1,12 @@
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyReply } from 'fastify';
-import { XSRF_COOKIE } from '@latchkey/domain';
+import { SESSION_COOKIE, XSRF_COOKIE } from '@latchkey/domain';
 import { isSecure, type Config } from '../config.ts';
 import { LOGIN_ATTEMPT_MS, SESSION_ABSOLUTE_MS } from '../modules/session/session.service.ts';
 
-/** The console session: an opaque id, httpOnly (DESIGN "Sessions"). */
-export const SESSION_COOKIE = 'lk_session';
 /** Binds a sign-in attempt to the browser that started it (docs/decisions/0003). */
 export const LOGIN_COOKIE = 'lk_login';
-export { XSRF_COOKIE };
+export { SESSION_COOKIE, XSRF_COOKIE };
 
 export function cookieOptions(config: Pick<Config, 'publicUrl'>) {
   const base: CookieSerializeOptions = { path: '/', sameSite: 'lax', secure: isSecure(config) };

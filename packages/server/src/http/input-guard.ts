@@ -83,5 +83,9 @@ export function answerFrameworkError(error: Error & { statusCode?: number }, _re
   void reply
     .status(status)
     .type('application/json; charset=utf-8')
-    .send(status === 400 ? { error: 'validation_failed', message: 'Invalid request', issues: [issue('path')] } : { error: 'not_found', message: 'Not found' });
+    .send(
+      status === 400
+        ? { error: 'validation_failed', message: 'Invalid request', issues: [issue('path')] }
+        : { error: 'not_found', message: 'Not found' },
+    );
 }

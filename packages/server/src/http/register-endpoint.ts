@@ -46,7 +46,11 @@ type ProjectSource = NonNullable<Endpoint['projectFrom']>;
  * the path names an application that does not exist; undefined when the call is about no project
  * at all (e.g. POST /projects). A project named in the body is read by the body hooks below.
  */
-async function projectFromPath(guard: EndpointGuard, source: Exclude<ProjectSource, 'body.projectId'>, params: unknown): Promise<string | null | undefined> {
+async function projectFromPath(
+  guard: EndpointGuard,
+  source: Exclude<ProjectSource, 'body.projectId'>,
+  params: unknown,
+): Promise<string | null | undefined> {
   if (source === 'params.project') return stringField(params, 'project');
   const application = stringField(params, 'application');
   return application === undefined ? undefined : guard.projectOfApplication(application);

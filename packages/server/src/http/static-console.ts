@@ -51,7 +51,8 @@ export async function installStaticConsole(app: FastifyInstance, dist: string = 
   app.setNotFoundHandler(async (request, reply) => {
     if ((request.method === 'GET' || request.method === 'HEAD') && isAppRoute(request.url)) {
       // Checked per request: a rebuild of the console empties dist for a moment.
-      if (!built || !existsSync(join(dist, 'index.html'))) return reply.status(200).type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(NOT_BUILT_PAGE);
+      if (!built || !existsSync(join(dist, 'index.html')))
+        return reply.status(200).type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(NOT_BUILT_PAGE);
       return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
     }
     return reply.status(404).send({ error: 'not_found', message: 'Not found' });

@@ -125,18 +125,23 @@ export async function registerIdpRoutes(app: FastifyInstance, { provider, loginC
       // A request refused before any page logic (the input guard, a malformed form) keeps its 4xx.
       const status = (error as { statusCode?: unknown; status?: unknown }).statusCode ?? (error as { status?: unknown }).status;
       if (typeof status === 'number' && status >= 400 && status < 500 && !(error instanceof InteractionGone)) {
-        return reply.status(status).type('text/html; charset=utf-8').send(errorPage('This address is not valid. Start again from the console.', home));
+        return reply
+          .status(status)
+          .type('text/html; charset=utf-8')
+          .send(errorPage('This address is not valid. Start again from the console.', home));
       }
       const gone = error instanceof InteractionGone || (error as { name?: string }).name === 'SessionNotFound';
       if (!gone) request.log.error({ err: error }, 'sign-in interaction failed');
       const message = gone
         ? 'This sign-in has expired or was opened in another browser. Start again from the console.'
         : 'Something went wrong on our side. Start again from the console.';
-      return reply.status(gone ? 400 : 500).type('text/html; charset=utf-8').send(errorPage(message, home));
+      return reply
+        .status(gone ? 400 : 500)
+        .type('text/html; charset=utf-8')
+        .send(errorPage(message, home));
     });
 
-    const page = (reply: FastifyReply, status: number, body: string) =>
-      reply.status(status).type('text/html; charset=utf-8').send(body);
+    const page = (reply: FastifyReply, status: number, body: string) => reply.status(status).type('text/html; charset=utf-8').send(body);
 
     /** The interaction this browser is in, matching the address (the provider's cookie is the CSRF guard). */
     async function interaction(request: UidRequest, reply: FastifyReply): Promise<Interaction> {
@@ -201,7 +206,10 @@ export async function registerIdpRoutes(app: FastifyInstance, { provider, loginC
      * The code page's interaction: in the login prompt, with a code sent to an address during it;
      * null when no code was sent yet (the browser goes back to page 1).
      */
-    async function codeStep(request: UidRequest, reply: FastifyReply): Promise<{ details: Interaction; links: InteractionLinks; email: string } | null> {
+    async function codeStep(
+      request: UidRequest,
+      reply: FastifyReply,
+    ): Promise<{ details: Interaction; links: InteractionLinks; email: string } | null> {
       const details = await interaction(request, reply);
       if (details.prompt.name !== 'login') throw new InteractionGone();
       const email = await loginCodes.pendingEmail(details.uid);
@@ -228,9 +236,7 @@ export async function registerIdpRoutes(app: FastifyInstance, { provider, loginC
       if (!result.ok) {
         if (result.reason === 'none') return reply.redirect(links.emailPage, 303);
         const error =
-          result.reason === 'wrong' && result.attemptsLeft === 0
-            ? 'That code is not right. Ask for a new one.'
-            : CODE_ERRORS[result.reason];
+          result.reason === 'wrong' && result.attemptsLeft === 0 ? 'That code is not right. Ask for a new one.' : CODE_ERRORS[result.reason];
         return page(reply, 400, codePage(links, { email, error }));
       }
       const grantId = await grantFor(details, result.email);

@@ -35,9 +35,7 @@ export const TRIES_WINDOW_MS = 60 * 60 * 1000;
 
 export type RequestRefusal = 'interaction' | 'address' | 'client';
 export type RequestCodeResult =
-  | { ok: true }
-  | { ok: false; reason: 'rate_limited'; limit: RequestRefusal }
-  | { ok: false; reason: 'mail_failed'; error: unknown };
+  { ok: true } | { ok: false; reason: 'rate_limited'; limit: RequestRefusal } | { ok: false; reason: 'mail_failed'; error: unknown };
 export type VerifyCodeResult =
   | { ok: true; email: string }
   | { ok: false; reason: 'none' | 'used' | 'expired' | 'too_many' | 'address_locked' }
@@ -51,8 +49,7 @@ export type VerifyCodeResult =
  */
 export function createLoginCodes({ db, clock, mailer, secretBox }: { db: Db; clock: Clock; mailer: Mailer; secretBox: SecretBox }) {
   const ref = (interactionUid: string) => secretBox.hmac('login-interaction', interactionUid);
-  const hashCode = (interactionRef: string, email: string, code: string) =>
-    secretBox.hmac('login-code', `${interactionRef}\n${email}\n${code}`);
+  const hashCode = (interactionRef: string, email: string, code: string) => secretBox.hmac('login-code', `${interactionRef}\n${email}\n${code}`);
   const limit = <Name extends string>(name: Name, key: string[], max: number, windowMs: number): RateLimit<Name> => ({
     name,
     bucket: secretBox.hmac('rate-limit', [name, ...key].join('\n')),
@@ -65,9 +62,7 @@ export function createLoginCodes({ db, clock, mailer, secretBox }: { db: Db; clo
       const now = clock.now();
       const interactionRef = ref(interactionUid);
       const current = await findLoginCode(db, interactionRef);
-      const limits: RateLimit<RequestRefusal>[] = [
-        limit('interaction', ['codes', interactionUid], MAX_CODES_PER_INTERACTION, INTERACTION_WINDOW_MS),
-      ];
+      const limits: RateLimit<RequestRefusal>[] = [limit('interaction', ['codes', interactionUid], MAX_CODES_PER_INTERACTION, INTERACTION_WINDOW_MS)];
       if (current?.email !== email) {
         limits.push(limit('interaction', ['addresses', interactionUid], MAX_ADDRESSES_PER_INTERACTION, INTERACTION_WINDOW_MS));
       }

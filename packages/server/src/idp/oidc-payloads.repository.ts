@@ -102,11 +102,7 @@ class DbAdapter implements Adapter {
   }
 
   async consume(id: string): Promise<void> {
-    await this.#db.query('UPDATE oidc_payloads SET consumed_at = $3 WHERE kind = $1 AND id = $2', [
-      this.#kind,
-      this.#refs.id(this.#kind, id),
-      now(),
-    ]);
+    await this.#db.query('UPDATE oidc_payloads SET consumed_at = $3 WHERE kind = $1 AND id = $2', [this.#kind, this.#refs.id(this.#kind, id), now()]);
   }
 
   async destroy(id: string): Promise<void> {

@@ -30,10 +30,7 @@ export async function getOrCreateServerKey<T>(db: Db, box: SecretBox, name: stri
   }
   if (row.sealed === null) {
     const plain = row.value as T;
-    await db.query('UPDATE server_keys SET sealed = $2, value = NULL WHERE name = $1 AND sealed IS NULL', [
-      name,
-      box.sealJson(plain, context(name)),
-    ]);
+    await db.query('UPDATE server_keys SET sealed = $2, value = NULL WHERE name = $1 AND sealed IS NULL', [name, box.sealJson(plain, context(name))]);
     return plain;
   }
   let value: T;

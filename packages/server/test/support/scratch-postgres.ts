@@ -7,7 +7,10 @@ import { openPostgres } from '../../src/db/postgres.ts';
  * A new, empty database `{prefix}_<random>` on the PostgreSQL server at `serverUrl` (the test suite's
  * and the bench's). `drop()` closes the pool and drops the database.
  */
-export async function createScratchPostgres(serverUrl: string, prefix: string): Promise<{ name: string; url: string; db: Db; drop(): Promise<void> }> {
+export async function createScratchPostgres(
+  serverUrl: string,
+  prefix: string,
+): Promise<{ name: string; url: string; db: Db; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   // Unreachable PostgreSQL must fail the PostgreSQL half, never skip it.

@@ -80,7 +80,11 @@ describe('DataList pagination (spec §9)', () => {
     expect(screen.getByRole('link', { name: 'Next page' })).toHaveAttribute('href', '/list#page=1');
     const size = screen.getByRole('combobox', { name: 'Rows per page' });
     expect(size).toHaveValue('10');
-    expect(within(size).getAllByRole('option').map((o) => o.textContent)).toEqual(['10', '20', '50', '100']);
+    expect(
+      within(size)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['10', '20', '50', '100']);
     expect(screen.getByText('1–10 of 11')).toBeInTheDocument();
   });
 

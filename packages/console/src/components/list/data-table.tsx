@@ -127,12 +127,7 @@ export function DataTable<T>({
               const field = column.sortField;
               const sorted = field !== undefined && field === sort;
               return (
-                <Table.Th
-                  key={column.key}
-                  aria-sort={sorted ? ARIA_SORT[direction] : undefined}
-                  className={cellClass(column)}
-                  ta={column.align}
-                >
+                <Table.Th key={column.key} aria-sort={sorted ? ARIA_SORT[direction] : undefined} className={cellClass(column)} ta={column.align}>
                   {column.hiddenHeader ? (
                     <VisuallyHidden>{column.header}</VisuallyHidden>
                   ) : field ? (

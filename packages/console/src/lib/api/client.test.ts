@@ -72,12 +72,18 @@ describe('request', () => {
   });
 
   it('gives an answer that is not an API error body the code unexpected_response', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('<html>Bad gateway</html>', { status: 502, statusText: 'Bad Gateway' })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('<html>Bad gateway</html>', { status: 502, statusText: 'Bad Gateway' })),
+    );
     await expect(request(api.getConsoleConfig)).rejects.toMatchObject({ status: 502, code: 'unexpected_response' });
   });
 
   it('gives a call that got no answer the code network_error', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     await expect(request(api.getConsoleConfig)).rejects.toMatchObject({ status: 0, code: 'network_error' });
   });
 

@@ -23,9 +23,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 // An endpoint without params, query or body has `unknown` there (the bare ZodType of its contract
 // entry); with one, the options carry it, typed by the contract. Instead of params, a call may name
 // the path the API itself answered for the resource (`at`, e.g. an application's keysEndpoint).
-type ParamsOption<E> = unknown extends ParamsOf<E>
-  ? { params?: never; at?: never }
-  : { params: ParamsOf<E>; at?: never } | { at: string; params?: never };
+type ParamsOption<E> =
+  unknown extends ParamsOf<E> ? { params?: never; at?: never } : { params: ParamsOf<E>; at?: never } | { at: string; params?: never };
 type QueryOption<E> = unknown extends QueryOf<E> ? { query?: never } : { query: QueryOf<E> };
 type BodyOption<E> = unknown extends BodyOf<E> ? { body?: never } : { body: BodyOf<E> };
 

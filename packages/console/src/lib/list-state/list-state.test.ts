@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  parseListHash,
-  serializeListHash,
-  toListQuery,
-  withFilter,
-  withPage,
-  withSize,
-  withSort,
-  type ListDefaults,
-} from './list-state.ts';
+import { parseListHash, serializeListHash, toListQuery, withFilter, withPage, withSize, withSort, type ListDefaults } from './list-state.ts';
 import { isPaginationShown, pageCount, paginationItems } from './pagination.ts';
 
 const defaults: ListDefaults = {

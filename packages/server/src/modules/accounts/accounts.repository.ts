@@ -43,23 +43,15 @@ export async function insertAccount(db: Db, account: NewAccount): Promise<Accoun
   const { rows } = await db.query<AccountRow>(
     `INSERT INTO accounts (id, email, name, is_service_account, active, created_at)
      VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
-    [
-      account.id,
-      account.email,
-      account.name ?? '',
-      account.isServiceAccount ?? false,
-      account.active ?? true,
-      account.createdAt,
-    ],
+    [account.id, account.email, account.name ?? '', account.isServiceAccount ?? false, account.active ?? true, account.createdAt],
   );
   return rows[0] as AccountRow;
 }
 
 export async function listPermissions(db: Db, accountId: string): Promise<string[]> {
-  const { rows } = await db.query<{ permission: string }>(
-    'SELECT permission FROM account_permissions WHERE account_id = $1 ORDER BY permission',
-    [accountId],
-  );
+  const { rows } = await db.query<{ permission: string }>('SELECT permission FROM account_permissions WHERE account_id = $1 ORDER BY permission', [
+    accountId,
+  ]);
   return rows.map((r) => r.permission);
 }
 

@@ -89,7 +89,7 @@ export function createAppsService({ db, clock, audit }: AppsServiceDeps) {
   async function lockKeys(tx: Db, applicationId: string, ifMatch: number | null): Promise<Versioned<ApplicationKeys>> {
     const keys = await findKeys(tx, applicationId, { forUpdate: true });
     if (!keys) throw noKeys();
-    checkVersion(keys.version, ifMatch, 'application\'s keys');
+    checkVersion(keys.version, ifMatch, "application's keys");
     return keys;
   }
 

@@ -6,9 +6,7 @@ import type { ProjectsService } from './projects.service.ts';
 
 /** spec §7 "Projects". Reads send the version as ETag; writes honour If-Match (docs/decisions/0007). */
 export function registerProjectRoutes(app: FastifyInstance, projects: ProjectsService): void {
-  registerEndpoint(app, projectsApi.listAccountProjects, async ({ params, actor }) =>
-    projects.listAccountProjects(actor(), params.accountId),
-  );
+  registerEndpoint(app, projectsApi.listAccountProjects, async ({ params, actor }) => projects.listAccountProjects(actor(), params.accountId));
 
   registerEndpoint(app, projectsApi.createProject, async ({ body, actor }) => projects.createProject(actor(), body));
 

@@ -1,7 +1,7 @@
 import type { Application, ApplicationKeys } from '@latchkey/domain';
-import { api, request } from '../../../lib/api/index.ts';
+import { api, requestTagged, type Tagged } from '../../../lib/api/index.ts';
 
-/** spec §7: PUT {keysEndpoint} with the redirect URIs. */
-export function updateAppKeys(app: Application, redirectURI: string[]): Promise<ApplicationKeys> {
-  return request(api.updateAppKeys, { at: app.keysEndpoint, body: { redirectURI } });
+/** spec §7: PUT {keysEndpoint} with the redirect URIs, and If-Match: the version they were read at. */
+export function updateAppKeys(app: Application, current: Tagged<ApplicationKeys>, redirectURI: string[]): Promise<Tagged<ApplicationKeys>> {
+  return requestTagged(api.updateAppKeys, { at: app.keysEndpoint, body: { redirectURI }, ifMatch: current.etag });
 }

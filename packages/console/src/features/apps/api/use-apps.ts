@@ -38,8 +38,6 @@ export function useApps(projectId: string, state: ListState) {
   return useQuery({
     queryKey: queryKeys.appList(projectId, query),
     queryFn: ({ signal }) => request(api.listApps, { params: { project: projectId }, query, signal }),
-    placeholderData: (previous, previousQuery) =>
-      previousQuery?.queryKey[1] === projectId ? previous : undefined,
+    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[1] === projectId ? previous : undefined),
   });
 }
-

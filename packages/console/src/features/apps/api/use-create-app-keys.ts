@@ -1,7 +1,8 @@
 import type { Application } from '@latchkey/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, request } from '../../../lib/api/index.ts';
+import { api, requestTagged } from '../../../lib/api/index.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
+import { withoutSecret } from './use-app-keys.ts';
 
 /**
  * spec §7: POST {keysEndpoint} with the redirect URIs — here for an application whose creation
@@ -11,10 +12,10 @@ export function useCreateAppKeys() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ app, redirectURI }: { app: Application; redirectURI: string[] }) =>
-      request(api.createAppKeys, { at: app.keysEndpoint, body: { redirectURI } }),
+      requestTagged(api.createAppKeys, { at: app.keysEndpoint, body: { redirectURI } }),
     onSuccess: (keys, { app }) => {
       // The secret is not kept in the cache: it is shown once, from the mutation's answer.
-      queryClient.setQueryData(queryKeys.appKeys(app.id), { ...keys, clientSecret: '' });
+      queryClient.setQueryData(queryKeys.appKeys(app.id), withoutSecret(keys));
     },
   });
 }

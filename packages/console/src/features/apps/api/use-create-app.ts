@@ -38,8 +38,7 @@ export function useCreateApp() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ projectId, name, redirectURI, existing }: NewApp): Promise<{ app: CreatedApp; keys: ApplicationKeys }> => {
-      const app =
-        existing ?? (await request(api.createApp, { body: { platformCode: 'oidc', name, url: '', projectId } }));
+      const app = existing ?? (await request(api.createApp, { body: { platformCode: 'oidc', name, url: '', projectId } }));
       void queryClient.invalidateQueries({ queryKey: queryKeys.apps(projectId) });
       try {
         const keys = await request(api.createAppKeys, { at: app.keysEndpoint, body: { redirectURI } });

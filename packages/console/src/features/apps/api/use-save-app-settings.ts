@@ -13,12 +13,21 @@ export interface AppSettings {
 
 /**
  * spec §2 "Settings pages": one Save — PUT apps/{application} (name, logo, enabled), then
- * PUT {keysEndpoint} (the redirect URIs). The cache takes each answer as it comes.
+ * PUT {keysEndpoint} (the redirect URIs), each with If-Match from the version it was read at. The
+ * cache takes each answer as it comes.
  */
 export function useSaveAppSettings() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ current, settings }: { current: Tagged<Application>; settings: AppSettings }) => {
+    mutationFn: async ({
+      current,
+      keys: currentKeys,
+      settings,
+    }: {
+      current: Tagged<Application>;
+      keys: Tagged<ApplicationKeys> | null;
+      settings: AppSettings;
+    }) => {
       const saved = await updateApp(current, {
         name: settings.name,
         logoUrl: current.data.logoUrl,
@@ -26,9 +35,9 @@ export function useSaveAppSettings() {
       });
       queryClient.setQueryData(queryKeys.app(saved.data.id), saved);
       void queryClient.invalidateQueries({ queryKey: queryKeys.apps(saved.data.projectId) });
-      let keys: ApplicationKeys | null = null;
-      if (settings.redirectURI) {
-        keys = await updateAppKeys(saved.data, settings.redirectURI);
+      let keys: Tagged<ApplicationKeys> | null = null;
+      if (settings.redirectURI && currentKeys) {
+        keys = await updateAppKeys(saved.data, currentKeys, settings.redirectURI);
         queryClient.setQueryData(queryKeys.appKeys(saved.data.id), keys);
       }
       return { app: saved, keys };

@@ -16,7 +16,7 @@ type Action = 'generate' | 'disable' | 'enable';
 interface AppDangerZoneProps {
   app: Tagged<Application>;
   /** Null: the application has no keys (nothing to regenerate). */
-  keys: ApplicationKeys | null;
+  keys: Tagged<ApplicationKeys> | null;
   project: Project;
 }
 
@@ -43,11 +43,11 @@ export function AppDangerZone({ app, keys, project }: AppDangerZoneProps) {
   const confirm = () => {
     if (action === 'generate' && keys) {
       generate.mutate(
-        { app: app.data, redirectURI: keys.redirectURI },
+        { app: app.data, keys },
         {
           onSuccess: (answer) => {
             setAsking(false);
-            setNewKeys(answer);
+            setNewKeys(answer.data);
           },
           onError: (error) => {
             setAsking(false);
@@ -68,10 +68,25 @@ export function AppDangerZone({ app, keys, project }: AppDangerZoneProps) {
 
   const dialog =
     action === 'generate'
-      ? { title: t('settings.generateConfirmTitle'), message: t('settings.generateConfirmText', { name }), confirm: t('settings.generateConfirm'), danger: true }
+      ? {
+          title: t('settings.generateConfirmTitle'),
+          message: t('settings.generateConfirmText', { name }),
+          confirm: t('settings.generateConfirm'),
+          danger: true,
+        }
       : action === 'disable'
-        ? { title: t('settings.disableConfirmTitle'), message: t('settings.disableConfirmText', { name }), confirm: t('settings.disableConfirm'), danger: true }
-        : { title: t('settings.enableConfirmTitle'), message: t('settings.enableConfirmText', { name }), confirm: t('settings.enableConfirm'), danger: false };
+        ? {
+            title: t('settings.disableConfirmTitle'),
+            message: t('settings.disableConfirmText', { name }),
+            confirm: t('settings.disableConfirm'),
+            danger: true,
+          }
+        : {
+            title: t('settings.enableConfirmTitle'),
+            message: t('settings.enableConfirmText', { name }),
+            confirm: t('settings.enableConfirm'),
+            danger: false,
+          };
 
   return (
     <>
@@ -79,9 +94,7 @@ export function AppDangerZone({ app, keys, project }: AppDangerZoneProps) {
         <DangerAction
           title={t('settings.generateTitle')}
           description={t('settings.generateText')}
-          action={
-            <DangerButton onClick={() => ask('generate')}>{t('settings.generate')}</DangerButton>
-          }
+          action={<DangerButton onClick={() => ask('generate')}>{t('settings.generate')}</DangerButton>}
         />
       ) : null}
       {enabled ? (

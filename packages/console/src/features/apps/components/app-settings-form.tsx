@@ -22,7 +22,7 @@ import '../texts.ts';
 interface AppSettingsFormProps {
   app: Tagged<Application>;
   /** Null: the application has no keys yet (its creation stopped after the first step). */
-  keys: ApplicationKeys | null;
+  keys: Tagged<ApplicationKeys> | null;
   project: Project;
 }
 
@@ -35,7 +35,7 @@ export function AppSettingsForm({ app, keys, project }: AppSettingsFormProps) {
   const { t } = useTranslation('apps');
   const { t: tc } = useTranslation();
   const queryClient = useQueryClient();
-  const form = useAppForm({ name: app.data.name, redirectURI: keys?.redirectURI ?? [] });
+  const form = useAppForm({ name: app.data.name, redirectURI: keys?.data.redirectURI ?? [] });
   const save = useSaveAppSettings();
   const createKeys = useCreateAppKeys();
   const [firstKeys, setFirstKeys] = useState<ApplicationKeys | null>(null);
@@ -49,12 +49,15 @@ export function AppSettingsForm({ app, keys, project }: AppSettingsFormProps) {
   const submit = () => {
     if (!saveable) return;
     save.mutate(
-      { current: app, settings: saveable },
+      { current: app, keys, settings: saveable },
       {
         onError: (error) => {
-          // spec §8: 'Failed to update application'. A stale version (412): read it again.
+          // spec §8: 'Failed to update application'. A stale version (412): read both again.
           notifyError(tc('notifications.error.app_updated'), error);
-          if (isApiError(error) && error.status === 412) void queryClient.invalidateQueries({ queryKey: queryKeys.app(app.data.id) });
+          if (isApiError(error) && error.status === 412) {
+            void queryClient.invalidateQueries({ queryKey: queryKeys.app(app.data.id) });
+            void queryClient.invalidateQueries({ queryKey: queryKeys.appKeys(app.data.id) });
+          }
         },
       },
     );
@@ -66,7 +69,7 @@ export function AppSettingsForm({ app, keys, project }: AppSettingsFormProps) {
     if (!redirectURI) return;
     createKeys.mutate(
       { app: app.data, redirectURI },
-      { onSuccess: setFirstKeys, onError: (error) => notifyError(tc('notifications.error.app_updated'), error) },
+      { onSuccess: (answer) => setFirstKeys(answer.data), onError: (error) => notifyError(tc('notifications.error.app_updated'), error) },
     );
   };
 
@@ -98,7 +101,7 @@ export function AppSettingsForm({ app, keys, project }: AppSettingsFormProps) {
             error={nameIssue ? tc(validationKey(nameIssue)) : undefined}
           />
           <CopyField label={t('form.projectId')} value={app.data.projectId} monospace />
-          {keys ? <CopyField label={t('form.clientId')} value={keys.clientId} monospace /> : null}
+          {keys ? <CopyField label={t('form.clientId')} value={keys.data.clientId} monospace /> : null}
         </SimpleGrid>
         {keys ? null : (
           <WarningAlert icon={<IconKey aria-hidden="true" />} title={t('settings.noKeysTitle')}>

@@ -73,8 +73,7 @@ export function useAppForm(initial: { name: string; redirectURI: readonly string
       setNameTouched(true);
     },
     touchName: () => setNameTouched(true),
-    setRedirect: (id: number, value: string) =>
-      setRows((current) => current.map((row) => (row.id === id ? { ...row, value, touched: true } : row))),
+    setRedirect: (id: number, value: string) => setRows((current) => current.map((row) => (row.id === id ? { ...row, value, touched: true } : row))),
     touchRedirect: (id: number) => setRows((current) => current.map((row) => (row.id === id ? { ...row, touched: true } : row))),
     addRedirect: () => {
       setRows((current) => [...current, { id: nextId, value: '', touched: false }]);

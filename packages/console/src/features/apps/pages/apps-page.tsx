@@ -1,4 +1,4 @@
-import type { Application } from '@latchkey/domain';
+import { APP_LIST_DEFAULT_SORT, type Application } from '@latchkey/domain';
 import { Button, Select, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconSearch, IconSettings } from '@tabler/icons-react';
 import { useMemo } from 'react';
@@ -20,8 +20,7 @@ import '../texts.ts';
 
 // spec §9: apps are sorted by name ascending by default; spec §2: filters name and enabled.
 const LIST_DEFAULTS: ListDefaults = {
-  sort: 'name',
-  direction: 'asc',
+  ...APP_LIST_DEFAULT_SORT,
   sortFields: ['name', 'platformCode', 'enabled'],
   filterKeys: ['name', 'enabled'],
 };
@@ -64,9 +63,7 @@ export default function AppsPage() {
         header: t('list.enabled'),
         sortField: 'enabled',
         shrink: true,
-        render: (app) => (
-          <StatusBadge tone={app.enabled ? 'positive' : 'neutral'}>{app.enabled ? tu('list.yes') : tu('list.no')}</StatusBadge>
-        ),
+        render: (app) => <StatusBadge tone={app.enabled ? 'positive' : 'neutral'}>{app.enabled ? tu('list.yes') : tu('list.no')}</StatusBadge>,
       },
       {
         key: 'settings',

@@ -6,8 +6,6 @@ import { queryKeys } from '../../../lib/query-keys.ts';
 export function useProject(projectId: string | null) {
   return useQuery({
     queryKey: queryKeys.project(projectId ?? ''),
-    queryFn: projectId
-      ? ({ signal }) => request(api.getProject, { params: { project: projectId }, signal })
-      : skipToken,
+    queryFn: projectId ? ({ signal }) => request(api.getProject, { params: { project: projectId }, signal }) : skipToken,
   });
 }

@@ -11,14 +11,5 @@ interface ProjectLogoProps {
 export function ProjectLogo({ name, logoUrl }: ProjectLogoProps) {
   const [failedUrl, setFailedUrl] = useState<string | null>(null);
   if (!logoUrl || failedUrl === logoUrl) return <DefaultLogo label={name} />;
-  return (
-    <img
-      className={classes.logo}
-      src={logoUrl}
-      alt={name}
-      loading="lazy"
-      referrerPolicy="no-referrer"
-      onError={() => setFailedUrl(logoUrl)}
-    />
-  );
+  return <img className={classes.logo} src={logoUrl} alt={name} loading="lazy" referrerPolicy="no-referrer" onError={() => setFailedUrl(logoUrl)} />;
 }

@@ -17,13 +17,7 @@ export default function ProjectListPage() {
   const projects = useAccountProjects();
   const [showClosed, setShowClosed] = useState(false);
 
-  const toggle = (
-    <Switch
-      label={t('projects.showClosed')}
-      checked={showClosed}
-      onChange={(event) => setShowClosed(event.currentTarget.checked)}
-    />
-  );
+  const toggle = <Switch label={t('projects.showClosed')} checked={showClosed} onChange={(event) => setShowClosed(event.currentTarget.checked)} />;
 
   if (projects.isPending) {
     return (

@@ -41,11 +41,7 @@ export default function WelcomePage() {
           {/* spec §4: while closed, add buttons are hidden. */}
           {project.enabled ? (
             <div>
-              <Button
-                onClick={() => void navigate(routes.appCreate(project.id))}
-                leftSection={<IconPlus size={18} aria-hidden="true" />}
-                size="md"
-              >
+              <Button onClick={() => void navigate(routes.appCreate(project.id))} leftSection={<IconPlus size={18} aria-hidden="true" />} size="md">
                 {t('welcome.addApp')}
               </Button>
             </div>

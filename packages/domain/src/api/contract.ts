@@ -34,6 +34,8 @@ import {
 // Ids in paths: the one text rule (no control characters, no lone surrogates), at most 100 characters.
 const id = () => cleanString(100).min(1, { error: 'validation.required' });
 const projectParams = z.object({ project: id() });
+/** What every call that administers a project's settings shares (spec §6: settings pages need `cst:<C>:*`). */
+const administerProject = { tag: 'projects', auth: 'session', permission: guards.projectAdmin, params: projectParams } as const;
 
 // spec §7 "Session"
 export const sessionApi = {
@@ -117,51 +119,47 @@ export const projectsApi = {
     response: projectSchema,
   }),
   updateProject: endpoint({
+    ...administerProject,
     method: 'PUT',
     path: '/projects/:project',
-    tag: 'projects',
     summary: 'Replace the settings of a project',
-    auth: 'session',
-    permission: guards.projectAdmin,
-    params: projectParams,
     body: projectUpdateSchema,
     response: projectSchema,
   }),
   updateProjectMeta: endpoint({
+    ...administerProject,
     method: 'PUT',
     path: '/projects/:project/meta',
-    tag: 'projects',
     summary: 'Close (or, for global administrators, reopen) a project',
-    auth: 'session',
-    permission: guards.projectAdmin,
-    params: projectParams,
     body: projectMetaSchema,
     response: projectSchema,
   }),
   getIssuer: endpoint({
+    ...administerProject,
     method: 'GET',
     path: '/projects/:project/issuer',
-    tag: 'projects',
     summary: 'OpenID Connect issuer settings of a project',
-    auth: 'session',
-    permission: guards.projectAdmin,
-    params: projectParams,
     response: issuerSchema,
   }),
   updateIssuer: endpoint({
+    ...administerProject,
     method: 'PUT',
     path: '/projects/:project/issuer',
-    tag: 'projects',
     summary: 'Replace the OpenID Connect issuer settings of a project',
-    auth: 'session',
-    permission: guards.projectAdmin,
-    params: projectParams,
     body: issuerSchema,
     response: issuerSchema,
   }),
 };
 
 const appParams = z.object({ application: id() });
+/** What every call about one application shares: its project is the application's; `apps` guards it. */
+const aboutOneApplication = {
+  tag: 'applications',
+  auth: 'session',
+  permission: guards.apps,
+  projectFrom: 'params.application',
+  params: appParams,
+} as const;
 
 // spec §7 "Applications"
 export const appsApi = {
@@ -189,73 +187,49 @@ export const appsApi = {
     status: 201,
   }),
   getApp: endpoint({
+    ...aboutOneApplication,
     method: 'GET',
     path: '/apps/:application',
-    tag: 'applications',
     summary: 'An application',
-    auth: 'session',
-    permission: guards.apps,
-    projectFrom: 'params.application',
-    params: appParams,
     response: applicationSchema,
   }),
   updateApp: endpoint({
+    ...aboutOneApplication,
     method: 'PUT',
     path: '/apps/:application',
-    tag: 'applications',
     summary: 'Rename, change the logo of, disable or enable an application',
-    auth: 'session',
-    permission: guards.apps,
-    projectFrom: 'params.application',
-    params: appParams,
     body: applicationUpdateSchema,
     response: applicationSchema,
   }),
   createAppKeys: endpoint({
+    ...aboutOneApplication,
     method: 'POST',
     path: '/apps/:application/keys',
-    tag: 'applications',
     summary: 'Create the client credentials of a new application; the secret is answered this once',
-    auth: 'session',
-    permission: guards.apps,
-    projectFrom: 'params.application',
-    params: appParams,
     body: keysBodySchema,
     response: applicationKeysSchema,
     status: 201,
   }),
   getAppKeys: endpoint({
+    ...aboutOneApplication,
     method: 'GET',
     path: '/apps/:application/keys',
-    tag: 'applications',
     summary: 'Client id and redirect URIs of an application (never the secret)',
-    auth: 'session',
-    permission: guards.apps,
-    projectFrom: 'params.application',
-    params: appParams,
     response: applicationKeysSchema,
   }),
   updateAppKeys: endpoint({
+    ...aboutOneApplication,
     method: 'PUT',
     path: '/apps/:application/keys',
-    tag: 'applications',
     summary: 'Replace the redirect URIs of an application',
-    auth: 'session',
-    permission: guards.apps,
-    projectFrom: 'params.application',
-    params: appParams,
     body: keysBodySchema,
     response: applicationKeysSchema,
   }),
   generateAppKeys: endpoint({
+    ...aboutOneApplication,
     method: 'POST',
     path: '/apps/:application/keys/generate',
-    tag: 'applications',
     summary: 'Generate a new client secret; the old one stops working at once',
-    auth: 'session',
-    permission: guards.apps,
-    projectFrom: 'params.application',
-    params: appParams,
     body: keysBodySchema,
     response: applicationKeysSchema,
     // Honours If-Match like the PUTs (docs/decisions/0007).

@@ -24,3 +24,11 @@ export function notFound(message = 'Not found'): DomainError {
 export function projectClosed(): DomainError {
   return new DomainError('project_closed', 'The project is closed; changes cannot be made while it is disabled');
 }
+
+/** No session or bearer token, or it has ended. */
+export function signInToContinue(): DomainError {
+  return new DomainError('unauthorized', 'Sign in to continue');
+}
+
+/** The body of a 404 answered outside the error handler (unknown paths, refused files). */
+export const NOT_FOUND_BODY = { error: 'not_found', message: 'Not found' } as const;

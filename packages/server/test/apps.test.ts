@@ -508,6 +508,9 @@ describeEachDatabase('applications', (t) => {
         { headers: { 'if-match': '"2"' } },
       );
       expect(fresh.status).toBe(200);
+      // If-Match compares strongly (RFC 9110): a weak tag of the current version does not match.
+      const weak = await admin.api.put(`/api/apps/${appId}/keys`, { redirectURI: [REDIRECT] }, { headers: { 'if-match': 'W/"3"' } });
+      expect(weak.status).toBe(412);
       expect(fresh.headers.etag).toBe('"3"');
     });
 

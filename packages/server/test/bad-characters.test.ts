@@ -59,6 +59,16 @@ describeEachDatabase('NUL bytes and lone surrogates', (t) => {
     expect(await databaseFingerprint(t.db)).toEqual(before);
   });
 
+  it('refuses a JSON body whose bytes are not UTF-8 (400) instead of storing U+FFFD', async () => {
+    const me = await signedInAccount(app, t.db, ['glb::*']);
+    const before = await databaseFingerprint(t.db);
+    const payload = Buffer.concat([Buffer.from('{"name":"Acme '), Buffer.from([0xed, 0xa0, 0x80, 0xff]), Buffer.from('","pinLength":4}')]);
+    const res = await me.api.call<ErrorAnswer>('POST', apiPath(api.createProject), payload, { headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(400);
+    expect(res.body.issues).toEqual([{ field: 'body', code: 'validation.invalid_characters', message: INVALID_CHARACTERS }]);
+    expect(await databaseFingerprint(t.db)).toEqual(before);
+  });
+
   it('keeps a well-formed surrogate pair (an emoji) exactly as sent', async () => {
     const me = await signedInAccount(app, t.db, ['glb::*']);
     const id = await createProject(me, 'Rocket 🚀');

@@ -75,7 +75,9 @@ interface BadRequest {
   label: string;
   method: Endpoint['method'];
   url: string;
-  payload?: string;
+  /** The contract entry the request is sent to (its answers must be among the statuses it declares). */
+  endpoint?: Endpoint;
+  payload?: string | Buffer;
   contentType?: string;
   headers?: Record<string, string>;
 }
@@ -122,7 +124,7 @@ describeEachDatabase('bad input never answers 5xx and never writes', (t) => {
       const url = apiPath(endpoint, params);
       const body = bodies[name];
       const json = body === undefined ? undefined : JSON.stringify(body);
-      const base = { method: endpoint.method, ...(json !== undefined ? { payload: json, contentType: 'application/json' } : {}) };
+      const base = { method: endpoint.method, endpoint, ...(json !== undefined ? { payload: json, contentType: 'application/json' } : {}) };
 
       // The path: each parameter replaced by a broken or unclean segment.
       for (const param of endpoint.path.match(/:(\w+)/g) ?? []) {
@@ -166,6 +168,15 @@ describeEachDatabase('bad input never answers 5xx and never writes', (t) => {
       // The whole body: not JSON, not an object, or not what the media type says.
       for (const raw of ['{', '[]', '"x"', '123', 'null', '{"a":1}{', '\u0000', `{"name":"${'\\u0000'}"}`, '['.repeat(5000)]) {
         out.push({ ...base, label: `${name} raw body ${raw.slice(0, 12)}`, url, payload: raw, contentType: 'application/json' });
+      }
+      // Bytes that are not UTF-8 inside a JSON string: refused, never stored as U+FFFD.
+      for (const bytes of [[0xed, 0xa0, 0x80], [0xff], [0xc0, 0xaf], [0xe2, 0x82], [0x80]]) {
+        for (const path of paths(body).filter((p) => typeof at(body, p) === 'string')) {
+          const marked = JSON.stringify(replaced(body, path, '\u0001MARK\u0001'));
+          const [before, after] = marked.split('\\u0001MARK\\u0001') as [string, string];
+          const payload = Buffer.concat([Buffer.from(before), Buffer.from('a'), Buffer.from(bytes), Buffer.from('b'), Buffer.from(after)]);
+          out.push({ ...base, label: `${name} body ${path.join('.')} bytes ${bytes.join(' ')}`, url, payload, contentType: 'application/json' });
+        }
       }
       out.push({ ...base, label: `${name} text body`, url, payload: json ?? 'x', contentType: 'text/plain' });
       out.push({ ...base, label: `${name} form body`, url, payload: 'name=%00', contentType: 'application/x-www-form-urlencoded' });
@@ -225,6 +236,9 @@ describeEachDatabase('bad input never answers 5xx and never writes', (t) => {
         }
         sent += 1;
         if (status < 400 || status >= 500) failures.push(`${who} ${r.label}: ${status} ${body.slice(0, 200)}`);
+        // The OpenAPI document declares every error status a call answers (issue 7, defect 12).
+        else if (r.endpoint && !errorStatusesOf(r.endpoint).includes(status as never))
+          failures.push(`${who} ${r.label}: ${status} is not declared for this call: ${body.slice(0, 200)}`);
         else if (r.url.startsWith('/api/') && !hasMessage(body))
           failures.push(`${who} ${r.label}: ${status} without a message: ${body.slice(0, 200)}`);
       }

@@ -39,25 +39,25 @@ const documentPath = (e: Endpoint) => `/api${e.path.replace(/:([A-Za-z0-9_]+)/g,
  */
 const EXPECTED: Record<keyof typeof api, ApiErrorStatus[]> = {
   getAuthUrl: [400],
-  login: [400, 403],
+  login: [400, 403, 413, 415],
   getAccount: [400, 401, 403],
   getConsoleConfig: [400],
   logout: [400, 403],
-  listAccountProjects: [400, 401, 403],
-  createProject: [400, 401, 403, 409],
+  listAccountProjects: [400, 401, 403, 404],
+  createProject: [400, 401, 403, 409, 413, 415],
   getProject: [400, 401, 403, 404],
-  updateProject: [400, 401, 403, 404, 409, 412],
-  updateProjectMeta: [400, 401, 403, 404, 409, 412],
+  updateProject: [400, 401, 403, 404, 409, 412, 413, 415],
+  updateProjectMeta: [400, 401, 403, 404, 409, 412, 413, 415],
   getIssuer: [400, 401, 403, 404],
-  updateIssuer: [400, 401, 403, 404, 409, 412],
+  updateIssuer: [400, 401, 403, 404, 409, 412, 413, 415],
   listApps: [400, 401, 403, 404],
-  createApp: [400, 401, 403, 404, 409],
+  createApp: [400, 401, 403, 404, 409, 413, 415],
   getApp: [400, 401, 403, 404],
-  updateApp: [400, 401, 403, 404, 409, 412],
-  createAppKeys: [400, 401, 403, 404, 409],
+  updateApp: [400, 401, 403, 404, 409, 412, 413, 415],
+  createAppKeys: [400, 401, 403, 404, 409, 413, 415],
   getAppKeys: [400, 401, 403, 404],
-  updateAppKeys: [400, 401, 403, 404, 409, 412],
-  generateAppKeys: [400, 401, 403, 404, 409, 412],
+  updateAppKeys: [400, 401, 403, 404, 409, 412, 413, 415],
+  generateAppKeys: [400, 401, 403, 404, 409, 412, 413, 415],
 };
 
 // The document does not depend on the database: one run on PGlite is enough.
@@ -128,7 +128,7 @@ describe('the OpenAPI document at /api/openapi.json', () => {
   });
 
   it('has a licence, and a description for every tag an operation uses', () => {
-    expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
+    expect(doc.info.license).toEqual({ name: 'Proprietary: no licence granted (UNLICENSED)', identifier: 'LicenseRef-UNLICENSED' });
     const tags = new Map((doc.tags ?? []).map((t) => [t.name, t.description]));
     for (const [name, e] of entries) {
       expect(operation(e).tags, name).toEqual([e.tag]);

@@ -163,7 +163,7 @@ describe('HTTP surface', () => {
   });
 
   it('never serves source maps, even when a build left one beside the bundle (issue 7, defect 10)', async () => {
-    for (const url of ['/assets/app-abc123.js.map', '/assets/app-abc123.js.MAP', '/assets/app-abc123.js.map?x=1']) {
+    for (const url of ['/assets/app-abc123.js.map', '/assets/app-abc123.js.MAP', '/assets/app-abc123.js.map?x=1', '/assets/app-abc123.js.ma%70']) {
       const map = await app.app.inject(url);
       expect(map.statusCode, url).toBe(404);
       expect(map.body).not.toContain('secret.ts');

@@ -97,6 +97,8 @@ export const projectsApi = {
     auth: 'session',
     params: z.object({ accountId: id() }),
     response: z.array(projectSummarySchema),
+    // 404: a global accounts manager asked about an account that does not exist.
+    alsoAnswers: [404],
   }),
   createProject: endpoint({
     method: 'POST',

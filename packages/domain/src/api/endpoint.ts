@@ -3,7 +3,10 @@ import type { z } from 'zod';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** The error statuses a call of the API can answer, each with an `ErrorBody` (see `errorStatusesOf`). */
-export const API_ERROR_STATUSES = [400, 401, 403, 404, 409, 412, 429] as const;
+/** Where the API lives on the server: every contract path is under it (spec §7 "a configured API base URL"). */
+export const API_BASE_PATH = '/api';
+
+export const API_ERROR_STATUSES = [400, 401, 403, 404, 409, 412, 413, 415, 429] as const;
 export type ApiErrorStatus = (typeof API_ERROR_STATUSES)[number];
 
 /** The groups of calls, each with the description the OpenAPI document gives it. */

@@ -39,6 +39,8 @@ export const errorStatusMeaning: Record<ApiErrorStatus, string> = {
   404: '`not_found`: no such project, application or keys, or a project the caller holds no permission on (ids do not leak).',
   409: '`project_closed`: the project is closed and refuses changes; `conflict`: the change clashes with the current state (e.g. an id in use, keys that exist already, a disabled application).',
   412: '`conflict`: the `If-Match` header names a version that is no longer current; read the resource again and retry.',
+  413: '`validation_failed`: the body is larger than the server takes (1 MiB).',
+  415: '`validation_failed`: the body is not `application/json`.',
   429: 'Too many attempts from this client or for this address; wait, then try again.',
 };
 
@@ -53,6 +55,7 @@ export const errorStatusMeaning: Record<ApiErrorStatus, string> = {
  * - 409 when a signed-in caller writes: a closed project refuses changes, and conflicts with the
  *   stored state;
  * - 412 on PUT: whole-document writes honour If-Match (docs/decisions/0007);
+ * - 413 and 415 when it takes a body: too large, or not JSON;
  * - and whatever the entry lists in `alsoAnswers` (403 on a public call that can refuse, 412 on a
  *   POST that honours If-Match, 429 on a call that is rate limited — none in the API today: the
  *   sign-in limits answer on the provider's own pages under /idp).
@@ -65,5 +68,6 @@ export function errorStatusesOf(endpoint: Endpoint): ApiErrorStatus[] {
   }
   if (endpoint.permission) statuses.add(404);
   if (endpoint.method === 'PUT') statuses.add(412);
+  if (endpoint.body) statuses.add(413).add(415);
   return API_ERROR_STATUSES.filter((status) => statuses.has(status));
 }

@@ -1,6 +1,6 @@
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyReply } from 'fastify';
-import { SESSION_COOKIE, XSRF_COOKIE } from '@latchkey/domain';
+import { API_BASE_PATH, SESSION_COOKIE, XSRF_COOKIE } from '@latchkey/domain';
 import { isSecure, type Config } from '../config.ts';
 import { LOGIN_ATTEMPT_MS, SESSION_ABSOLUTE_MS } from '../modules/session/session.service.ts';
 
@@ -14,7 +14,7 @@ export function cookieOptions(config: Pick<Config, 'publicUrl'>) {
     session: { ...base, httpOnly: true, maxAge: SESSION_ABSOLUTE_MS / 1000 },
     // Readable by the console's script: it echoes the value in the X-XSRF-TOKEN header.
     xsrf: { ...base, httpOnly: false, maxAge: SESSION_ABSOLUTE_MS / 1000 },
-    login: { ...base, path: '/api', httpOnly: true, maxAge: LOGIN_ATTEMPT_MS / 1000 },
+    login: { ...base, path: API_BASE_PATH, httpOnly: true, maxAge: LOGIN_ATTEMPT_MS / 1000 },
   };
 }
 

@@ -29,12 +29,13 @@ export function sendVersioned<T>(reply: FastifyReply, versioned: Versioned<T>): 
 }
 
 /**
- * The version an If-Match header asks for: null when absent or `*` (no precondition); an
- * unreadable value never matches (-1).
+ * The version an If-Match header asks for: null when absent or `*` (no precondition). If-Match
+ * compares strongly (RFC 9110 §13.1.1): a weak tag (`W/"3"`), a list or an unreadable value never
+ * matches (-1), so the write is refused rather than made on a guess.
  */
 export function ifMatchVersion(request: FastifyRequest): number | null {
   const header = request.headers['if-match'];
   if (header === undefined || header.trim() === '*') return null;
-  const m = /^\s*(?:W\/)?"(\d{1,9})"\s*$/.exec(header);
+  const m = /^\s*"(\d{1,9})"\s*$/.exec(header);
   return m ? Number(m[1]) : -1;
 }

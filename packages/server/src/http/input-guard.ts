@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, isCleanText, validationText, XSRF_COOKIE, type FieldIssue } from '@latchkey/domain';
+import { toErrorAnswer } from './errors.ts';
 
 /** Decodes one percent-encoded component; null when it is not valid percent-encoded UTF-8. */
 function decodeComponent(raw: string, plusIsSpace: boolean): string | null {
@@ -47,7 +48,8 @@ export function findUncleanInput(url: string, headers: FastifyRequest['headers']
   }
   for (const [name, value] of Object.entries(headers)) {
     for (const v of Array.isArray(value) ? value : [value]) {
-      if (typeof v === 'string' && !isCleanLine(v)) return `header.${name}`;
+      // A tab is legal inside a header value (RFC 9110 §5.5); line breaks and other controls are not.
+      if (typeof v === 'string' && (!isCleanText(v) || /[\r\n]/.test(v))) return `header.${name}`;
     }
   }
   // Our cookies' values are percent-decoded before use: check them decoded too. Other cookies on
@@ -61,31 +63,50 @@ export function findUncleanInput(url: string, headers: FastifyRequest['headers']
   return null;
 }
 
+/** `bytes` as UTF-8, or null when they are not valid UTF-8 (a decoder would put U+FFFD in silently). */
+export function decodeUtf8Strictly(bytes: Buffer): string | null {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** The 400 of a body that is not valid UTF-8. */
+export function invalidBodyEncoding(): DomainError {
+  return new DomainError('validation_failed', 'Invalid request', [issue('body')]);
+}
+
 /**
  * One guard for the path, query string and headers of every request — the API, the provider and
  * the console alike: a NUL byte, another control character or a lone UTF-16 surrogate is a 400
- * that names where it was, before any route or database sees it. Bodies are checked by the
- * domain's text rule (`cleanString`, `text`) in each contract schema.
+ * that names where it was, before any route or database sees it. JSON bodies are decoded as strict
+ * UTF-8 (bytes that are not UTF-8 are a 400, never U+FFFD) and parsed by Fastify's own safe parser;
+ * their strings are checked by the domain's text rule (`cleanString`, `text`) in each contract schema.
  */
 export function installInputGuard(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
     const field = findUncleanInput(request.raw.url ?? '/', request.headers);
     if (field !== null) throw new DomainError('validation_failed', 'Invalid request', [issue(field)]);
   });
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const text = decodeUtf8Strictly(body as Buffer);
+    if (text === null) done(invalidBodyEncoding(), undefined);
+    else parseJson(request, text, done);
+  });
 }
 
 /**
- * Fastify's own refusals before any hook runs (a path that is not valid percent-encoded UTF-8):
- * the same 400 body as the guard's, instead of the framework's default shape.
+ * Fastify's own refusals before any hook runs — a path that is not valid percent-encoded UTF-8, or a
+ * path segment longer than any id (414 by default): the same 400 as the guard's, naming the path,
+ * instead of the framework's own shape (which echoes the URL). A failure of ours stays a 500.
  */
 export function answerFrameworkError(error: Error & { statusCode?: number }, _request: FastifyRequest, reply: FastifyReply): void {
-  const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
-  void reply
-    .status(status)
-    .type('application/json; charset=utf-8')
-    .send(
-      status === 400
-        ? { error: 'validation_failed', message: 'Invalid request', issues: [issue('path')] }
-        : { error: 'not_found', message: 'Not found' },
-    );
+  const refused = typeof error.statusCode === 'number' && error.statusCode < 500;
+  const { status, body } = refused
+    ? { status: 400, body: { error: 'validation_failed' as const, message: 'Invalid request', issues: [issue('path')] } }
+    : toErrorAnswer(error);
+  void reply.status(status).type('application/json; charset=utf-8').send(body);
 }

@@ -3,7 +3,8 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { API_ERROR_STATUSES, API_TAGS, errorBodySchema, errorStatusMeaning, type ApiErrorStatus } from '@latchkey/domain';
+import { API_BASE_PATH, API_ERROR_STATUSES, API_TAGS, errorBodySchema, errorStatusMeaning, type ApiErrorStatus } from '@latchkey/domain';
+import { DOCS_PATH } from '../config.ts';
 import { SESSION_COOKIE } from './cookies.ts';
 
 const errorResponses = new Map(
@@ -75,9 +76,9 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
           'unsafe methods also need the X-XSRF-TOKEN header echoing the XSRF-TOKEN cookie. A service account ' +
           'sends `Authorization: Bearer <token>` instead. Every error answers an `ErrorBody` with a stable code.',
         version: '1.0.0',
-        // The repository states no licence of its own (no LICENSE file, no package.json "license"): MIT
-        // is the one chosen here; change it together with the repository's if one is ever stated.
-        license: { name: 'MIT', identifier: 'MIT' },
+        // The same as package.json's "license": UNLICENSED (no licence is granted yet). A licence is the
+        // owners' decision, not one a linter should make; change both together when it is taken.
+        license: { name: 'Proprietary: no licence granted (UNLICENSED)', identifier: 'LicenseRef-UNLICENSED' },
       },
       servers: [{ url: publicUrl, description: 'This server (PUBLIC_URL)' }],
       tags: Object.entries(API_TAGS).map(([name, description]) => ({ name, description })),
@@ -91,6 +92,6 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
     transform,
     transformObject,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(fastifySwaggerUi, { routePrefix: DOCS_PATH });
+  app.get(`${API_BASE_PATH}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
 }

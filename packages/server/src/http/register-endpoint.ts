@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, RouteOptions } from 'fastify';
 import type { z } from 'zod';
-import { DomainError, errorStatusesOf, guards, hasAnyPermission, isCleanText, operationIdOf, type Endpoint } from '@latchkey/domain';
+import { API_BASE_PATH, DomainError, errorStatusesOf, guards, hasAnyPermission, isCleanText, operationIdOf, type Endpoint } from '@latchkey/domain';
+import { notFound, signInToContinue } from '../errors.ts';
 import type { Actor } from '../modules/accounts/actor.ts';
 import type { RequestAuthenticator } from './auth.ts';
 import { errorResponseSchema } from './openapi.ts';
@@ -36,8 +37,6 @@ export interface EndpointContext<P, Q, B> {
 export type EndpointHandler<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> = (
   ctx: EndpointContext<z.output<P>, z.output<Q>, z.output<B>>,
 ) => Promise<z.output<R>>;
-
-const notFound = () => new DomainError('not_found', 'Not found');
 
 type ProjectSource = NonNullable<Endpoint['projectFrom']>;
 
@@ -117,13 +116,13 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
   };
   const route: RouteOptions = {
     method: endpoint.method,
-    url: `/api${endpoint.path}`,
+    url: `${API_BASE_PATH}${endpoint.path}`,
     schema,
     onRequest: async (request, reply) => {
       if (endpoint.auth !== 'session') return;
       const guard = app.endpointGuard;
       const actor = await guard.authenticate(request, reply);
-      if (!actor) throw new DomainError('unauthorized', 'Sign in to continue');
+      if (!actor) throw signInToContinue();
       request.actor = actor;
       if (source !== 'body.projectId') await checkPermission(guard, endpoint, actor, await projectFromPath(guard, source, request.params));
     },
@@ -138,7 +137,7 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
           },
           preHandler: async (request: FastifyRequest) => {
             const project = stringField(request.body, 'projectId');
-            if (!request.actor) throw new DomainError('unauthorized', 'Sign in to continue');
+            if (!request.actor) throw signInToContinue();
             if (project === undefined || guardedBodyProject.get(request) !== project) {
               await checkPermission(app.endpointGuard, endpoint, request.actor, project ?? null);
             }
@@ -153,7 +152,7 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
         request,
         reply,
         actor: () => {
-          if (!request.actor) throw new DomainError('unauthorized', 'Sign in to continue');
+          if (!request.actor) throw signInToContinue();
           return request.actor;
         },
       });

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { API_BASE_PATH } from '@latchkey/domain';
+import { DOCS_PATH } from '../config.ts';
 import type { ServerResponse } from 'node:http';
 
 /**
@@ -41,7 +43,7 @@ export function installSecurityHeaders(app: FastifyInstance, options: { https: b
     if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     if (options.https) reply.header('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
     // API answers are about one account's data: no shared or disk cache keeps them.
-    if (request.url.startsWith('/api/') && !request.url.startsWith('/api/docs') && !reply.hasHeader('Cache-Control')) {
+    if (request.url.startsWith(`${API_BASE_PATH}/`) && !request.url.startsWith(DOCS_PATH) && !reply.hasHeader('Cache-Control')) {
       reply.header('Cache-Control', 'no-store');
     }
     return payload;

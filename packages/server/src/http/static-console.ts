@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { API_BASE_PATH } from '@latchkey/domain';
+import { NOT_FOUND_BODY } from '../errors.ts';
 
 /** The built console, found from this package (not from the working directory). */
 export const CONSOLE_DIST = resolve(import.meta.dirname, '../../../console/dist');
@@ -12,10 +14,20 @@ const NOT_BUILT_PAGE = `<!doctype html>
 <p>Run <code>npm run build</code> (or <code>npm start</code>, which builds it) and restart the server.
 The API is available under <a href="/api/docs">/api/docs</a>.</p></main></body></html>`;
 
+/** The path of a URL as the file server reads it (percent-decoded); the raw path when it cannot be decoded. */
+function decodedPath(url: string): string {
+  const path = url.split('?')[0] ?? '/';
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
 /** A path the single-page app answers for (any other GET outside /api and /idp). */
 function isAppRoute(url: string): boolean {
   const path = url.split('?')[0] ?? '/';
-  if (path === '/api' || path.startsWith('/api/') || path === '/idp' || path.startsWith('/idp/')) return false;
+  if (path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`) || path === '/idp' || path.startsWith('/idp/')) return false;
   if (path.startsWith('/assets/')) return false;
   // A missing file (favicon.png, app.js.map) is a 404, not the app.
   const last = path.slice(path.lastIndexOf('/') + 1);
@@ -31,7 +43,7 @@ export async function installStaticConsole(app: FastifyInstance, dist: string = 
   // Source maps would publish the console's source (issue 7): the build emits none, and a map left
   // beside the bundle by a development build is not served either.
   app.addHook('onRequest', async (request, reply) => {
-    if (/\.map$/i.test(request.url.split('?')[0] ?? '')) return reply.status(404).send({ error: 'not_found', message: 'Not found' });
+    if (/\.map$/i.test(decodedPath(request.url))) return reply.status(404).send(NOT_FOUND_BODY);
   });
   if (built) {
     await app.register(fastifyStatic, {
@@ -55,6 +67,6 @@ export async function installStaticConsole(app: FastifyInstance, dist: string = 
         return reply.status(200).type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(NOT_BUILT_PAGE);
       return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
     }
-    return reply.status(404).send({ error: 'not_found', message: 'Not found' });
+    return reply.status(404).send(NOT_FOUND_BODY);
   });
 }

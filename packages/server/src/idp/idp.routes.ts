@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
 import { isEmail, TEXT_MAX_LENGTH } from '@latchkey/domain';
+import { decodeUtf8Strictly } from '../http/input-guard.ts';
 import { setSecurityHeaders } from '../http/security-headers.ts';
 import type { LoginCodes, RequestRefusal, VerifyCodeResult } from './login-codes.service.ts';
 import { IDP_CSP, IDP_PATH, IDP_SCOPES } from './provider.ts';
@@ -111,8 +112,10 @@ export async function registerIdpRoutes(app: FastifyInstance, { provider, loginC
   await app.register(async (ui) => {
     hidden(ui);
     ui.addHook('onRequest', async (request) => pinToPublicUrl(request, origin));
-    ui.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
-      const form = parseFormStrictly(String(body));
+    ui.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer', bodyLimit: 4096 }, (_request, body, done) => {
+      // Raw bytes that are not UTF-8 are refused too, not read as U+FFFD.
+      const text = decodeUtf8Strictly(body as Buffer);
+      const form = text === null ? null : parseFormStrictly(text);
       if (form) done(null, form);
       else done(Object.assign(new Error('The form is not valid percent-encoded UTF-8'), { statusCode: 400 }), undefined);
     });

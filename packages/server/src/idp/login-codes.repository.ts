@@ -9,14 +9,8 @@ export interface LoginCodeRow {
   consumedAt: Date | null;
 }
 
-interface DbLoginCode {
-  interaction_ref: string;
-  email: string;
-  code_hash: string;
-  expires_at: Date;
-  attempts: number;
-  consumed_at: Date | null;
-}
+// Rows come back under LoginCodeRow's field names.
+const LOGIN_CODE = `interaction_ref AS "interactionRef", email, code_hash AS "codeHash", expires_at AS "expiresAt", attempts, consumed_at AS "consumedAt"`;
 
 /** The interaction's code, replacing the one it had (a new code, or a different address). */
 export async function replaceLoginCode(
@@ -33,20 +27,8 @@ export async function replaceLoginCode(
 }
 
 export async function findLoginCode(db: Db, interactionRef: string): Promise<LoginCodeRow | null> {
-  const { rows } = await db.query<DbLoginCode>(
-    'SELECT interaction_ref, email, code_hash, expires_at, attempts, consumed_at FROM idp_login_codes WHERE interaction_ref = $1',
-    [interactionRef],
-  );
-  const row = rows[0];
-  if (!row) return null;
-  return {
-    interactionRef: row.interaction_ref,
-    email: row.email,
-    codeHash: row.code_hash,
-    expiresAt: row.expires_at,
-    attempts: row.attempts,
-    consumedAt: row.consumed_at,
-  };
+  const { rows } = await db.query<LoginCodeRow>(`SELECT ${LOGIN_CODE} FROM idp_login_codes WHERE interaction_ref = $1`, [interactionRef]);
+  return rows[0] ?? null;
 }
 
 /**

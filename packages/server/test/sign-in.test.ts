@@ -199,6 +199,32 @@ describeEachDatabase('sign-in through the built-in provider', (t) => {
     expect((await submitEmail(other, await openSignIn(app, other), email)).status).toBe(200);
   });
 
+  it('counts an IPv6 client by its /64: another address in the same /64 shares the limit, another /64 does not', async () => {
+    const first = new Browser({ clientIp: '2001:db8:64:1::a' });
+    for (let i = 0; i < 20; i++) {
+      expect((await submitEmail(first, await openSignIn(app, first), uniqueEmail('v6'))).status).toBe(200);
+    }
+    const email = uniqueEmail('v6');
+    const sameNetwork = new Browser({ clientIp: '2001:db8:64:1:ffff:ffff:ffff:fffe' });
+    const refused = await sameNetwork.request(formAction(await openSignIn(app, sameNetwork)), { form: { email } });
+    expect(refused.status).toBe(429);
+    expect(refused.text).toContain('Too many codes were requested from your network');
+    expect(app.mailer.count(email)).toBe(0);
+    const otherNetwork = new Browser({ clientIp: '2001:db8:64:2::a' });
+    expect((await submitEmail(otherNetwork, await openSignIn(app, otherNetwork), email)).status).toBe(200);
+  });
+
+  it('counts an IPv4-mapped IPv6 client as its IPv4 address', async () => {
+    const email = uniqueEmail('mapped');
+    const v4 = new Browser({ clientIp: '198.51.100.64' });
+    for (let i = 0; i < 5; i++) expect((await submitEmail(v4, await openSignIn(app, v4), email)).status).toBe(200);
+    const mapped = new Browser({ clientIp: '::ffff:198.51.100.64' });
+    const refused = await mapped.request(formAction(await openSignIn(app, mapped)), { form: { email } });
+    expect(refused.status).toBe(429);
+    expect(refused.text).toContain('Too many codes were requested for this address');
+    expect(app.mailer.count(email)).toBe(5);
+  });
+
   it('keeps a code with its interaction: someone asking for the same address elsewhere does not end it', async () => {
     const owner = new Browser();
     const stranger = new Browser();

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { safeEqual, type SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
+import { rateLimitKeyOf } from '../http/client-address.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { consumeLoginCode, countAttempt, deleteStaleLoginCodes, findLoginCode, replaceLoginCode } from './login-codes.repository.ts';
 import { deleteEndedRateLimits, hitAll, type RateLimit } from './rate-limits.repository.ts';
@@ -45,7 +46,8 @@ export type VerifyCodeResult =
  * The built-in provider's one-time codes: 6 random digits, stored as a keyed hash, valid 10
  * minutes and once. A code belongs to the provider interaction that asked for it; a new request in
  * that interaction replaces its code, other interactions are not touched. Time comes from the
- * injected clock; the client address is Fastify's request.ip (TRUST_PROXY).
+ * injected clock; the client address is Fastify's request.ip (TRUST_PROXY), counted by
+ * rateLimitKeyOf (an IPv6 caller by its /64).
  */
 export function createLoginCodes({ db, clock, mailer, secretBox }: { db: Db; clock: Clock; mailer: Mailer; secretBox: SecretBox }) {
   const ref = (interactionUid: string) => secretBox.hmac('login-interaction', interactionUid);
@@ -59,6 +61,7 @@ export function createLoginCodes({ db, clock, mailer, secretBox }: { db: Db; clo
 
   return {
     async request(email: string, interactionUid: string, clientIp: string): Promise<RequestCodeResult> {
+      const client = rateLimitKeyOf(clientIp);
       const now = clock.now();
       const interactionRef = ref(interactionUid);
       const current = await findLoginCode(db, interactionRef);
@@ -67,8 +70,8 @@ export function createLoginCodes({ db, clock, mailer, secretBox }: { db: Db; clo
         limits.push(limit('interaction', ['addresses', interactionUid], MAX_ADDRESSES_PER_INTERACTION, INTERACTION_WINDOW_MS));
       }
       limits.push(
-        limit('address', ['send', email, clientIp], MAX_CODES_PER_ADDRESS, SEND_WINDOW_MS),
-        limit('client', ['send', clientIp], MAX_CODES_PER_CLIENT, SEND_WINDOW_MS),
+        limit('address', ['send', email, client], MAX_CODES_PER_ADDRESS, SEND_WINDOW_MS),
+        limit('client', ['send', client], MAX_CODES_PER_CLIENT, SEND_WINDOW_MS),
       );
       const refused = await hitAll(db, limits, now);
       if (refused) return { ok: false, reason: 'rate_limited', limit: refused.name };
@@ -103,11 +106,12 @@ export function createLoginCodes({ db, clock, mailer, secretBox }: { db: Db; clo
       if (row.attempts >= MAX_CODE_ATTEMPTS) return { ok: false, reason: 'too_many' };
       const now = clock.now();
       if (row.expiresAt.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
+      const client = rateLimitKeyOf(clientIp);
       const refused = await hitAll(
         db,
         [
-          limit('address', ['try', row.email, clientIp], MAX_TRIES_PER_ADDRESS, TRIES_WINDOW_MS),
-          limit('client', ['try', clientIp], MAX_TRIES_PER_CLIENT, TRIES_WINDOW_MS),
+          limit('address', ['try', row.email, client], MAX_TRIES_PER_ADDRESS, TRIES_WINDOW_MS),
+          limit('client', ['try', client], MAX_TRIES_PER_CLIENT, TRIES_WINDOW_MS),
         ],
         now,
       );

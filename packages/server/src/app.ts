@@ -25,6 +25,7 @@ import { createAppsService, type AppsService } from './modules/apps/apps.service
 import { createAuditHook, type AuditHook } from './modules/audit/audit.service.ts';
 import { registerProjectRoutes } from './modules/projects/projects.routes.ts';
 import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.ts';
+import { sealStoredPushKeys } from './modules/projects/push-keys.ts';
 import { registerSessionRoutes } from './modules/session/session.routes.ts';
 import { createSessionService, type SessionService } from './modules/session/session.service.ts';
 import { openIdSignInProvider, type SignInProvider } from './modules/session/sign-in-provider.ts';
@@ -95,6 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   installErrorHandler(app);
   installInputGuard(app);
   await installOpenApi(app, config.publicUrl);
+  await sealStoredPushKeys(db, secretBox, app.log);
 
   // The OpenID provider the console signs in through: external when configured, else built in.
   let signIn: SignInProvider;

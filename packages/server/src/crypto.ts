@@ -55,10 +55,17 @@ export interface SecretBox {
   openJson<T>(sealed: string, context: string): T;
   /** True when `sealed` was made under a previous key and should be sealed again (SECRET_KEY_PREVIOUS). */
   isStale(sealed: string): boolean;
+  /**
+   * True when `value` has the form `seal` gives (under any key): tells a sealed value from plain
+   * text an earlier version stored, without opening it.
+   */
+  isSealed(value: string): boolean;
 }
 
 export const SECRET_KEY_BYTES = 32;
 const SEALED_PREFIX = 'lk1';
+// lk1.{key id: 6 bytes}.{iv: 12 bytes}.{ciphertext}.{GCM tag: 16 bytes}, each part base64url.
+const SEALED_FORM = new RegExp(`^${SEALED_PREFIX}\\.[\\w-]{8}\\.[\\w-]{16}\\.[\\w-]*\\.[\\w-]{22}$`);
 
 function subkey(master: Buffer, purpose: string): Buffer {
   return Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), `latchkey:${purpose}`, SECRET_KEY_BYTES));
@@ -118,6 +125,9 @@ export function createSecretBox(current: Buffer, previous: readonly Buffer[] = [
     },
     isStale(sealed) {
       return sealed.split('.')[1] !== currentId;
+    },
+    isSealed(value) {
+      return SEALED_FORM.test(value);
     },
   };
   return box;

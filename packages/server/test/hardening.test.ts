@@ -6,10 +6,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { createSecretBox } from '../src/crypto.ts';
+import { sealStoredPushKeys } from '../src/modules/projects/push-keys.ts';
 import { readSecretKey, SECRET_KEY_FILE } from '../src/secret-key.ts';
 import { signedInAccount, startTestApp, storedSessionRef, TEST_SECRET_KEY, uniqueEmail, type TestApp, useTestApp } from './support/app.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
+import { createProject, getProject } from './support/fixtures.ts';
 import { formAction, openSignIn, postLogin, submitCode, submitEmail } from './support/sign-in.ts';
 
 const TABLES_WITH_SECRETS = ['sessions', 'idp_login_codes', 'oidc_payloads', 'server_keys'] as const;
@@ -141,6 +143,89 @@ describeEachDatabase('secrets at rest (issue 7, defect 8)', (t) => {
     const back = await startTestApp(t.db, { env: { SECRET_KEY: TEST_SECRET_KEY, SECRET_KEY_PREVIOUS: next } });
     await back.close();
     expect(await jwks(app)).toEqual(before);
+  });
+});
+
+describeEachDatabase('push keys at rest (issue 7, defect 8)', (t) => {
+  const app = useTestApp(t);
+  const KEY = '{"private_key":"-----BEGIN PRIVATE KEY-----OLD"}';
+
+  interface StoredProject {
+    text: string;
+    config: string;
+    version: number;
+    updatedAt: Date;
+  }
+  async function stored(id: string): Promise<StoredProject> {
+    const { rows } = await t.db.query<StoredProject>(
+      `SELECT settings::text AS text, settings #>> '{pushOptions,platforms,0,config}' AS config, version, updated_at AS "updatedAt" FROM projects WHERE id = $1`,
+      [id],
+    );
+    return rows[0] as StoredProject;
+  }
+
+  /** A project with a push key, saved through the API (sealed under the suite's master key). */
+  async function projectWithPushKey(): Promise<{ id: string; etag: unknown }> {
+    const global = await signedInAccount(app, t.db, ['glb::projects']);
+    const id = await createProject(global);
+    const pushOptions = { allowed: true, enabled: true, projectId: 'fb-1', platforms: [{ name: 'firebase', projectId: 'fb-1', config: KEY }] };
+    const saved = await global.api.put(`/api/projects/${id}`, { ...(await getProject(global, id)), pushOptions });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    return { id, etag: saved.headers.etag };
+  }
+
+  const etagOf = async (id: string) => (await (await signedInAccount(app, t.db, ['glb::projects'])).api.get(`/api/projects/${id}`)).headers.etag;
+
+  it('seals at start a push key an earlier version stored in plain text, once when two instances start together, keeping the version', async () => {
+    const { id } = await projectWithPushKey();
+    // As a version before sealing wrote it: the key itself in the settings document.
+    await t.db.query(`UPDATE projects SET settings = jsonb_set(settings, '{pushOptions,platforms,0,config}', to_jsonb($2::text)) WHERE id = $1`, [
+      id,
+      KEY,
+    ]);
+    const before = await stored(id);
+    expect(before.text).toContain('PRIVATE KEY');
+    const etag = await etagOf(id);
+
+    const instances = await Promise.all([startTestApp(t.db), startTestApp(t.db)]);
+    await Promise.all(instances.map((instance) => instance.close()));
+
+    const after = await stored(id);
+    expect(after.text).not.toContain('PRIVATE KEY');
+    expect(app.services.secretBox.isSealed(after.config)).toBe(true);
+    expect(app.services.secretBox.open(after.config, `project:${id}:push:firebase`)).toBe(KEY);
+    expect({ version: after.version, updatedAt: after.updatedAt }).toEqual({ version: before.version, updatedAt: before.updatedAt });
+    expect(await etagOf(id)).toBe(etag);
+    // A start with nothing to do writes nothing: the sealed value stays byte for byte.
+    await (await startTestApp(t.db)).close();
+    expect((await stored(id)).config).toBe(after.config);
+  });
+
+  it('seals again under the new master key what the previous one sealed, so it opens once SECRET_KEY_PREVIOUS is gone', async () => {
+    const { id, etag } = await projectWithPushKey();
+    const before = await stored(id);
+    const next = randomBytes(32).toString('base64');
+    await (await startTestApp(t.db, { env: { SECRET_KEY: next, SECRET_KEY_PREVIOUS: TEST_SECRET_KEY } })).close();
+
+    const after = await stored(id);
+    const newKeyOnly = createSecretBox(Buffer.from(next, 'base64'));
+    expect(newKeyOnly.isStale(after.config)).toBe(false);
+    expect(newKeyOnly.open(after.config, `project:${id}:push:firebase`)).toBe(KEY);
+    expect({ version: after.version, updatedAt: after.updatedAt }).toEqual({ version: before.version, updatedAt: before.updatedAt });
+    expect(await etagOf(id)).toBe(etag);
+
+    // Back to the suite's key for the tests after this one (server keys and push keys alike).
+    await (await startTestApp(t.db, { env: { SECRET_KEY: TEST_SECRET_KEY, SECRET_KEY_PREVIOUS: next } })).close();
+    expect(app.services.secretBox.open((await stored(id)).config, `project:${id}:push:firebase`)).toBe(KEY);
+  });
+
+  it('leaves a push key no known master key opens as it is, with a warning (a lost key: the admin enters it again)', async () => {
+    const { id } = await projectWithPushKey();
+    const before = await stored(id);
+    const warnings: object[] = [];
+    await sealStoredPushKeys(t.db, createSecretBox(randomBytes(32)), { warn: (details) => warnings.push(details) });
+    expect(await stored(id)).toEqual(before);
+    expect(warnings).toContainEqual({ projectId: id, platform: 'firebase' });
   });
 });
 

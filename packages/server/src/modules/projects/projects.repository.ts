@@ -94,3 +94,35 @@ export async function listProjectsOfAccount(db: Db, accountId: string): Promise<
   );
   return rows;
 }
+
+type PushPlatforms = ProjectSettings['pushOptions']['platforms'];
+const PUSH_PLATFORMS = `settings #> '{pushOptions,platforms}'`;
+
+/** The push platforms of every project that has any (the start-up pass over stored push keys). */
+export async function listPushPlatforms(db: Db): Promise<Array<{ id: string; platforms: PushPlatforms }>> {
+  const { rows } = await db.query<{ id: string; platforms: PushPlatforms }>(
+    `SELECT id, ${PUSH_PLATFORMS} AS platforms FROM projects WHERE jsonb_typeof(${PUSH_PLATFORMS}) = 'array' AND ${PUSH_PLATFORMS} <> '[]'::jsonb`,
+  );
+  return rows;
+}
+
+/** Inside a transaction: one project's push platforms, the row locked until the transaction ends. */
+export async function lockPushPlatforms(db: Db, id: string): Promise<PushPlatforms> {
+  const { rows } = await db.query<{ platforms: PushPlatforms | null }>(
+    `SELECT ${PUSH_PLATFORMS} AS platforms FROM projects WHERE id = $1 FOR UPDATE`,
+    [id],
+  );
+  const platforms = rows[0]?.platforms;
+  return Array.isArray(platforms) ? platforms : [];
+}
+
+/**
+ * Replaces how the push platforms are stored without bumping the version (the ETag) or
+ * updated_at: only for a change no reader can see (sealing a key again).
+ */
+export async function replacePushPlatformsKeepingVersion(db: Db, id: string, platforms: PushPlatforms): Promise<void> {
+  await db.query(`UPDATE projects SET settings = jsonb_set(settings, '{pushOptions,platforms}', $2::jsonb) WHERE id = $1`, [
+    id,
+    JSON.stringify(platforms),
+  ]);
+}

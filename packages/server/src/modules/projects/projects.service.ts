@@ -37,6 +37,7 @@ import {
   saveIssuer,
   saveProject,
 } from './projects.repository.ts';
+import { sealPushKeys } from './push-keys.ts';
 
 export interface ProjectsServiceDeps {
   db: Db;
@@ -77,19 +78,6 @@ function changedFields(before: ProjectSettings, after: ProjectSettings): string[
 }
 
 export function createProjectsService({ db, clock, audit, projectsPerAccount, secretBox }: ProjectsServiceDeps) {
-  /**
-   * A push private key sent in a write is sealed before it is stored, under a context naming its
-   * project and platform; the document never holds it in plain text, so a copy of the database (or
-   * a dead row version after the key is removed) yields nothing usable. An empty key means "keep the
-   * stored one" (keepStoredSecrets), which is already sealed.
-   */
-  function sealPushKeys(projectId: string, settings: ProjectSettings): ProjectSettings {
-    const platforms = settings.pushOptions.platforms.map((p) =>
-      p.config === '' ? p : { ...p, config: secretBox.seal(p.config, `project:${projectId}:push:${p.name}`) },
-    );
-    return { ...settings, pushOptions: { ...settings.pushOptions, platforms } };
-  }
-
   /** Inside a transaction: the project row, locked until the transaction ends. */
   async function lockForWrite(tx: Db, projectId: string): Promise<Versioned<Project>> {
     const found = await findProject(tx, projectId, { forUpdate: true });
@@ -163,7 +151,7 @@ export function createProjectsService({ db, clock, audit, projectsPerAccount, se
         checkVersion(current.version, ifMatch, 'project');
         const { id: _id, enabled: _enabled, ...requested } = update;
         const before = settingsOf(current.value);
-        const settings = keepStoredSecrets(before, sealPushKeys(projectId, normalizeProjectSettings(requested)));
+        const settings = keepStoredSecrets(before, sealPushKeys(secretBox, projectId, normalizeProjectSettings(requested)));
         const locked = changedLockedFields(before, settings);
         if (locked.length > 0 && !hasAnyPermission(actor.permissions, guards.globalUnlock)) {
           throw forbiddenFields(locked, 'Only an account with a global permission');

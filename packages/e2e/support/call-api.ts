@@ -1,4 +1,14 @@
-import { api, buildPath, XSRF_COOKIE, XSRF_HEADER, type BodyOf, type Endpoint, type ParamsOf, type ResponseOf } from '@latchkey/domain';
+import {
+  API_BASE_PATH,
+  api,
+  buildPath,
+  XSRF_COOKIE,
+  XSRF_HEADER,
+  type BodyOf,
+  type Endpoint,
+  type ParamsOf,
+  type ResponseOf,
+} from '@latchkey/domain';
 import { expect, type Page } from '@playwright/test';
 
 /** The XSRF token the console holds, for calls a test makes through the page's own session. */
@@ -21,7 +31,7 @@ export async function callApi<E extends Endpoint>(page: Page, endpoint: E, optio
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (endpoint.method !== 'GET') headers[XSRF_HEADER] = await xsrfToken(page);
   const path = buildPath(endpoint.path, (options.params ?? {}) as Record<string, string>);
-  return page.request.fetch(`/api${path}`, {
+  return page.request.fetch(`${API_BASE_PATH}${path}`, {
     method: endpoint.method,
     headers,
     data: options.body === undefined ? undefined : JSON.stringify(options.body),

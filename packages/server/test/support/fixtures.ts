@@ -1,11 +1,11 @@
 import { expect } from 'vitest';
-import { api, buildPath, type Application, type ApplicationKeys, type Endpoint, type Project } from '@latchkey/domain';
+import { API_BASE_PATH, api, buildPath, type Application, type ApplicationKeys, type Endpoint, type Project } from '@latchkey/domain';
 import type { Db } from '../../src/db/db.ts';
 import type { SignedIn } from './app.ts';
 
 /** The path of a contract entry under /api (paths are written once, in the contract). */
 export function apiPath(endpoint: Pick<Endpoint, 'path'>, params: Record<string, string> = {}): string {
-  return `/api${buildPath(endpoint.path, params)}`;
+  return `${API_BASE_PATH}${buildPath(endpoint.path, params)}`;
 }
 
 export const REDIRECT = 'https://app.example.com/callback';

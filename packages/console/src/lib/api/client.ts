@@ -1,4 +1,5 @@
 import {
+  API_BASE_PATH,
   buildPath,
   errorStatus,
   XSRF_COOKIE,
@@ -16,7 +17,7 @@ import { ApiError, type ApiErrorCode } from './api-error.ts';
 import type { ApiRoute } from './contract.ts';
 import { emitSessionExpired } from './session-events.ts';
 
-export const API_BASE = '/api';
+export const API_BASE = API_BASE_PATH;
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -34,6 +34,7 @@ for (const asset of new Set(assets)) {
 }
 record('console initial JS (gzip)', js / 1024, 'KiB', 150);
 record('console initial CSS (gzip)', css / 1024, 'KiB', 40);
+record('console first load, JS + CSS (gzip)', (js + css) / 1024, 'KiB', 180);
 
 const serverBench = join(root, 'packages/server/bench/run.ts');
 if (existsSync(serverBench)) {

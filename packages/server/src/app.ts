@@ -17,6 +17,7 @@ import { zodValidatorCompiler } from './http/validation.ts';
 import { registerIdpRoutes } from './idp/idp.routes.ts';
 import { loadIdpKeys } from './idp/keys.ts';
 import { createLoginCodes, type LoginCodes } from './idp/login-codes.service.ts';
+import { registerSignInStylesheet } from './idp/sign-in-pages.ts';
 import { deleteExpiredOidcPayloads, deleteProviderSessions } from './idp/oidc-payloads.repository.ts';
 import { builtInSignInProvider, CONSOLE_CLIENT_ID, createIdpProvider, idpIssuer } from './idp/provider.ts';
 import { consoleMailer, type Mailer } from './mail/mailer.ts';
@@ -29,6 +30,8 @@ import { sealStoredPushKeys } from './modules/projects/push-keys.ts';
 import { registerSessionRoutes } from './modules/session/session.routes.ts';
 import { createSessionService, type SessionService } from './modules/session/session.service.ts';
 import { openIdSignInProvider, type SignInProvider } from './modules/session/sign-in-provider.ts';
+import { projectIssuerUrl } from './provider/project-provider.ts';
+import { registerProjectIssuerRoutes } from './provider/provider.routes.ts';
 import { secretBoxFor } from './secret-key.ts';
 
 export interface AppDeps {
@@ -98,6 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   await installOpenApi(app, config.publicUrl);
   await sealStoredPushKeys(db, secretBox, app.log);
 
+  registerSignInStylesheet(app);
   // The OpenID provider the console signs in through: external when configured, else built in.
   let signIn: SignInProvider;
   let loginCodes: LoginCodes | null = null;
@@ -120,8 +124,17 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   }
 
   const sessions = createSessionService({ db, clock, config, signIn, secretBox });
-  const projects = createProjectsService({ db, clock, audit, projectsPerAccount: config.projectsPerAccount, secretBox });
+  const projects = createProjectsService({
+    db,
+    clock,
+    audit,
+    projectsPerAccount: config.projectsPerAccount,
+    secretBox,
+    issuerAddress: (projectId) => projectIssuerUrl(config.publicUrl, projectId),
+  });
   const apps = createAppsService({ db, clock, audit });
+  // Every project is an OpenID Connect issuer (issue 8): its clients are the project's applications.
+  await registerProjectIssuerRoutes(app, { db, clock, mailer, secretBox, clients: apps, publicUrl: config.publicUrl });
 
   app.decorate('endpointGuard', {
     authenticate: createRequestAuthenticator({ sessions, bearer: deps.bearer ?? noBearerTokens, cookies }),
@@ -137,8 +150,9 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   const housekeeping = setInterval(() => {
     void (async () => {
       await sessions.purgeExpired();
-      await loginCodes?.purgeExpired();
-      if (loginCodes) await deleteExpiredOidcPayloads(db);
+      // Codes and limits of the console's provider and of every project's issuer share their tables.
+      await createLoginCodes({ db, clock, mailer, secretBox }).purgeExpired();
+      await deleteExpiredOidcPayloads(db);
     })().catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_EVERY_MS);
   housekeeping.unref();

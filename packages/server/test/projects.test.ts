@@ -393,7 +393,9 @@ describeEachDatabase('projects', (t) => {
       const { id, admin } = await projectWithPeople();
       const initial = await admin.api.get<Issuer>(`/api/projects/${id}/issuer`);
       expect(initial.status).toBe(200);
-      expect(initial.body).toEqual(defaultIssuer());
+      // issue 8: the address is the project's issuer URL, read-only (a PUT's address is ignored).
+      const address = `${app.baseUrl}/p/${id}`;
+      expect(initial.body).toEqual({ ...defaultIssuer(), address });
       const next: Issuer = {
         address: 'https://id.acme.example',
         id_token_signing_alg: 'ES256',
@@ -403,8 +405,8 @@ describeEachDatabase('projects', (t) => {
       };
       const saved = await admin.api.put<Issuer>(`/api/projects/${id}/issuer`, next);
       expect(saved.status).toBe(200);
-      expect(saved.body).toEqual(next);
-      expect((await admin.api.get(`/api/projects/${id}/issuer`)).body).toEqual(next);
+      expect(saved.body).toEqual({ ...next, address });
+      expect((await admin.api.get(`/api/projects/${id}/issuer`)).body).toEqual({ ...next, address });
     });
 
     const badIssuers: Array<[string, Partial<Issuer>, string, string]> = [
@@ -420,7 +422,7 @@ describeEachDatabase('projects', (t) => {
       });
       expect(res.status).toBe(400);
       expect(res.body.issues).toContainEqual(expect.objectContaining({ field, message }));
-      expect((await admin.api.get(`/api/projects/${id}/issuer`)).body).toEqual(defaultIssuer());
+      expect((await admin.api.get(`/api/projects/${id}/issuer`)).body).toEqual({ ...defaultIssuer(), address: `${app.baseUrl}/p/${id}` });
     });
 
     it('needs the admin permission (403) on a project one can see, 404 otherwise', async () => {

@@ -5,8 +5,14 @@ export const TOKEN_ENDPOINT_AUTH_METHODS = ['client_secret_basic', 'client_secre
 export const CODE_CHALLENGE_METHODS = ['plain', 'S256'] as const;
 export const SIGNING_ALGS = ['RS256', 'PS256', 'ES256', 'EdDSA'] as const;
 
+/** Where a project's issuer lives under the server's PUBLIC_URL (issue 8; custom domains come later). */
+export function projectIssuerPath(projectId: string): string {
+  return `/p/${encodeURIComponent(projectId)}`;
+}
+
 // spec §3 Issuer; spec §5: at least one auth method and one challenge method; alg and flag required.
 export const issuerSchema = z.object({
+  // Read-only: the server answers the project's issuer URL and ignores what a PUT sends.
   address: optionalUrl(),
   id_token_signing_alg: z.enum(SIGNING_ALGS, { error: 'validation.required' }),
   token_endpoint_auth_methods: z

@@ -49,12 +49,20 @@ export type VerifyCodeResult =
  * injected clock; the client address is Fastify's request.ip (TRUST_PROXY), counted by
  * rateLimitKeyOf (an IPv6 caller by its /64).
  */
-export function createLoginCodes({ db, clock, mailer, secretBox }: { db: Db; clock: Clock; mailer: Mailer; secretBox: SecretBox }) {
-  const ref = (interactionUid: string) => secretBox.hmac('login-interaction', interactionUid);
+export function createLoginCodes(
+  { db, clock, mailer, secretBox }: { db: Db; clock: Clock; mailer: Mailer; secretBox: SecretBox },
+  /**
+   * Whose sign-ins these are: '' for the console's provider, `project:{id}` for a project's issuer.
+   * Codes and every limit are counted per scope, so one project's traffic never uses up another's.
+   */
+  scope = '',
+) {
+  const scoped = (parts: string[]) => (scope ? [scope, ...parts] : parts).join('\n');
+  const ref = (interactionUid: string) => secretBox.hmac('login-interaction', scoped([interactionUid]));
   const hashCode = (interactionRef: string, email: string, code: string) => secretBox.hmac('login-code', `${interactionRef}\n${email}\n${code}`);
   const limit = <Name extends string>(name: Name, key: string[], max: number, windowMs: number): RateLimit<Name> => ({
     name,
-    bucket: secretBox.hmac('rate-limit', [name, ...key].join('\n')),
+    bucket: secretBox.hmac('rate-limit', scoped([name, ...key])),
     max,
     windowMs,
   });

@@ -28,24 +28,53 @@ export function oidcRefs(box: SecretBox) {
 }
 
 /**
- * The built-in provider's storage (sessions, interactions, grants, codes, tokens) in the database,
- * so any instance can continue what another began.
+ * Where a provider keeps its artefacts: the built-in provider's `oidc_payloads`, or a project
+ * issuer's rows of `project_oidc_payloads` (every key led by project_id, docs/decisions/0012).
+ */
+export type PayloadScope = { table: 'oidc_payloads' } | { table: 'project_oidc_payloads'; projectId: string };
+
+/** SQL pieces of a scope: the leading key columns, their values and a prefix binding sealed payloads to them. */
+function scopeSql(scope: PayloadScope, firstParam: number) {
+  if (scope.table === 'oidc_payloads') return { columns: [] as string[], values: [] as string[], where: 'TRUE', context: 'oidc_payloads' };
+  return {
+    columns: ['project_id'],
+    values: [scope.projectId],
+    where: `project_id = $${firstParam}`,
+    context: `project_oidc_payloads:${scope.projectId}`,
+  };
+}
+
+/**
+ * A provider's storage (sessions, interactions, grants, codes, tokens) in the database, so any
+ * instance can continue what another began. Each statement takes the scope's key values first.
  */
 class DbAdapter implements Adapter {
   readonly #db: Db;
   readonly #kind: string;
   readonly #box: SecretBox;
   readonly #refs: ReturnType<typeof oidcRefs>;
+  readonly #table: PayloadScope['table'];
+  readonly #scope: ReturnType<typeof scopeSql>;
+  /** `$n` of the first parameter after the scope's values. */
+  readonly #p: (n: number) => string;
 
-  constructor(db: Db, box: SecretBox, kind: string) {
+  constructor(db: Db, box: SecretBox, kind: string, scope: PayloadScope) {
     this.#db = db;
     this.#box = box;
     this.#kind = kind;
     this.#refs = oidcRefs(box);
+    this.#table = scope.table;
+    this.#scope = scopeSql(scope, 1);
+    const offset = this.#scope.values.length;
+    this.#p = (n) => `$${n + offset}`;
   }
 
   #context(idRef: string): string {
-    return `oidc_payloads:${this.#kind}:${idRef}`;
+    return `${this.#scope.context}:${this.#kind}:${idRef}`;
+  }
+
+  #query<R>(sql: string, params: unknown[]) {
+    return this.#db.query<R & object>(sql, [...this.#scope.values, ...params]);
   }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
@@ -53,10 +82,12 @@ class DbAdapter implements Adapter {
     const idRef = this.#refs.id(this.#kind, id);
     // A provider session names its account: logout ends the account's sessions through it.
     const accountRef = this.#kind === 'Session' && typeof payload.accountId === 'string' ? this.#refs.account(payload.accountId) : null;
-    await this.#db.query(
-      `INSERT INTO oidc_payloads (kind, id, payload, grant_id, user_code, uid, account_ref, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT (kind, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id,
+    const p = this.#p;
+    const key = this.#scope.columns.map((c) => `${c}, `).join('');
+    await this.#query(
+      `INSERT INTO ${this.#table} (${key}kind, id, payload, grant_id, user_code, uid, account_ref, expires_at)
+       VALUES (${this.#scope.values.map((_v, i) => `$${i + 1}, `).join('')}${[1, 2, 3, 4, 5, 6, 7, 8].map(p).join(', ')})
+       ON CONFLICT (${key}kind, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id,
          user_code = EXCLUDED.user_code, uid = EXCLUDED.uid, account_ref = EXCLUDED.account_ref, expires_at = EXCLUDED.expires_at`,
       [
         this.#kind,
@@ -72,9 +103,10 @@ class DbAdapter implements Adapter {
   }
 
   async #findBy(column: 'id' | 'uid' | 'user_code', ref: string): Promise<AdapterPayload | undefined> {
-    const { rows } = await this.#db.query<Row>(
-      `SELECT id, payload, consumed_at FROM oidc_payloads
-        WHERE kind = $1 AND ${column} = $2 AND (expires_at IS NULL OR expires_at > $3)`,
+    const p = this.#p;
+    const { rows } = await this.#query<Row>(
+      `SELECT id, payload, consumed_at FROM ${this.#table}
+        WHERE ${this.#scope.where} AND kind = ${p(1)} AND ${column} = ${p(2)} AND (expires_at IS NULL OR expires_at > ${p(3)})`,
       [this.#kind, ref, now()],
     );
     const row = rows[0];
@@ -102,20 +134,29 @@ class DbAdapter implements Adapter {
   }
 
   async consume(id: string): Promise<void> {
-    await this.#db.query('UPDATE oidc_payloads SET consumed_at = $3 WHERE kind = $1 AND id = $2', [this.#kind, this.#refs.id(this.#kind, id), now()]);
+    const p = this.#p;
+    await this.#query(`UPDATE ${this.#table} SET consumed_at = ${p(3)} WHERE ${this.#scope.where} AND kind = ${p(1)} AND id = ${p(2)}`, [
+      this.#kind,
+      this.#refs.id(this.#kind, id),
+      now(),
+    ]);
   }
 
   async destroy(id: string): Promise<void> {
-    await this.#db.query('DELETE FROM oidc_payloads WHERE kind = $1 AND id = $2', [this.#kind, this.#refs.id(this.#kind, id)]);
+    const p = this.#p;
+    await this.#query(`DELETE FROM ${this.#table} WHERE ${this.#scope.where} AND kind = ${p(1)} AND id = ${p(2)}`, [
+      this.#kind,
+      this.#refs.id(this.#kind, id),
+    ]);
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
-    await this.#db.query('DELETE FROM oidc_payloads WHERE grant_id = $1', [this.#refs.grant(grantId)]);
+    await this.#query(`DELETE FROM ${this.#table} WHERE ${this.#scope.where} AND grant_id = ${this.#p(1)}`, [this.#refs.grant(grantId)]);
   }
 }
 
-export function dbAdapterFactory(db: Db, box: SecretBox): (kind: string) => Adapter {
-  return (kind) => new DbAdapter(db, box, kind);
+export function dbAdapterFactory(db: Db, box: SecretBox, scope: PayloadScope = { table: 'oidc_payloads' }): (kind: string) => Adapter {
+  return (kind) => new DbAdapter(db, box, kind, scope);
 }
 
 /** Ends every provider session of `accountId` (console logout): the next sign-in asks for a code. */
@@ -125,4 +166,5 @@ export async function deleteProviderSessions(db: Db, box: SecretBox, accountId: 
 
 export async function deleteExpiredOidcPayloads(db: Db): Promise<void> {
   await db.query('DELETE FROM oidc_payloads WHERE expires_at <= $1', [now()]);
+  await db.query('DELETE FROM project_oidc_payloads WHERE expires_at <= $1', [now()]);
 }

@@ -4,6 +4,7 @@ import type { Db } from '../db/db.ts';
 import type { SignInProvider } from '../modules/session/sign-in-provider.ts';
 import type { IdpKeys } from './keys.ts';
 import { dbAdapterFactory } from './oidc-payloads.repository.ts';
+import { SIGN_IN_CSP } from './sign-in-pages.ts';
 import { errorPage, LOGOUT_SCRIPT_HASH, logoutPage, signedOutPage } from './views.ts';
 
 /** The console's client registration at the built-in provider. */
@@ -11,17 +12,37 @@ export const CONSOLE_CLIENT_ID = 'latchkey-console';
 export const IDP_PATH = '/idp';
 export const IDP_SCOPES = ['openid', 'email'] as const;
 
-/** The sign-in pages allow nothing but our own stylesheet and forms posting to us. */
-export const IDP_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** Lifetimes of every provider's artefacts, in seconds. */
+export const PROVIDER_TTL = {
+  AuthorizationCode: 60,
+  AccessToken: 10 * 60,
+  IdToken: 60 * 60,
+  Interaction: 60 * 60,
+  // As long as a console session can live at most (spec-free choice, README "Sessions").
+  Session: 12 * 60 * 60,
+  Grant: 12 * 60 * 60,
+};
+
+/**
+ * Where a provider's interactions and cookies live: its mount path. Cookies are Secure exactly when
+ * PUBLIC_URL is https (the request's scheme is pinned to it: sign-in-pages.ts); the long-lived ones
+ * are scoped to the mount path, which keeps one project's cookies from another's on the same host.
+ */
+export function mountedAt(
+  mountPath: string,
+  options: { cookieKeys: string[]; cookiePrefix: string; secure: boolean },
+): Pick<Configuration, 'interactions' | 'cookies'> {
+  const { cookiePrefix: prefix, secure } = options;
+  return {
+    interactions: { url: (_ctx, interaction) => `${mountPath}/interaction/${interaction.uid}` },
+    cookies: {
+      keys: options.cookieKeys,
+      names: { session: `${prefix}_session`, interaction: `${prefix}_interaction`, resume: `${prefix}_resume` },
+      long: { httpOnly: true, sameSite: 'lax', path: mountPath, secure },
+      short: { httpOnly: true, sameSite: 'lax', secure },
+    },
+  };
+}
 
 export function idpIssuer(publicUrl: string): string {
   return `${publicUrl}${IDP_PATH}`;
@@ -65,14 +86,7 @@ export function createIdpProvider(options: { db: Db; secretBox: SecretBox; keys:
       // The account id at the provider is the verified, lower-cased email address.
       return { accountId: sub, claims: async () => ({ sub, email: sub, email_verified: true }) };
     },
-    interactions: { url: (_ctx, interaction) => `${IDP_PATH}/interaction/${interaction.uid}` },
-    cookies: {
-      keys: keys.cookieKeys,
-      names: { session: 'lk_idp_session', interaction: 'lk_idp_interaction', resume: 'lk_idp_resume' },
-      // Secure exactly when PUBLIC_URL is https (the request's scheme is pinned to it: idp.routes.ts).
-      long: { httpOnly: true, sameSite: 'lax', path: IDP_PATH, secure },
-      short: { httpOnly: true, sameSite: 'lax', secure },
-    },
+    ...mountedAt(IDP_PATH, { cookieKeys: keys.cookieKeys, cookiePrefix: 'lk_idp', secure }),
     jwks: keys.jwks as Configuration['jwks'],
     features: {
       devInteractions: { enabled: false },
@@ -81,7 +95,7 @@ export function createIdpProvider(options: { db: Db; secretBox: SecretBox; keys:
         enabled: true,
         async logoutSource(ctx, form) {
           // The page submits itself with an inline script allowed by its hash only.
-          ctx.set('Content-Security-Policy', IDP_CSP.replace("script-src 'self'", `script-src 'self' ${LOGOUT_SCRIPT_HASH}`));
+          ctx.set('Content-Security-Policy', SIGN_IN_CSP.replace("script-src 'self'", `script-src 'self' ${LOGOUT_SCRIPT_HASH}`));
           html(ctx, logoutPage(form));
         },
         async postLogoutSuccessSource(ctx) {
@@ -89,15 +103,7 @@ export function createIdpProvider(options: { db: Db; secretBox: SecretBox; keys:
         },
       },
     },
-    ttl: {
-      AuthorizationCode: 60,
-      AccessToken: 10 * 60,
-      IdToken: 60 * 60,
-      Interaction: 60 * 60,
-      // As long as a console session can live at most (spec-free choice, README "Sessions").
-      Session: 12 * 60 * 60,
-      Grant: 12 * 60 * 60,
-    },
+    ttl: PROVIDER_TTL,
     clientBasedCORS: () => false,
     async renderError(ctx, out) {
       const reason = typeof out.error_description === 'string' ? out.error_description : String(out.error ?? 'Unknown error');
@@ -105,7 +111,7 @@ export function createIdpProvider(options: { db: Db; secretBox: SecretBox; keys:
     },
   };
   const provider = new Provider(idpIssuer(publicUrl), configuration);
-  // The provider reads scheme and host from X-Forwarded-Proto/-Host, which idp.routes.ts overwrites
+  // The provider reads scheme and host from X-Forwarded-Proto/-Host, which sign-in-pages.ts overwrites
   // on every request with PUBLIC_URL's: what a client sends never reaches it.
   provider.proxy = true;
   return provider;

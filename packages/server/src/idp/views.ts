@@ -41,7 +41,16 @@ a { color: var(--accent); }
 .inline { display: inline; }
 `;
 
-function page(title: string, body: string): string {
+/** Whom the sign-in pages are for: the console (Latchkey) or a project's issuer (its display name). */
+export interface PageBrand {
+  name: string;
+  /** The label of page 1's field (spec §2: identityTypeLabel for a project). */
+  idLabel: string;
+}
+
+export const LATCHKEY_BRAND: PageBrand = { name: 'Latchkey', idLabel: 'Email' };
+
+function page(title: string, body: string, brand: PageBrand = LATCHKEY_BRAND): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -49,12 +58,12 @@ function page(title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <meta name="robots" content="noindex">
-<title>${escapeHtml(title)} · Latchkey</title>
+<title>${escapeHtml(title)} · ${escapeHtml(brand.name)}</title>
 <link rel="stylesheet" href="${STYLESHEET_PATH}">
 </head>
 <body>
 <main>
-<p class="brand">Latchkey</p>
+<p class="brand">${escapeHtml(brand.name)}</p>
 ${body}
 </main>
 </body>
@@ -79,29 +88,34 @@ export interface InteractionLinks {
   cancel: string;
 }
 
-/** Page 1: "Sign in to Latchkey", a field labelled Email, Continue, Cancel. */
-export function emailPage(links: InteractionLinks, options: { email?: string; error?: string } = {}): string {
+/** Page 1: "Sign in to {brand}", a field labelled Email (or the project's label), Continue, Cancel. */
+export function emailPage(links: InteractionLinks, options: { email?: string; error?: string } = {}, brand: PageBrand = LATCHKEY_BRAND): string {
   const err = fieldError('email', options.error);
   return page(
     'Sign in',
-    `<h1>Sign in to Latchkey</h1>
+    `<h1>Sign in to ${escapeHtml(brand.name)}</h1>
 <p class="hint">We will email you a 6-digit code. No password needed.</p>
 <form method="post" action="${escapeHtml(links.emailAction)}" novalidate>
-<label for="email">Email</label>
+<label for="email">${escapeHtml(brand.idLabel)}</label>
 <input id="email" name="email" type="email" autocomplete="email" inputmode="email" required autofocus maxlength="${TEXT_MAX_LENGTH}" value="${escapeHtml(options.email ?? '')}"${err.attrs}>
 ${err.html}
 <button class="primary" type="submit">Continue</button>
 </form>
 <div class="links"><a href="${escapeHtml(links.cancel)}">Cancel</a></div>`,
+    brand,
   );
 }
 
 /** Page 2: "We sent a 6-digit code to {email}", a field labelled Code, Sign in, resend, change email, Cancel. */
-export function codePage(links: InteractionLinks, options: { email: string; error?: string; notice?: string }): string {
+export function codePage(
+  links: InteractionLinks,
+  options: { email: string; error?: string; notice?: string },
+  brand: PageBrand = LATCHKEY_BRAND,
+): string {
   const err = fieldError('code', options.error);
   return page(
     'Enter your code',
-    `<h1>Sign in to Latchkey</h1>
+    `<h1>Sign in to ${escapeHtml(brand.name)}</h1>
 <p>We sent a 6-digit code to <strong>${escapeHtml(options.email)}</strong></p>
 ${options.notice ? `<p class="hint" role="status">${escapeHtml(options.notice)}</p>` : ''}
 <form method="post" action="${escapeHtml(links.codeAction)}" novalidate>
@@ -115,16 +129,27 @@ ${err.html}
 <a href="${escapeHtml(links.emailPage)}">Use a different email</a>
 <a href="${escapeHtml(links.cancel)}">Cancel</a>
 </div>`,
+    brand,
   );
 }
 
-/** Anything that stops the sign-in (an expired interaction, a provider error). */
-export function errorPage(message: string, homeUrl: string): string {
+/**
+ * Anything that stops the sign-in (an expired interaction, a provider error, a refusal). A
+ * project's pages have no home to go back to (homeUrl null): the person returns to their app.
+ */
+export function errorPage(
+  message: string,
+  homeUrl: string | null,
+  brand: PageBrand = LATCHKEY_BRAND,
+  options: { heading?: string; code?: string } = {},
+): string {
   return page(
     'Sign-in problem',
-    `<h1>Sign-in could not continue</h1>
+    `<h1>${escapeHtml(options.heading ?? 'Sign-in could not continue')}</h1>
 <p>${escapeHtml(message)}</p>
-<div class="links"><a href="${escapeHtml(homeUrl)}">Back to Latchkey</a></div>`,
+${options.code ? `<p class="hint">Error: <code>${escapeHtml(options.code)}</code></p>` : ''}
+${homeUrl ? `<div class="links"><a href="${escapeHtml(homeUrl)}">Back to ${escapeHtml(brand.name)}</a></div>` : ''}`,
+    brand,
   );
 }
 

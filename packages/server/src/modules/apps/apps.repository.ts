@@ -159,6 +159,7 @@ export async function saveKeys(
 }
 
 export interface Client {
+  projectId: string;
   clientSecretHash: string;
   redirectUris: string[];
   applicationEnabled: boolean;
@@ -168,7 +169,7 @@ export interface Client {
 /** What the provider needs to know about a client id: its secret's hash, redirect URIs and whether it may sign anyone in. */
 export async function findClient(db: Db, clientId: string): Promise<Client | null> {
   const { rows } = await db.query<Client>(
-    `SELECT k.client_secret_hash AS "clientSecretHash", k.redirect_uris AS "redirectUris",
+    `SELECT a.project_id AS "projectId", k.client_secret_hash AS "clientSecretHash", k.redirect_uris AS "redirectUris",
             a.enabled AS "applicationEnabled", p.enabled AS "projectEnabled"
        FROM application_keys k
        JOIN applications a ON a.id = k.application_id

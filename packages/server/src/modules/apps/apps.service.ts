@@ -27,6 +27,7 @@ import {
   lockProjectForAppWrite,
   saveApplication,
   saveKeys,
+  type Client,
 } from './apps.repository.ts';
 
 export interface AppsServiceDeps {
@@ -285,6 +286,12 @@ export function createAppsService({ db, clock, audit }: AppsServiceDeps) {
      * match is exact (spec §2, `redirectUriMatches`): no prefix, wildcard or normalisation. Whether
      * the client may sign anyone in at all is verifyClientCredentials' and the caller's concern.
      */
+    /** For a project's issuer: the client behind a client id (its project, redirect URIs and state), or null. */
+    async findClient(clientId: string): Promise<Client | null> {
+      if (typeof clientId !== 'string' || clientId === '' || clientId.length > MAX_CREDENTIAL_LENGTH) return null;
+      return findClient(db, clientId);
+    },
+
     async isRedirectUriAllowed(clientId: string, uri: string): Promise<boolean> {
       if (typeof clientId !== 'string' || typeof uri !== 'string' || clientId === '' || clientId.length > MAX_CREDENTIAL_LENGTH) return false;
       const client = await findClient(db, clientId);

@@ -47,6 +47,8 @@ export interface ProjectsServiceDeps {
   projectsPerAccount: number;
   /** Seals the push service-account private key before it is stored (issue 7: secrets at rest). */
   secretBox: Pick<SecretBox, 'seal'>;
+  /** The URL of a project's OpenID Connect issuer: the read-only `address` of its issuer settings (issue 8). */
+  issuerAddress: (projectId: string) => string;
 }
 
 /** 16 characters of base32: 80 random bits, safe in URLs and in cst:{project}:… strings. */
@@ -77,7 +79,12 @@ function changedFields(before: ProjectSettings, after: ProjectSettings): string[
   return (Object.keys(after) as Array<keyof ProjectSettings>).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
 }
 
-export function createProjectsService({ db, clock, audit, projectsPerAccount, secretBox }: ProjectsServiceDeps) {
+export function createProjectsService({ db, clock, audit, projectsPerAccount, secretBox, issuerAddress }: ProjectsServiceDeps) {
+  const withAddress = (projectId: string, issuer: Versioned<Issuer>): Versioned<Issuer> => ({
+    value: { ...issuer.value, address: issuerAddress(projectId) },
+    version: issuer.version,
+  });
+
   /** Inside a transaction: the project row, locked until the transaction ends. */
   async function lockForWrite(tx: Db, projectId: string): Promise<Versioned<Project>> {
     const found = await findProject(tx, projectId, { forUpdate: true });
@@ -202,7 +209,7 @@ export function createProjectsService({ db, clock, audit, projectsPerAccount, se
     async getIssuer(projectId: string): Promise<Versioned<Issuer>> {
       const found = await findIssuer(db, projectId);
       if (!found) throw notFound();
-      return found;
+      return withAddress(projectId, found);
     },
 
     /** spec §7 "PUT projects/{project}/issuer"; refused while the project is closed (spec §4). */
@@ -211,9 +218,10 @@ export function createProjectsService({ db, clock, audit, projectsPerAccount, se
         const current = await lockForWrite(tx, projectId);
         if (!current.value.enabled) throw projectClosed();
         checkVersion(current.version, ifMatch, 'project');
-        const saved = await saveIssuer(tx, { id: projectId, issuer, now: clock.now() });
+        // The address is the server's to say, not stored (issue 8: read-only).
+        const saved = await saveIssuer(tx, { id: projectId, issuer: { ...issuer, address: '' }, now: clock.now() });
         await audit(tx, { actor, action: 'issuer.update', result: 'success', projectId });
-        return saved;
+        return withAddress(projectId, saved);
       });
     },
   };

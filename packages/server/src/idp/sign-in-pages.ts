@@ -1,0 +1,353 @@
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
+import type { Interaction } from 'oidc-provider';
+import { isEmail, TEXT_MAX_LENGTH } from '@latchkey/domain';
+import { decodeUtf8Strictly } from '../http/input-guard.ts';
+import { setSecurityHeaders } from '../http/security-headers.ts';
+import type { LoginCodes, RequestRefusal, VerifyCodeResult } from './login-codes.service.ts';
+import { codePage, emailPage, errorPage, STYLESHEET, STYLESHEET_PATH, type InteractionLinks, type PageBrand } from './views.ts';
+
+/**
+ * The machinery every OpenID provider of this server shares — the console's built-in one under
+ * /idp and each project's issuer under /p/{project}: mounting oidc-provider on Fastify with its
+ * scheme and host pinned to PUBLIC_URL, and the sign-in pages (email, then an emailed code).
+ */
+
+/** The sign-in pages allow nothing but our own stylesheet and forms posting to us. */
+export const SIGN_IN_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * The provider builds its URLs and decides on Secure cookies from the request (Host,
+ * X-Forwarded-Proto/-Host, with provider.proxy). Those are pinned to PUBLIC_URL here, so neither a
+ * forged Host nor a forged X-Forwarded-Proto changes the issuer's endpoints or the cookies; the
+ * client address is the one Fastify established under TRUST_PROXY.
+ */
+export function pinToPublicUrl(request: FastifyRequest, publicUrl: URL): void {
+  const headers = request.raw.headers;
+  const clientIp = request.ip;
+  delete headers.forwarded;
+  headers.host = publicUrl.host;
+  headers['x-forwarded-host'] = publicUrl.host;
+  headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
+  headers['x-forwarded-for'] = clientIp;
+}
+
+/** The provider and its pages are not part of the management API document. */
+function hideFromOpenApi(context: FastifyInstance): void {
+  context.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true } as typeof route.schema;
+  });
+}
+
+type ProviderRequest = FastifyRequest<{ Params: Record<string, string> }>;
+
+/** Which provider answers a request, and the path it is mounted on; null: answered already (reply sent). */
+export type ResolveProvider = (request: ProviderRequest, reply: FastifyReply) => Promise<{ provider: Provider; mountPath: string } | null>;
+
+/**
+ * Mounts oidc-provider under `route` (e.g. `/idp/*`, `/p/:project/*`). The provider reads its own
+ * request bodies, so its routes get the raw request (reply.hijack) and no body parser.
+ */
+export async function mountProviders(app: FastifyInstance, options: { route: string; publicUrl: string; resolve: ResolveProvider }): Promise<void> {
+  const handlers = new WeakMap<Provider, ReturnType<Provider['callback']>>();
+  const handlerOf = (provider: Provider) => {
+    let handler = handlers.get(provider);
+    if (!handler) {
+      handler = provider.callback();
+      handlers.set(provider, handler);
+    }
+    return handler;
+  };
+  const origin = new URL(options.publicUrl);
+  const https = origin.protocol === 'https:';
+  await app.register(async (raw) => {
+    hideFromOpenApi(raw);
+    raw.removeAllContentTypeParsers();
+    raw.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+    raw.addHook('onRequest', async (request) => pinToPublicUrl(request, origin));
+    raw.all(options.route, async (request: ProviderRequest, reply) => {
+      const target = await options.resolve(request, reply);
+      if (!target) return reply;
+      reply.hijack();
+      const req = request.raw as IncomingMessage & { originalUrl?: string };
+      // oidc-provider derives its mount path from originalUrl minus url (its "mounting" docs).
+      req.originalUrl = req.url;
+      req.url = (req.url ?? '/').slice(target.mountPath.length) || '/';
+      setSecurityHeaders(reply.raw, SIGN_IN_CSP, { https });
+      await handlerOf(target.provider)(req, reply.raw);
+    });
+  });
+}
+
+/** The pages' one stylesheet, served once for every provider's pages. */
+export function registerSignInStylesheet(app: FastifyInstance): void {
+  app.get(STYLESHEET_PATH, { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(STYLESHEET),
+  );
+}
+
+/** How the pages of one provider read and what a finished sign-in becomes. */
+export interface SignInSite {
+  provider: Provider;
+  loginCodes: LoginCodes;
+  /** The path the provider is mounted on (`/idp`, `/p/{project}`): its interactions live under it. */
+  mountPath: string;
+  brand: PageBrand;
+  /** Where error pages lead back to, or null (a project's end user returns to their app). */
+  home: string | null;
+  /** Said after a problem: what to do next. */
+  startAgain: string;
+  /** The OAuth error Cancel answers the client with. */
+  cancelError: string;
+  scopes: readonly string[];
+  /** The provider account of a verified address. */
+  accountFor(email: string): Promise<string>;
+  /** A page that refuses the sign-in before it starts (disabled application, closed project), or null. */
+  refusal(details: Interaction): Promise<string | null>;
+}
+
+const TOO_MANY_CODES: Record<RequestRefusal, (startAgain: string) => string> = {
+  interaction: (startAgain) => `Too many codes were requested in this sign-in. ${startAgain}`,
+  address: () => 'Too many codes were requested for this address. Wait a few minutes, then try again.',
+  client: () => 'Too many codes were requested from your network. Wait a few minutes, then try again.',
+};
+
+const CODE_ERRORS: Record<Exclude<VerifyCodeResult, { ok: true }>['reason'], string> = {
+  none: 'Ask for a new code.',
+  used: 'That code has already been used. Ask for a new one.',
+  expired: 'That code has expired. Ask for a new one.',
+  too_many: 'Too many wrong codes. Ask for a new one.',
+  address_locked: 'Too many tries for this address. Wait an hour, then ask for a new code.',
+  wrong: 'That code is not right',
+};
+
+class InteractionGone extends Error {}
+
+/**
+ * A urlencoded form, or null when a name or value is not valid percent-encoded UTF-8 (URLSearchParams
+ * would turn it into U+FFFD silently). Each field's own check (isEmail, the code's digits) refuses
+ * control characters with a message on the page.
+ */
+function parseFormStrictly(body: string): Record<string, string> | null {
+  const form: Record<string, string> = {};
+  for (const pair of body.split('&')) {
+    if (pair === '') continue;
+    const equals = pair.indexOf('=');
+    try {
+      const name = decodeURIComponent((equals === -1 ? pair : pair.slice(0, equals)).replaceAll('+', ' '));
+      const value = equals === -1 ? '' : decodeURIComponent(pair.slice(equals + 1).replaceAll('+', ' '));
+      form[name] = value;
+    } catch {
+      return null;
+    }
+  }
+  return form;
+}
+
+type FormBody = Record<string, string | undefined>;
+type UidRequest = FastifyRequest<{
+  Params: { uid: string } & Record<string, string>;
+  Body: FormBody;
+  Querystring: Record<string, string | undefined>;
+}>;
+
+function linksFor(site: SignInSite, uid: string): InteractionLinks {
+  const base = `${site.mountPath}/interaction/${encodeURIComponent(uid)}`;
+  return { emailAction: `${base}/email`, codeAction: `${base}/code`, emailPage: base, cancel: `${base}/cancel` };
+}
+
+/**
+ * Serves the interaction pages of the providers mounted under `mountRoute` (`/idp`,
+ * `/p/:project`): page 1 asks for the address, page 2 for the code mailed to it; then the
+ * authorization request resumes. `site` tells, per request, which provider and how the pages read.
+ */
+export async function registerSignInPages(
+  app: FastifyInstance,
+  options: {
+    mountRoute: string;
+    publicUrl: string;
+    fallback: Pick<SignInSite, 'brand' | 'home' | 'startAgain'>;
+    site: (request: UidRequest) => Promise<SignInSite>;
+  },
+): Promise<void> {
+  const origin = new URL(options.publicUrl);
+  const sites = new WeakMap<FastifyRequest, SignInSite>();
+  const siteOf = async (request: UidRequest): Promise<SignInSite> => {
+    const site = await options.site(request);
+    sites.set(request, site);
+    return site;
+  };
+  const base = `${options.mountRoute}/interaction/:uid`;
+
+  await app.register(async (ui) => {
+    hideFromOpenApi(ui);
+    ui.addHook('onRequest', async (request) => pinToPublicUrl(request, origin));
+    ui.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer', bodyLimit: 4096 }, (_request, body, done) => {
+      // Raw bytes that are not UTF-8 are refused too, not read as U+FFFD.
+      const text = decodeUtf8Strictly(body as Buffer);
+      const form = text === null ? null : parseFormStrictly(text);
+      if (form) done(null, form);
+      else done(Object.assign(new Error('The form is not valid percent-encoded UTF-8'), { statusCode: 400 }), undefined);
+    });
+    ui.addHook('onSend', async (_request, reply, payload) => {
+      reply.header('Content-Security-Policy', SIGN_IN_CSP);
+      if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store');
+      return payload;
+    });
+    ui.setErrorHandler(async (error, request, reply) => {
+      const { brand, home, startAgain } = sites.get(request) ?? options.fallback;
+      // A request refused before any page logic (the input guard, a malformed form) keeps its 4xx.
+      const status = (error as { statusCode?: unknown; status?: unknown }).statusCode ?? (error as { status?: unknown }).status;
+      if (typeof status === 'number' && status >= 400 && status < 500 && !(error instanceof InteractionGone)) {
+        return reply
+          .status(status)
+          .type('text/html; charset=utf-8')
+          .send(errorPage(`This address is not valid. ${startAgain}`, home, brand));
+      }
+      const gone = error instanceof InteractionGone || (error as { name?: string }).name === 'SessionNotFound';
+      if (!gone) request.log.error({ err: error }, 'sign-in interaction failed');
+      const message = gone
+        ? `This sign-in has expired or was opened in another browser. ${startAgain}`
+        : `Something went wrong on our side. ${startAgain}`;
+      return reply
+        .status(gone ? 400 : 500)
+        .type('text/html; charset=utf-8')
+        .send(errorPage(message, home, brand));
+    });
+
+    const page = (reply: FastifyReply, status: number, body: string) => reply.status(status).type('text/html; charset=utf-8').send(body);
+
+    /** The interaction this browser is in, matching the address (the provider's cookie is the CSRF guard). */
+    async function interaction(site: SignInSite, request: UidRequest, reply: FastifyReply): Promise<Interaction> {
+      const details = await site.provider.interactionDetails(request.raw, reply.raw);
+      if (details.uid !== request.params.uid) throw new InteractionGone();
+      return details;
+    }
+
+    /** Resumes the authorization request with `result` (login, consent or an OAuth error). */
+    async function finish(site: SignInSite, request: UidRequest, reply: FastifyReply, result: Parameters<Provider['interactionResult']>[2]) {
+      const returnTo = await site.provider.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
+      return reply.redirect(returnTo, 303);
+    }
+
+    /** Consent is implied: signing in from the application is the person's consent to it. */
+    async function grantFor(site: SignInSite, details: Interaction, accountId: string): Promise<string> {
+      const grant = details.grantId ? await site.provider.Grant.find(details.grantId) : undefined;
+      const target = grant ?? new site.provider.Grant({ accountId, clientId: String(details.params.client_id) });
+      const requested = String(details.params.scope ?? 'openid').split(' ');
+      target.addOIDCScope(requested.filter((s) => site.scopes.includes(s)).join(' '));
+      return target.save();
+    }
+
+    /** The interaction in its login prompt, unless the site refuses it (then the page is sent). */
+    async function loginStep(site: SignInSite, request: UidRequest, reply: FastifyReply): Promise<Interaction | null> {
+      const details = await interaction(site, request, reply);
+      const refused = await site.refusal(details);
+      if (refused !== null) {
+        await page(reply, 403, refused);
+        return null;
+      }
+      if (details.prompt.name !== 'login') throw new InteractionGone();
+      return details;
+    }
+
+    // Page 1: the email address.
+    ui.get(base, async (request: UidRequest, reply) => {
+      const site = await siteOf(request);
+      const details = await interaction(site, request, reply);
+      if (details.prompt.name === 'consent' && details.session?.accountId && (await site.refusal(details)) === null) {
+        const grantId = await grantFor(site, details, details.session.accountId);
+        return finish(site, request, reply, { consent: { grantId } });
+      }
+      const step = await loginStep(site, request, reply);
+      if (!step) return reply;
+      const email = (await site.loginCodes.pendingEmail(step.uid)) ?? '';
+      return page(reply, 200, emailPage(linksFor(site, step.uid), { email }, site.brand));
+    });
+
+    ui.post(`${base}/email`, async (request: UidRequest, reply) => {
+      const site = await siteOf(request);
+      const details = await loginStep(site, request, reply);
+      if (!details) return reply;
+      const links = linksFor(site, details.uid);
+      const email = (request.body?.email ?? '').trim().toLowerCase();
+      if (!email || email.length > TEXT_MAX_LENGTH || !isEmail(email)) {
+        return page(reply, 400, emailPage(links, { email, error: 'Enter a valid email address' }, site.brand));
+      }
+      // Every well-formed address gets a code: whether it may sign in is decided later, so this
+      // page reveals nothing about who is registered.
+      const sent = await site.loginCodes.request(email, details.uid, request.ip);
+      if (!sent.ok && sent.reason === 'mail_failed') {
+        request.log.error({ err: sent.error }, 'could not send a sign-in code');
+        return page(reply, 503, emailPage(links, { email, error: 'We could not send the code. Try again in a moment.' }, site.brand));
+      }
+      if (!sent.ok) {
+        return page(reply, 429, emailPage(links, { email, error: TOO_MANY_CODES[sent.limit](site.startAgain) }, site.brand));
+      }
+      return reply.redirect(`${links.codeAction}${request.body?.resend ? '?resent=1' : ''}`, 303);
+    });
+
+    /**
+     * The code page's interaction: in the login prompt, with a code sent to an address during it;
+     * 'no-code' when no code was sent yet (the browser goes back to page 1); null when refused.
+     */
+    async function codeStep(
+      site: SignInSite,
+      request: UidRequest,
+      reply: FastifyReply,
+    ): Promise<{ details: Interaction; links: InteractionLinks; email: string } | 'no-code' | null> {
+      const details = await loginStep(site, request, reply);
+      if (!details) return null;
+      const email = await site.loginCodes.pendingEmail(details.uid);
+      return email ? { details, links: linksFor(site, details.uid), email } : 'no-code';
+    }
+
+    // Page 2: the code.
+    ui.get(`${base}/code`, async (request: UidRequest, reply) => {
+      const site = await siteOf(request);
+      const step = await codeStep(site, request, reply);
+      if (step === null) return reply;
+      if (step === 'no-code') return reply.redirect(linksFor(site, request.params.uid).emailPage, 303);
+      const notice = request.query.resent ? 'We sent a new code. Earlier codes no longer work.' : undefined;
+      return page(reply, 200, codePage(step.links, { email: step.email, ...(notice ? { notice } : {}) }, site.brand));
+    });
+
+    ui.post(`${base}/code`, async (request: UidRequest, reply) => {
+      const site = await siteOf(request);
+      const step = await codeStep(site, request, reply);
+      if (step === null) return reply;
+      if (step === 'no-code') return reply.redirect(linksFor(site, request.params.uid).emailPage, 303);
+      const { details, links, email } = step;
+      const code = (request.body?.code ?? '').replace(/\s+/g, '');
+      if (!/^\d{6}$/.test(code)) return page(reply, 400, codePage(links, { email, error: 'Enter the 6-digit code from the email' }, site.brand));
+
+      const result = await site.loginCodes.verify(details.uid, code, request.ip);
+      if (!result.ok) {
+        if (result.reason === 'none') return reply.redirect(links.emailPage, 303);
+        const error =
+          result.reason === 'wrong' && result.attemptsLeft === 0 ? 'That code is not right. Ask for a new one.' : CODE_ERRORS[result.reason];
+        return page(reply, 400, codePage(links, { email, error }, site.brand));
+      }
+      const accountId = await site.accountFor(result.email);
+      const grantId = await grantFor(site, details, accountId);
+      return finish(site, request, reply, { login: { accountId }, consent: { grantId } });
+    });
+
+    // "Cancel": the client receives the site's cancel error at its redirect URI.
+    ui.get(`${base}/cancel`, async (request: UidRequest, reply) => {
+      const site = await siteOf(request);
+      await interaction(site, request, reply);
+      return finish(site, request, reply, { error: site.cancelError, error_description: 'The sign-in was cancelled' });
+    });
+  });
+}

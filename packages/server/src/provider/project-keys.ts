@@ -1,0 +1,39 @@
+import { generateKeyPairSync, type JsonWebKey } from 'node:crypto';
+import { SIGNING_ALGS, type Issuer } from '@latchkey/domain';
+import { randomToken, type SecretBox } from '../crypto.ts';
+import type { Db } from '../db/db.ts';
+import { getOrCreateServerKey } from '../idp/server-keys.repository.ts';
+
+type SigningAlg = Issuer['id_token_signing_alg'];
+
+function privateJwk(alg: SigningAlg): JsonWebKey {
+  const pair =
+    alg === 'ES256'
+      ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
+      : alg === 'EdDSA'
+        ? generateKeyPairSync('ed25519')
+        : generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return { ...pair.privateKey.export({ format: 'jwk' }), kid: randomToken(12), alg, use: 'sig' };
+}
+
+// One signing key per project and algorithm, named `project:{id}:signing:{alg}` among the server's
+// sealed keys (server_keys: generated once, sealed under the master key, re-sealed on rotation).
+const keyName = (projectId: string, alg: SigningAlg) => `project:${projectId}:signing:${alg}`;
+
+/**
+ * The project's signing keys (private JWKs): the key of `alg` is generated on first use; keys of
+ * algorithms the project used before stay published, so tokens they signed still verify.
+ */
+export async function projectSigningKeys(db: Db, box: SecretBox, projectId: string, alg: SigningAlg): Promise<JsonWebKey[]> {
+  const current = await getOrCreateServerKey(db, box, keyName(projectId, alg), () => privateJwk(alg));
+  const others = SIGNING_ALGS.filter((a) => a !== alg).map((a) => keyName(projectId, a));
+  const { rows } = await db.query<{ name: string }>('SELECT name FROM server_keys WHERE name = ANY($1)', [others]);
+  const earlier = await Promise.all(rows.map((row) => getOrCreateServerKey<JsonWebKey>(db, box, row.name, () => ({}))));
+  // The current algorithm's key first: oidc-provider signs with the first key that fits.
+  return [current, ...earlier];
+}
+
+/** Keys signing the cookies of every project's issuer (the cookies' paths keep projects apart). */
+export function issuerCookieKeys(db: Db, box: SecretBox): Promise<string[]> {
+  return getOrCreateServerKey(db, box, 'provider.cookie_keys', () => [randomToken(), randomToken()]);
+}

@@ -1,0 +1,137 @@
+import type { JsonWebKey } from 'node:crypto';
+import Provider, { type Adapter, type ClientAuthMethod, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { projectIssuerPath } from '@latchkey/domain';
+import { randomToken, type SecretBox } from '../crypto.ts';
+import type { Db } from '../db/db.ts';
+import { dbAdapterFactory } from '../idp/oidc-payloads.repository.ts';
+import { mountedAt, PROVIDER_TTL } from '../idp/provider.ts';
+import type { Client } from '../modules/apps/apps.repository.ts';
+import type { IssuerState } from './issuer-state.repository.ts';
+import { findProjectUser } from './project-users.repository.ts';
+import { projectErrorPage } from './project-pages.ts';
+
+export const PROJECT_SCOPES = ['openid', 'email'] as const;
+
+/** What a project's issuer needs from the applications module. */
+export interface ProjectClients {
+  findClient(clientId: string): Promise<Client | null>;
+  verifyClientCredentials(clientId: string, clientSecret: string): Promise<boolean>;
+}
+
+export function projectIssuerUrl(publicUrl: string, projectId: string): string {
+  return `${publicUrl}${projectIssuerPath(projectId)}`;
+}
+
+/** Can this client sign anyone in at this project's issuer right now? */
+export function clientState(client: Client | null, projectId: string): 'unknown' | 'disabled' | 'closed' | 'ok' {
+  if (!client || client.projectId !== projectId) return 'unknown';
+  if (!client.projectEnabled) return 'closed';
+  if (!client.applicationEnabled) return 'disabled';
+  return 'ok';
+}
+
+/**
+ * How the client in this request authenticates at the token endpoint: oidc-provider accepts a
+ * secret in either place for a client registered with either secret method, so the project's
+ * choice is enforced on what was actually presented.
+ */
+function presentedAuthMethod(ctx: KoaContextWithOIDC | undefined): ClientAuthMethod {
+  if (ctx?.headers.authorization !== undefined) return 'client_secret_basic';
+  return ctx?.oidc?.params?.client_secret ? 'client_secret_post' : 'none';
+}
+
+/**
+ * One project's OpenID Connect issuer (oidc-provider), built from its state; a new one is built
+ * when the project's version changes (provider-cache.ts). Clients are the project's applications,
+ * looked up at each use; their secrets are verified against the stored hash (docs/decisions/0009,
+ * 0012), never held by the provider. Artefacts live in project_oidc_payloads.
+ */
+export function createProjectProvider(options: {
+  db: Db;
+  secretBox: SecretBox;
+  clients: ProjectClients;
+  state: IssuerState;
+  signingKeys: JsonWebKey[];
+  cookieKeys: string[];
+  publicUrl: string;
+}): Provider {
+  const { db, secretBox, clients, state, publicUrl } = options;
+  const { projectId, issuer } = state;
+  const mountPath = projectIssuerPath(projectId);
+  const secure = publicUrl.startsWith('https:');
+  const secretMethods: ClientAuthMethod[] = [...issuer.token_endpoint_auth_methods];
+  const clientAuthMethods: ClientAuthMethod[] = issuer.allow_pkce_only_token_exchange ? [...secretMethods, 'none'] : secretMethods;
+  // oidc-provider wants a client_secret for secret methods; it never compares it (compareClientSecret
+  // below asks the applications module) and derives nothing from it (no HS* algorithm is enabled).
+  const unusedSecret = randomToken();
+  const payloads = dbAdapterFactory(db, secretBox, { table: 'project_oidc_payloads', projectId });
+
+  const clientAdapter: Pick<Adapter, 'find'> = {
+    async find(clientId) {
+      const client = await clients.findClient(clientId);
+      if (clientState(client, projectId) !== 'ok' || !client) return undefined;
+      // A secret is checked by compareClientSecret against the methods the project allows; without
+      // one, the client is public only while the project allows PKCE-only exchange (else the
+      // registered secret method does not match and the request is refused).
+      const publicClient = presentedAuthMethod(Provider.ctx) === 'none' && clientAuthMethods.includes('none');
+      return {
+        client_id: clientId,
+        client_secret: unusedSecret,
+        redirect_uris: client.redirectUris,
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: publicClient ? 'none' : (secretMethods[0] ?? 'client_secret_basic'),
+        id_token_signed_response_alg: issuer.id_token_signing_alg,
+      };
+    },
+  };
+
+  const configuration: Configuration = {
+    adapter: (kind) => (kind === 'Client' ? (clientAdapter as Adapter) : payloads(kind)),
+    clients: [],
+    clientAuthMethods,
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    scopes: [...PROJECT_SCOPES],
+    claims: { openid: ['sub'], email: ['email', 'email_verified'] },
+    enabledJWA: { idTokenSigningAlgValues: [issuer.id_token_signing_alg] },
+    async findAccount(_ctx, sub) {
+      const user = await findProjectUser(db, projectId, sub);
+      if (!user) return undefined;
+      return { accountId: user.id, claims: async () => ({ sub: user.id, email: user.email, email_verified: true }) };
+    },
+    ...mountedAt(mountPath, { cookieKeys: options.cookieKeys, cookiePrefix: 'lk_issuer', secure }),
+    jwks: { keys: options.signingKeys } as Configuration['jwks'],
+    features: {
+      devInteractions: { enabled: false },
+      userinfo: { enabled: true },
+      // End-session pages come with the devices slice (a session ends with its passkey's revocation).
+      rpInitiatedLogout: { enabled: false },
+    },
+    ttl: PROVIDER_TTL,
+    // spec §3 allowedCORSDomains: only these browser origins may call token, userinfo and the rest.
+    clientBasedCORS: (_ctx, origin) => state.allowedOrigins.some((allowed) => allowed.replace(/\/+$/, '') === origin),
+    async renderError(ctx, out) {
+      ctx.type = 'html';
+      ctx.body = projectErrorPage(state, out);
+    },
+  };
+  const provider = new Provider(projectIssuerUrl(publicUrl, projectId), configuration);
+  // Scheme and host come from X-Forwarded-*, pinned to PUBLIC_URL on every request (sign-in-pages.ts).
+  provider.proxy = true;
+
+  provider.Client.prototype.compareClientSecret = async function compareClientSecret(this: { clientId: string }, actual: string) {
+    if (!secretMethods.includes(presentedAuthMethod(Provider.ctx))) return false;
+    return clients.verifyClientCredentials(this.clientId, actual);
+  };
+
+  // oidc-provider 9 implements S256 only; a project allowing `plain` is served by the rewriting in
+  // provider.routes.ts, so discovery states the project's own list.
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.path === '/.well-known/openid-configuration' && ctx.body && typeof ctx.body === 'object') {
+      (ctx.body as Record<string, unknown>).code_challenge_methods_supported = issuer.code_challenge_methods;
+    }
+  });
+  return provider;
+}

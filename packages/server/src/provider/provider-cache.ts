@@ -1,0 +1,39 @@
+import type Provider from 'oidc-provider';
+import type { IssuerState } from './issuer-state.repository.ts';
+
+/** How many projects' providers one instance keeps built (a cold one costs a key read and a build). */
+export const PROVIDER_CACHE_SIZE = 100;
+
+/**
+ * The built providers of the most recently used projects (least recently used goes first). Only a
+ * cache: every request reads the project's version (one primary-key read) and a provider built from
+ * another version is rebuilt, so a settings, state or key change made through any instance holds
+ * at the next request (docs/decisions/0012).
+ */
+export function createProviderCache(build: (state: IssuerState) => Promise<Provider>, max = PROVIDER_CACHE_SIZE) {
+  const entries = new Map<string, { version: number; provider: Promise<Provider> }>();
+  return {
+    providerFor(state: IssuerState): Promise<Provider> {
+      const hit = entries.get(state.projectId);
+      entries.delete(state.projectId);
+      if (hit && hit.version === state.version) {
+        entries.set(state.projectId, hit);
+        return hit.provider;
+      }
+      const entry = { version: state.version, provider: build(state) };
+      entries.set(state.projectId, entry);
+      // A failed build is not kept: the next request tries again.
+      entry.provider.catch(() => {
+        if (entries.get(state.projectId) === entry) entries.delete(state.projectId);
+      });
+      for (const oldest of entries.keys()) {
+        if (entries.size <= max) break;
+        entries.delete(oldest);
+      }
+      return entry.provider;
+    },
+    get size() {
+      return entries.size;
+    },
+  };
+}

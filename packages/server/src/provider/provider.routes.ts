@@ -1,0 +1,130 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { projectIssuerPath, type Issuer } from '@latchkey/domain';
+import type { Clock } from '../clock.ts';
+import type { SecretBox } from '../crypto.ts';
+import type { Db } from '../db/db.ts';
+import { createLoginCodes } from '../idp/login-codes.service.ts';
+import { mountProviders, registerSignInPages, SIGN_IN_CSP, type SignInSite } from '../idp/sign-in-pages.ts';
+import { errorPage, LATCHKEY_BRAND } from '../idp/views.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { findIssuerState, type IssuerState } from './issuer-state.repository.ts';
+import { issuerCookieKeys, projectSigningKeys } from './project-keys.ts';
+import { projectBrand, refusalPage, START_AGAIN } from './project-pages.ts';
+import { clientState, createProjectProvider, PROJECT_SCOPES, type ProjectClients } from './project-provider.ts';
+import { createProviderCache } from './provider-cache.ts';
+import { userIdForEmail } from './project-users.repository.ts';
+
+export interface ProjectIssuerDeps {
+  db: Db;
+  clock: Clock;
+  mailer: Mailer;
+  secretBox: SecretBox;
+  clients: ProjectClients;
+  publicUrl: string;
+}
+
+const MOUNT_ROUTE = '/p/:project';
+
+/**
+ * spec §2 code_challenge_methods: oidc-provider 9 verifies S256 only. A `plain` challenge the
+ * project allows is handed on as its S256 (S256(verifier) equals S256(challenge) exactly when the
+ * verifier equals the challenge); a method the project does not allow is handed on as one
+ * oidc-provider refuses, so the client gets invalid_request at its redirect URI.
+ */
+function applyChallengeMethods(search: URLSearchParams, issuer: Issuer): void {
+  const challenge = search.get('code_challenge');
+  if (challenge === null) return;
+  const method = search.get('code_challenge_method') ?? 'plain';
+  if (!(issuer.code_challenge_methods as readonly string[]).includes(method)) {
+    search.set('code_challenge_method', `${method} (not allowed by this issuer)`);
+  } else if (method === 'plain') {
+    search.set('code_challenge', createHash('sha256').update(challenge, 'ascii').digest('base64url'));
+    search.set('code_challenge_method', 'S256');
+  }
+}
+
+/**
+ * Every project's OpenID Connect issuer at {PUBLIC_URL}/p/{project} (issue 8, slice 1), with its
+ * sign-in pages. Routing by a project's custom domain (Host) comes in a later slice.
+ */
+export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: ProjectIssuerDeps): Promise<void> {
+  const { db, secretBox, clients, publicUrl } = deps;
+  const cache = createProviderCache(async (state) =>
+    createProjectProvider({
+      db,
+      secretBox,
+      clients,
+      state,
+      publicUrl,
+      signingKeys: await projectSigningKeys(db, secretBox, state.projectId, state.issuer.id_token_signing_alg),
+      cookieKeys: await issuerCookieKeys(db, secretBox),
+    }),
+  );
+  const refuse = (reply: FastifyReply, status: number, body: string) =>
+    reply
+      .status(status)
+      .header('Content-Security-Policy', SIGN_IN_CSP)
+      .header('Cache-Control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(body);
+  const noSuchIssuer = () => errorPage(`There is no sign-in service at this address. ${START_AGAIN}`, null, LATCHKEY_BRAND);
+
+  /** Why this client may not sign anyone in, or null. */
+  async function refusalFor(state: IssuerState, clientId: unknown): Promise<string | null> {
+    if (!state.enabled) return refusalPage(state, 'closed');
+    const status = typeof clientId === 'string' ? clientState(await clients.findClient(clientId), state.projectId) : 'unknown';
+    return status === 'disabled' || status === 'closed' ? refusalPage(state, status) : null;
+  }
+
+  await mountProviders(app, {
+    route: `${MOUNT_ROUTE}/*`,
+    publicUrl,
+    async resolve(request, reply) {
+      const state = await findIssuerState(db, request.params.project ?? '');
+      const mountPath = state ? projectIssuerPath(state.projectId) : '';
+      const url = new URL(request.raw.url ?? '/', publicUrl);
+      if (!state || !url.pathname.startsWith(`${mountPath}/`)) {
+        await refuse(reply, 404, noSuchIssuer());
+        return null;
+      }
+      if (url.pathname === `${mountPath}/auth`) {
+        // spec §4: refused with a page before the provider sees the request.
+        const refused = await refusalFor(state, url.searchParams.get('client_id'));
+        if (refused) {
+          await refuse(reply, 403, refused);
+          return null;
+        }
+        if (request.method === 'GET') {
+          applyChallengeMethods(url.searchParams, state.issuer);
+          request.raw.url = `${url.pathname}${url.search}`;
+        }
+      }
+      return { provider: await cache.providerFor(state), mountPath };
+    },
+  });
+
+  await registerSignInPages(app, {
+    mountRoute: MOUNT_ROUTE,
+    publicUrl,
+    fallback: { brand: LATCHKEY_BRAND, home: null, startAgain: START_AGAIN },
+    async site(request): Promise<SignInSite> {
+      const state = await findIssuerState(db, request.params.project ?? '');
+      if (!state) throw Object.assign(new Error('no such project'), { name: 'SessionNotFound' });
+      const { projectId } = state;
+      return {
+        provider: await cache.providerFor(state),
+        loginCodes: createLoginCodes(deps, `project:${projectId}`),
+        mountPath: projectIssuerPath(projectId),
+        brand: projectBrand(state),
+        home: null,
+        startAgain: START_AGAIN,
+        // spec §2: a user who presses Cancel returns to the client with error=consent_required.
+        cancelError: 'consent_required',
+        scopes: PROJECT_SCOPES,
+        accountFor: (email) => userIdForEmail(db, { projectId, email, now: deps.clock.now() }),
+        refusal: (details) => refusalFor(state, details.params.client_id),
+      };
+    },
+  });
+}

@@ -1,0 +1,294 @@
+import * as client from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, type ApplicationKeys, type Issuer } from '@latchkey/domain';
+import { signedInAccount, startTestApp, uniqueEmail, type SignedIn, type TestApp } from './support/app.ts';
+import { Browser, type BrowserResponse } from './support/browser.ts';
+import { describeEachDatabase } from './support/databases.ts';
+import { apiPath, closeProject, createApp, createKeys, createProject, REDIRECT, setEnabled } from './support/fixtures.ts';
+import { formAction, linkHref, submitEmail } from './support/sign-in.ts';
+
+type AuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
+
+describeEachDatabase('every project is an OpenID Connect issuer', (d) => {
+  let t: TestApp;
+  let admin: SignedIn;
+
+  beforeAll(async () => {
+    t = await startTestApp(d.db, { listen: true, env: { PROJECTS_PER_ACCOUNT: '100' } });
+    admin = await signedInAccount(t, d.db);
+  });
+  afterAll(async () => t?.close());
+
+  const issuerUrl = (projectId: string) => `${t.baseUrl}/p/${projectId}`;
+
+  async function projectWithApp(): Promise<{ projectId: string; appId: string; keys: ApplicationKeys }> {
+    const projectId = await createProject(admin);
+    const appId = await createApp(admin, projectId);
+    const keys = await createKeys(admin, appId);
+    return { projectId, appId, keys };
+  }
+
+  async function setIssuer(projectId: string, change: Partial<Issuer>): Promise<void> {
+    const path = apiPath(api.getIssuer, { project: projectId });
+    const current = await admin.api.get<Issuer>(path);
+    const res = await admin.api.put(path, { ...current.body, ...change });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  }
+
+  /** openid-client as the application's relying party, configured by discovery. */
+  async function relyingParty(projectId: string, keys: ApplicationKeys, method: AuthMethod = 'client_secret_basic', secret = keys.clientSecret) {
+    const auth =
+      method === 'client_secret_basic'
+        ? client.ClientSecretBasic(secret)
+        : method === 'client_secret_post'
+          ? client.ClientSecretPost(secret)
+          : client.None();
+    return client.discovery(new URL(issuerUrl(projectId)), keys.clientId, method === 'none' ? undefined : secret, auth, {
+      execute: [client.allowInsecureRequests],
+    });
+  }
+
+  interface Authorization {
+    url: URL;
+    verifier: string;
+    state: string;
+  }
+
+  async function authorization(config: client.Configuration, redirectUri = REDIRECT): Promise<Authorization> {
+    const verifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: redirectUri,
+      scope: 'openid email',
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+    });
+    return { url, verifier, state };
+  }
+
+  /** The browser opens the authorization URL and follows it to the first page it shows. */
+  async function open(browser: Browser, url: URL): Promise<BrowserResponse> {
+    return (await browser.follow(await browser.get(url.href), (location) => location.startsWith(REDIRECT))).at(-1) as BrowserResponse;
+  }
+
+  /** The end user signs in with an emailed code; answers the redirect to the application. */
+  async function signIn(browser: Browser, start: Authorization, email: string): Promise<URL> {
+    const emailPage = await open(browser, start.url);
+    expect(emailPage.status, emailPage.text).toBe(200);
+    const codePage = await submitEmail(browser, emailPage, email);
+    expect(codePage.text).toContain('We sent a 6-digit code to');
+    const posted = await browser.request(formAction(codePage), { form: { code: t.mailer.lastCode(email) } });
+    const last = (await browser.follow(posted, (location) => location.startsWith(REDIRECT))).at(-1) as BrowserResponse;
+    expect(last.location ?? '', last.text).toMatch(new RegExp(`^${REDIRECT}\\?`));
+    return new URL(last.location as string);
+  }
+
+  /** The OAuth error a refused token request answered (in the body, or in WWW-Authenticate). */
+  async function refusal(request: Promise<unknown>): Promise<string> {
+    try {
+      await request;
+    } catch (error) {
+      const e = error as { error?: string; cause?: Array<{ parameters?: { error?: string } }> };
+      return e.error ?? e.cause?.[0]?.parameters?.error ?? String(error);
+    }
+    throw new Error('the request was not refused');
+  }
+
+  const exchange = (config: client.Configuration, callback: URL, start: Authorization) =>
+    client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: start.verifier, expectedState: start.state });
+
+  it('publishes discovery and JWKS under /p/{project}, and GET issuer answers that address', async () => {
+    const { projectId } = await projectWithApp();
+    const res = await fetch(`${issuerUrl(projectId)}/.well-known/openid-configuration`);
+    expect(res.status).toBe(200);
+    const metadata = (await res.json()) as Record<string, unknown>;
+    expect(metadata.issuer).toBe(issuerUrl(projectId));
+    expect(metadata.code_challenge_methods_supported).toEqual(['S256']);
+    expect(metadata.token_endpoint_auth_methods_supported).toEqual(['client_secret_basic', 'client_secret_post']);
+    expect(metadata.id_token_signing_alg_values_supported).toEqual(['RS256']);
+    const jwks = (await (await fetch(String(metadata.jwks_uri))).json()) as { keys: Array<Record<string, unknown>> };
+    expect(jwks.keys).toHaveLength(1);
+    expect(jwks.keys[0]).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig' });
+    expect(jwks.keys[0]).not.toHaveProperty('d');
+
+    const issuer = await admin.api.get<Issuer>(apiPath(api.getIssuer, { project: projectId }));
+    expect(issuer.body.address).toBe(issuerUrl(projectId));
+    await setIssuer(projectId, { address: 'https://elsewhere.example.com' });
+    expect((await admin.api.get<Issuer>(apiPath(api.getIssuer, { project: projectId }))).body.address).toBe(issuerUrl(projectId));
+    expect((await fetch(`${t.baseUrl}/p/NOSUCHPROJECT0000/.well-known/openid-configuration`)).status).toBe(404);
+  });
+
+  it('signs an end user in with code + PKCE and client_secret_basic: ID token verified against JWKS, userinfo, a stable sub', async () => {
+    const { projectId, keys } = await projectWithApp();
+    const config = await relyingParty(projectId, keys);
+    const email = uniqueEmail('end-user');
+    const start = await authorization(config);
+    const tokens = await exchange(config, await signIn(new Browser(), start, email), start);
+    const claims = tokens.claims();
+    expect(claims?.iss).toBe(issuerUrl(projectId));
+    expect(claims?.aud).toBe(keys.clientId);
+    const info = await client.fetchUserInfo(config, tokens.access_token, claims?.sub as string);
+    expect(info).toMatchObject({ email, email_verified: true });
+
+    // The same person, another browser: the same sub.
+    const again = await authorization(config);
+    const second = await exchange(config, await signIn(new Browser(), again, email), again);
+    expect(second.claims()?.sub).toBe(claims?.sub);
+  });
+
+  it('shows the project display name and an accessible form on its pages', async () => {
+    const { projectId, keys } = await projectWithApp();
+    const page = await open(new Browser(), (await authorization(await relyingParty(projectId, keys))).url);
+    expect(page.text).toContain('<html lang="en">');
+    expect(page.text).toMatch(/<h1>Sign in to Team /);
+    expect(page.text).toContain('<label for="email">Email</label>');
+  });
+
+  it('takes client_secret_post, and refuses it at the next request once the project switches it off', async () => {
+    const { projectId, keys } = await projectWithApp();
+    const config = await relyingParty(projectId, keys, 'client_secret_post');
+    const start = await authorization(config);
+    const tokens = await exchange(config, await signIn(new Browser(), start, uniqueEmail()), start);
+    expect(tokens.id_token).toBeTruthy();
+
+    await setIssuer(projectId, { token_endpoint_auth_methods: ['client_secret_basic'] });
+    const next = await authorization(config);
+    const callback = await signIn(new Browser(), next, uniqueEmail());
+    await expect(exchange(config, callback, next)).rejects.toMatchObject({ error: 'invalid_client' });
+    // Basic still works.
+    const basic = await relyingParty(projectId, keys, 'client_secret_basic');
+    const third = await authorization(basic);
+    expect((await exchange(basic, await signIn(new Browser(), third, uniqueEmail()), third)).id_token).toBeTruthy();
+  });
+
+  it('lets a public client exchange a code with PKCE alone only while the project allows it', async () => {
+    const { projectId, keys } = await projectWithApp();
+    const publicClient = await relyingParty(projectId, keys, 'none');
+    const refused = await authorization(publicClient);
+    await expect(exchange(publicClient, await signIn(new Browser(), refused, uniqueEmail()), refused)).rejects.toMatchObject({
+      error: 'invalid_client',
+    });
+
+    await setIssuer(projectId, { allow_pkce_only_token_exchange: true });
+    const allowed = await authorization(publicClient);
+    const tokens = await exchange(publicClient, await signIn(new Browser(), allowed, uniqueEmail()), allowed);
+    expect(tokens.claims()?.aud).toBe(keys.clientId);
+    // Without the verifier the code is refused: PKCE is what authenticates a public client.
+    const noVerifier = await authorization(publicClient);
+    const callback = await signIn(new Browser(), noVerifier, uniqueEmail());
+    await expect(
+      client.authorizationCodeGrant(publicClient, callback, { pkceCodeVerifier: client.randomPKCECodeVerifier(), expectedState: noVerifier.state }),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('signs ID tokens with the algorithm of the issuer settings (ES256), keeping the earlier key published', async () => {
+    const { projectId, keys } = await projectWithApp();
+    await relyingParty(projectId, keys); // the RS256 key is made on first use
+    await setIssuer(projectId, { id_token_signing_alg: 'ES256' });
+    const config = await relyingParty(projectId, keys);
+    const start = await authorization(config);
+    const tokens = await exchange(config, await signIn(new Browser(), start, uniqueEmail()), start);
+    const header = JSON.parse(Buffer.from((tokens.id_token as string).split('.')[0] as string, 'base64url').toString()) as { alg: string };
+    expect(header.alg).toBe('ES256');
+    const jwks = (await (await fetch(`${issuerUrl(projectId)}/jwks`)).json()) as { keys: Array<{ alg: string }> };
+    expect(jwks.keys.map((k) => k.alg).sort()).toEqual(['ES256', 'RS256']);
+  });
+
+  it('refuses a wrong secret and a reused code: no token', async () => {
+    const { projectId, keys } = await projectWithApp();
+    const wrong = await relyingParty(projectId, keys, 'client_secret_basic', 'not-the-secret');
+    const start = await authorization(wrong);
+    expect(await refusal(exchange(wrong, await signIn(new Browser(), start, uniqueEmail()), start))).toBe('invalid_client');
+
+    const config = await relyingParty(projectId, keys);
+    const once = await authorization(config);
+    const callback = await signIn(new Browser(), once, uniqueEmail());
+    expect((await exchange(config, callback, once)).access_token).toBeTruthy();
+    await expect(exchange(config, callback, once)).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('answers an unregistered redirect URI with INVALID_REQUEST_PARAMETERS for redirect_uri and never redirects there', async () => {
+    const { projectId, keys } = await projectWithApp();
+    const config = await relyingParty(projectId, keys);
+    const start = await authorization(config, `${REDIRECT}/other`);
+    const res = await new Browser().get(start.url.href);
+    expect(res.status).toBe(400);
+    expect(res.location).toBeNull();
+    expect(res.text).toContain('INVALID_REQUEST_PARAMETERS: redirect_uri');
+  });
+
+  it('refuses end-user sign-in with a page for a disabled application and for a closed project', async () => {
+    const { projectId, appId, keys } = await projectWithApp();
+    const config = await relyingParty(projectId, keys);
+    await setEnabled(admin, appId, false);
+    const disabled = await open(new Browser(), (await authorization(config)).url);
+    expect(disabled.status).toBe(403);
+    expect(disabled.text).toContain('This application is disabled');
+
+    await setEnabled(admin, appId, true);
+    // A sign-in under way when the project closes is refused too.
+    const browser = new Browser();
+    const emailPage = await open(browser, (await authorization(config)).url);
+    await closeProject(admin, projectId);
+    const refused = await browser.request(formAction(emailPage), { form: { email: uniqueEmail() } });
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('This project is closed');
+    const closed = await open(new Browser(), (await authorization(config)).url);
+    expect(closed.status).toBe(403);
+    expect(closed.text).toContain('This project is closed');
+  });
+
+  it('returns error=consent_required to the application when the user presses Cancel', async () => {
+    const { projectId, keys } = await projectWithApp();
+    const browser = new Browser();
+    const page = await open(browser, (await authorization(await relyingParty(projectId, keys))).url);
+    const cancelled = (await browser.follow(await browser.get(linkHref(page, 'Cancel')), (l) => l.startsWith(REDIRECT))).at(-1) as BrowserResponse;
+    const back = new URL(cancelled.location as string);
+    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
+    expect(back.searchParams.get('error')).toBe('consent_required');
+    expect(back.searchParams.has('code')).toBe(false);
+  });
+
+  it("lets only the project's Allowed CORS Origins call userinfo from a browser", async () => {
+    const { projectId, keys } = await projectWithApp();
+    const current = await admin.api.get<Record<string, unknown>>(apiPath(api.getProject, { project: projectId }));
+    const { id: _id, enabled: _enabled, ...settings } = current.body;
+    const saved = await admin.api.put(apiPath(api.updateProject, { project: projectId }), {
+      ...settings,
+      allowedCORSDomains: ['https://spa.example.com'],
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const config = await relyingParty(projectId, keys);
+    const start = await authorization(config);
+    const tokens = await exchange(config, await signIn(new Browser(), start, uniqueEmail()), start);
+    const userinfo = (origin: string) => fetch(`${issuerUrl(projectId)}/me`, { headers: { authorization: `Bearer ${tokens.access_token}`, origin } });
+    const allowed = await userinfo('https://spa.example.com');
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://spa.example.com');
+    const other = await userinfo('https://evil.example.com');
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('project issuer pieces', () => {
+  it('keeps at most the configured number of providers, rebuilding one whose version changed', async () => {
+    const { createProviderCache } = await import('../src/provider/provider-cache.ts');
+    let builds = 0;
+    const cache = createProviderCache(async () => {
+      builds += 1;
+      return {} as never;
+    }, 2);
+    const state = (projectId: string, version = 1) => ({ projectId, version }) as never;
+    await cache.providerFor(state('a'));
+    await cache.providerFor(state('a'));
+    expect(builds).toBe(1);
+    await cache.providerFor(state('a', 2));
+    expect(builds).toBe(2);
+    await cache.providerFor(state('b'));
+    await cache.providerFor(state('c'));
+    expect(cache.size).toBe(2);
+    await cache.providerFor(state('a', 2));
+    expect(builds).toBe(5);
+  });
+});

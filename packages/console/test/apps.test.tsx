@@ -283,6 +283,10 @@ describe('application settings (spec §2, §4, §7, §8)', () => {
     expect(screen.getByRole('textbox', { name: 'Client ID' })).toHaveValue('client-a1');
     expect(screen.getByRole('button', { name: 'Copy Project ID' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Copy Client ID' })).toBeInTheDocument();
+    // Issue 8: what a developer needs to connect, as copy fields.
+    expect(screen.getByRole('textbox', { name: 'Issuer' })).toHaveValue('http://localhost:8080/p/p1');
+    expect(screen.getByRole('textbox', { name: 'Discovery URL' })).toHaveValue('http://localhost:8080/p/p1/.well-known/openid-configuration');
+    expect(screen.getByRole('button', { name: 'Copy Discovery URL' })).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Redirect URL 1' })).toHaveValue('https://shop.example.com/cb');
     expect(screen.getByRole('textbox', { name: 'Redirect URL 2' })).toHaveValue('com.example.shop:/cb');
     expect(screen.getByText('Enabled')).toBeInTheDocument();
@@ -418,7 +422,7 @@ describe('application settings (spec §2, §4, §7, §8)', () => {
 
   it('generates new keys after confirmation and shows the new secret once', async () => {
     const api = settingsServer({
-      'POST /apps/a1/keys/generate': { body: { clientId: 'client-a1', clientSecret: SECRET, redirectURI: KEYS.redirectURI } },
+      'POST /apps/a1/keys/generate': { body: { ...KEYS, clientSecret: SECRET } },
     });
     const ui = renderApp('/project/p1/app/a1/settings');
     await ui.user.click(await screen.findByRole('button', { name: 'Generate new keys' }));
@@ -458,7 +462,7 @@ describe('application settings (spec §2, §4, §7, §8)', () => {
   it('an app whose keys were never made says so and creates them from its redirect URLs', async () => {
     const api = settingsServer({
       'GET /apps/a1/keys': { status: 404, body: { error: 'not_found', message: 'This application has no keys yet' } },
-      'POST /apps/a1/keys': { status: 201, body: { clientId: 'client-a1', clientSecret: SECRET, redirectURI: ['https://shop.example.com/cb'] } },
+      'POST /apps/a1/keys': { status: 201, body: { ...KEYS, clientSecret: SECRET, redirectURI: ['https://shop.example.com/cb'] } },
     });
     const ui = renderApp('/project/p1/app/a1/settings');
     expect(await screen.findByText('This application has no keys yet')).toBeInTheDocument();

@@ -45,5 +45,11 @@ export function application(overrides: Partial<Application> = {}): Application {
 }
 
 export function applicationKeys(overrides: Partial<ApplicationKeys> = {}): ApplicationKeys {
-  return { clientId: 'client-a1', clientSecret: '', redirectURI: ['https://shop.example.com/cb', 'com.example.shop:/cb'], ...overrides };
+  return {
+    clientId: 'client-a1',
+    clientSecret: '',
+    redirectURI: ['https://shop.example.com/cb', 'com.example.shop:/cb'],
+    issuer: 'http://localhost:8080/p/p1',
+    ...overrides,
+  };
 }

@@ -124,15 +124,9 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   }
 
   const sessions = createSessionService({ db, clock, config, signIn, secretBox });
-  const projects = createProjectsService({
-    db,
-    clock,
-    audit,
-    projectsPerAccount: config.projectsPerAccount,
-    secretBox,
-    issuerAddress: (projectId) => projectIssuerUrl(config.publicUrl, projectId),
-  });
-  const apps = createAppsService({ db, clock, audit });
+  const issuerAddress = (projectId: string) => projectIssuerUrl(config.publicUrl, projectId);
+  const projects = createProjectsService({ db, clock, audit, projectsPerAccount: config.projectsPerAccount, secretBox, issuerAddress });
+  const apps = createAppsService({ db, clock, audit, issuerAddress });
   // Every project is an OpenID Connect issuer (issue 8): its clients are the project's applications.
   await registerProjectIssuerRoutes(app, { db, clock, mailer, secretBox, clients: apps, publicUrl: config.publicUrl });
 

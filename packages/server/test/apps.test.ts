@@ -367,7 +367,9 @@ describeEachDatabase('applications', (t) => {
 
       const read = await manager.api.get<ApplicationKeys>(`/api/apps/${appId}/keys`);
       expect(read.status).toBe(200);
-      expect(read.body).toEqual({ clientId, clientSecret: '', redirectURI });
+      // Issue 8: with the project's issuer address, everything a developer needs to connect.
+      expect(read.body).toEqual({ clientId, clientSecret: '', redirectURI, issuer: `${app.config.publicUrl}/p/${id}` });
+      expect(res.body.issuer).toBe(`${app.config.publicUrl}/p/${id}`);
 
       const audit = await auditOf(id);
       expect(audit.at(-1)).toMatchObject({ event_status: 'created', details: { action: 'app.keys.create', clientId } });
@@ -424,6 +426,7 @@ describeEachDatabase('applications', (t) => {
         clientId: keys.clientId,
         clientSecret: '',
         redirectURI: ['https://app.example.com/new', 'http://localhost:3000/cb'],
+        issuer: `${app.config.publicUrl}/p/${id}`,
       });
       expect((await manager.api.get(`/api/apps/${appId}/keys`)).body).toEqual(res.body);
       expect(await verify(keys.clientId, keys.clientSecret)).toBe(true);

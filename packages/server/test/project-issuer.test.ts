@@ -137,6 +137,26 @@ describeEachDatabase('every project is an OpenID Connect issuer', (d) => {
     expect(second.claims()?.sub).toBe(claims?.sub);
   });
 
+  it("works exactly as the README's example: secret without a named method, no state, email from userinfo", async () => {
+    const { projectId, keys } = await projectWithApp();
+    const config = await client.discovery(new URL(issuerUrl(projectId)), keys.clientId, keys.clientSecret, undefined, {
+      execute: [client.allowInsecureRequests],
+    });
+    const verifier = client.randomPKCECodeVerifier();
+    const challenge = await client.calculatePKCECodeChallenge(verifier);
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope: 'openid email',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
+    const email = uniqueEmail('readme');
+    const callback = await signIn(new Browser(), { url, verifier, state: '' }, email);
+    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier });
+    const { sub } = tokens.claims() as { sub: string };
+    expect(await client.fetchUserInfo(config, tokens.access_token, sub)).toMatchObject({ sub, email, email_verified: true });
+  });
+
   it('shows the project display name and an accessible form on its pages', async () => {
     const { projectId, keys } = await projectWithApp();
     const page = await open(new Browser(), (await authorization(await relyingParty(projectId, keys))).url);

@@ -58,7 +58,14 @@ export const applicationKeysSchema = z.object({
   clientId: z.string(),
   clientSecret: z.string(),
   redirectURI: z.array(z.string()),
+  /**
+   * Beyond spec §3 (issue 8): the issuer address of the application's project, so the settings page
+   * shows everything a developer needs to connect (its discovery document is under it).
+   */
+  issuer: z.string(),
 });
+/** The keys as stored: everything but the project's issuer address, which the server adds. */
+export type StoredApplicationKeys = Omit<z.infer<typeof applicationKeysSchema>, 'issuer'>;
 export type ApplicationKeys = z.infer<typeof applicationKeysSchema>;
 
 export const APP_SORT_FIELDS = ['name', 'platformCode', 'enabled', 'createdAt'] as const;

@@ -10,6 +10,14 @@ export function projectIssuerPath(projectId: string): string {
   return `/p/${encodeURIComponent(projectId)}`;
 }
 
+/** OpenID Connect Discovery 1.0 §4: where an issuer publishes its configuration. */
+export const OIDC_DISCOVERY_PATH = '/.well-known/openid-configuration';
+
+/** The discovery document's address of an issuer. */
+export function discoveryUrlOf(issuer: string): string {
+  return `${issuer.replace(/\/+$/, '')}${OIDC_DISCOVERY_PATH}`;
+}
+
 // spec §3 Issuer; spec §5: at least one auth method and one challenge method; alg and flag required.
 export const issuerSchema = z.object({
   // Read-only: the server answers the project's issuer URL and ignores what a PUT sends.

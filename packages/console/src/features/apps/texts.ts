@@ -21,6 +21,8 @@ export const appsTexts = {
     type: 'Type',
     projectId: 'Project ID',
     clientId: 'Client ID',
+    issuer: 'Issuer',
+    discoveryUrl: 'Discovery URL',
     redirectUrls: 'Redirect URLs',
     redirectUrlsHelp:
       'Where users are sent back after signing in, such as https://app.example.com/callback or com.example.app:/callback. A sign-in request must name one of them exactly.',

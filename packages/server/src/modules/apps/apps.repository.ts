@@ -1,4 +1,4 @@
-import { applicationLinks, type Application, type ApplicationKeys, type ApplicationListQuery, type PlatformCode } from '@latchkey/domain';
+import { applicationLinks, type Application, type StoredApplicationKeys, type ApplicationListQuery, type PlatformCode } from '@latchkey/domain';
 import type { Db } from '../../db/db.ts';
 import { containsLower, eq, listPage, listPageSql, sqlDirection, type Condition, type ListPageSpec } from '../../db/list-page.ts';
 import type { Versioned } from '../../http/etag.ts';
@@ -112,15 +112,19 @@ export async function listApplications(db: Db, projectId: string, q: Application
 // The keys as the API answers them; the secret's hash is never read back into an answer, only
 // verification selects it. `clientSecret` is filled only in the answer that generated it.
 const KEYS = `client_id AS "clientId", '' AS "clientSecret", redirect_uris AS "redirectURI", version`;
-type KeysRow = ApplicationKeys & { version: number };
+type KeysRow = StoredApplicationKeys & { version: number };
 
-function versionedKeys(row: KeysRow | undefined): Versioned<ApplicationKeys> | null {
+function versionedKeys(row: KeysRow | undefined): Versioned<StoredApplicationKeys> | null {
   if (!row) return null;
   const { version, ...keys } = row;
   return { value: keys, version };
 }
 
-export async function findKeys(db: Db, applicationId: string, options: { forUpdate?: boolean } = {}): Promise<Versioned<ApplicationKeys> | null> {
+export async function findKeys(
+  db: Db,
+  applicationId: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<Versioned<StoredApplicationKeys> | null> {
   const { rows } = await db.query<KeysRow>(
     `SELECT ${KEYS} FROM application_keys WHERE application_id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
     [applicationId],
@@ -131,13 +135,13 @@ export async function findKeys(db: Db, applicationId: string, options: { forUpda
 export async function insertKeys(
   db: Db,
   k: { applicationId: string; clientId: string; clientSecretHash: string; redirectUris: string[]; now: Date },
-): Promise<Versioned<ApplicationKeys>> {
+): Promise<Versioned<StoredApplicationKeys>> {
   const { rows } = await db.query<KeysRow>(
     `INSERT INTO application_keys (application_id, client_id, client_secret_hash, redirect_uris, created_at, version)
      VALUES ($1, $2, $3, $4::text[], $5, 1) RETURNING ${KEYS}`,
     [k.applicationId, k.clientId, k.clientSecretHash, k.redirectUris, k.now],
   );
-  return versionedKeys(rows[0]) as Versioned<ApplicationKeys>;
+  return versionedKeys(rows[0]) as Versioned<StoredApplicationKeys>;
 }
 
 /**
@@ -147,7 +151,7 @@ export async function insertKeys(
 export async function saveKeys(
   db: Db,
   k: { applicationId: string; redirectUris: string[]; clientSecretHash?: string; now: Date },
-): Promise<Versioned<ApplicationKeys>> {
+): Promise<Versioned<StoredApplicationKeys>> {
   const { rows } = await db.query<KeysRow>(
     `UPDATE application_keys SET redirect_uris = $2::text[], version = version + 1,
             client_secret_hash = coalesce($3, client_secret_hash),
@@ -155,7 +159,7 @@ export async function saveKeys(
       WHERE application_id = $1 RETURNING ${KEYS}`,
     [k.applicationId, k.redirectUris, k.clientSecretHash ?? null, k.now],
   );
-  return versionedKeys(rows[0]) as Versioned<ApplicationKeys>;
+  return versionedKeys(rows[0]) as Versioned<StoredApplicationKeys>;
 }
 
 export interface Client {

@@ -6,6 +6,7 @@ import {
   redirectUriMatches,
   type Application,
   type ApplicationKeys,
+  type StoredApplicationKeys,
   type ApplicationListQuery,
   type PlatformCode,
 } from '@latchkey/domain';
@@ -34,6 +35,8 @@ export interface AppsServiceDeps {
   db: Db;
   clock: Clock;
   audit: AuditHook;
+  /** The issuer address of a project (issue 8), answered with its applications' keys. */
+  issuerAddress: (projectId: string) => string;
 }
 
 /** 16 characters of base32 (80 random bits), like project ids: an application id names, it does not guard. */
@@ -69,7 +72,12 @@ const MAX_CREDENTIAL_LENGTH = 512;
 const noKeys = () => notFound('This application has no keys yet');
 const disabledApp = (what: string) => new DomainError('conflict', `The application is disabled; enable it before ${what}`);
 
-export function createAppsService({ db, clock, audit }: AppsServiceDeps) {
+export function createAppsService({ db, clock, audit, issuerAddress }: AppsServiceDeps) {
+  /** The keys as answered: as stored, with the project's issuer address and, once, the new secret. */
+  function answer(keys: Versioned<StoredApplicationKeys>, projectId: string, clientSecret = ''): Versioned<ApplicationKeys> {
+    return { value: { ...keys.value, clientSecret, issuer: issuerAddress(projectId) }, version: keys.version };
+  }
+
   /**
    * Inside a transaction, before any write to an application: the project must be enabled (spec §4:
    * changes to a closed project's apps are blocked) and stays so until commit; then the
@@ -87,7 +95,7 @@ export function createAppsService({ db, clock, audit }: AppsServiceDeps) {
   }
 
   /** The keys of a locked application, locked too; checked against If-Match. */
-  async function lockKeys(tx: Db, applicationId: string, ifMatch: number | null): Promise<Versioned<ApplicationKeys>> {
+  async function lockKeys(tx: Db, applicationId: string, ifMatch: number | null): Promise<Versioned<StoredApplicationKeys>> {
     const keys = await findKeys(tx, applicationId, { forUpdate: true });
     if (!keys) throw noKeys();
     checkVersion(keys.version, ifMatch, "application's keys");
@@ -182,7 +190,7 @@ export function createAppsService({ db, clock, audit }: AppsServiceDeps) {
           throw new DomainError('conflict', 'This application already has keys; generate new keys to replace the secret');
         }
         const clientSecret = newClientSecret();
-        let keys: Versioned<ApplicationKeys>;
+        let keys: Versioned<StoredApplicationKeys>;
         try {
           keys = await insertKeys(tx, {
             applicationId,
@@ -203,15 +211,15 @@ export function createAppsService({ db, clock, audit }: AppsServiceDeps) {
           details: { applicationId, clientId: keys.value.clientId, redirectURI: keys.value.redirectURI },
         });
         // spec §4 "One-time secrets": the secret is in this answer and nowhere else.
-        return { value: { ...keys.value, clientSecret }, version: keys.version };
+        return answer(keys, application.projectId, clientSecret);
       });
     },
 
     /** spec §7 "GET {keysEndpoint}": never the secret (it is not kept). */
     async getKeys(applicationId: string): Promise<Versioned<ApplicationKeys>> {
-      const keys = await findKeys(db, applicationId);
-      if (!keys) throw noKeys();
-      return keys;
+      const [keys, projectId] = await Promise.all([findKeys(db, applicationId), findProjectOfApplication(db, applicationId)]);
+      if (!keys || !projectId) throw noKeys();
+      return answer(keys, projectId);
     },
 
     /** spec §7 "PUT {keysEndpoint}": replaces the redirect URIs, part of the settings save (spec §4). */
@@ -228,7 +236,7 @@ export function createAppsService({ db, clock, audit }: AppsServiceDeps) {
           projectId: application.projectId,
           details: { applicationId, before: { redirectURI: current.value.redirectURI }, after: { redirectURI: keys.value.redirectURI } },
         });
-        return keys;
+        return answer(keys, application.projectId);
       });
     },
 
@@ -262,7 +270,7 @@ export function createAppsService({ db, clock, audit }: AppsServiceDeps) {
             after: { redirectURI: keys.value.redirectURI },
           },
         });
-        return { value: { ...keys.value, clientSecret }, version: keys.version };
+        return answer(keys, application.projectId, clientSecret);
       });
     },
 

@@ -1,4 +1,4 @@
-import { canSaveApplication, type Application, type ApplicationKeys, type Project } from '@latchkey/domain';
+import { canSaveApplication, discoveryUrlOf, type Application, type ApplicationKeys, type Project } from '@latchkey/domain';
 import { Alert, Button, SimpleGrid, TextInput } from '@mantine/core';
 import { IconInfoCircle, IconKey } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -102,6 +102,9 @@ export function AppSettingsForm({ app, keys, project }: AppSettingsFormProps) {
           />
           <CopyField label={t('form.projectId')} value={app.data.projectId} monospace />
           {keys ? <CopyField label={t('form.clientId')} value={keys.data.clientId} monospace /> : null}
+          {/* Issue 8: what a developer needs to connect, beside the client id. */}
+          {keys ? <CopyField label={t('form.issuer')} value={keys.data.issuer} monospace /> : null}
+          {keys ? <CopyField label={t('form.discoveryUrl')} value={discoveryUrlOf(keys.data.issuer)} monospace /> : null}
         </SimpleGrid>
         {keys ? null : (
           <WarningAlert icon={<IconKey aria-hidden="true" />} title={t('settings.noKeysTitle')}>

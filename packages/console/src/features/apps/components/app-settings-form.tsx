@@ -102,10 +102,14 @@ export function AppSettingsForm({ app, keys, project }: AppSettingsFormProps) {
           />
           <CopyField label={t('form.projectId')} value={app.data.projectId} monospace />
           {keys ? <CopyField label={t('form.clientId')} value={keys.data.clientId} monospace /> : null}
-          {/* Issue 8: what a developer needs to connect, beside the client id. */}
-          {keys ? <CopyField label={t('form.issuer')} value={keys.data.issuer} monospace /> : null}
-          {keys ? <CopyField label={t('form.discoveryUrl')} value={discoveryUrlOf(keys.data.issuer)} monospace /> : null}
         </SimpleGrid>
+        {keys ? (
+          // Issue 8: what a developer needs to connect, under the client id; full width, as the addresses are long.
+          <SimpleGrid cols={1} spacing="lg">
+            <CopyField label={t('form.issuer')} value={keys.data.issuer} monospace />
+            <CopyField label={t('form.discoveryUrl')} value={discoveryUrlOf(keys.data.issuer)} monospace />
+          </SimpleGrid>
+        ) : null}
         {keys ? null : (
           <WarningAlert icon={<IconKey aria-hidden="true" />} title={t('settings.noKeysTitle')}>
             {t('settings.noKeysText')}

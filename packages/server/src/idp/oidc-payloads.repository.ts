@@ -1,4 +1,4 @@
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 
@@ -133,13 +133,26 @@ class DbAdapter implements Adapter {
     return this.#findBy('user_code', this.#refs.userCode(this.#kind, userCode));
   }
 
+  /**
+   * Marks an artefact used, once: of two requests racing with the same authorization code (on one
+   * instance or two), the second finds it consumed here, every token of its grant is revoked (RFC
+   * 6749 §4.1.2) and it is refused as invalid_grant — the provider's own check reads before it writes.
+   */
   async consume(id: string): Promise<void> {
     const p = this.#p;
-    await this.#query(`UPDATE ${this.#table} SET consumed_at = ${p(3)} WHERE ${this.#scope.where} AND kind = ${p(1)} AND id = ${p(2)}`, [
-      this.#kind,
-      this.#refs.id(this.#kind, id),
-      now(),
-    ]);
+    const { rows } = await this.#query<{ grant_id: string | null }>(
+      `UPDATE ${this.#table} SET consumed_at = ${p(3)}
+        WHERE ${this.#scope.where} AND kind = ${p(1)} AND id = ${p(2)} AND consumed_at IS NULL RETURNING grant_id`,
+      [this.#kind, this.#refs.id(this.#kind, id), now()],
+    );
+    if (rows.length > 0) return;
+    const { rows: used } = await this.#query<{ grant_id: string | null }>(
+      `SELECT grant_id FROM ${this.#table} WHERE ${this.#scope.where} AND kind = ${p(1)} AND id = ${p(2)}`,
+      [this.#kind, this.#refs.id(this.#kind, id)],
+    );
+    const grantRef = used[0]?.grant_id;
+    if (grantRef) await this.#query(`DELETE FROM ${this.#table} WHERE ${this.#scope.where} AND grant_id = ${p(1)}`, [grantRef]);
+    throw new errors.InvalidGrant(`${this.#kind} already consumed`);
   }
 
   async destroy(id: string): Promise<void> {

@@ -102,9 +102,14 @@ export function createProjectProvider(options: {
     },
     ...mountedAt(mountPath, { cookieKeys: options.cookieKeys, cookiePrefix: 'lk_issuer', secure }),
     jwks: { keys: options.signingKeys } as Configuration['jwks'],
+    // OpenID Connect Core §3.1.2.1: redirect_uri is required, even when the client has one.
+    allowOmittingSingleRegisteredRedirectUri: false,
     features: {
       devInteractions: { enabled: false },
       userinfo: { enabled: true },
+      // Pushed requests would carry a code_challenge past the issuer's PKCE policy (provider.routes.ts);
+      // off until they are checked the same way.
+      pushedAuthorizationRequests: { enabled: false },
       // End-session pages come with the devices slice (a session ends with its passkey's revocation).
       rpInitiatedLogout: { enabled: false },
     },

@@ -170,8 +170,13 @@ export interface Client {
   projectEnabled: boolean;
 }
 
+// The only form of client id this server issues (base64url); anything else names no client, and a
+// provider's token request (whose body no guard reads) never takes a NUL byte to the database.
+const CLIENT_ID_FORM = /^[A-Za-z0-9_-]{1,200}$/;
+
 /** What the provider needs to know about a client id: its secret's hash, redirect URIs and whether it may sign anyone in. */
 export async function findClient(db: Db, clientId: string): Promise<Client | null> {
+  if (!CLIENT_ID_FORM.test(clientId)) return null;
   const { rows } = await db.query<Client>(
     `SELECT a.project_id AS "projectId", k.client_secret_hash AS "clientSecretHash", k.redirect_uris AS "redirectUris",
             a.enabled AS "applicationEnabled", p.enabled AS "projectEnabled"

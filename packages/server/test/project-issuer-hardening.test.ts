@@ -1,0 +1,69 @@
+import { expect, it } from 'vitest';
+import { errors } from 'oidc-provider';
+import { dbAdapterFactory, type PayloadScope } from '../src/idp/oidc-payloads.repository.ts';
+import { signedInAccount, useTestApp } from './support/app.ts';
+import { describeEachDatabase } from './support/databases.ts';
+import { createApp, createKeys, createProject, REDIRECT } from './support/fixtures.ts';
+
+/** Review findings on issue 8's first slice: each was a way around the issuer's rules. */
+describeEachDatabase("a project's issuer refuses what it must", (t) => {
+  const app = useTestApp(t);
+
+  async function projectWithClient() {
+    const admin = await signedInAccount(app, t.db);
+    const projectId = await createProject(admin);
+    const keys = await createKeys(admin, await createApp(admin, projectId));
+    return { projectId, keys };
+  }
+
+  it('lets an authorization code be consumed once: the second consumer is refused and the grant ends (RFC 6749 §4.1.2)', async () => {
+    const { projectId } = await projectWithClient();
+    const scope: PayloadScope = { table: 'project_oidc_payloads', projectId };
+    const codes = dbAdapterFactory(t.db, app.services.secretBox, scope)('AuthorizationCode');
+    const tokens = dbAdapterFactory(t.db, app.services.secretBox, scope)('AccessToken');
+    await codes.upsert('code-1', { grantId: 'grant-1', kind: 'AuthorizationCode' }, 60);
+    await tokens.upsert('token-1', { grantId: 'grant-1', kind: 'AccessToken' }, 60);
+    // Two token requests that both read the code before either marked it used (two instances):
+    expect((await codes.find('code-1'))?.consumed).toBeUndefined();
+    await codes.consume('code-1');
+    await expect(codes.consume('code-1')).rejects.toBeInstanceOf(errors.InvalidGrant);
+    expect(await tokens.find('token-1')).toBeUndefined();
+    expect(await codes.find('code-1')).toBeUndefined();
+  });
+
+  it('answers a token request with a NUL byte in client_id with a 4xx, never a 500', async () => {
+    const { projectId } = await projectWithClient();
+    for (const clientId of ['%00', 'a%00b', '%ED%A0%80']) {
+      const res = await app.app.inject({
+        method: 'POST',
+        url: `/p/${projectId}/token`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: `grant_type=authorization_code&code=x&client_id=${clientId}&client_secret=y&code_verifier=${'v'.repeat(43)}`,
+      });
+      expect(res.statusCode, `${clientId}: ${res.body}`).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode).toBeLessThan(500);
+    }
+  });
+
+  it('requires redirect_uri even when the application registered only one (OpenID Connect Core §3.1.2.1), and never redirects without it', async () => {
+    const { projectId, keys } = await projectWithClient();
+    const query = new URLSearchParams({
+      client_id: keys.clientId,
+      response_type: 'code',
+      scope: 'openid',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    });
+    const res = await app.app.inject({ method: 'GET', url: `/p/${projectId}/auth?${query}` });
+    expect(res.statusCode).toBe(400);
+    expect(res.headers.location).toBeUndefined();
+    expect(String(res.headers.location ?? '')).not.toContain(REDIRECT);
+  });
+
+  it('offers no pushed authorization requests (they would pass the PKCE policy by)', async () => {
+    const { projectId } = await projectWithClient();
+    const discovery = await app.app.inject({ method: 'GET', url: `/p/${projectId}/.well-known/openid-configuration` });
+    expect(discovery.statusCode).toBe(200);
+    expect(discovery.json<Record<string, unknown>>().pushed_authorization_request_endpoint).toBeUndefined();
+  });
+});

@@ -59,3 +59,11 @@ export async function closeProjectThroughApi(page: Page, projectId: string): Pro
 export async function getAppThroughApi(page: Page, applicationId: string) {
   return callApiOk(page, api.getApp, { params: { application: applicationId } });
 }
+
+/** An OpenID Connect application in the project with its keys, through the API: answers its client credentials. */
+export async function createAppWithKeysThroughApi(page: Page, projectId: string, redirectUris: string[]) {
+  const { id } = await callApiOk(page, api.createApp, {
+    body: { platformCode: 'oidc', name: 'Test app', url: new URL(redirectUris[0] ?? 'https://app.example.com').origin, projectId },
+  });
+  return callApiOk(page, api.createAppKeys, { params: { application: id }, body: { redirectURI: redirectUris } });
+}

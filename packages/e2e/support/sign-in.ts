@@ -22,6 +22,11 @@ function codesFor(email: string): string[] {
   return [...logText().matchAll(CODE_LINE)].filter((m) => m[1] === email).map((m) => m[2] as string);
 }
 
+/** How many sign-in codes the server has written for `email` so far. */
+export function countCodesSentTo(email: string): number {
+  return codesFor(email).length;
+}
+
 /** The newest sign-in code the server wrote for `email` after `before` codes had been written. */
 export async function readCode(email: string, before: number): Promise<string> {
   await expect.poll(() => codesFor(email).length, { message: `a sign-in code mailed to ${email}` }).toBeGreaterThan(before);

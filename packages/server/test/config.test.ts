@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig, passkeysUnavailable } from '../src/config.ts';
 
 function errorOf(env: Record<string, string>): ConfigError {
   try {
@@ -16,14 +16,14 @@ describe('loadConfig', () => {
     expect(loadConfig({}, '/srv/latchkey')).toEqual({
       port: 8080,
       host: '127.0.0.1',
-      publicUrl: 'http://127.0.0.1:8080',
+      publicUrl: 'http://localhost:8080',
       dataDir: '/srv/latchkey/data',
       databaseUrl: null,
       oidc: null,
       smtpUrl: null,
-      mailFrom: 'Latchkey <no-reply@127.0.0.1>',
+      mailFrom: 'Latchkey <no-reply@localhost>',
       registration: 'open',
-      docsUrl: 'http://127.0.0.1:8080/api/docs',
+      docsUrl: 'http://localhost:8080/api/docs',
       supportUrl: '',
       logLevel: 'info',
       projectsPerAccount: 10,
@@ -34,9 +34,17 @@ describe('loadConfig', () => {
   });
 
   it('derives PUBLIC_URL from PORT and drops a trailing slash; blank means unset', () => {
-    expect(loadConfig({ PORT: '9000' }).publicUrl).toBe('http://127.0.0.1:9000');
+    expect(loadConfig({ PORT: '9000' }).publicUrl).toBe('http://localhost:9000');
     expect(loadConfig({ PUBLIC_URL: 'https://latchkey.example.com/' }).publicUrl).toBe('https://latchkey.example.com');
     expect(loadConfig({ PORT: '  ', REGISTRATION: '' }).port).toBe(8080);
+  });
+
+  it('says when PUBLIC_URL is an IP address, where browsers refuse passkeys (the default names a host)', () => {
+    expect(passkeysUnavailable(loadConfig({}))).toBeNull();
+    expect(passkeysUnavailable(loadConfig({ PUBLIC_URL: 'https://id.example.com' }))).toBeNull();
+    for (const url of ['http://127.0.0.1:8080', 'http://[::1]:8080', 'https://10.0.0.5']) {
+      expect(passkeysUnavailable(loadConfig({ PUBLIC_URL: url }))).toMatch(/is an IP address: browsers refuse passkeys there/);
+    }
   });
 
   it('reads every variable', () => {

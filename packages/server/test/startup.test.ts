@@ -1,5 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort } from './support/app.ts';
 import { describe, expect, it } from 'vitest';
 
 const main = resolve(import.meta.dirname, '../src/main.ts');
@@ -14,4 +17,34 @@ describe('start-up', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('Invalid configuration: PORT must be a port number 1-65535');
   });
+
+  it('warns at start when PUBLIC_URL is an IP address, where browsers refuse passkeys; the default address does not', async () => {
+    const output = async (env: Record<string, string>) => {
+      const dir = mkdtempSync(join(tmpdir(), 'latchkey-startup-'));
+      const child = spawn(process.execPath, ['--import', 'tsx', main], {
+        env: { ...process.env, DATA_DIR: dir, LOG_LEVEL: 'silent', PORT: String(await freePort()), ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let text = '';
+      child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      const exited = new Promise((ok) => child.once('exit', ok));
+      try {
+        await expect.poll(() => text, { timeout: 30_000, interval: 100 }).toContain('Latchkey is running at');
+        // The warning, when there is one, follows the line above at once.
+        await new Promise((ok) => setTimeout(ok, 200));
+        return text;
+      } finally {
+        child.kill('SIGTERM');
+        await exited;
+        rmSync(dir, { recursive: true, force: true });
+      }
+    };
+    expect(await output({ PUBLIC_URL: 'http://127.0.0.1:8080' })).toContain(
+      'Warning: PUBLIC_URL http://127.0.0.1:8080 is an IP address: browsers refuse passkeys there',
+    );
+    const byDefault = await output({});
+    expect(byDefault).toMatch(/Latchkey is running at http:\/\/localhost:\d+/);
+    expect(byDefault).not.toContain('Warning');
+  }, 60_000);
 });

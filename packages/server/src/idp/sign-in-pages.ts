@@ -14,17 +14,37 @@ import { codePage, emailPage, errorPage, STYLESHEET, STYLESHEET_PATH, type Inter
  * scheme and host pinned to PUBLIC_URL, and the sign-in pages (email, then an emailed code).
  */
 
-/** The sign-in pages allow nothing but our own stylesheet and forms posting to us. */
-export const SIGN_IN_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * The sign-in pages allow nothing but our own stylesheet and scripts, and forms posting to us.
+ * `returnsTo`: the origin of the client's redirect URI. Chromium applies form-action to every
+ * redirect that follows a form's submission, and the last form of a sign-in ends in a redirect to
+ * the client (POST → /auth/{uid} → redirect_uri), so that origin is allowed too.
+ */
+export function signInCsp(returnsTo?: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    `form-action 'self'${returnsTo ? ` ${returnsTo}` : ''}`,
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+export const SIGN_IN_CSP = signInCsp();
+
+/** The origin of an http(s) redirect URI (already matched by the provider against the client's), or undefined. */
+function originOf(redirectUri: unknown): string | undefined {
+  if (typeof redirectUri !== 'string') return undefined;
+  try {
+    const url = new URL(redirectUri);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The provider builds its URLs and decides on Secure cookies from the request (Host,
@@ -114,6 +134,34 @@ export interface SignInSite {
   accountFor(email: string): Promise<string>;
   /** A page that refuses the sign-in before it starts (disabled application, closed project), or null. */
   refusal(details: Interaction): Promise<string | null>;
+  /** Passkey pages between the address and the sign-in (project issuers, docs/decisions/0013). */
+  passkeys?: PasskeySteps;
+}
+
+/** What a passkey step answers: another page of the flow, a page to show, or the signed-in account. */
+export type StepOutcome = { redirect: string } | { status: number; page: string } | { accountId: string };
+
+/** The interaction a step runs in (already checked: this browser's, in its login prompt, not refused). */
+export interface StepContext {
+  uid: string;
+  links: InteractionLinks;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/**
+ * The passkey part of a site's sign-in: after page 1 a user with a passkey is sent to use it; after
+ * the emailed code a user without one is offered to create one; each ceremony's page and answer.
+ */
+export interface PasskeySteps {
+  /** Page 1 posted with a well-formed address: where to go instead of sending a code, or null. */
+  afterEmail(ctx: StepContext, email: string): Promise<StepOutcome | null>;
+  /** The code verified `email`, the account `accountId`: a page before signing in, or null. */
+  afterCode(ctx: StepContext, accountId: string, email: string): Promise<StepOutcome | null>;
+  passkeyPage(ctx: StepContext): Promise<StepOutcome>;
+  passkeySubmit(ctx: StepContext, form: FormBody): Promise<StepOutcome>;
+  registerPage(ctx: StepContext): Promise<StepOutcome>;
+  registerSubmit(ctx: StepContext, form: FormBody): Promise<StepOutcome>;
 }
 
 const TOO_MANY_CODES: Record<RequestRefusal, (startAgain: string) => string> = {
@@ -154,7 +202,7 @@ function parseFormStrictly(body: string): Record<string, string> | null {
   return form;
 }
 
-type FormBody = Record<string, string | undefined>;
+export type FormBody = Record<string, string | undefined>;
 type UidRequest = FastifyRequest<{
   Params: { uid: string } & Record<string, string>;
   Body: FormBody;
@@ -178,10 +226,14 @@ export async function registerSignInPages(
     publicUrl: string;
     fallback: Pick<SignInSite, 'brand' | 'home' | 'startAgain'>;
     site: (request: UidRequest) => Promise<SignInSite>;
+    /** Serve the passkey pages (sites of this mount answer `passkeys`). */
+    passkeys?: boolean;
   },
 ): Promise<void> {
   const origin = new URL(options.publicUrl);
   const sites = new WeakMap<FastifyRequest, SignInSite>();
+  /** Where the interaction of a request returns to (its client's redirect URI origin): see signInCsp. */
+  const returnsTo = new WeakMap<FastifyRequest, string>();
   const siteOf = async (request: UidRequest): Promise<SignInSite> => {
     const site = await options.site(request);
     sites.set(request, site);
@@ -192,15 +244,16 @@ export async function registerSignInPages(
   await app.register(async (ui) => {
     hideFromOpenApi(ui);
     ui.addHook('onRequest', async (request) => pinToPublicUrl(request, origin));
-    ui.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer', bodyLimit: 4096 }, (_request, body, done) => {
+    // A passkey's registration answer is a few kilobytes of JSON, urlencoded.
+    ui.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer', bodyLimit: 16_384 }, (_request, body, done) => {
       // Raw bytes that are not UTF-8 are refused too, not read as U+FFFD.
       const text = decodeUtf8Strictly(body as Buffer);
       const form = text === null ? null : parseFormStrictly(text);
       if (form) done(null, form);
       else done(Object.assign(new Error('The form is not valid percent-encoded UTF-8'), { statusCode: 400 }), undefined);
     });
-    ui.addHook('onSend', async (_request, reply, payload) => {
-      reply.header('Content-Security-Policy', SIGN_IN_CSP);
+    ui.addHook('onSend', async (request, reply, payload) => {
+      reply.header('Content-Security-Policy', signInCsp(returnsTo.get(request)));
       if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store');
       return payload;
     });
@@ -231,6 +284,8 @@ export async function registerSignInPages(
     async function interaction(site: SignInSite, request: UidRequest, reply: FastifyReply): Promise<Interaction> {
       const details = await site.provider.interactionDetails(request.raw, reply.raw);
       if (details.uid !== request.params.uid) throw new InteractionGone();
+      const clientOrigin = originOf(details.params.redirect_uri);
+      if (clientOrigin) returnsTo.set(request, clientOrigin);
       return details;
     }
 
@@ -247,6 +302,25 @@ export async function registerSignInPages(
       const requested = String(details.params.scope ?? 'openid').split(' ');
       target.addOIDCScope(requested.filter((s) => site.scopes.includes(s)).join(' '));
       return target.save();
+    }
+
+    async function signInAs(site: SignInSite, request: UidRequest, reply: FastifyReply, details: Interaction, accountId: string) {
+      const grantId = await grantFor(site, details, accountId);
+      return finish(site, request, reply, { login: { accountId }, consent: { grantId } });
+    }
+
+    const stepContext = (uid: string, site: SignInSite, request: UidRequest, reply: FastifyReply): StepContext => ({
+      uid,
+      links: linksFor(site, uid),
+      request,
+      reply,
+    });
+
+    /** Carries out what a passkey step answered. */
+    async function settle(site: SignInSite, request: UidRequest, reply: FastifyReply, details: Interaction, outcome: StepOutcome) {
+      if ('redirect' in outcome) return reply.redirect(outcome.redirect, 303);
+      if ('page' in outcome) return page(reply, outcome.status, outcome.page);
+      return signInAs(site, request, reply, details, outcome.accountId);
     }
 
     /** The interaction in its login prompt, unless the site refuses it (then the page is sent). */
@@ -284,8 +358,15 @@ export async function registerSignInPages(
       if (!email || email.length > TEXT_MAX_LENGTH || !isEmail(email)) {
         return page(reply, 400, emailPage(links, { email, error: 'Enter a valid email address' }, site.brand));
       }
-      // Every well-formed address gets a code: whether it may sign in is decided later, so this
-      // page reveals nothing about who is registered.
+      // A user with a passkey is asked for it (docs/decisions/0013: the address comes first, so
+      // only this project's credentials of this user are offered), unless they asked for a code.
+      const wantsCode = request.body?.method === 'code' || request.body?.resend !== undefined;
+      if (site.passkeys && !wantsCode) {
+        const outcome = await site.passkeys.afterEmail(stepContext(details.uid, site, request, reply), email);
+        if (outcome) return settle(site, request, reply, details, outcome);
+      }
+      // Every well-formed address without a passkey gets a code: whether it may sign in is decided
+      // later.
       const sent = await site.loginCodes.request(email, details.uid, request.ip);
       if (!sent.ok && sent.reason === 'mail_failed') {
         request.log.error({ err: sent.error }, 'could not send a sign-in code');
@@ -339,9 +420,27 @@ export async function registerSignInPages(
         return page(reply, 400, codePage(links, { email, error }, site.brand));
       }
       const accountId = await site.accountFor(result.email);
-      const grantId = await grantFor(site, details, accountId);
-      return finish(site, request, reply, { login: { accountId }, consent: { grantId } });
+      const next = site.passkeys ? await site.passkeys.afterCode(stepContext(details.uid, site, request, reply), accountId, result.email) : null;
+      if (next) return settle(site, request, reply, details, next);
+      return signInAs(site, request, reply, details, accountId);
     });
+
+    if (options.passkeys) {
+      type Step = Exclude<keyof PasskeySteps, 'afterEmail' | 'afterCode'>;
+      const passkeyRoute = (method: 'get' | 'post', path: string, step: Step) =>
+        ui[method](`${base}/${path}`, async (request: UidRequest, reply) => {
+          const site = await siteOf(request);
+          const details = await loginStep(site, request, reply);
+          if (!details) return reply;
+          if (!site.passkeys) throw new InteractionGone();
+          const outcome = await site.passkeys[step](stepContext(details.uid, site, request, reply), request.body ?? {});
+          return settle(site, request, reply, details, outcome);
+        });
+      passkeyRoute('get', 'passkey', 'passkeyPage');
+      passkeyRoute('post', 'passkey', 'passkeySubmit');
+      passkeyRoute('get', 'register', 'registerPage');
+      passkeyRoute('post', 'register', 'registerSubmit');
+    }
 
     // "Cancel": the client receives the site's cancel error at its redirect URI.
     ui.get(`${base}/cancel`, async (request: UidRequest, reply) => {

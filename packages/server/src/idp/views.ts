@@ -50,7 +50,11 @@ export interface PageBrand {
 
 export const LATCHKEY_BRAND: PageBrand = { name: 'Latchkey', idLabel: 'Email' };
 
-function page(title: string, body: string, brand: PageBrand = LATCHKEY_BRAND): string {
+/**
+ * A whole sign-in page. `scripts` are paths on our origin (the pages' CSP is `script-src 'self'`:
+ * no inline script), loaded deferred in this order.
+ */
+export function signInPage(title: string, body: string, brand: PageBrand = LATCHKEY_BRAND, scripts: readonly string[] = []): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -60,7 +64,7 @@ function page(title: string, body: string, brand: PageBrand = LATCHKEY_BRAND): s
 <meta name="robots" content="noindex">
 <title>${escapeHtml(title)} · ${escapeHtml(brand.name)}</title>
 <link rel="stylesheet" href="${STYLESHEET_PATH}">
-</head>
+${scripts.map((src) => `<script defer src="${escapeHtml(src)}"></script>\n`).join('')}</head>
 <body>
 <main>
 <p class="brand">${escapeHtml(brand.name)}</p>
@@ -91,7 +95,7 @@ export interface InteractionLinks {
 /** Page 1: "Sign in to {brand}", a field labelled Email (or the project's label), Continue, Cancel. */
 export function emailPage(links: InteractionLinks, options: { email?: string; error?: string } = {}, brand: PageBrand = LATCHKEY_BRAND): string {
   const err = fieldError('email', options.error);
-  return page(
+  return signInPage(
     'Sign in',
     `<h1>Sign in to ${escapeHtml(brand.name)}</h1>
 <p class="hint">We will email you a 6-digit code. No password needed.</p>
@@ -113,7 +117,7 @@ export function codePage(
   brand: PageBrand = LATCHKEY_BRAND,
 ): string {
   const err = fieldError('code', options.error);
-  return page(
+  return signInPage(
     'Enter your code',
     `<h1>Sign in to ${escapeHtml(brand.name)}</h1>
 <p>We sent a 6-digit code to <strong>${escapeHtml(options.email)}</strong></p>
@@ -143,7 +147,7 @@ export function errorPage(
   brand: PageBrand = LATCHKEY_BRAND,
   options: { heading?: string; code?: string } = {},
 ): string {
-  return page(
+  return signInPage(
     'Sign-in problem',
     `<h1>${escapeHtml(options.heading ?? 'Sign-in could not continue')}</h1>
 <p>${escapeHtml(message)}</p>
@@ -160,7 +164,7 @@ export const LOGOUT_SCRIPT_HASH = `'sha256-${createHash('sha256').update(LOGOUT_
 
 /** RP-initiated logout: the console asked to sign out, so it goes through without another click. */
 export function logoutPage(form: string): string {
-  return page(
+  return signInPage(
     'Signing out',
     `<h1>Signing you out…</h1>
 ${form}
@@ -171,7 +175,7 @@ ${form}
 }
 
 export function signedOutPage(homeUrl: string): string {
-  return page(
+  return signInPage(
     'Signed out',
     `<h1>You are signed out</h1>
 <div class="links"><a href="${escapeHtml(homeUrl)}">Back to Latchkey</a></div>`,

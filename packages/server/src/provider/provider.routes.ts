@@ -14,6 +14,7 @@ import { projectBrand, refusalPage, START_AGAIN } from './project-pages.ts';
 import { clientState, createProjectProvider, PROJECT_SCOPES, type ProjectClients } from './project-provider.ts';
 import { createProviderCache } from './provider-cache.ts';
 import { userIdForEmail } from './project-users.repository.ts';
+import { projectPasskeys, registerPasskeyAssets } from './passkeys.ts';
 
 export interface ProjectIssuerDeps {
   db: Db;
@@ -104,19 +105,23 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
     },
   });
 
+  registerPasskeyAssets(app);
   await registerSignInPages(app, {
     mountRoute: MOUNT_ROUTE,
     publicUrl,
+    passkeys: true,
     fallback: { brand: LATCHKEY_BRAND, home: null, startAgain: START_AGAIN },
     async site(request): Promise<SignInSite> {
       const state = await findIssuerState(db, request.params.project ?? '');
       if (!state) throw Object.assign(new Error('no such project'), { name: 'SessionNotFound' });
       const { projectId } = state;
+      const mountPath = projectIssuerPath(projectId);
+      const brand = projectBrand(state);
       return {
         provider: await cache.providerFor(state),
         loginCodes: createLoginCodes(deps, `project:${projectId}`),
-        mountPath: projectIssuerPath(projectId),
-        brand: projectBrand(state),
+        mountPath,
+        brand,
         home: null,
         startAgain: START_AGAIN,
         // spec §2: a user who presses Cancel returns to the client with error=consent_required.
@@ -124,6 +129,7 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
         scopes: PROJECT_SCOPES,
         accountFor: (email) => userIdForEmail(db, { projectId, email, now: deps.clock.now() }),
         refusal: (details) => refusalFor(state, details.params.client_id),
+        passkeys: projectPasskeys({ db, clock: deps.clock, secretBox, publicUrl, projectId, mountPath, brand }),
       };
     },
   });

@@ -32,9 +32,15 @@ export class Browser {
    * believes from loopback (startTestApp's TRUST_PROXY). Two Browsers given one address share it.
    */
   readonly clientIp: string;
+  /**
+   * Where a request really goes (cookies still follow the address asked for): e.g. alternately to
+   * two server instances behind one PUBLIC_URL, as a load balancer would send them.
+   */
+  readonly #via: (url: URL) => URL;
 
-  constructor(options: { clientIp?: string } = {}) {
+  constructor(options: { clientIp?: string; via?: (url: URL) => URL } = {}) {
     this.clientIp = options.clientIp ?? nextClientIp();
+    this.#via = options.via ?? ((url) => url);
   }
 
   cookie(name: string): string | undefined {
@@ -88,7 +94,7 @@ export class Browser {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(init.json);
     }
-    const response = await fetch(target, { method: init.method ?? (body ? 'POST' : 'GET'), headers, body, redirect: 'manual' });
+    const response = await fetch(this.#via(new URL(target)), { method: init.method ?? (body ? 'POST' : 'GET'), headers, body, redirect: 'manual' });
     for (const setCookie of response.headers.getSetCookie()) this.#store(target, setCookie);
     const text = await response.text();
     const location = response.headers.get('location');

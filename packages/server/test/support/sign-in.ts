@@ -57,3 +57,11 @@ export async function signInThroughProvider(t: TestApp, browser: Browser, email:
   expect(last.location ?? '', last.text).toMatch(new RegExp(`^${t.baseUrl}/login\\?`));
   return postLogin(t, browser, last.location as string);
 }
+
+/** The passkey offer after the emailed code at a project's issuer (docs/decisions/0013). */
+export const isPasskeyOffer = (page: BrowserResponse): boolean => page.status === 200 && page.text.includes('<h1>Create a passkey</h1>');
+
+/** Presses "Not now" on the passkey offer; answers the redirect that follows. */
+export async function declinePasskey(browser: Browser, offer: BrowserResponse): Promise<BrowserResponse> {
+  return browser.request(formAction(offer, 1), { form: { skip: '1' } });
+}

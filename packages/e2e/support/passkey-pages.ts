@@ -1,0 +1,60 @@
+import { expect, type Page } from '@playwright/test';
+
+// A project's hosted sign-in pages with passkeys (docs/decisions/0013), and the test app around them.
+
+/**
+ * Gives the page a platform authenticator that holds passkeys and verifies its user (Chromium's
+ * WebAuthn virtual authenticator over CDP), as a phone or laptop with a screen lock would.
+ */
+export async function addVirtualAuthenticator(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+  });
+}
+
+/** Opens the test app, which sends the person to the project's sign-in page. */
+export async function goToAppSignIn(page: Page, appUrl: string, projectName: string): Promise<void> {
+  await page.goto(appUrl);
+  await expect(page.getByRole('heading', { name: `Sign in to ${projectName}` })).toBeVisible();
+}
+
+export async function fillIdentityAndContinue(page: Page, email: string, label = 'Email'): Promise<void> {
+  await page.getByLabel(label).fill(email);
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+export async function fillEmailedCodeAndSignIn(page: Page, code: string): Promise<void> {
+  await page.getByLabel('Code').fill(code);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+export async function expectPasskeyOffer(page: Page): Promise<void> {
+  await expect(page.getByRole('heading', { name: 'Create a passkey' })).toBeVisible();
+}
+
+export async function clickCreatePasskey(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Create a passkey' }).click();
+}
+
+export async function expectPasskeyStep(page: Page): Promise<void> {
+  await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Email me a code instead' })).toBeVisible();
+}
+
+export async function clickSignInWithPasskey(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+}
+
+/** Back at the test app, which exchanged the code for tokens; answers the subject it shows. */
+export async function expectSignedInAtApp(page: Page): Promise<string> {
+  await expect(page.getByRole('heading', { name: 'Signed in to the test app' })).toBeVisible();
+  const text = (await page.getByText(/^Subject: /).textContent()) ?? '';
+  return text.replace(/^Subject: /, '');
+}
+
+export async function expectPasskeyRevoked(page: Page): Promise<void> {
+  await expect(page.getByRole('heading', { name: 'This passkey was revoked' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Email me a code instead' })).toBeVisible();
+}

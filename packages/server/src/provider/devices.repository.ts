@@ -1,0 +1,104 @@
+import type { Db } from '../db/db.ts';
+
+/** A passkey credential of a project's end user (docs/decisions/0013): the spec's device, `id` its mpinId. */
+export interface Device {
+  projectId: string;
+  id: string;
+  userId: string;
+  /** The COSE public key, base64url. */
+  publicKey: string;
+  counter: number;
+  transports: string[];
+  name: string;
+  ip: string | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revoked: boolean;
+  revokedAt: Date | null;
+  revokeReason: string | null;
+}
+
+interface Row {
+  project_id: string;
+  id: string;
+  user_id: string;
+  public_key: string;
+  counter: string | number;
+  transports: string[] | null;
+  name: string;
+  ip: string | null;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked: boolean;
+  revoked_at: Date | null;
+  revoke_reason: string | null;
+}
+
+const COLUMNS = 'project_id, id, user_id, public_key, counter, transports, name, ip, created_at, last_used_at, revoked, revoked_at, revoke_reason';
+
+function toDevice(row: Row): Device {
+  return {
+    projectId: row.project_id,
+    id: row.id,
+    userId: row.user_id,
+    publicKey: row.public_key,
+    counter: Number(row.counter),
+    transports: row.transports ?? [],
+    name: row.name,
+    ip: row.ip,
+    createdAt: new Date(row.created_at),
+    lastUsedAt: row.last_used_at ? new Date(row.last_used_at) : null,
+    revoked: row.revoked,
+    revokedAt: row.revoked_at ? new Date(row.revoked_at) : null,
+    revokeReason: row.revoke_reason,
+  };
+}
+
+/** Answers false when this credential is registered in the project already (a replayed registration). */
+export async function insertDevice(
+  db: Db,
+  d: Pick<Device, 'projectId' | 'id' | 'userId' | 'publicKey' | 'counter' | 'transports' | 'name' | 'ip' | 'createdAt'>,
+): Promise<boolean> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO devices (project_id, id, user_id, public_key, counter, transports, name, ip, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+     ON CONFLICT (project_id, id) DO NOTHING RETURNING id`,
+    [d.projectId, d.id, d.userId, d.publicKey, d.counter, d.transports, d.name, d.ip, d.createdAt],
+  );
+  return rows.length === 1;
+}
+
+/** The device with this credential id in this project only: a credential of another project is not found. */
+export async function findDevice(db: Db, projectId: string, id: string): Promise<Device | null> {
+  const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM devices WHERE project_id = $1 AND id = $2`, [projectId, id]);
+  return rows[0] ? toDevice(rows[0]) : null;
+}
+
+/** Every device of one user in one project, revoked ones included, oldest first. */
+export async function userDevices(db: Db, projectId: string, userId: string): Promise<Device[]> {
+  const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM devices WHERE project_id = $1 AND user_id = $2 ORDER BY created_at, id`, [
+    projectId,
+    userId,
+  ]);
+  return rows.map(toDevice);
+}
+
+/**
+ * Records a sign-in with the device: its new signature counter and when. Answers false when the
+ * device was revoked meanwhile, so a revocation racing a sign-in wins.
+ */
+export async function markDeviceUsed(db: Db, p: { projectId: string; id: string; counter: number; now: Date }): Promise<boolean> {
+  const { rows } = await db.query<{ id: string }>(
+    `UPDATE devices SET counter = $3, last_used_at = $4 WHERE project_id = $1 AND id = $2 AND NOT revoked RETURNING id`,
+    [p.projectId, p.id, p.counter, p.now],
+  );
+  return rows.length === 1;
+}
+
+export async function findProjectUserByEmail(db: Db, projectId: string, email: string): Promise<{ id: string; email: string } | null> {
+  const { rows } = await db.query<{ id: string; email: string }>('SELECT id, email FROM project_users WHERE project_id = $1 AND email = $2', [
+    projectId,
+    email,
+  ]);
+  return rows[0] ?? null;
+}

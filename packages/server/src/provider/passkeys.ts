@@ -1,0 +1,250 @@
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type RegistrationResponseJSON,
+} from '@simplewebauthn/server';
+import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../clock.ts';
+import type { SecretBox } from '../crypto.ts';
+import type { Db } from '../db/db.ts';
+import type { FormBody, PasskeySteps, StepContext, StepOutcome } from '../idp/sign-in-pages.ts';
+import type { PageBrand } from '../idp/views.ts';
+import { findDevice, findProjectUserByEmail, insertDevice, markDeviceUsed, userDevices, type Device } from './devices.repository.ts';
+import { deviceNameFromUserAgent } from './device-name.ts';
+import {
+  PASSKEY_SCRIPT,
+  PASSKEY_SCRIPT_PATH,
+  passkeyPage,
+  registerPage,
+  revokedPage,
+  WEBAUTHN_LIBRARY_PATH,
+  webauthnLibrary,
+  type PasskeyLinks,
+} from './passkey-views.ts';
+
+/** The ceremony under way in one interaction (sealed in a cookie: no instance keeps it, DESIGN "The data plane"). */
+interface Ceremony {
+  uid: string;
+  userId: string;
+  email: string;
+  /** `passkey`: the address is known, a passkey is asked for; `verified`: the emailed code proved the address. */
+  step: 'passkey' | 'verified';
+  /** The challenge of the options last shown (base64url), when the page was shown. */
+  challenge?: string;
+  /** Milliseconds since the epoch. */
+  expiresAt: number;
+}
+
+export const CEREMONY_COOKIE = 'lk_issuer_passkey';
+/** As long as a provider interaction may last. */
+const CEREMONY_TTL_MS = 10 * 60 * 1000;
+
+/** Where passkeys work: the issuer's host is the relying party (rpID), PUBLIC_URL's origin the origin. */
+export function relyingPartyOf(publicUrl: string): { rpID: string; origin: string } {
+  const url = new URL(publicUrl);
+  return { rpID: url.hostname, origin: url.origin };
+}
+
+/** The sign-in pages' scripts: @simplewebauthn/browser's bundle and the page script, from our origin. */
+export function registerPasskeyAssets(app: FastifyInstance): void {
+  const library = webauthnLibrary();
+  const send = (body: string) => async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(body);
+  app.get(WEBAUTHN_LIBRARY_PATH, { schema: { hide: true } }, send(library));
+  app.get(PASSKEY_SCRIPT_PATH, { schema: { hide: true } }, send(PASSKEY_SCRIPT));
+}
+
+const parseJson = <T>(text: string | undefined): T | null => {
+  try {
+    const value: unknown = JSON.parse(text ?? '');
+    return value && typeof value === 'object' ? (value as T) : null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * One project's passkey steps (docs/decisions/0013). A device is a credential of this project:
+ * options list only the user's non-revoked credentials here, and an answer is checked against the
+ * device found by (project, credential id), so another project's passkey is never offered or taken.
+ */
+export function projectPasskeys(deps: {
+  db: Db;
+  clock: Clock;
+  secretBox: SecretBox;
+  publicUrl: string;
+  projectId: string;
+  mountPath: string;
+  brand: PageBrand;
+}): PasskeySteps {
+  const { db, clock, secretBox, projectId, brand } = deps;
+  const { rpID, origin } = relyingPartyOf(deps.publicUrl);
+  const secure = deps.publicUrl.startsWith('https:');
+  const context = (uid: string) => `passkey-ceremony:${projectId}:${uid}`;
+  const cookiePath = (uid: string) => `${deps.mountPath}/interaction/${encodeURIComponent(uid)}`;
+
+  const links = (ctx: StepContext): PasskeyLinks => {
+    const base = cookiePath(ctx.uid);
+    return { ...ctx.links, passkeyAction: `${base}/passkey`, registerAction: `${base}/register` };
+  };
+
+  function save(ctx: StepContext, ceremony: Omit<Ceremony, 'uid' | 'expiresAt'>): void {
+    const value: Ceremony = { ...ceremony, uid: ctx.uid, expiresAt: clock.now().getTime() + CEREMONY_TTL_MS };
+    ctx.reply.setCookie(CEREMONY_COOKIE, secretBox.sealJson(value, context(ctx.uid)), {
+      path: cookiePath(ctx.uid),
+      httpOnly: true,
+      sameSite: 'lax',
+      secure,
+      maxAge: CEREMONY_TTL_MS / 1000,
+    });
+  }
+
+  function clear(ctx: StepContext): void {
+    ctx.reply.clearCookie(CEREMONY_COOKIE, { path: cookiePath(ctx.uid), httpOnly: true, sameSite: 'lax', secure });
+  }
+
+  /** This interaction's ceremony at `step`, or null (none, another interaction's, expired, forged). */
+  function load(ctx: StepContext, step: Ceremony['step']): Ceremony | null {
+    const sealed = ctx.request.cookies[CEREMONY_COOKIE];
+    if (!sealed) return null;
+    try {
+      const ceremony = secretBox.openJson<Ceremony>(sealed, context(ctx.uid));
+      if (ceremony.uid !== ctx.uid || ceremony.step !== step || ceremony.expiresAt <= clock.now().getTime()) return null;
+      return ceremony;
+    } catch {
+      return null;
+    }
+  }
+
+  const activeOf = (devices: Device[]) => devices.filter((d) => !d.revoked);
+  const startOver = (ctx: StepContext): StepOutcome => ({ redirect: ctx.links.emailPage });
+  const refused = (ctx: StepContext, email: string): StepOutcome => {
+    clear(ctx);
+    return { status: 403, page: revokedPage(ctx.links, email, brand) };
+  };
+
+  async function showPasskeyPage(ctx: StepContext, ceremony: Ceremony, error?: string): Promise<StepOutcome> {
+    const active = activeOf(await userDevices(db, projectId, ceremony.userId));
+    if (active.length === 0) return refused(ctx, ceremony.email);
+    const options = await generateAuthenticationOptions({
+      rpID,
+      userVerification: 'required',
+      allowCredentials: active.map((d) => ({ id: d.id, transports: d.transports })),
+    });
+    save(ctx, { userId: ceremony.userId, email: ceremony.email, step: 'passkey', challenge: options.challenge });
+    const page = passkeyPage(links(ctx), { email: ceremony.email, optionsJson: JSON.stringify(options), ...(error ? { error } : {}) }, brand);
+    return { status: error ? 400 : 200, page };
+  }
+
+  async function showRegisterPage(ctx: StepContext, ceremony: Ceremony, error?: string): Promise<StepOutcome> {
+    const active = activeOf(await userDevices(db, projectId, ceremony.userId));
+    const options = await generateRegistrationOptions({
+      rpName: brand.name,
+      rpID,
+      userName: ceremony.email,
+      userID: isoUint8Array.fromUTF8String(ceremony.userId),
+      attestationType: 'none',
+      excludeCredentials: active.map((d) => ({ id: d.id, transports: d.transports })),
+      authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
+    });
+    save(ctx, { userId: ceremony.userId, email: ceremony.email, step: 'verified', challenge: options.challenge });
+    const page = registerPage(links(ctx), { optionsJson: JSON.stringify(options), ...(error ? { error } : {}) }, brand);
+    return { status: error ? 400 : 200, page };
+  }
+
+  return {
+    async afterEmail(ctx, email) {
+      const user = await findProjectUserByEmail(db, projectId, email);
+      const devices = user ? await userDevices(db, projectId, user.id) : [];
+      if (!user || devices.length === 0) return null;
+      // spec §4: a revoked device cannot sign in; the page says so (the address was given first).
+      if (activeOf(devices).length === 0) return refused(ctx, email);
+      save(ctx, { userId: user.id, email, step: 'passkey' });
+      return { redirect: links(ctx).passkeyAction };
+    },
+
+    async afterCode(ctx, accountId, email) {
+      if (activeOf(await userDevices(db, projectId, accountId)).length > 0) return null;
+      save(ctx, { userId: accountId, email, step: 'verified' });
+      return { redirect: links(ctx).registerAction };
+    },
+
+    async passkeyPage(ctx) {
+      const ceremony = load(ctx, 'passkey');
+      return ceremony ? showPasskeyPage(ctx, ceremony) : startOver(ctx);
+    },
+
+    async passkeySubmit(ctx, form: FormBody) {
+      const ceremony = load(ctx, 'passkey');
+      if (!ceremony?.challenge) return startOver(ctx);
+      const response = parseJson<AuthenticationResponseJSON>(form.response);
+      const device = typeof response?.id === 'string' ? await findDevice(db, projectId, response.id) : null;
+      // Only a credential of this user in this project: one of another project is not found here.
+      if (!response || !device || device.userId !== ceremony.userId) {
+        return showPasskeyPage(ctx, ceremony, 'That passkey is not registered for this account. Try again, or email me a code instead.');
+      }
+      if (device.revoked) return refused(ctx, ceremony.email);
+      const verification = await verifyAuthenticationResponse({
+        response,
+        expectedChallenge: ceremony.challenge,
+        expectedOrigin: origin,
+        expectedRPID: rpID,
+        credential: { id: device.id, publicKey: isoBase64URL.toBuffer(device.publicKey), counter: device.counter, transports: device.transports },
+        requireUserVerification: true,
+      }).catch(() => null);
+      if (!verification?.verified) {
+        return showPasskeyPage(ctx, ceremony, 'The passkey could not be verified. Try again, or email me a code instead.');
+      }
+      const counter = verification.authenticationInfo.newCounter;
+      if (!(await markDeviceUsed(db, { projectId, id: device.id, counter, now: clock.now() }))) return refused(ctx, ceremony.email);
+      clear(ctx);
+      return { accountId: device.userId };
+    },
+
+    async registerPage(ctx) {
+      const ceremony = load(ctx, 'verified');
+      return ceremony ? showRegisterPage(ctx, ceremony) : startOver(ctx);
+    },
+
+    async registerSubmit(ctx, form: FormBody) {
+      const ceremony = load(ctx, 'verified');
+      if (!ceremony) return startOver(ctx);
+      // "Not now": the address is verified, so the sign-in completes without a passkey.
+      if (form.skip !== undefined) {
+        clear(ctx);
+        return { accountId: ceremony.userId };
+      }
+      const response = parseJson<RegistrationResponseJSON>(form.response);
+      const verification =
+        response && ceremony.challenge
+          ? await verifyRegistrationResponse({
+              response,
+              expectedChallenge: ceremony.challenge,
+              expectedOrigin: origin,
+              expectedRPID: rpID,
+              requireUserVerification: true,
+            }).catch(() => null)
+          : null;
+      if (!verification?.verified) return showRegisterPage(ctx, ceremony, 'No passkey was created. Try again, or choose Not now.');
+      const { credential } = verification.registrationInfo;
+      const stored = await insertDevice(db, {
+        projectId,
+        id: credential.id,
+        userId: ceremony.userId,
+        publicKey: isoBase64URL.fromBuffer(credential.publicKey),
+        counter: credential.counter,
+        transports: credential.transports ?? [],
+        name: deviceNameFromUserAgent(ctx.request.headers['user-agent']),
+        ip: ctx.request.ip,
+        createdAt: clock.now(),
+      });
+      if (!stored) return showRegisterPage(ctx, ceremony, 'This passkey is registered already. Try again, or choose Not now.');
+      clear(ctx);
+      return { accountId: ceremony.userId };
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import { createHash, createSign, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
+import { isoCBOR } from '@simplewebauthn/server/helpers';
+
+/**
+ * A software passkey authenticator (ES256, "none" attestation, user verified), so the server suite
+ * can run the WebAuthn ceremonies over HTTP without a browser. It answers what
+ * @simplewebauthn/browser would post: a RegistrationResponseJSON or an AuthenticationResponseJSON.
+ */
+export interface Passkey {
+  id: string;
+  userHandle: string;
+  privateKey: KeyObject;
+  counter: number;
+}
+
+const b64url = (bytes: Uint8Array | Buffer) => Buffer.from(bytes).toString('base64url');
+const sha256 = (data: Uint8Array | Buffer | string) => createHash('sha256').update(data).digest();
+
+function counterBytes(counter: number): Buffer {
+  const bytes = Buffer.alloc(4);
+  bytes.writeUInt32BE(counter);
+  return bytes;
+}
+
+function clientData(type: 'webauthn.create' | 'webauthn.get', challenge: string, origin: string): Buffer {
+  return Buffer.from(JSON.stringify({ type, challenge, origin, crossOrigin: false }));
+}
+
+// Flags: UP (user present) 0x01, UV (user verified) 0x04, AT (attested credential data) 0x40.
+const UP_UV = 0x05;
+const UP_UV_AT = 0x45;
+
+export interface CreationOptions {
+  challenge: string;
+  rp: { id?: string };
+  user: { id: string };
+}
+
+export interface RequestOptions {
+  challenge: string;
+  rpId?: string;
+  allowCredentials?: Array<{ id: string }>;
+}
+
+/** navigator.credentials.create: a new credential for `options.user` at `origin`. */
+export function createPasskey(options: CreationOptions, origin: string): { passkey: Passkey; response: Record<string, unknown> } {
+  const rpId = options.rp.id ?? new URL(origin).hostname;
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const jwk = publicKey.export({ format: 'jwk' });
+  const coseKey = new Map<number, number | Uint8Array>([
+    [1, 2], // kty: EC2
+    [3, -7], // alg: ES256
+    [-1, 1], // crv: P-256
+    [-2, Buffer.from(jwk.x as string, 'base64url')],
+    [-3, Buffer.from(jwk.y as string, 'base64url')],
+  ]);
+  const credentialId = randomBytes(16);
+  const idLength = Buffer.alloc(2);
+  idLength.writeUInt16BE(credentialId.length);
+  const authData = Buffer.concat([
+    sha256(rpId),
+    Buffer.from([UP_UV_AT]),
+    counterBytes(0),
+    Buffer.alloc(16), // AAGUID
+    idLength,
+    credentialId,
+    Buffer.from(isoCBOR.encode(coseKey)),
+  ]);
+  const attestationObject = isoCBOR.encode(
+    new Map<string, unknown>([
+      ['fmt', 'none'],
+      ['attStmt', new Map()],
+      ['authData', new Uint8Array(authData)],
+    ]) as Parameters<typeof isoCBOR.encode>[0],
+  );
+  const id = b64url(credentialId);
+  return {
+    passkey: { id, userHandle: options.user.id, privateKey, counter: 0 },
+    response: {
+      id,
+      rawId: id,
+      type: 'public-key',
+      response: {
+        clientDataJSON: b64url(clientData('webauthn.create', options.challenge, origin)),
+        attestationObject: b64url(attestationObject),
+        transports: ['internal'],
+      },
+      clientExtensionResults: {},
+      authenticatorAttachment: 'platform',
+    },
+  };
+}
+
+/** navigator.credentials.get with this passkey (whatever allowCredentials says: a client may ignore it). */
+export function usePasskey(passkey: Passkey, options: RequestOptions, origin: string): Record<string, unknown> {
+  const rpId = options.rpId ?? new URL(origin).hostname;
+  passkey.counter += 1;
+  const authData = Buffer.concat([sha256(rpId), Buffer.from([UP_UV]), counterBytes(passkey.counter)]);
+  const data = clientData('webauthn.get', options.challenge, origin);
+  const signature = createSign('sha256')
+    .update(Buffer.concat([authData, sha256(data)]))
+    .sign(passkey.privateKey);
+  return {
+    id: passkey.id,
+    rawId: passkey.id,
+    type: 'public-key',
+    response: {
+      clientDataJSON: b64url(data),
+      authenticatorData: b64url(authData),
+      signature: b64url(signature),
+      userHandle: passkey.userHandle,
+    },
+    clientExtensionResults: {},
+    authenticatorAttachment: 'platform',
+  };
+}
+
+/** The WebAuthn options a passkey page carries in its form's data-options attribute. */
+export function pageOptions<T>(html: string): T {
+  const m = /data-options="([^"]*)"/.exec(html);
+  if (!m) throw new Error(`no passkey options on the page:\n${html}`);
+  const json = (m[1] as string).replace(
+    /&(amp|lt|gt|quot|#39);/g,
+    (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e] as string,
+  );
+  return JSON.parse(json) as T;
+}

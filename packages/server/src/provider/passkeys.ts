@@ -40,7 +40,7 @@ interface Ceremony {
 }
 
 export const CEREMONY_COOKIE = 'lk_issuer_passkey';
-/** As long as a provider interaction may last. */
+/** Time to answer the passkey prompt or type the code; after it, the ceremony starts again from page 1. */
 const CEREMONY_TTL_MS = 10 * 60 * 1000;
 
 /** Where passkeys work: the issuer's host is the relying party (rpID), PUBLIC_URL's origin the origin. */

@@ -3,7 +3,7 @@ import { errors } from 'oidc-provider';
 import { dbAdapterFactory, type PayloadScope } from '../src/idp/oidc-payloads.repository.ts';
 import { signedInAccount, useTestApp } from './support/app.ts';
 import { describeEachDatabase } from './support/databases.ts';
-import { createApp, createKeys, createProject, REDIRECT } from './support/fixtures.ts';
+import { createApp, createKeys, createProject, REDIRECT, setEnabled } from './support/fixtures.ts';
 
 /** Review findings on issue 8's first slice: each was a way around the issuer's rules. */
 describeEachDatabase("a project's issuer refuses what it must", (t) => {
@@ -12,8 +12,9 @@ describeEachDatabase("a project's issuer refuses what it must", (t) => {
   async function projectWithClient() {
     const admin = await signedInAccount(app, t.db);
     const projectId = await createProject(admin);
-    const keys = await createKeys(admin, await createApp(admin, projectId));
-    return { projectId, keys };
+    const appId = await createApp(admin, projectId);
+    const keys = await createKeys(admin, appId);
+    return { projectId, keys, admin, appId };
   }
 
   it('lets an authorization code be consumed once: the second consumer is refused and the grant ends (RFC 6749 §4.1.2)', async () => {
@@ -65,5 +66,59 @@ describeEachDatabase("a project's issuer refuses what it must", (t) => {
     const discovery = await app.app.inject({ method: 'GET', url: `/p/${projectId}/.well-known/openid-configuration` });
     expect(discovery.statusCode).toBe(200);
     expect(discovery.json<Record<string, unknown>>().pushed_authorization_request_endpoint).toBeUndefined();
+  });
+
+  function authorizationQuery(clientId: string, redirectUri = REDIRECT): URLSearchParams {
+    return new URLSearchParams({
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      response_type: 'code',
+      scope: 'openid',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    });
+  }
+
+  it.each(['/AUTH', '/auth/', '/Auth'])('refuses a disabled application at %s as at /auth: the refusal cannot be routed around', async (path) => {
+    const { projectId, keys, admin, appId } = await projectWithClient();
+    await setEnabled(admin, appId, false);
+    const res = await app.app.inject({ method: 'GET', url: `/p/${projectId}${path}?${authorizationQuery(keys.clientId)}` });
+    expect(res.statusCode).toBe(403);
+    expect(res.body).toContain('disabled');
+    expect(res.headers.location).toBeUndefined();
+  });
+
+  it('reads an authorization request POSTed as a form (OpenID Connect Core §3.1.2.1) through the same checks as a GET', async () => {
+    const { projectId, keys, admin, appId } = await projectWithClient();
+    const post = (query: URLSearchParams) =>
+      app.app.inject({
+        method: 'POST',
+        url: `/p/${projectId}/auth`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: query.toString(),
+      });
+    // A valid request goes on to the sign-in page, as a GET would.
+    const ok = await post(authorizationQuery(keys.clientId));
+    expect(ok.statusCode).toBe(303);
+    expect(ok.headers.location).toContain(`/p/${projectId}/interaction/`);
+    // An unregistered redirect URI is the error page, never a redirect there.
+    const wrong = await post(authorizationQuery(keys.clientId, 'https://evil.example/cb'));
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.body).toContain('INVALID_REQUEST_PARAMETERS');
+    // A disabled application is refused with its page.
+    await setEnabled(admin, appId, false);
+    const refused = await post(authorizationQuery(keys.clientId));
+    expect(refused.statusCode).toBe(403);
+  });
+
+  it('answers a JSON body on the sign-in pages with 415, not a 500 (they take forms only)', async () => {
+    const { projectId } = await projectWithClient();
+    const res = await app.app.inject({
+      method: 'POST',
+      url: `/p/${projectId}/interaction/abc/email`,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email":1}',
+    });
+    expect(res.statusCode).toBe(415);
   });
 });

@@ -244,6 +244,8 @@ export async function registerSignInPages(
   await app.register(async (ui) => {
     hideFromOpenApi(ui);
     ui.addHook('onRequest', async (request) => pinToPublicUrl(request, origin));
+    // The pages take forms only: a JSON body (whose fields need not be strings) is a 415, not a 500.
+    ui.removeAllContentTypeParsers();
     // A passkey's registration answer is a few kilobytes of JSON, urlencoded.
     ui.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer', bodyLimit: 16_384 }, (_request, body, done) => {
       // Raw bytes that are not UTF-8 are refused too, not read as U+FFFD.

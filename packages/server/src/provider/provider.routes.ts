@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { projectIssuerPath, type Issuer } from '@latchkey/domain';
 import type { Clock } from '../clock.ts';
@@ -7,6 +8,7 @@ import type { Db } from '../db/db.ts';
 import { createLoginCodes } from '../idp/login-codes.service.ts';
 import { mountProviders, registerSignInPages, SIGN_IN_CSP, type SignInSite } from '../idp/sign-in-pages.ts';
 import { errorPage, LATCHKEY_BRAND } from '../idp/views.ts';
+import { decodeUtf8Strictly } from '../http/input-guard.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { findIssuerState, type IssuerState } from './issuer-state.repository.ts';
 import { issuerCookieKeys, projectSigningKeys } from './project-keys.ts';
@@ -42,6 +44,25 @@ function applyChallengeMethods(search: URLSearchParams, issuer: Issuer): void {
   } else if (method === 'plain') {
     search.set('code_challenge', createHash('sha256').update(challenge, 'ascii').digest('base64url'));
     search.set('code_challenge_method', 'S256');
+  }
+}
+
+/** An authorization request POSTed as a urlencoded form (at most 16 KiB, strict UTF-8), or null. */
+async function readAuthorizationForm(raw: IncomingMessage): Promise<URLSearchParams | null> {
+  if (!String(raw.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) return null;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of raw) {
+    size += (chunk as Buffer).length;
+    if (size > 16_384) return null;
+    chunks.push(chunk as Buffer);
+  }
+  const text = decodeUtf8Strictly(Buffer.concat(chunks));
+  if (text === null) return null;
+  try {
+    return new URLSearchParams(text);
+  } catch {
+    return null;
   }
 }
 
@@ -89,17 +110,28 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
         await refuse(reply, 404, noSuchIssuer());
         return null;
       }
-      if (url.pathname === `${mountPath}/auth`) {
+      // The provider's router ignores case and one trailing slash: so does this check, or /AUTH would
+      // pass the refusal and the PKCE policy by.
+      if (url.pathname.slice(mountPath.length).toLowerCase().replace(/\/$/, '') === '/auth') {
+        // OpenID Connect Core §3.1.2.1: the request may be POSTed as a form; it is read here and
+        // handed on as the equivalent GET, so both go through the same checks.
+        if (request.method === 'POST') {
+          const form = await readAuthorizationForm(request.raw);
+          if (!form) {
+            await refuse(reply, 400, errorPage(`This sign-in request is not valid. ${START_AGAIN}`, null, projectBrand(state)));
+            return null;
+          }
+          for (const [name, value] of form) url.searchParams.set(name, value);
+          request.raw.method = 'GET';
+        }
         // spec §4: refused with a page before the provider sees the request.
         const refused = await refusalFor(state, url.searchParams.get('client_id'));
         if (refused) {
           await refuse(reply, 403, refused);
           return null;
         }
-        if (request.method === 'GET') {
-          applyChallengeMethods(url.searchParams, state.issuer);
-          request.raw.url = `${url.pathname}${url.search}`;
-        }
+        applyChallengeMethods(url.searchParams, state.issuer);
+        request.raw.url = `${mountPath}/auth${url.search}`;
       }
       return { provider: await cache.providerFor(state), mountPath };
     },

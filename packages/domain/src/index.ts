@@ -10,3 +10,4 @@ export * from './api/error-answers.ts';
 export * from './api/operation-id.ts';
 export * from './list/index.ts';
 export * from './app/index.ts';
+export * from './device/index.ts';

@@ -24,6 +24,8 @@ import { consoleMailer, type Mailer } from './mail/mailer.ts';
 import { registerAppRoutes } from './modules/apps/apps.routes.ts';
 import { createAppsService, type AppsService } from './modules/apps/apps.service.ts';
 import { createAuditHook, type AuditHook } from './modules/audit/audit.service.ts';
+import { registerDeviceRoutes } from './modules/devices/devices.routes.ts';
+import { createDevicesService } from './modules/devices/devices.service.ts';
 import { registerProjectRoutes } from './modules/projects/projects.routes.ts';
 import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.ts';
 import { sealStoredPushKeys } from './modules/projects/push-keys.ts';
@@ -127,6 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   const issuerAddress = (projectId: string) => projectIssuerUrl(config.publicUrl, projectId);
   const projects = createProjectsService({ db, clock, audit, projectsPerAccount: config.projectsPerAccount, secretBox, issuerAddress });
   const apps = createAppsService({ db, clock, audit, issuerAddress });
+  const devices = createDevicesService({ db, clock, audit, secretBox });
   // Every project is an OpenID Connect issuer (issue 8): its clients are the project's applications.
   await registerProjectIssuerRoutes(app, { db, clock, mailer, secretBox, clients: apps, publicUrl: config.publicUrl });
 
@@ -138,6 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   registerSessionRoutes(app, sessions, cookies, config.publicUrl);
   registerProjectRoutes(app, projects);
   registerAppRoutes(app, apps);
+  registerDeviceRoutes(app, devices);
   await installStaticConsole(app, deps.consoleDist ?? CONSOLE_DIST);
 
   // Expired sessions, sign-in attempts, codes and provider artefacts are swept now and then.

@@ -112,10 +112,17 @@ describeEachDatabase('bad input never answers 5xx and never writes', (t) => {
       createAppKeys: { redirectURI: [REDIRECT] },
       updateAppKeys: { redirectURI: [REDIRECT] },
       generateAppKeys: { redirectURI: [REDIRECT] },
+      revokeDevice: { reason: 'PORTAL_REVOKE' },
     };
   }
 
-  const validParams = (): Record<string, string> => ({ project: projectId, application: appId, accountId: owner.account.id });
+  // mpinId: a well-formed credential id no device has (a revocation answers 404 and writes nothing).
+  const validParams = (): Record<string, string> => ({
+    project: projectId,
+    application: appId,
+    accountId: owner.account.id,
+    mpinId: 'AAAAAAAAAAAAAAAAAAAAAA',
+  });
 
   function badRequests(bodies: Partial<Record<keyof typeof api, Json>>): BadRequest[] {
     const out: BadRequest[] = [];

@@ -30,10 +30,13 @@ import {
   applicationUpdateSchema,
   keysBodySchema,
 } from '../app/schema.ts';
+import { revocationBodySchema, revocationSchema } from '../device/schema.ts';
 
 // Ids in paths: the one text rule (no control characters, no lone surrogates), at most 100 characters.
 const id = () => cleanString(100).min(1, { error: 'validation.required' });
 const projectParams = z.object({ project: id() });
+// A passkey's credential id (the spec's mpinId), base64url: WebAuthn allows up to 1023 bytes, 1364 characters.
+const mpinId = () => cleanString(1364).min(1, { error: 'validation.required' });
 /** What every call that administers a project's settings shares (spec §6: settings pages need `cst:<C>:*`). */
 const administerProject = { tag: 'projects', auth: 'session', permission: guards.projectAdmin, params: projectParams } as const;
 
@@ -239,5 +242,20 @@ export const appsApi = {
   }),
 };
 
-export const api = { ...sessionApi, ...projectsApi, ...appsApi };
+// spec §7 "Devices"
+export const devicesApi = {
+  revokeDevice: endpoint({
+    method: 'POST',
+    path: '/projects/:project/mpinids/:mpinId/revocation',
+    tag: 'devices',
+    summary: "Revoke an end user's passkey: it is refused from now on and the provider sessions started with it end",
+    auth: 'session',
+    permission: guards.devices,
+    params: z.object({ project: id(), mpinId: mpinId() }),
+    body: revocationBodySchema,
+    response: revocationSchema,
+  }),
+};
+
+export const api = { ...sessionApi, ...projectsApi, ...appsApi, ...devicesApi };
 export type Api = typeof api;

@@ -14,6 +14,7 @@ export const API_TAGS = {
   session: 'Signing in to the console and out of it, the signed-in account, public console settings',
   projects: 'Projects, their settings and their OpenID Connect issuer',
   applications: 'The applications of a project and their client credentials',
+  devices: "The passkeys (devices, `mpinId`) of a project's end users",
 } as const;
 export type ApiTag = keyof typeof API_TAGS;
 

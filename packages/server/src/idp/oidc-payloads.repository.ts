@@ -24,7 +24,28 @@ export function oidcRefs(box: SecretBox) {
     uid: (kind: string, uid: string) => box.hmac('oidc-uid', `${kind}\n${uid}`),
     userCode: (kind: string, userCode: string) => box.hmac('oidc-user-code', `${kind}\n${userCode}`),
     account: (accountId: string) => box.hmac('oidc-account', accountId),
+    device: (deviceId: string) => box.hmac('oidc-device', deviceId),
   };
+}
+
+/**
+ * The passkey a sign-in used, carried from the login to the provider session in its `amr` (the one
+ * login field oidc-provider keeps on the session besides the account). The adapter takes it out
+ * again: the session row gets a `device_ref` (so revoking the device finds the sessions it started)
+ * and no other artefact keeps it, so it never reaches a code, a token or an ID token's `amr`.
+ */
+const DEVICE_MARK = 'lk-device:';
+export const deviceAmr = (deviceId: string): string => `${DEVICE_MARK}${deviceId}`;
+
+function withoutDeviceMark(payload: AdapterPayload): { payload: AdapterPayload; deviceId: string | null } {
+  if (!Array.isArray(payload.amr)) return { payload, deviceId: null };
+  const amr = payload.amr as unknown[];
+  const mark = amr.find((v): v is string => typeof v === 'string' && v.startsWith(DEVICE_MARK));
+  if (mark === undefined) return { payload, deviceId: null };
+  const rest = amr.filter((v) => v !== mark);
+  const others: AdapterPayload = { ...payload };
+  delete others.amr;
+  return { payload: rest.length > 0 ? { ...others, amr: rest as string[] } : others, deviceId: mark.slice(DEVICE_MARK.length) };
 }
 
 /**
@@ -43,6 +64,9 @@ function scopeSql(scope: PayloadScope, firstParam: number) {
     context: `project_oidc_payloads:${scope.projectId}`,
   };
 }
+
+/** What a sealed payload is bound to: its table (and project), kind and row. */
+const payloadContext = (scopeContext: string, kind: string, idRef: string) => `${scopeContext}:${kind}:${idRef}`;
 
 /**
  * A provider's storage (sessions, interactions, grants, codes, tokens) in the database, so any
@@ -70,25 +94,30 @@ class DbAdapter implements Adapter {
   }
 
   #context(idRef: string): string {
-    return `${this.#scope.context}:${this.#kind}:${idRef}`;
+    return payloadContext(this.#scope.context, this.#kind, idRef);
   }
 
   #query<R>(sql: string, params: unknown[]) {
     return this.#db.query<R & object>(sql, [...this.#scope.values, ...params]);
   }
 
-  async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+  async upsert(id: string, given: AdapterPayload, expiresIn?: number): Promise<void> {
     const expiresAt = typeof expiresIn === 'number' ? new Date(Date.now() + expiresIn * 1000) : null;
     const idRef = this.#refs.id(this.#kind, id);
+    // A session keeps its device mark (it is how its device is known); anything else drops it.
+    const stripped = withoutDeviceMark(given);
+    const payload = this.#kind === 'Session' ? given : stripped.payload;
+    const deviceRef = this.#kind === 'Session' && stripped.deviceId !== null ? this.#refs.device(stripped.deviceId) : null;
     // A provider session names its account: logout ends the account's sessions through it.
     const accountRef = this.#kind === 'Session' && typeof payload.accountId === 'string' ? this.#refs.account(payload.accountId) : null;
     const p = this.#p;
     const key = this.#scope.columns.map((c) => `${c}, `).join('');
     await this.#query(
-      `INSERT INTO ${this.#table} (${key}kind, id, payload, grant_id, user_code, uid, account_ref, expires_at)
-       VALUES (${this.#scope.values.map((_v, i) => `$${i + 1}, `).join('')}${[1, 2, 3, 4, 5, 6, 7, 8].map(p).join(', ')})
+      `INSERT INTO ${this.#table} (${key}kind, id, payload, grant_id, user_code, uid, account_ref, device_ref, expires_at)
+       VALUES (${this.#scope.values.map((_v, i) => `$${i + 1}, `).join('')}${[1, 2, 3, 4, 5, 6, 7, 8, 9].map(p).join(', ')})
        ON CONFLICT (${key}kind, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id,
-         user_code = EXCLUDED.user_code, uid = EXCLUDED.uid, account_ref = EXCLUDED.account_ref, expires_at = EXCLUDED.expires_at`,
+         user_code = EXCLUDED.user_code, uid = EXCLUDED.uid, account_ref = EXCLUDED.account_ref, device_ref = EXCLUDED.device_ref,
+         expires_at = EXCLUDED.expires_at`,
       [
         this.#kind,
         idRef,
@@ -97,6 +126,7 @@ class DbAdapter implements Adapter {
         payload.userCode ? this.#refs.userCode(this.#kind, payload.userCode) : null,
         payload.uid ? this.#refs.uid(this.#kind, payload.uid) : null,
         accountRef,
+        deviceRef,
         expiresAt,
       ],
     );
@@ -175,6 +205,39 @@ export function dbAdapterFactory(db: Db, box: SecretBox, scope: PayloadScope = {
 /** Ends every provider session of `accountId` (console logout): the next sign-in asks for a code. */
 export async function deleteProviderSessions(db: Db, box: SecretBox, accountId: string): Promise<void> {
   await db.query(`DELETE FROM oidc_payloads WHERE kind = 'Session' AND account_ref = $1`, [oidcRefs(box).account(accountId)]);
+}
+
+/**
+ * Ends every provider session at a project's issuer that was started with the passkey `deviceId`
+ * (its revocation, docs/decisions/0013), with the grants those sessions hold and every code and
+ * token issued from them. Answers how many sessions ended.
+ */
+export async function endSessionsOfDevice(db: Db, box: SecretBox, projectId: string, deviceId: string): Promise<number> {
+  const refs = oidcRefs(box);
+  const { rows } = await db.query<{ id: string; payload: string }>(
+    `DELETE FROM project_oidc_payloads WHERE project_id = $1 AND kind = 'Session' AND device_ref = $2 RETURNING id, payload`,
+    [projectId, refs.device(deviceId)],
+  );
+  const grantIds = new Set<string>();
+  for (const row of rows) {
+    try {
+      const session = box.openJson<{ authorizations?: Record<string, { grantId?: unknown }> }>(
+        row.payload,
+        payloadContext(scopeSql({ table: 'project_oidc_payloads', projectId }, 1).context, 'Session', row.id),
+      );
+      for (const { grantId } of Object.values(session.authorizations ?? {})) if (typeof grantId === 'string') grantIds.add(grantId);
+    } catch {
+      // Sealed under a key this server no longer has: its grants cannot be named (and expire with it).
+    }
+  }
+  for (const grantId of grantIds) {
+    await db.query(`DELETE FROM project_oidc_payloads WHERE project_id = $1 AND (grant_id = $2 OR (kind = 'Grant' AND id = $3))`, [
+      projectId,
+      refs.grant(grantId),
+      refs.id('Grant', grantId),
+    ]);
+  }
+  return rows.length;
 }
 
 export async function deleteExpiredOidcPayloads(db: Db): Promise<void> {

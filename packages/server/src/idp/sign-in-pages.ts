@@ -6,6 +6,7 @@ import { isEmail, TEXT_MAX_LENGTH } from '@latchkey/domain';
 import { decodeUtf8Strictly } from '../http/input-guard.ts';
 import { setSecurityHeaders } from '../http/security-headers.ts';
 import type { LoginCodes, RequestRefusal, VerifyCodeResult } from './login-codes.service.ts';
+import { deviceAmr } from './oidc-payloads.repository.ts';
 import { codePage, emailPage, errorPage, STYLESHEET, STYLESHEET_PATH, type InteractionLinks, type PageBrand } from './views.ts';
 
 /**
@@ -139,7 +140,7 @@ export interface SignInSite {
 }
 
 /** What a passkey step answers: another page of the flow, a page to show, or the signed-in account. */
-export type StepOutcome = { redirect: string } | { status: number; page: string } | { accountId: string };
+export type StepOutcome = { redirect: string } | { status: number; page: string } | { accountId: string; deviceId?: string };
 
 /** The interaction a step runs in (already checked: this browser's, in its login prompt, not refused). */
 export interface StepContext {
@@ -306,9 +307,11 @@ export async function registerSignInPages(
       return target.save();
     }
 
-    async function signInAs(site: SignInSite, request: UidRequest, reply: FastifyReply, details: Interaction, accountId: string) {
+    /** Signs `accountId` in; `deviceId`: the passkey that proved it, which the provider session then names (revocation ends it). */
+    async function signInAs(site: SignInSite, request: UidRequest, reply: FastifyReply, details: Interaction, accountId: string, deviceId?: string) {
       const grantId = await grantFor(site, details, accountId);
-      return finish(site, request, reply, { login: { accountId }, consent: { grantId } });
+      const login = deviceId === undefined ? { accountId } : { accountId, amr: [deviceAmr(deviceId)] };
+      return finish(site, request, reply, { login, consent: { grantId } });
     }
 
     const stepContext = (uid: string, site: SignInSite, request: UidRequest, reply: FastifyReply): StepContext => ({
@@ -322,7 +325,7 @@ export async function registerSignInPages(
     async function settle(site: SignInSite, request: UidRequest, reply: FastifyReply, details: Interaction, outcome: StepOutcome) {
       if ('redirect' in outcome) return reply.redirect(outcome.redirect, 303);
       if ('page' in outcome) return page(reply, outcome.status, outcome.page);
-      return signInAs(site, request, reply, details, outcome.accountId);
+      return signInAs(site, request, reply, details, outcome.accountId, outcome.deviceId);
     }
 
     /** The interaction in its login prompt, unless the site refuses it (then the page is sent). */

@@ -102,3 +102,22 @@ export async function findProjectUserByEmail(db: Db, projectId: string, email: s
   ]);
   return rows[0] ?? null;
 }
+
+/**
+ * Marks the device revoked (spec §4 "Device": one way). Answers the device as it now is, or null
+ * when there is no such device in this project or it was revoked already — `findDevice` tells which.
+ */
+export async function revokeDevice(db: Db, p: { projectId: string; id: string; reason: string; now: Date }): Promise<Device | null> {
+  const { rows } = await db.query<Row>(
+    `UPDATE devices SET revoked = true, revoked_at = $3, revoke_reason = $4
+      WHERE project_id = $1 AND id = $2 AND NOT revoked RETURNING ${COLUMNS}`,
+    [p.projectId, p.id, p.now, p.reason],
+  );
+  return rows[0] ? toDevice(rows[0]) : null;
+}
+
+/** Inside a write's transaction: whether the project is open, held so until commit (a close waits); null when there is none. */
+export async function lockProjectForDeviceWrite(tx: Db, projectId: string): Promise<{ enabled: boolean } | null> {
+  const { rows } = await tx.query<{ enabled: boolean }>('SELECT enabled FROM projects WHERE id = $1 FOR SHARE', [projectId]);
+  return rows[0] ?? null;
+}

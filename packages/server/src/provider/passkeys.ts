@@ -202,7 +202,7 @@ export function projectPasskeys(deps: {
       const counter = verification.authenticationInfo.newCounter;
       if (!(await markDeviceUsed(db, { projectId, id: device.id, counter, now: clock.now() }))) return refused(ctx, ceremony.email);
       clear(ctx);
-      return { accountId: device.userId };
+      return { accountId: device.userId, deviceId: device.id };
     },
 
     async registerPage(ctx) {
@@ -244,7 +244,8 @@ export function projectPasskeys(deps: {
       });
       if (!stored) return showRegisterPage(ctx, ceremony, 'This passkey is registered already. Try again, or choose Not now.');
       clear(ctx);
-      return { accountId: ceremony.userId };
+      // The session begun with this passkey's creation ends with its revocation too.
+      return { accountId: ceremony.userId, deviceId: credential.id };
     },
   };
 }

@@ -1,0 +1,9 @@
+import type { FastifyInstance } from 'fastify';
+import { devicesApi } from '@latchkey/domain';
+import { registerEndpoint } from '../../http/register-endpoint.ts';
+import type { DevicesService } from './devices.service.ts';
+
+/** spec §7 "Devices". */
+export function registerDeviceRoutes(app: FastifyInstance, devices: DevicesService): void {
+  registerEndpoint(app, devicesApi.revokeDevice, async ({ params, actor }) => devices.revoke(actor(), params.project, params.mpinId));
+}

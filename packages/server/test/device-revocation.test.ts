@@ -1,0 +1,285 @@
+import * as client from 'openid-client';
+import { describe, expect, it } from 'vitest';
+import { buildPath, devicesApi, REVOCATION_REASON, type ApplicationKeys } from '@latchkey/domain';
+import { findDevice, insertDevice, type Device } from '../src/provider/devices.repository.ts';
+import { userIdForEmail } from '../src/provider/project-users.repository.ts';
+import { anonymous, signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
+import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Passkey, type RequestOptions } from './support/authenticator.ts';
+import { Browser, type BrowserResponse } from './support/browser.ts';
+import { describeEachDatabase } from './support/databases.ts';
+import { closeProject, createApp, createKeys, createProject, REDIRECT } from './support/fixtures.ts';
+import { formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
+
+interface ErrorAnswer {
+  error: string;
+  message: string;
+}
+
+// spec §7 "Devices", §4 "Device: Active -> Revoked (one way)", §6 guard `revocation`, §9 PORTAL_REVOKE.
+describeEachDatabase('revoking a device (POST projects/{project}/mpinids/{mpinId}/revocation)', (t) => {
+  const app = useTestApp(t, { listen: true, env: { PROJECTS_PER_ACCOUNT: '100' } });
+
+  const revocationPath = (project: string, mpinId: string) => `/api${buildPath(devicesApi.revokeDevice.path, { project, mpinId })}`;
+  const revoke = (by: SignedIn, project: string, mpinId: string, body: unknown = { reason: REVOCATION_REASON }, xsrf?: false | string) =>
+    by.api.post<{ mpinId: string; revoked: boolean } | ErrorAnswer>(revocationPath(project, mpinId), body, xsrf === undefined ? {} : { xsrf });
+
+  /** A project with one end user and one active device of theirs, stored as a passkey registration stores it. */
+  async function projectWithDevice(admin?: SignedIn) {
+    const owner = admin ?? (await signedInAccount(app, t.db));
+    const projectId = await createProject(owner);
+    const userId = await userIdForEmail(t.db, { projectId, email: uniqueEmail('end-user'), now: app.clock.now() });
+    const mpinId = `cred-${Math.random().toString(36).slice(2)}`;
+    await insertDevice(t.db, {
+      projectId,
+      id: mpinId,
+      userId,
+      publicKey: 'AQID',
+      counter: 0,
+      transports: ['internal'],
+      name: 'Chrome on Linux',
+      ip: null,
+      createdAt: app.clock.now(),
+    });
+    return { owner, projectId, userId, mpinId };
+  }
+
+  const deviceOf = async (projectId: string, mpinId: string): Promise<Device | null> => findDevice(t.db, projectId, mpinId);
+
+  async function auditOf(projectId: string): Promise<Array<{ event_status: string; scope: string; details: Record<string, unknown> }>> {
+    const { rows } = await t.db.query<{ event_status: string; scope: string; details: Record<string, unknown> }>(
+      'SELECT event_status, scope, details FROM audit_events WHERE project_id = $1 ORDER BY id',
+      [projectId],
+    );
+    return rows;
+  }
+  const revocationsIn = async (projectId: string) => (await auditOf(projectId)).filter((e) => e.details.action === 'device.revoke');
+
+  describe('permissions', () => {
+    it.each([
+      ['cst:{p}:revocation', (p: string) => `cst:${p}:revocation`],
+      ['cst:{p}:*', (p: string) => `cst:${p}:*`],
+    ])('an account holding %s revokes the device: 200, marked revoked with the reason', async (_label, permission) => {
+      const { projectId, mpinId } = await projectWithDevice();
+      const me = await signedInAccount(app, t.db, [permission(projectId)]);
+      const res = await revoke(me, projectId, mpinId);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toEqual({ mpinId, revoked: true });
+      expect(await deviceOf(projectId, mpinId)).toMatchObject({ revoked: true, revokeReason: 'PORTAL_REVOKE', revokedAt: app.clock.now() });
+    });
+
+    it('answers 403 to a member holding only cst:{p}:apps; 404 to the admin of another project; 401 to no one signed in — nothing changes', async () => {
+      const { projectId, mpinId } = await projectWithDevice();
+      const appsManager = await signedInAccount(app, t.db, [`cst:${projectId}:apps`]);
+      const otherAdmin = await signedInAccount(app, t.db);
+      await createProject(otherAdmin); // holds cst:{other}:* only
+
+      const forbidden = await revoke(appsManager, projectId, mpinId);
+      expect(forbidden.status).toBe(403);
+      expect((forbidden.body as ErrorAnswer).error).toBe('forbidden');
+
+      const outsider = await revoke(otherAdmin, projectId, mpinId);
+      expect(outsider.status).toBe(404);
+      expect(outsider.body).toEqual({ error: 'not_found', message: 'Not found' });
+
+      const nobody = await anonymous(app).post(revocationPath(projectId, mpinId), { reason: REVOCATION_REASON });
+      expect(nobody.status).toBe(401);
+      expect((nobody.body as ErrorAnswer).error).toBe('unauthorized');
+
+      expect(await deviceOf(projectId, mpinId)).toMatchObject({ revoked: false, revokedAt: null, revokeReason: null });
+      expect(await revocationsIn(projectId)).toEqual([]);
+    });
+
+    it('needs the XSRF header on a cookie session (403 xsrf_failed, nothing changes)', async () => {
+      const { owner, projectId, mpinId } = await projectWithDevice();
+      for (const xsrf of [false, 'not-the-token'] as const) {
+        const res = await revoke(owner, projectId, mpinId, { reason: REVOCATION_REASON }, xsrf);
+        expect(res.status, `xsrf=${xsrf}`).toBe(403);
+        expect((res.body as ErrorAnswer).error).toBe('xsrf_failed');
+      }
+      expect((await deviceOf(projectId, mpinId))?.revoked).toBe(false);
+    });
+
+    it('answers 404 about a device of another project, even to a caller who may revoke devices in both, and leaves it alone', async () => {
+      const admin = await signedInAccount(app, t.db);
+      const a = await projectWithDevice(admin);
+      const b = await projectWithDevice(admin);
+      const res = await revoke(admin, b.projectId, a.mpinId);
+      expect(res.status).toBe(404);
+      expect((res.body as ErrorAnswer).error).toBe('not_found');
+      expect((await deviceOf(a.projectId, a.mpinId))?.revoked).toBe(false);
+      expect(await revocationsIn(a.projectId)).toEqual([]);
+      expect(await revocationsIn(b.projectId)).toEqual([]);
+    });
+  });
+
+  describe('input and state', () => {
+    it.each([
+      ['another reason', { reason: 'LOST' }],
+      ['the reason in lower case', { reason: 'portal_revoke' }],
+      ['no reason', {}],
+      ['a reason that is not text', { reason: 1 }],
+    ])('refuses %s (400 validation_failed naming `reason`) and changes nothing', async (_label, body) => {
+      const { owner, projectId, mpinId } = await projectWithDevice();
+      const res = await revoke(owner, projectId, mpinId, body);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: 'validation_failed', issues: [expect.objectContaining({ field: 'reason' })] });
+      expect((await deviceOf(projectId, mpinId))?.revoked).toBe(false);
+      expect(await revocationsIn(projectId)).toEqual([]);
+    });
+
+    it('answers 404 about a device id that does not exist, and writes nothing', async () => {
+      const { owner, projectId, mpinId } = await projectWithDevice();
+      const res = await revoke(owner, projectId, 'no-such-credential');
+      expect(res.status).toBe(404);
+      expect((res.body as ErrorAnswer).error).toBe('not_found');
+      expect((await deviceOf(projectId, mpinId))?.revoked).toBe(false);
+      expect(await revocationsIn(projectId)).toEqual([]);
+    });
+
+    it('is one way: a second revocation is 409 conflict saying so, and changes nothing', async () => {
+      const { owner, projectId, mpinId } = await projectWithDevice();
+      expect((await revoke(owner, projectId, mpinId)).status).toBe(200);
+      const first = await deviceOf(projectId, mpinId);
+      app.clock.advance(60_000);
+      const again = await revoke(owner, projectId, mpinId);
+      expect(again.status).toBe(409);
+      expect(again.body).toEqual({ error: 'conflict', message: 'This device is already revoked' });
+      expect(await deviceOf(projectId, mpinId)).toEqual(first);
+      expect(await revocationsIn(projectId)).toHaveLength(1);
+    });
+
+    it('is refused in a closed project (409 project_closed), nothing changes', async () => {
+      const { owner, projectId, mpinId } = await projectWithDevice();
+      await closeProject(owner, projectId);
+      const res = await revoke(owner, projectId, mpinId);
+      expect(res.status).toBe(409);
+      expect((res.body as ErrorAnswer).error).toBe('project_closed');
+      expect((await deviceOf(projectId, mpinId))?.revoked).toBe(false);
+    });
+
+    it('writes one audit event: device.revoke, result success, the device, its user and the reason', async () => {
+      const { owner, projectId, userId, mpinId } = await projectWithDevice();
+      await revoke(owner, projectId, mpinId);
+      const events = await revocationsIn(projectId);
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({
+        event_status: 'success',
+        scope: 'console',
+        details: { action: 'device.revoke', mpinId, userId, reason: 'PORTAL_REVOKE', accountId: owner.account.id },
+      });
+    });
+  });
+
+  // docs/decisions/0013 "Known gap", closed: a provider session started with the passkey ends with it.
+  describe('the provider sessions started with the passkey', () => {
+    const toApp = (location: string) => location.startsWith(REDIRECT);
+    const last = async (browser: Browser, first: BrowserResponse) => (await browser.follow(first, toApp)).at(-1) as BrowserResponse;
+
+    interface Project {
+      projectId: string;
+      keys: ApplicationKeys;
+      config: client.Configuration;
+    }
+
+    async function project(admin: SignedIn): Promise<Project> {
+      const projectId = await createProject(admin);
+      const keys = await createKeys(admin, await createApp(admin, projectId));
+      const config = await client.discovery(new URL(`${app.baseUrl}/p/${projectId}`), keys.clientId, keys.clientSecret, undefined, {
+        execute: [client.allowInsecureRequests],
+      });
+      return { projectId, keys, config };
+    }
+
+    async function authorizationRequest(p: Project) {
+      const verifier = client.randomPKCECodeVerifier();
+      const url = client.buildAuthorizationUrl(p.config, {
+        redirect_uri: REDIRECT,
+        scope: 'openid email',
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      });
+      return { url, verifier };
+    }
+
+    /** Opens an authorization request in `browser`: the redirect back to the app (signed in) or the page it stops at. */
+    async function open(browser: Browser, p: Project) {
+      const request = await authorizationRequest(p);
+      return { request, end: await last(browser, await browser.get(request.url.href)) };
+    }
+
+    const signedInStraightAway = (end: BrowserResponse) => (end.location ?? '').startsWith(`${REDIRECT}?`);
+
+    async function tokensFrom(p: Project, callback: BrowserResponse, verifier: string) {
+      expect(callback.location ?? '', callback.text).toMatch(new RegExp(`^${REDIRECT}\\?`));
+      return client.authorizationCodeGrant(p.config, new URL(callback.location as string), { pkceCodeVerifier: verifier });
+    }
+
+    /** A new user: address, emailed code, "Create a passkey" (in `browser`). */
+    async function newUserWithPasskey(browser: Browser, p: Project): Promise<{ email: string; passkey: Passkey }> {
+      const email = uniqueEmail('revoked');
+      const { request, end: page1 } = await open(browser, p);
+      const codePage = await submitEmail(browser, page1, email);
+      const offer = await last(browser, await browser.request(formAction(codePage), { form: { code: app.mailer.lastCode(email) } }));
+      expect(isPasskeyOffer(offer), offer.text).toBe(true);
+      const { passkey, response } = createPasskey(pageOptions<CreationOptions>(offer.text), app.baseUrl);
+      const after = await last(browser, await browser.request(formAction(offer), { form: { response: JSON.stringify(response) } }));
+      await tokensFrom(p, after, request.verifier);
+      return { email, passkey };
+    }
+
+    /** A returning user signs in with the passkey alone (in `browser`); answers the tokens the app got. */
+    async function signInWithPasskey(browser: Browser, p: Project, email: string, passkey: Passkey) {
+      const { request, end: page1 } = await open(browser, p);
+      const passkeyPage = await submitEmail(browser, page1, email);
+      expect(passkeyPage.text).toContain('Sign in with a passkey');
+      const answer = usePasskey(passkey, pageOptions<RequestOptions>(passkeyPage.text), app.baseUrl);
+      const after = await last(browser, await browser.request(formAction(passkeyPage), { form: { response: JSON.stringify(answer) } }));
+      return tokensFrom(p, after, request.verifier);
+    }
+
+    /** The same user signs in with "Email me a code instead" (in `browser`). */
+    async function signInWithCode(browser: Browser, p: Project, email: string) {
+      const { request, end: page1 } = await open(browser, p);
+      const passkeyPage = await submitEmail(browser, page1, email);
+      const codePage = await last(browser, await browser.request(formAction(passkeyPage, 1), { form: { email, method: 'code' } }));
+      const after = await last(browser, await browser.request(formAction(codePage), { form: { code: app.mailer.lastCode(email) } }));
+      return tokensFrom(p, after, request.verifier);
+    }
+
+    it('end: the same browser is asked to sign in again, and the tokens issued from them stop working; a session started with a code stays', async () => {
+      const admin = await signedInAccount(app, t.db);
+      const p = await project(admin);
+      const registered = new Browser();
+      const { email, passkey } = await newUserWithPasskey(registered, p);
+      const withPasskey = new Browser();
+      const tokens = await signInWithPasskey(withPasskey, p, email, passkey);
+      const sub = tokens.claims()?.sub as string;
+      expect(tokens.claims()?.amr).toBeUndefined(); // the device mark never leaves the server
+      const withCode = new Browser();
+      await signInWithCode(withCode, p, email);
+
+      // Before: each browser's provider session signs the user straight back in.
+      for (const browser of [registered, withPasskey, withCode]) expect(signedInStraightAway((await open(browser, p)).end)).toBe(true);
+      expect((await client.fetchUserInfo(p.config, tokens.access_token, sub)).sub).toBe(sub);
+
+      const res = await revoke(admin, p.projectId, passkey.id);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect((await revocationsIn(p.projectId))[0]?.details).toMatchObject({ sessionsEnded: 2 });
+
+      // After: the passkey's sessions (its sign-in, and its creation) ask for the address again.
+      for (const browser of [withPasskey, registered]) {
+        const { end } = await open(browser, p);
+        expect(signedInStraightAway(end), end.location ?? '').toBe(false);
+        expect(end.status).toBe(200);
+        expect(end.text).toContain('name="email"');
+      }
+      await expect(client.fetchUserInfo(p.config, tokens.access_token, sub)).rejects.toThrow();
+      // The session started with the emailed code was not started with the passkey: it stays.
+      expect(signedInStraightAway((await open(withCode, p)).end)).toBe(true);
+      // And the passkey itself is refused.
+      const { end: page1 } = await open(withPasskey, p);
+      const refused = await submitEmail(withPasskey, page1, email);
+      expect(refused.status).toBe(403);
+    });
+  });
+});

@@ -295,6 +295,22 @@ describeEachDatabase('every project is an OpenID Connect issuer', (d) => {
 });
 
 describe('project issuer pieces', () => {
+  it.each([
+    [['https://spa.example.com'], 'https://spa.example.com', true],
+    [['HTTPS://SPA.Example.COM:443/'], 'https://spa.example.com', true],
+    [['https://spa.example.com/app/callback'], 'https://spa.example.com', true],
+    [['http://localhost:3000'], 'http://localhost:3000', true],
+    [['https://spa.example.com'], 'https://spa.example.com:8443', false],
+    [['https://spa.example.com'], 'http://spa.example.com', false],
+    [['https://spa.example.com'], 'https://spa.example.com.evil.example', false],
+    [['com.example.app:/cb'], 'null', false],
+    [['not a url'], 'https://spa.example.com', false],
+    [[], 'https://spa.example.com', false],
+  ])('allows CORS for %j from %s: %s (entries compared as origins)', async (allowed, origin, expected) => {
+    const { corsOriginAllowed } = await import('../src/provider/project-provider.ts');
+    expect(corsOriginAllowed(allowed, origin)).toBe(expected);
+  });
+
   it('keeps at most the configured number of providers, rebuilding one whose version changed', async () => {
     const { createProviderCache } = await import('../src/provider/provider-cache.ts');
     let builds = 0;

@@ -18,6 +18,24 @@ export interface ProjectClients {
   verifyClientCredentials(clientId: string, clientSecret: string): Promise<boolean>;
 }
 
+/**
+ * spec §3 allowedCORSDomains: is a browser's `Origin` one of the project's allowed origins? Each
+ * entry is compared as the origin it names (scheme, host and port as a browser writes them: case
+ * and default ports do not matter, nor does a path after it); an entry that names no web origin,
+ * and the opaque origin `null`, allow nothing.
+ */
+export function corsOriginAllowed(allowed: readonly string[], origin: string): boolean {
+  if (origin === 'null') return false;
+  return allowed.some((entry) => {
+    try {
+      const named = new URL(entry);
+      return (named.protocol === 'https:' || named.protocol === 'http:') && named.origin === origin;
+    } catch {
+      return false;
+    }
+  });
+}
+
 export function projectIssuerUrl(publicUrl: string, projectId: string): string {
   return `${publicUrl}${projectIssuerPath(projectId)}`;
 }
@@ -115,7 +133,7 @@ export function createProjectProvider(options: {
     },
     ttl: PROVIDER_TTL,
     // spec §3 allowedCORSDomains: only these browser origins may call token, userinfo and the rest.
-    clientBasedCORS: (_ctx, origin) => state.allowedOrigins.some((allowed) => allowed.replace(/\/+$/, '') === origin),
+    clientBasedCORS: (_ctx, origin) => corsOriginAllowed(state.allowedOrigins, origin),
     async renderError(ctx, out) {
       ctx.type = 'html';
       ctx.body = projectErrorPage(state, out);

@@ -1,13 +1,14 @@
 import * as client from 'openid-client';
 import { describe, expect, it } from 'vitest';
-import { buildPath, devicesApi, REVOCATION_REASON, type ApplicationKeys } from '@latchkey/domain';
+import { buildPath, devicesApi, REVOCATION_REASON } from '@latchkey/domain';
 import { findDevice, insertDevice, type Device } from '../src/provider/devices.repository.ts';
 import { userIdForEmail } from '../src/provider/project-users.repository.ts';
 import { anonymous, signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Passkey, type RequestOptions } from './support/authenticator.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
-import { closeProject, createApp, createKeys, createProject, REDIRECT } from './support/fixtures.ts';
+import { closeProject, createProject, REDIRECT } from './support/fixtures.ts';
+import { authorizationRequest, projectWithRelyingParty, untilApp, type RelyingParty } from './support/relying-party.ts';
 import { formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
 
 interface ErrorAnswer {
@@ -172,77 +173,50 @@ describeEachDatabase('revoking a device (POST projects/{project}/mpinids/{mpinId
 
   // docs/decisions/0013 "Known gap", closed: a provider session started with the passkey ends with it.
   describe('the provider sessions started with the passkey', () => {
-    const toApp = (location: string) => location.startsWith(REDIRECT);
-    const last = async (browser: Browser, first: BrowserResponse) => (await browser.follow(first, toApp)).at(-1) as BrowserResponse;
-
-    interface Project {
-      projectId: string;
-      keys: ApplicationKeys;
-      config: client.Configuration;
-    }
-
-    async function project(admin: SignedIn): Promise<Project> {
-      const projectId = await createProject(admin);
-      const keys = await createKeys(admin, await createApp(admin, projectId));
-      const config = await client.discovery(new URL(`${app.baseUrl}/p/${projectId}`), keys.clientId, keys.clientSecret, undefined, {
-        execute: [client.allowInsecureRequests],
-      });
-      return { projectId, keys, config };
-    }
-
-    async function authorizationRequest(p: Project) {
-      const verifier = client.randomPKCECodeVerifier();
-      const url = client.buildAuthorizationUrl(p.config, {
-        redirect_uri: REDIRECT,
-        scope: 'openid email',
-        code_challenge: await client.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
-      });
-      return { url, verifier };
-    }
+    const project = (admin: SignedIn) => projectWithRelyingParty(app, admin);
 
     /** Opens an authorization request in `browser`: the redirect back to the app (signed in) or the page it stops at. */
-    async function open(browser: Browser, p: Project) {
+    async function open(browser: Browser, p: RelyingParty) {
       const request = await authorizationRequest(p);
-      return { request, end: await last(browser, await browser.get(request.url.href)) };
+      return { request, end: await untilApp(browser, await browser.get(request.url.href)) };
     }
 
     const signedInStraightAway = (end: BrowserResponse) => (end.location ?? '').startsWith(`${REDIRECT}?`);
 
-    async function tokensFrom(p: Project, callback: BrowserResponse, verifier: string) {
+    async function tokensFrom(p: RelyingParty, callback: BrowserResponse, verifier: string) {
       expect(callback.location ?? '', callback.text).toMatch(new RegExp(`^${REDIRECT}\\?`));
       return client.authorizationCodeGrant(p.config, new URL(callback.location as string), { pkceCodeVerifier: verifier });
     }
 
     /** A new user: address, emailed code, "Create a passkey" (in `browser`). */
-    async function newUserWithPasskey(browser: Browser, p: Project): Promise<{ email: string; passkey: Passkey }> {
+    async function newUserWithPasskey(browser: Browser, p: RelyingParty): Promise<{ email: string; passkey: Passkey }> {
       const email = uniqueEmail('revoked');
       const { request, end: page1 } = await open(browser, p);
       const codePage = await submitEmail(browser, page1, email);
-      const offer = await last(browser, await browser.request(formAction(codePage), { form: { code: app.mailer.lastCode(email) } }));
+      const offer = await untilApp(browser, await browser.request(formAction(codePage), { form: { code: app.mailer.lastCode(email) } }));
       expect(isPasskeyOffer(offer), offer.text).toBe(true);
       const { passkey, response } = createPasskey(pageOptions<CreationOptions>(offer.text), app.baseUrl);
-      const after = await last(browser, await browser.request(formAction(offer), { form: { response: JSON.stringify(response) } }));
+      const after = await untilApp(browser, await browser.request(formAction(offer), { form: { response: JSON.stringify(response) } }));
       await tokensFrom(p, after, request.verifier);
       return { email, passkey };
     }
 
     /** A returning user signs in with the passkey alone (in `browser`); answers the tokens the app got. */
-    async function signInWithPasskey(browser: Browser, p: Project, email: string, passkey: Passkey) {
+    async function signInWithPasskey(browser: Browser, p: RelyingParty, email: string, passkey: Passkey) {
       const { request, end: page1 } = await open(browser, p);
       const passkeyPage = await submitEmail(browser, page1, email);
       expect(passkeyPage.text).toContain('Sign in with a passkey');
       const answer = usePasskey(passkey, pageOptions<RequestOptions>(passkeyPage.text), app.baseUrl);
-      const after = await last(browser, await browser.request(formAction(passkeyPage), { form: { response: JSON.stringify(answer) } }));
+      const after = await untilApp(browser, await browser.request(formAction(passkeyPage), { form: { response: JSON.stringify(answer) } }));
       return tokensFrom(p, after, request.verifier);
     }
 
     /** The same user signs in with "Email me a code instead" (in `browser`). */
-    async function signInWithCode(browser: Browser, p: Project, email: string) {
+    async function signInWithCode(browser: Browser, p: RelyingParty, email: string) {
       const { request, end: page1 } = await open(browser, p);
       const passkeyPage = await submitEmail(browser, page1, email);
-      const codePage = await last(browser, await browser.request(formAction(passkeyPage, 1), { form: { email, method: 'code' } }));
-      const after = await last(browser, await browser.request(formAction(codePage), { form: { code: app.mailer.lastCode(email) } }));
+      const codePage = await untilApp(browser, await browser.request(formAction(passkeyPage, 1), { form: { email, method: 'code' } }));
+      const after = await untilApp(browser, await browser.request(formAction(codePage), { form: { code: app.mailer.lastCode(email) } }));
       return tokensFrom(p, after, request.verifier);
     }
 

@@ -1,12 +1,12 @@
 import * as client from 'openid-client';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { ApplicationKeys } from '@latchkey/domain';
+import { beforeAll, expect, it } from 'vitest';
 import { insertDevice, userDevices, type Device } from '../src/provider/devices.repository.ts';
-import { signedInAccount, startTestApp, uniqueEmail, type SignedIn, type TestApp } from './support/app.ts';
+import { signedInAccount, startTestApp, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Passkey, type RequestOptions } from './support/authenticator.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
-import { createApp, createKeys, createProject, REDIRECT } from './support/fixtures.ts';
+import { REDIRECT } from './support/fixtures.ts';
+import { authorizationRequest, projectWithRelyingParty, untilApp, type RelyingParty } from './support/relying-party.ts';
 import { formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
 
 const CHROME_ON_LINUX = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -14,64 +14,33 @@ const CHROME_ON_LINUX = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHT
 // docs/decisions/0013: a new user verified by code is offered a passkey; a returning user gives their
 // address, then signs in with the passkey alone; options and answers are scoped to the project.
 describeEachDatabase('end users sign in with passkeys at a project issuer', (d) => {
-  let t: TestApp;
+  const t = useTestApp(d, { listen: true, env: { PROJECTS_PER_ACCOUNT: '100' } });
   let admin: SignedIn;
-
   beforeAll(async () => {
-    t = await startTestApp(d.db, { listen: true, env: { PROJECTS_PER_ACCOUNT: '100' } });
     admin = await signedInAccount(t, d.db);
   });
-  afterAll(async () => t?.close());
 
-  const toApp = (location: string) => location.startsWith(REDIRECT);
-  const last = async (browser: Browser, first: BrowserResponse) => (await browser.follow(first, toApp)).at(-1) as BrowserResponse;
+  const project = () => projectWithRelyingParty(t, admin);
 
-  interface Project {
-    projectId: string;
-    keys: ApplicationKeys;
-    config: client.Configuration;
-  }
-
-  async function project(): Promise<Project> {
-    const projectId = await createProject(admin);
-    const keys = await createKeys(admin, await createApp(admin, projectId));
-    const config = await client.discovery(new URL(`${t.baseUrl}/p/${projectId}`), keys.clientId, keys.clientSecret, undefined, {
-      execute: [client.allowInsecureRequests],
-    });
-    return { projectId, keys, config };
-  }
-
-  /** An authorization request of the project's application; `open` follows the browser to page 1. */
-  async function start(p: Project) {
-    const verifier = client.randomPKCECodeVerifier();
-    const url = client.buildAuthorizationUrl(p.config, {
-      redirect_uri: REDIRECT,
-      scope: 'openid email',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-    });
-    return { url, verifier };
-  }
-
-  async function emailStep(browser: Browser, p: Project, email: string) {
-    const request = await start(p);
+  async function emailStep(browser: Browser, p: RelyingParty, email: string) {
+    const request = await authorizationRequest(p);
     const page1 = (await browser.follow(await browser.get(request.url.href))).at(-1) as BrowserResponse;
     expect(page1.status, page1.text).toBe(200);
     return { request, next: await submitEmail(browser, page1, email) };
   }
 
   /** The sub the application gets from the redirect back to it. */
-  async function subOf(p: Project, callback: BrowserResponse, verifier: string): Promise<string> {
+  async function subOf(p: RelyingParty, callback: BrowserResponse, verifier: string): Promise<string> {
     expect(callback.location ?? '', callback.text).toMatch(new RegExp(`^${REDIRECT}\\?`));
     const tokens = await client.authorizationCodeGrant(p.config, new URL(callback.location as string), { pkceCodeVerifier: verifier });
     return tokens.claims()?.sub as string;
   }
 
   /** A new user: address, emailed code, then the passkey offer (answered). */
-  async function offerFor(browser: Browser, p: Project, email: string, codeOf = (to: string) => t.mailer.lastCode(to)) {
+  async function offerFor(browser: Browser, p: RelyingParty, email: string, codeOf = (to: string) => t.mailer.lastCode(to)) {
     const { request, next: codePage } = await emailStep(browser, p, email);
     expect(codePage.text).toContain('We sent a 6-digit code to');
-    const offer = await last(browser, await browser.request(formAction(codePage), { form: { code: codeOf(email) } }));
+    const offer = await untilApp(browser, await browser.request(formAction(codePage), { form: { code: codeOf(email) } }));
     expect(isPasskeyOffer(offer), offer.text).toBe(true);
     return { request, offer };
   }
@@ -83,10 +52,10 @@ describeEachDatabase('end users sign in with passkeys at a project issuer', (d) 
       form: { response: JSON.stringify(response) },
       headers: { 'user-agent': CHROME_ON_LINUX },
     });
-    return { passkey, after: await last(browser, posted) };
+    return { passkey, after: await untilApp(browser, posted) };
   }
 
-  async function newUserWithPasskey(p: Project, email = uniqueEmail('passkey')): Promise<{ email: string; passkey: Passkey; sub: string }> {
+  async function newUserWithPasskey(p: RelyingParty, email = uniqueEmail('passkey')): Promise<{ email: string; passkey: Passkey; sub: string }> {
     const browser = new Browser();
     const { request, offer } = await offerFor(browser, p, email);
     const { passkey, after } = await register(browser, offer);
@@ -94,7 +63,7 @@ describeEachDatabase('end users sign in with passkeys at a project issuer', (d) 
   }
 
   /** A returning user: the address, then the passkey page. */
-  async function passkeyPageFor(browser: Browser, p: Project, email: string) {
+  async function passkeyPageFor(browser: Browser, p: RelyingParty, email: string) {
     const { request, next } = await emailStep(browser, p, email);
     expect(next.status, next.text).toBe(200);
     expect(next.text).toContain('Sign in with a passkey');
@@ -103,7 +72,7 @@ describeEachDatabase('end users sign in with passkeys at a project issuer', (d) 
 
   async function assert(browser: Browser, page: BrowserResponse, passkey: Passkey): Promise<BrowserResponse> {
     const response = usePasskey(passkey, pageOptions<RequestOptions>(page.text), t.baseUrl);
-    return last(browser, await browser.request(formAction(page), { form: { response: JSON.stringify(response) } }));
+    return untilApp(browser, await browser.request(formAction(page), { form: { response: JSON.stringify(response) } }));
   }
 
   const devicesOf = async (projectId: string, email: string): Promise<Device[]> => {
@@ -140,16 +109,16 @@ describeEachDatabase('end users sign in with passkeys at a project issuer', (d) 
     const email = uniqueEmail('declines');
     const browser = new Browser();
     const { request, offer } = await offerFor(browser, p, email);
-    const declined = await last(browser, await browser.request(formAction(offer, 1), { form: { skip: '1' } }));
+    const declined = await untilApp(browser, await browser.request(formAction(offer, 1), { form: { skip: '1' } }));
     expect(await subOf(p, declined, request.verifier)).toBeTruthy();
     expect(await devicesOf(p.projectId, email)).toEqual([]);
 
     const withPasskey = await newUserWithPasskey(p);
     const other = new Browser();
     const { request: second, page } = await passkeyPageFor(other, p, withPasskey.email);
-    const codePage = await last(other, await other.request(formAction(page, 1), { form: { email: withPasskey.email, method: 'code' } }));
+    const codePage = await untilApp(other, await other.request(formAction(page, 1), { form: { email: withPasskey.email, method: 'code' } }));
     expect(codePage.text).toContain('We sent a 6-digit code to');
-    const signedIn = await last(other, await other.request(formAction(codePage), { form: { code: t.mailer.lastCode(withPasskey.email) } }));
+    const signedIn = await untilApp(other, await other.request(formAction(codePage), { form: { code: t.mailer.lastCode(withPasskey.email) } }));
     expect(await subOf(p, signedIn, second.verifier)).toBe(withPasskey.sub); // no second offer: a passkey exists
   });
 
@@ -223,8 +192,8 @@ describeEachDatabase('end users sign in with passkeys at a project issuer', (d) 
     const { next } = await emailStep(again, p, user.email);
     expect(next.status).toBe(403);
     expect(next.text).toContain('This passkey was revoked');
-    const codePage = await last(again, await again.request(formAction(next), { form: { email: user.email, method: 'code' } }));
-    const offer = await last(again, await again.request(formAction(codePage), { form: { code: t.mailer.lastCode(user.email) } }));
+    const codePage = await untilApp(again, await again.request(formAction(next), { form: { email: user.email, method: 'code' } }));
+    const offer = await untilApp(again, await again.request(formAction(codePage), { form: { code: t.mailer.lastCode(user.email) } }));
     expect(isPasskeyOffer(offer), offer.text).toBe(true);
   });
 

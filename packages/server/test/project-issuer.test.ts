@@ -1,7 +1,7 @@
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, type ApplicationKeys, type Issuer } from '@latchkey/domain';
-import { signedInAccount, startTestApp, uniqueEmail, type SignedIn, type TestApp } from './support/app.ts';
+import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
 import { apiPath, closeProject, createApp, createKeys, createProject, REDIRECT, setEnabled } from './support/fixtures.ts';
@@ -10,14 +10,11 @@ import { declinePasskey, formAction, isPasskeyOffer, linkHref, submitEmail } fro
 type AuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
 
 describeEachDatabase('every project is an OpenID Connect issuer', (d) => {
-  let t: TestApp;
+  const t = useTestApp(d, { listen: true, env: { PROJECTS_PER_ACCOUNT: '100' } });
   let admin: SignedIn;
-
   beforeAll(async () => {
-    t = await startTestApp(d.db, { listen: true, env: { PROJECTS_PER_ACCOUNT: '100' } });
     admin = await signedInAccount(t, d.db);
   });
-  afterAll(async () => t?.close());
 
   const issuerUrl = (projectId: string) => `${t.baseUrl}/p/${projectId}`;
 

@@ -2,6 +2,7 @@ import {
   API_BASE_PATH,
   api,
   buildPath,
+  REVOCATION_REASON,
   XSRF_COOKIE,
   XSRF_HEADER,
   type BodyOf,
@@ -66,4 +67,9 @@ export async function createAppWithKeysThroughApi(page: Page, projectId: string,
     body: { platformCode: 'oidc', name: 'Test app', url: new URL(redirectUris[0] ?? 'https://app.example.com').origin, projectId },
   });
   return callApiOk(page, api.createAppKeys, { params: { application: id }, body: { redirectURI: redirectUris } });
+}
+
+/** Revokes an end user's passkey as a project admin does (POST projects/{project}/mpinids/{mpinId}/revocation). */
+export async function revokeDeviceThroughApi(page: Page, projectId: string, mpinId: string) {
+  return callApiOk(page, api.revokeDevice, { params: { project: projectId, mpinId }, body: { reason: REVOCATION_REASON } });
 }

@@ -53,25 +53,3 @@ export async function setPermissions(email: string, permissions: string[]): Prom
     await c.end();
   }
 }
-
-/**
- * Revokes every passkey of the end user with this email in this project, straight in the database:
- * the revocation API (`POST projects/{project}/mpinids/{mpinId}/revocation`, issue 8) does not
- * exist yet. Replace this with a call of that contract entry when it does.
- */
-export async function revokeDevicesOf(projectId: string, email: string): Promise<number> {
-  const url = process.env.LATCHKEY_DATABASE_URL;
-  if (!url) throw new Error('LATCHKEY_DATABASE_URL is not set: is global setup running?');
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    const { rowCount } = await c.query(
-      `UPDATE devices SET revoked = true, revoked_at = now(), revoke_reason = 'PORTAL_REVOKE'
-        WHERE project_id = $1 AND NOT revoked AND user_id = (SELECT id FROM project_users WHERE project_id = $1 AND email = lower($2))`,
-      [projectId, email],
-    );
-    return rowCount ?? 0;
-  } finally {
-    await c.end();
-  }
-}

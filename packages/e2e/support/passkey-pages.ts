@@ -2,16 +2,28 @@ import { expect, type Page } from '@playwright/test';
 
 // A project's hosted sign-in pages with passkeys (docs/decisions/0013), and the test app around them.
 
+/** The device the end user holds: the ids of the passkeys it keeps (the spec's mpinIds, base64url). */
+export interface VirtualAuthenticator {
+  passkeyIds(): Promise<string[]>;
+}
+
 /**
  * Gives the page a platform authenticator that holds passkeys and verifies its user (Chromium's
  * WebAuthn virtual authenticator over CDP), as a phone or laptop with a screen lock would.
  */
-export async function addVirtualAuthenticator(page: Page): Promise<void> {
+export async function addVirtualAuthenticator(page: Page): Promise<VirtualAuthenticator> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
     options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
   });
+  return {
+    async passkeyIds() {
+      const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+      // CDP gives the credential id in base64; WebAuthn and the API name it in base64url.
+      return credentials.map((c) => Buffer.from(c.credentialId, 'base64').toString('base64url'));
+    },
+  };
 }
 
 /** Opens the test app, which sends the person to the project's sign-in page. */

@@ -1,5 +1,4 @@
-import { createAppWithKeysThroughApi, createProjectThroughApi } from '../support/call-api.ts';
-import { revokeDevicesOf } from '../support/database.ts';
+import { createAppWithKeysThroughApi, createProjectThroughApi, revokeDeviceThroughApi } from '../support/call-api.ts';
 import { expect, expectAccessible, test } from '../support/fixtures.ts';
 import {
   addVirtualAuthenticator,
@@ -39,7 +38,7 @@ test('an end user verifies by emailed code, creates a passkey, signs in again wi
   // The end user's own browser, with a platform authenticator.
   const context = await browser.newContext();
   const user = await context.newPage();
-  await addVirtualAuthenticator(user);
+  const device = await addVirtualAuthenticator(user);
   const email = newEmail('end-user');
 
   const subject = await test.step('a new user verifies by emailed code and creates a passkey on this device', async () => {
@@ -69,7 +68,10 @@ test('an end user verifies by emailed code, creates a passkey, signs in again wi
     await goToAppSignIn(user, app.url, projectName);
     await fillIdentityAndContinue(user, email);
     await expectPasskeyStep(user);
-    expect(await revokeDevicesOf(projectId, email)).toBe(1);
+    // The project admin (the developer's console session) revokes the passkey this device holds.
+    const mpinIds = await device.passkeyIds();
+    expect(mpinIds).toHaveLength(1);
+    expect(await revokeDeviceThroughApi(page, projectId, mpinIds[0] as string)).toEqual({ mpinId: mpinIds[0], revoked: true });
     await clickSignInWithPasskey(user);
     await expectPasskeyRevoked(user);
     await expectAccessible(user);

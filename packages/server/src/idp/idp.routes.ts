@@ -3,7 +3,7 @@ import type Provider from 'oidc-provider';
 import type { LoginCodes } from './login-codes.service.ts';
 import { IDP_PATH, IDP_SCOPES } from './provider.ts';
 import { mountProviders, registerSignInPages, type SignInSite } from './sign-in-pages.ts';
-import { LATCHKEY_BRAND } from './views.ts';
+import { LATCHKEY_BRAND, textsOf } from './views.ts';
 
 export interface IdpRoutesDeps {
   provider: Provider;
@@ -22,7 +22,8 @@ export async function registerIdpRoutes(app: FastifyInstance, { provider, loginC
     mountPath: IDP_PATH,
     brand: LATCHKEY_BRAND,
     home: `${publicUrl}/`,
-    startAgain: 'Start again from the console.',
+    // The console speaks English: so do its sign-in pages (docs/decisions/0015).
+    startAgain: textsOf(LATCHKEY_BRAND).startAgainAtConsole,
     // The console's /login reads error=access_denied as "cancelled".
     cancelError: 'access_denied',
     scopes: IDP_SCOPES,

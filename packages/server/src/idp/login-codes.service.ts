@@ -3,7 +3,7 @@ import type { Clock } from '../clock.ts';
 import { safeEqual, type SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import { rateLimitKeyOf } from '../http/client-address.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { LoginCodeMessage, Mailer } from '../mail/mailer.ts';
 import { consumeLoginCode, countAttempt, deleteStaleLoginCodes, findLoginCode, replaceLoginCode } from './login-codes.repository.ts';
 import { deleteEndedRateLimits, hitAll, type RateLimit } from './rate-limits.repository.ts';
 
@@ -56,6 +56,8 @@ export function createLoginCodes(
    * Codes and every limit are counted per scope, so one project's traffic never uses up another's.
    */
   scope = '',
+  /** The mail's words for a code valid `minutes` (a project's pages' language and name); none: the console's. */
+  message?: (code: string, minutes: number) => LoginCodeMessage,
 ) {
   const scoped = (parts: string[]) => (scope ? [scope, ...parts] : parts).join('\n');
   const ref = (interactionUid: string) => secretBox.hmac('login-interaction', scoped([interactionUid]));
@@ -93,7 +95,7 @@ export function createLoginCodes(
         expiresAt: new Date(now.getTime() + CODE_TTL_MS),
       });
       try {
-        await mailer.sendLoginCode(email, code);
+        await mailer.sendLoginCode(email, code, message?.(code, CODE_TTL_MS / 60_000));
       } catch (error) {
         // The code was stored but never reached the person: they ask again once mail works.
         return { ok: false, reason: 'mail_failed', error };

@@ -5,7 +5,7 @@ import type { SignInProvider } from '../modules/session/sign-in-provider.ts';
 import type { IdpKeys } from './keys.ts';
 import { dbAdapterFactory } from './oidc-payloads.repository.ts';
 import { SIGN_IN_CSP } from './sign-in-pages.ts';
-import { errorPage, LOGOUT_SCRIPT_HASH, logoutPage, signedOutPage } from './views.ts';
+import { errorPage, LATCHKEY_BRAND, LOGOUT_SCRIPT_HASH, logoutPage, signedOutPage, textsOf } from './views.ts';
 
 /** The console's client registration at the built-in provider. */
 export const CONSOLE_CLIENT_ID = 'latchkey-console';
@@ -107,7 +107,8 @@ export function createIdpProvider(options: { db: Db; secretBox: SecretBox; keys:
     clientBasedCORS: () => false,
     async renderError(ctx, out) {
       const reason = typeof out.error_description === 'string' ? out.error_description : String(out.error ?? 'Unknown error');
-      html(ctx, errorPage(`The sign-in service answered: ${reason}. Start again from the console.`, home));
+      const t = textsOf(LATCHKEY_BRAND);
+      html(ctx, errorPage(t.providerAnswered(reason, t.startAgainAtConsole), home));
     },
   };
   const provider = new Provider(idpIssuer(publicUrl), configuration);

@@ -5,9 +5,9 @@ import type { Interaction } from 'oidc-provider';
 import { isEmail, TEXT_MAX_LENGTH } from '@latchkey/domain';
 import { decodeUtf8Strictly } from '../http/input-guard.ts';
 import { setSecurityHeaders } from '../http/security-headers.ts';
-import type { LoginCodes, RequestRefusal, VerifyCodeResult } from './login-codes.service.ts';
+import type { LoginCodes, RequestRefusal } from './login-codes.service.ts';
 import { deviceAmr } from './oidc-payloads.repository.ts';
-import { codePage, emailPage, errorPage, STYLESHEET, STYLESHEET_PATH, type InteractionLinks, type PageBrand } from './views.ts';
+import { codePage, emailPage, errorPage, STYLESHEET, STYLESHEET_PATH, textsOf, type InteractionLinks, type PageBrand } from './views.ts';
 
 /**
  * The machinery every OpenID provider of this server shares — the console's built-in one under
@@ -19,14 +19,15 @@ import { codePage, emailPage, errorPage, STYLESHEET, STYLESHEET_PATH, type Inter
  * The sign-in pages allow nothing but our own stylesheet and scripts, and forms posting to us.
  * `returnsTo`: the origin of the client's redirect URI. Chromium applies form-action to every
  * redirect that follows a form's submission, and the last form of a sign-in ends in a redirect to
- * the client (POST → /auth/{uid} → redirect_uri), so that origin is allowed too.
+ * the client (POST → /auth/{uid} → redirect_uri), so that origin is allowed too. `logoFrom`: the
+ * origin of the project's logo (views.ts pageLogo), the one other place images may come from.
  */
-export function signInCsp(returnsTo?: string): string {
+export function signInCsp(returnsTo?: string, logoFrom?: string): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
-    "img-src 'self' data:",
+    `img-src 'self' data:${logoFrom ? ` ${logoFrom}` : ''}`,
     "object-src 'none'",
     "base-uri 'none'",
     `form-action 'self'${returnsTo ? ` ${returnsTo}` : ''}`,
@@ -165,20 +166,11 @@ export interface PasskeySteps {
   registerSubmit(ctx: StepContext, form: FormBody): Promise<StepOutcome>;
 }
 
-const TOO_MANY_CODES: Record<RequestRefusal, (startAgain: string) => string> = {
-  interaction: (startAgain) => `Too many codes were requested in this sign-in. ${startAgain}`,
-  address: () => 'Too many codes were requested for this address. Wait a few minutes, then try again.',
-  client: () => 'Too many codes were requested from your network. Wait a few minutes, then try again.',
-};
-
-const CODE_ERRORS: Record<Exclude<VerifyCodeResult, { ok: true }>['reason'], string> = {
-  none: 'Ask for a new code.',
-  used: 'That code has already been used. Ask for a new one.',
-  expired: 'That code has expired. Ask for a new one.',
-  too_many: 'Too many wrong codes. Ask for a new one.',
-  address_locked: 'Too many tries for this address. Wait an hour, then ask for a new code.',
-  wrong: 'That code is not right',
-};
+/** Why no code was sent, in the page's words (page-texts.ts). */
+function tooManyCodes(brand: PageBrand, limit: RequestRefusal, startAgain: string): string {
+  const texts = textsOf(brand).tooManyCodes;
+  return limit === 'interaction' ? texts.interaction(startAgain) : texts[limit];
+}
 
 class InteractionGone extends Error {}
 
@@ -256,7 +248,7 @@ export async function registerSignInPages(
       else done(Object.assign(new Error('The form is not valid percent-encoded UTF-8'), { statusCode: 400 }), undefined);
     });
     ui.addHook('onSend', async (request, reply, payload) => {
-      reply.header('Content-Security-Policy', signInCsp(returnsTo.get(request)));
+      reply.header('Content-Security-Policy', signInCsp(returnsTo.get(request), sites.get(request)?.brand.logo?.origin));
       if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store');
       return payload;
     });
@@ -268,13 +260,11 @@ export async function registerSignInPages(
         return reply
           .status(status)
           .type('text/html; charset=utf-8')
-          .send(errorPage(`This address is not valid. ${startAgain}`, home, brand));
+          .send(errorPage(textsOf(brand).badAddress(startAgain), home, brand));
       }
       const gone = error instanceof InteractionGone || (error as { name?: string }).name === 'SessionNotFound';
       if (!gone) request.log.error({ err: error }, 'sign-in interaction failed');
-      const message = gone
-        ? `This sign-in has expired or was opened in another browser. ${startAgain}`
-        : `Something went wrong on our side. ${startAgain}`;
+      const message = gone ? textsOf(brand).expired(startAgain) : textsOf(brand).serverError(startAgain);
       return reply
         .status(gone ? 400 : 500)
         .type('text/html; charset=utf-8')
@@ -361,7 +351,7 @@ export async function registerSignInPages(
       const links = linksFor(site, details.uid);
       const email = (request.body?.email ?? '').trim().toLowerCase();
       if (!email || email.length > TEXT_MAX_LENGTH || !isEmail(email)) {
-        return page(reply, 400, emailPage(links, { email, error: 'Enter a valid email address' }, site.brand));
+        return page(reply, 400, emailPage(links, { email, error: textsOf(site.brand).invalidEmail }, site.brand));
       }
       // A user with a passkey is asked for it (docs/decisions/0013: the address comes first, so
       // only this project's credentials of this user are offered), unless they asked for a code.
@@ -375,10 +365,10 @@ export async function registerSignInPages(
       const sent = await site.loginCodes.request(email, details.uid, request.ip);
       if (!sent.ok && sent.reason === 'mail_failed') {
         request.log.error({ err: sent.error }, 'could not send a sign-in code');
-        return page(reply, 503, emailPage(links, { email, error: 'We could not send the code. Try again in a moment.' }, site.brand));
+        return page(reply, 503, emailPage(links, { email, error: textsOf(site.brand).mailFailed }, site.brand));
       }
       if (!sent.ok) {
-        return page(reply, 429, emailPage(links, { email, error: TOO_MANY_CODES[sent.limit](site.startAgain) }, site.brand));
+        return page(reply, 429, emailPage(links, { email, error: tooManyCodes(site.brand, sent.limit, site.startAgain) }, site.brand));
       }
       return reply.redirect(`${links.codeAction}${request.body?.resend ? '?resent=1' : ''}`, 303);
     });
@@ -404,7 +394,7 @@ export async function registerSignInPages(
       const step = await codeStep(site, request, reply);
       if (step === null) return reply;
       if (step === 'no-code') return reply.redirect(linksFor(site, request.params.uid).emailPage, 303);
-      const notice = request.query.resent ? 'We sent a new code. Earlier codes no longer work.' : undefined;
+      const notice = request.query.resent ? textsOf(site.brand).newCodeSent : undefined;
       return page(reply, 200, codePage(step.links, { email: step.email, ...(notice ? { notice } : {}) }, site.brand));
     });
 
@@ -415,13 +405,13 @@ export async function registerSignInPages(
       if (step === 'no-code') return reply.redirect(linksFor(site, request.params.uid).emailPage, 303);
       const { details, links, email } = step;
       const code = (request.body?.code ?? '').replace(/\s+/g, '');
-      if (!/^\d{6}$/.test(code)) return page(reply, 400, codePage(links, { email, error: 'Enter the 6-digit code from the email' }, site.brand));
+      if (!/^\d{6}$/.test(code)) return page(reply, 400, codePage(links, { email, error: textsOf(site.brand).codeFormat }, site.brand));
 
       const result = await site.loginCodes.verify(details.uid, code, request.ip);
       if (!result.ok) {
         if (result.reason === 'none') return reply.redirect(links.emailPage, 303);
-        const error =
-          result.reason === 'wrong' && result.attemptsLeft === 0 ? 'That code is not right. Ask for a new one.' : CODE_ERRORS[result.reason];
+        const texts = textsOf(site.brand);
+        const error = result.reason === 'wrong' && result.attemptsLeft === 0 ? texts.wrongCodeLast : texts.codeErrors[result.reason];
         return page(reply, 400, codePage(links, { email, error }, site.brand));
       }
       const accountId = await site.accountFor(result.email);

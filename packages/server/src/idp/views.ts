@@ -1,5 +1,6 @@
 import { TEXT_MAX_LENGTH } from '@latchkey/domain';
 import { createHash } from 'node:crypto';
+import { PAGE_TEXTS, type PageLanguage, type PageTexts } from './page-texts.ts';
 
 /** Escapes text for HTML content and attribute values. */
 export function escapeHtml(value: string): string {
@@ -14,17 +15,22 @@ export const STYLESHEET_PATH = '/idp/assets/sign-in.css';
  */
 export const STYLESHEET = `
 :root { color-scheme: light dark; --bg: #f1f3f5; --card: #ffffff; --text: #1a1b1e; --muted: #495057;
-  --border: #ced4da; --accent: #1864ab; --accent-text: #ffffff; --focus: #1c7ed6; --error: #c92a2a; }
+  --border: #ced4da; --accent: #1864ab; --accent-text: #ffffff; --focus: #1c7ed6; --error: #c92a2a;
+  --notice-bg: #fff9db; --notice-border: #e67700; }
 @media (prefers-color-scheme: dark) {
   :root { --bg: #141517; --card: #25262b; --text: #f1f3f5; --muted: #c1c2c5; --border: #5c5f66;
-    --accent: #74c0fc; --accent-text: #0b1a2b; --focus: #a5d8ff; --error: #ffa8a8; }
+    --accent: #74c0fc; --accent-text: #0b1a2b; --focus: #a5d8ff; --error: #ffa8a8;
+    --notice-bg: #2e2a1a; --notice-border: #fcc419; }
 }
 * { box-sizing: border-box; }
 html { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; font-size: 16px; line-height: 1.5; }
 body { margin: 0; min-height: 100vh; display: flex; align-items: center; justify-content: center; background: var(--bg); color: var(--text); padding: 1rem; }
 main { width: 100%; max-width: 24rem; background: var(--card); border: 1px solid var(--border); border-radius: 12px; padding: 2rem; }
-.brand { margin: 0 0 1.5rem; font-weight: 700; letter-spacing: .02em; color: var(--muted); }
-h1 { font-size: 1.5rem; line-height: 1.25; margin: 0 0 1rem; }
+.brand { margin: 0 0 1.5rem; font-weight: 700; letter-spacing: .02em; color: var(--muted); overflow-wrap: anywhere; }
+.logo { display: block; max-width: 100%; max-height: 3rem; width: auto; height: auto; }
+/* Most logos are drawn for a light background: in dark mode one sits on a light plate, never lost on the card. */
+@media (prefers-color-scheme: dark) { .logo { max-height: 3.75rem; background: #f8f9fa; padding: .375rem .625rem; border-radius: 8px; } }
+h1 { font-size: 1.5rem; line-height: 1.25; margin: 0 0 1rem; overflow-wrap: anywhere; }
 p { margin: 0 0 1rem; }
 .hint { color: var(--muted); }
 form { margin: 0; }
@@ -36,19 +42,90 @@ input:focus-visible, button:focus-visible, a:focus-visible { outline: 3px solid 
 button { font: inherit; font-weight: 600; cursor: pointer; border-radius: 8px; padding: .625rem 1rem; }
 .primary { width: 100%; margin-top: 1.25rem; border: 0; background: var(--accent); color: var(--accent-text); }
 .secondary { border: 1px solid var(--border); background: transparent; color: var(--text); }
+/* A passkey form has no field: its button follows the text above it, an error sits between them. */
+form[data-webauthn] .primary { margin-top: .5rem; }
+form[data-webauthn] .error { margin: 0 0 .5rem; }
 .links { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between; margin-top: 1.5rem; }
 a { color: var(--accent); }
 .inline { display: inline; }
+.notice { margin: 1.25rem 0 0; padding: .75rem 1rem; border: 1px solid var(--notice-border); border-left-width: 4px; border-radius: 8px; background: var(--notice-bg); font-size: .875rem; line-height: 1.45; }
+.notice p { margin: 0; }
+.notice p + p { margin-top: .25rem; }
+.support { margin-top: 1.5rem; padding-top: 1rem; border-top: 1px solid var(--border); font-size: .875rem; color: var(--muted); }
+.support-title { margin: 0 0 .25rem; }
+.support-links { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: .25rem; align-items: flex-start; }
+.support-links a { overflow-wrap: anywhere; }
 `;
 
-/** Whom the sign-in pages are for: the console (Latchkey) or a project's issuer (its display name). */
+/** Whom the sign-in pages are for: the console (Latchkey) or a project's issuer (its display name, spec §3 branding). */
 export interface PageBrand {
   name: string;
   /** The label of page 1's field (spec §2: identityTypeLabel for a project). */
   idLabel: string;
+  /** The language the pages speak (docs/decisions/0015). */
+  language: PageLanguage;
+  /** The project's logo when it may be shown (pageLogo): its address, and the origin the pages' CSP lets images come from. */
+  logo?: { src: string; origin: string };
+  /** spec §3 helpUrl, supportEmail, supportPhone: the footer's links ('' = not set). */
+  support?: { helpUrl: string; email: string; phone: string };
+  /** spec §3 enableBrowserWarning: the page that creates a passkey warns about clearing browser data. */
+  browserWarning?: boolean;
 }
 
-export const LATCHKEY_BRAND: PageBrand = { name: 'Latchkey', idLabel: 'Email' };
+export const LATCHKEY_BRAND: PageBrand = { name: 'Latchkey', idLabel: 'Email', language: 'en' };
+
+/** The texts of the brand's language. */
+export const textsOf = (brand: PageBrand): PageTexts => PAGE_TEXTS[brand.language];
+
+// A CSP host-source is letters, digits, dots and hyphens (punycode for other names): anything else,
+// such as ';' which the URL parser keeps in a host, would end the directive and start another.
+const CSP_HOST = /^[a-z0-9-]+(\.[a-z0-9-]+)*$/;
+
+/**
+ * A project's logo as the pages may show it (docs/decisions/0015): an https address (or http when the
+ * pages themselves are served over http, so there is never mixed content), with no credentials, on a
+ * host a CSP source can name exactly. Its origin, and only that, is added to the pages' img-src.
+ */
+export function pageLogo(logoUrl: string, publicUrl: string): PageBrand['logo'] {
+  if (!logoUrl) return undefined;
+  let url: URL;
+  try {
+    url = new URL(logoUrl);
+  } catch {
+    return undefined;
+  }
+  const schemeAllowed = url.protocol === 'https:' || (url.protocol === 'http:' && publicUrl.startsWith('http:'));
+  if (!schemeAllowed || url.username || url.password || !CSP_HOST.test(url.hostname)) return undefined;
+  return { src: url.href, origin: url.origin };
+}
+
+/** "mailto:" with every character an address may hold but one that means something in a mailto URL (RFC 6068) percent-encoded. */
+const mailto = (email: string) => `mailto:${email.replace(/[^A-Za-z0-9.@+_-]/g, (c) => encodeURIComponent(c))}`;
+
+/** The brand's logo, else its name in words. */
+function brandLine(brand: PageBrand): string {
+  if (brand.logo) {
+    return `<p class="brand"><img class="logo" src="${escapeHtml(brand.logo.src)}" alt="${escapeHtml(brand.name)}" referrerpolicy="no-referrer"></p>`;
+  }
+  return `<p class="brand">${escapeHtml(brand.name)}</p>`;
+}
+
+/** spec §3: help link, support email and phone, those that are set. */
+function supportFooter(brand: PageBrand): string {
+  const { helpUrl = '', email = '', phone = '' } = brand.support ?? {};
+  const t = textsOf(brand);
+  const links = [
+    helpUrl ? `<li><a href="${escapeHtml(helpUrl)}">${escapeHtml(t.help)}</a></li>` : '',
+    email ? `<li><a href="${escapeHtml(mailto(email))}">${escapeHtml(email)}</a></li>` : '',
+    phone ? `<li><a href="tel:${escapeHtml(phone)}">${escapeHtml(phone)}</a></li>` : '',
+  ].join('');
+  if (!links) return '';
+  return `<footer class="support">
+<p class="support-title">${escapeHtml(t.needHelp)}</p>
+<ul class="support-links">${links}</ul>
+</footer>
+`;
+}
 
 /**
  * A whole sign-in page. `scripts` are paths on our origin (the pages' CSP is `script-src 'self'`:
@@ -56,7 +133,7 @@ export const LATCHKEY_BRAND: PageBrand = { name: 'Latchkey', idLabel: 'Email' };
  */
 export function signInPage(title: string, body: string, brand: PageBrand = LATCHKEY_BRAND, scripts: readonly string[] = []): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${brand.language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -67,9 +144,9 @@ export function signInPage(title: string, body: string, brand: PageBrand = LATCH
 ${scripts.map((src) => `<script defer src="${escapeHtml(src)}"></script>\n`).join('')}</head>
 <body>
 <main>
-<p class="brand">${escapeHtml(brand.name)}</p>
+${brandLine(brand)}
 ${body}
-</main>
+${supportFooter(brand)}</main>
 </body>
 </html>`;
 }
@@ -94,20 +171,28 @@ export interface InteractionLinks {
 
 /** Page 1: "Sign in to {brand}", a field labelled Email (or the project's label), Continue, Cancel. */
 export function emailPage(links: InteractionLinks, options: { email?: string; error?: string } = {}, brand: PageBrand = LATCHKEY_BRAND): string {
+  const t = textsOf(brand);
   const err = fieldError('email', options.error);
   return signInPage(
-    'Sign in',
-    `<h1>Sign in to ${escapeHtml(brand.name)}</h1>
-<p class="hint">We will email you a 6-digit code. No password needed.</p>
+    t.signInTitle,
+    `<h1>${escapeHtml(t.signInTo(brand.name))}</h1>
+<p class="hint">${escapeHtml(t.emailHint)}</p>
 <form method="post" action="${escapeHtml(links.emailAction)}" novalidate>
 <label for="email">${escapeHtml(brand.idLabel)}</label>
 <input id="email" name="email" type="email" autocomplete="email" inputmode="email" required autofocus maxlength="${TEXT_MAX_LENGTH}" value="${escapeHtml(options.email ?? '')}"${err.attrs}>
 ${err.html}
-<button class="primary" type="submit">Continue</button>
+<button class="primary" type="submit">${escapeHtml(t.continue)}</button>
 </form>
-<div class="links"><a href="${escapeHtml(links.cancel)}">Cancel</a></div>`,
+<div class="links"><a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a></div>`,
     brand,
   );
+}
+
+/** Text with `html` in place of the one value `render` puts in it: the text is escaped, `html` is not. */
+export function withMarkup(render: (value: string) => string, html: string): string {
+  const slot = '\uE000';
+  // A function, so a '$' in the value is never read as a replacement pattern.
+  return escapeHtml(render(slot)).replace(slot, () => html);
 }
 
 /** Page 2: "We sent a 6-digit code to {email}", a field labelled Code, Sign in, resend, change email, Cancel. */
@@ -116,22 +201,23 @@ export function codePage(
   options: { email: string; error?: string; notice?: string },
   brand: PageBrand = LATCHKEY_BRAND,
 ): string {
+  const t = textsOf(brand);
   const err = fieldError('code', options.error);
   return signInPage(
-    'Enter your code',
-    `<h1>Sign in to ${escapeHtml(brand.name)}</h1>
-<p>We sent a 6-digit code to <strong>${escapeHtml(options.email)}</strong></p>
+    t.codeTitle,
+    `<h1>${escapeHtml(t.signInTo(brand.name))}</h1>
+<p>${withMarkup(t.codeSentTo, `<strong>${escapeHtml(options.email)}</strong>`)}</p>
 ${options.notice ? `<p class="hint" role="status">${escapeHtml(options.notice)}</p>` : ''}
 <form method="post" action="${escapeHtml(links.codeAction)}" novalidate>
-<label for="code">Code</label>
+<label for="code">${escapeHtml(t.codeLabel)}</label>
 <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required autofocus${err.attrs}>
 ${err.html}
-<button class="primary" type="submit">Sign in</button>
+<button class="primary" type="submit">${escapeHtml(t.signIn)}</button>
 </form>
 <div class="links">
-<form class="inline" method="post" action="${escapeHtml(links.emailAction)}"><input type="hidden" name="email" value="${escapeHtml(options.email)}"><input type="hidden" name="resend" value="1"><button class="secondary" type="submit">Send a new code</button></form>
-<a href="${escapeHtml(links.emailPage)}">Use a different email</a>
-<a href="${escapeHtml(links.cancel)}">Cancel</a>
+<form class="inline" method="post" action="${escapeHtml(links.emailAction)}"><input type="hidden" name="email" value="${escapeHtml(options.email)}"><input type="hidden" name="resend" value="1"><button class="secondary" type="submit">${escapeHtml(t.sendNewCode)}</button></form>
+<a href="${escapeHtml(links.emailPage)}">${escapeHtml(t.useDifferentEmail)}</a>
+<a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a>
 </div>`,
     brand,
   );
@@ -147,12 +233,13 @@ export function errorPage(
   brand: PageBrand = LATCHKEY_BRAND,
   options: { heading?: string; code?: string } = {},
 ): string {
+  const t = textsOf(brand);
   return signInPage(
-    'Sign-in problem',
-    `<h1>${escapeHtml(options.heading ?? 'Sign-in could not continue')}</h1>
+    t.problemTitle,
+    `<h1>${escapeHtml(options.heading ?? t.problemHeading)}</h1>
 <p>${escapeHtml(message)}</p>
-${options.code ? `<p class="hint">Error: <code>${escapeHtml(options.code)}</code></p>` : ''}
-${homeUrl ? `<div class="links"><a href="${escapeHtml(homeUrl)}">Back to ${escapeHtml(brand.name)}</a></div>` : ''}`,
+${options.code ? `<p class="hint">${escapeHtml(t.errorCode)} <code>${escapeHtml(options.code)}</code></p>` : ''}
+${homeUrl ? `<div class="links"><a href="${escapeHtml(homeUrl)}">${escapeHtml(t.backTo(brand.name))}</a></div>` : ''}`,
     brand,
   );
 }
@@ -163,21 +250,25 @@ const LOGOUT_SCRIPT =
 export const LOGOUT_SCRIPT_HASH = `'sha256-${createHash('sha256').update(LOGOUT_SCRIPT).digest('base64')}'`;
 
 /** RP-initiated logout: the console asked to sign out, so it goes through without another click. */
-export function logoutPage(form: string): string {
+export function logoutPage(form: string, brand: PageBrand = LATCHKEY_BRAND): string {
+  const t = textsOf(brand);
   return signInPage(
-    'Signing out',
-    `<h1>Signing you out…</h1>
+    t.signingOutTitle,
+    `<h1>${escapeHtml(t.signingOut)}</h1>
 ${form}
-<noscript><p>Sign out of Latchkey on this browser?</p>
-<button class="primary" type="submit" form="op.logoutForm" name="logout" value="yes">Sign out</button></noscript>
+<noscript><p>${escapeHtml(t.signOutQuestion(brand.name))}</p>
+<button class="primary" type="submit" form="op.logoutForm" name="logout" value="yes">${escapeHtml(t.signOut)}</button></noscript>
 <script>${LOGOUT_SCRIPT}</script>`,
+    brand,
   );
 }
 
-export function signedOutPage(homeUrl: string): string {
+export function signedOutPage(homeUrl: string, brand: PageBrand = LATCHKEY_BRAND): string {
+  const t = textsOf(brand);
   return signInPage(
-    'Signed out',
-    `<h1>You are signed out</h1>
-<div class="links"><a href="${escapeHtml(homeUrl)}">Back to Latchkey</a></div>`,
+    t.signedOutTitle,
+    `<h1>${escapeHtml(t.signedOutHeading)}</h1>
+<div class="links"><a href="${escapeHtml(homeUrl)}">${escapeHtml(t.backTo(brand.name))}</a></div>`,
+    brand,
   );
 }

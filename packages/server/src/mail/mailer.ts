@@ -1,8 +1,24 @@
 import nodemailer from 'nodemailer';
+import { CODE_TTL_MS } from '../idp/login-codes.service.ts';
+import { PAGE_TEXTS } from '../idp/page-texts.ts';
+
+/** A sign-in code's mail in the sign-in page's language (idp/page-texts.ts). */
+export interface LoginCodeMessage {
+  /** A BCP 47 language tag (Content-Language). */
+  language: string;
+  subject: string;
+  text: string;
+}
+
+/** The console's own code mail (its sign-in pages are English). */
+export function latchkeyCodeMessage(code: string, minutes: number): LoginCodeMessage {
+  return { language: 'en', subject: PAGE_TEXTS.en.mailSubject('Latchkey', code), text: PAGE_TEXTS.en.mailText('Latchkey', code, minutes) };
+}
 
 /** What leaves the machine as mail; tests swap it for one that records. */
 export interface Mailer {
-  sendLoginCode(email: string, code: string): Promise<void>;
+  /** `message`: the mail's words; without it, the console's own (latchkeyCodeMessage). */
+  sendLoginCode(email: string, code: string, message?: LoginCodeMessage): Promise<void>;
 }
 
 /**
@@ -20,13 +36,8 @@ export function consoleMailer(write: (line: string) => void = (line) => process.
 export function smtpMailer(smtpUrl: string, from: string): Mailer {
   const transport = nodemailer.createTransport(smtpUrl);
   return {
-    async sendLoginCode(email, code) {
-      await transport.sendMail({
-        from,
-        to: email,
-        subject: `Your Latchkey sign-in code: ${code}`,
-        text: `Your sign-in code is ${code}.\n\nIt expires in 10 minutes and works once. If you did not try to sign in to Latchkey, ignore this mail.\n`,
-      });
+    async sendLoginCode(email, code, message = latchkeyCodeMessage(code, CODE_TTL_MS / 60_000)) {
+      await transport.sendMail({ from, to: email, subject: message.subject, text: message.text, headers: { 'Content-Language': message.language } });
     },
   };
 }

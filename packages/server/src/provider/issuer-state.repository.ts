@@ -1,4 +1,5 @@
-import { defaultIssuer, type Issuer } from '@latchkey/domain';
+import { defaultIssuer, LANGUAGES, type Issuer } from '@latchkey/domain';
+import type { PageLanguage } from '../idp/page-texts.ts';
 import type { Db } from '../db/db.ts';
 
 /** What a project's issuer is built from; `version` changes with any of it (the projects row's version). */
@@ -10,6 +11,15 @@ export interface IssuerState {
   displayName: string;
   /** The label of the user id field (spec §2 identityTypeLabel), '' for the default. */
   identityTypeLabel: string;
+  /** spec §3 midentityLanguage: the pages' language when the browser asks for none of en, fr, ro. */
+  language: PageLanguage;
+  /** spec §3 branding ('' = not set): logoUrl, helpUrl, supportEmail, supportPhone. */
+  logoUrl: string;
+  helpUrl: string;
+  supportEmail: string;
+  supportPhone: string;
+  /** spec §3 enableBrowserWarning. */
+  browserWarning: boolean;
   /** Browser origins allowed to call the token and userinfo endpoints (spec §3 allowedCORSDomains). */
   allowedOrigins: string[];
   issuer: Issuer;
@@ -22,6 +32,12 @@ interface Row {
   name: string;
   display_name: string | null;
   identity_type_label: string | null;
+  language: string | null;
+  logo_url: string | null;
+  help_url: string | null;
+  support_email: string | null;
+  support_phone: string | null;
+  browser_warning: boolean | null;
   cors: string[] | null;
   issuer: Issuer | null;
 }
@@ -31,6 +47,9 @@ export async function findIssuerState(db: Db, projectId: string): Promise<Issuer
   const { rows } = await db.query<Row>(
     `SELECT id, version, enabled, name, settings->>'displayName' AS display_name,
             settings #>> '{verificationOptions,identityTypeLabel}' AS identity_type_label,
+            settings->>'midentityLanguage' AS language, settings->>'logoUrl' AS logo_url, settings->>'helpUrl' AS help_url,
+            settings->>'supportEmail' AS support_email, settings->>'supportPhone' AS support_phone,
+            settings->'enableBrowserWarning' = 'true'::jsonb AS browser_warning,
             settings->'allowedCORSDomains' AS cors, issuer
        FROM projects WHERE id = $1`,
     [projectId],
@@ -43,6 +62,12 @@ export async function findIssuerState(db: Db, projectId: string): Promise<Issuer
     enabled: row.enabled,
     displayName: row.display_name || row.name,
     identityTypeLabel: row.identity_type_label ?? '',
+    language: (LANGUAGES as readonly (string | null)[]).includes(row.language) ? (row.language as PageLanguage) : 'en',
+    logoUrl: row.logo_url ?? '',
+    helpUrl: row.help_url ?? '',
+    supportEmail: row.support_email ?? '',
+    supportPhone: row.support_phone ?? '',
+    browserWarning: row.browser_warning === true,
     allowedOrigins: Array.isArray(row.cors) ? row.cors : [],
     issuer: { ...defaultIssuer(), ...row.issuer },
   };

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { escapeHtml, signInPage, type InteractionLinks, type PageBrand } from '../idp/views.ts';
+import { escapeHtml, signInPage, textsOf, withMarkup, type InteractionLinks, type PageBrand } from '../idp/views.ts';
 
 /** @simplewebauthn/browser's own bundle (global SimpleWebAuthnBrowser), served from our origin. */
 export const WEBAUTHN_LIBRARY_PATH = '/idp/assets/simplewebauthn-browser.js';
@@ -19,7 +19,8 @@ export function webauthnLibrary(): string {
 /**
  * A form with `data-webauthn="register|authenticate"` and the options in `data-options`: on
  * submit, the browser's passkey dialog runs; its answer goes in the hidden `response` field and the
- * form is posted. Nothing is inline (CSP `script-src 'self'`).
+ * form is posted. What it may say comes in the page's language in `data-unsupported` and
+ * `data-failed`. Nothing is inline (CSP `script-src 'self'`).
  */
 export const PASSKEY_SCRIPT = `(function () {
   var form = document.querySelector('form[data-webauthn]');
@@ -33,7 +34,7 @@ export const PASSKEY_SCRIPT = `(function () {
     event.preventDefault();
     var lib = window.SimpleWebAuthnBrowser;
     if (!lib || !lib.browserSupportsWebAuthn()) {
-      fail('This browser cannot use passkeys.');
+      fail(form.getAttribute('data-unsupported'));
       return;
     }
     var optionsJSON = JSON.parse(form.getAttribute('data-options'));
@@ -45,7 +46,7 @@ export const PASSKEY_SCRIPT = `(function () {
         form.submit();
       },
       function () {
-        fail(register ? 'No passkey was created. Try again, or choose Not now.' : 'The passkey was not used. Try again, or email me a code instead.');
+        fail(form.getAttribute('data-failed'));
       },
     );
   });
@@ -63,45 +64,64 @@ function errorLine(error: string | undefined): string {
   return `<p id="passkey-error" class="error" role="alert"${error ? '' : ' hidden'}>${escapeHtml(error ?? '')}</p>`;
 }
 
+/** The attributes of a ceremony's form: its kind, options, and what the page script says when it fails. */
+function ceremonyAttributes(brand: PageBrand, kind: 'register' | 'authenticate', optionsJson: string): string {
+  const t = textsOf(brand);
+  const failed = kind === 'register' ? t.passkeyNotCreated : t.passkeyNotUsed;
+  return `data-webauthn="${kind}" data-options="${escapeHtml(optionsJson)}" data-unsupported="${escapeHtml(t.noWebAuthn)}" data-failed="${escapeHtml(failed)}"`;
+}
+
 /** "Email me a code instead": page 1's form, told to send a code even though the user has a passkey. */
-function codeInstead(links: InteractionLinks, email: string): string {
-  return `<form class="inline" method="post" action="${escapeHtml(links.emailAction)}"><input type="hidden" name="email" value="${escapeHtml(email)}"><input type="hidden" name="method" value="code"><button class="secondary" type="submit">Email me a code instead</button></form>`;
+function codeInstead(links: InteractionLinks, email: string, brand: PageBrand): string {
+  return `<form class="inline" method="post" action="${escapeHtml(links.emailAction)}"><input type="hidden" name="email" value="${escapeHtml(email)}"><input type="hidden" name="method" value="code"><button class="secondary" type="submit">${escapeHtml(textsOf(brand).codeInstead)}</button></form>`;
 }
 
 /** A returning user with a passkey: "Sign in with a passkey", or a code by email. */
 export function passkeyPage(links: PasskeyLinks, options: { email: string; optionsJson: string; error?: string }, brand: PageBrand): string {
+  const t = textsOf(brand);
   return signInPage(
-    'Sign in with a passkey',
-    `<h1>Sign in to ${escapeHtml(brand.name)}</h1>
-<p>Use your passkey for <strong>${escapeHtml(options.email)}</strong>.</p>
-<form method="post" action="${escapeHtml(links.passkeyAction)}" data-webauthn="authenticate" data-options="${escapeHtml(options.optionsJson)}">
+    t.passkeyTitle,
+    `<h1>${escapeHtml(t.signInTo(brand.name))}</h1>
+<p>${withMarkup(t.usePasskeyFor, `<strong>${escapeHtml(options.email)}</strong>`)}</p>
+<form method="post" action="${escapeHtml(links.passkeyAction)}" ${ceremonyAttributes(brand, 'authenticate', options.optionsJson)}>
 <input type="hidden" name="response" value="">
 ${errorLine(options.error)}
-<button class="primary" type="submit">Sign in with a passkey</button>
+<button class="primary" type="submit">${escapeHtml(t.passkeyTitle)}</button>
 </form>
 <div class="links">
-${codeInstead(links, options.email)}
-<a href="${escapeHtml(links.emailPage)}">Use a different email</a>
-<a href="${escapeHtml(links.cancel)}">Cancel</a>
+${codeInstead(links, options.email, brand)}
+<a href="${escapeHtml(links.emailPage)}">${escapeHtml(t.useDifferentEmail)}</a>
+<a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a>
 </div>`,
     brand,
     SCRIPTS,
   );
 }
 
+/**
+ * spec §3 enableBrowserWarning, where a passkey is created (docs/decisions/0015): a passkey kept in
+ * the browser's own password manager goes with the browser's data, as the spec's identity did.
+ */
+function browserWarning(brand: PageBrand): string {
+  if (!brand.browserWarning) return '';
+  const t = textsOf(brand);
+  return `<div class="notice" role="note"><p><strong>${escapeHtml(t.browserWarningHeading)}</strong></p><p>${escapeHtml(t.browserWarning)}</p></div>\n`;
+}
+
 /** After the emailed code, a user with no passkey yet is offered one on this device. */
 export function registerPage(links: PasskeyLinks, options: { optionsJson: string; error?: string }, brand: PageBrand): string {
+  const t = textsOf(brand);
   return signInPage(
-    'Create a passkey',
-    `<h1>Create a passkey</h1>
-<p>Next time, sign in to ${escapeHtml(brand.name)} with this device's screen lock or security key instead of an emailed code.</p>
-<form method="post" action="${escapeHtml(links.registerAction)}" data-webauthn="register" data-options="${escapeHtml(options.optionsJson)}">
+    t.createPasskey,
+    `<h1>${escapeHtml(t.createPasskey)}</h1>
+<p>${escapeHtml(t.createPasskeyHint(brand.name))}</p>
+<form method="post" action="${escapeHtml(links.registerAction)}" ${ceremonyAttributes(brand, 'register', options.optionsJson)}>
 <input type="hidden" name="response" value="">
 ${errorLine(options.error)}
-<button class="primary" type="submit">Create a passkey</button>
+<button class="primary" type="submit">${escapeHtml(t.createPasskey)}</button>
 </form>
-<div class="links">
-<form class="inline" method="post" action="${escapeHtml(links.registerAction)}"><input type="hidden" name="skip" value="1"><button class="secondary" type="submit">Not now</button></form>
+${browserWarning(brand)}<div class="links">
+<form class="inline" method="post" action="${escapeHtml(links.registerAction)}"><input type="hidden" name="skip" value="1"><button class="secondary" type="submit">${escapeHtml(t.notNow)}</button></form>
 </div>`,
     brand,
     SCRIPTS,
@@ -110,13 +130,14 @@ ${errorLine(options.error)}
 
 /** spec §4: a revoked device cannot sign in. The person may verify their address again. */
 export function revokedPage(links: InteractionLinks, email: string, brand: PageBrand): string {
+  const t = textsOf(brand);
   return signInPage(
-    'Passkey revoked',
-    `<h1>This passkey was revoked</h1>
-<p>It can no longer sign you in to ${escapeHtml(brand.name)}. To continue, verify your email address again.</p>
+    t.revokedTitle,
+    `<h1>${escapeHtml(t.revokedHeading)}</h1>
+<p>${escapeHtml(t.revokedText(brand.name))}</p>
 <div class="links">
-${codeInstead(links, email)}
-<a href="${escapeHtml(links.cancel)}">Cancel</a>
+${codeInstead(links, email, brand)}
+<a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a>
 </div>`,
     brand,
   );

@@ -12,7 +12,7 @@ import type { Clock } from '../clock.ts';
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import type { FormBody, PasskeySteps, StepContext, StepOutcome } from '../idp/sign-in-pages.ts';
-import type { PageBrand } from '../idp/views.ts';
+import { textsOf, type PageBrand } from '../idp/views.ts';
 import { findDevice, findProjectUserByEmail, insertDevice, markDeviceUsed, userDevices, type Device } from './devices.repository.ts';
 import { deviceNameFromUserAgent } from './device-name.ts';
 import {
@@ -185,7 +185,7 @@ export function projectPasskeys(deps: {
       const device = typeof response?.id === 'string' ? await findDevice(db, projectId, response.id) : null;
       // Only a credential of this user in this project: one of another project is not found here.
       if (!response || !device || device.userId !== ceremony.userId) {
-        return showPasskeyPage(ctx, ceremony, 'That passkey is not registered for this account. Try again, or email me a code instead.');
+        return showPasskeyPage(ctx, ceremony, textsOf(brand).passkeyUnknown);
       }
       if (device.revoked) return refused(ctx, ceremony.email);
       const verification = await verifyAuthenticationResponse({
@@ -197,7 +197,7 @@ export function projectPasskeys(deps: {
         requireUserVerification: true,
       }).catch(() => null);
       if (!verification?.verified) {
-        return showPasskeyPage(ctx, ceremony, 'The passkey could not be verified. Try again, or email me a code instead.');
+        return showPasskeyPage(ctx, ceremony, textsOf(brand).passkeyNotVerified);
       }
       const counter = verification.authenticationInfo.newCounter;
       if (!(await markDeviceUsed(db, { projectId, id: device.id, counter, now: clock.now() }))) return refused(ctx, ceremony.email);
@@ -229,7 +229,7 @@ export function projectPasskeys(deps: {
               requireUserVerification: true,
             }).catch(() => null)
           : null;
-      if (!verification?.verified) return showRegisterPage(ctx, ceremony, 'No passkey was created. Try again, or choose Not now.');
+      if (!verification?.verified) return showRegisterPage(ctx, ceremony, textsOf(brand).passkeyNotCreated);
       const { credential } = verification.registrationInfo;
       const stored = await insertDevice(db, {
         projectId,
@@ -242,7 +242,7 @@ export function projectPasskeys(deps: {
         ip: ctx.request.ip,
         createdAt: clock.now(),
       });
-      if (!stored) return showRegisterPage(ctx, ceremony, 'This passkey is registered already. Try again, or choose Not now.');
+      if (!stored) return showRegisterPage(ctx, ceremony, textsOf(brand).passkeyExists);
       clear(ctx);
       // The session begun with this passkey's creation ends with its revocation too.
       return { accountId: ceremony.userId, deviceId: credential.id };

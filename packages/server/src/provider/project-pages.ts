@@ -1,37 +1,70 @@
 import type { ErrorOut } from 'oidc-provider';
-import { errorPage, type PageBrand } from '../idp/views.ts';
+import { PAGE_TEXTS, pageLanguage } from '../idp/page-texts.ts';
+import { signInCsp } from '../idp/sign-in-pages.ts';
+import { errorPage, pageLogo, textsOf, type PageBrand } from '../idp/views.ts';
+import type { LoginCodeMessage } from '../mail/mailer.ts';
 import type { IssuerState } from './issuer-state.repository.ts';
 
-/** A project's pages show its display name; the user id field carries its identityTypeLabel (spec §2). */
-export function projectBrand(state: Pick<IssuerState, 'displayName' | 'identityTypeLabel'>): PageBrand {
-  return { name: state.displayName, idLabel: state.identityTypeLabel || 'Email' };
+/** What a page is rendered for besides the project: the browser's languages and where the pages are served. */
+export interface PageRequest {
+  acceptLanguage: string | string[] | undefined;
+  publicUrl: string;
 }
-
-export const START_AGAIN = 'Go back to the application and try again.';
 
 /**
- * The provider's own error page. spec §2: a redirect URI not registered exactly is
- * INVALID_REQUEST_PARAMETERS for redirect_uri, shown here and never redirected to.
+ * A project's pages (spec §3 branding): its display name and logo, its help and support links, the
+ * browser-data warning when enabled, in the browser's language when it is en, fr or ro, else the
+ * project's midentityLanguage (docs/decisions/0015). The user id field carries its identityTypeLabel (spec §2).
  */
-export function projectErrorPage(state: IssuerState, out: ErrorOut): string {
-  const brand = projectBrand(state);
-  if (out.error === 'invalid_redirect_uri') {
-    return errorPage('The application asked to return to an address it has not registered, so the sign-in stops here.', null, brand, {
-      heading: 'This sign-in request is not valid',
-      code: 'INVALID_REQUEST_PARAMETERS: redirect_uri',
-    });
-  }
-  const reason = typeof out.error_description === 'string' ? out.error_description : String(out.error ?? 'Unknown error');
-  return errorPage(`The sign-in service answered: ${reason}. ${START_AGAIN}`, null, brand, { code: String(out.error ?? 'auth_error') });
+export function projectBrand(state: IssuerState, request: PageRequest): PageBrand {
+  const language = pageLanguage(request.acceptLanguage, state.language);
+  const logo = pageLogo(state.logoUrl, request.publicUrl);
+  return {
+    name: state.displayName,
+    idLabel: state.identityTypeLabel || PAGE_TEXTS[language].emailLabel,
+    language,
+    ...(logo ? { logo } : {}),
+    support: { helpUrl: state.helpUrl, email: state.supportEmail, phone: state.supportPhone },
+    browserWarning: state.browserWarning,
+  };
 }
 
-const REFUSALS = {
-  disabled: { heading: 'This application is disabled', message: 'Its administrators have turned sign-in off for now. Try again later.' },
-  closed: { heading: 'This project is closed', message: 'Nobody can sign in to its applications.' },
-} as const;
+/** The pages' CSP with the brand's logo origin allowed as an image source (and nothing else added). */
+export const brandCsp = (brand: PageBrand): string => signInCsp(undefined, brand.logo?.origin);
+
+/** Said after a problem at a project's issuer: the person returns to their application. */
+export const startAgain = (brand: PageBrand): string => textsOf(brand).startAgainAtApp;
+
+/**
+ * The provider's own error page and its CSP. spec §2: a redirect URI not registered exactly is
+ * INVALID_REQUEST_PARAMETERS for redirect_uri, shown here and never redirected to.
+ */
+export function projectErrorPage(state: IssuerState, out: ErrorOut, request: PageRequest): { html: string; csp: string } {
+  const brand = projectBrand(state, request);
+  const t = textsOf(brand);
+  if (out.error === 'invalid_redirect_uri') {
+    const html = errorPage(t.unregisteredRedirect, null, brand, {
+      heading: t.invalidRequestHeading,
+      code: 'INVALID_REQUEST_PARAMETERS: redirect_uri',
+    });
+    return { html, csp: brandCsp(brand) };
+  }
+  // The provider's own description stays as it wrote it (English): it names the OAuth problem exactly.
+  const reason = typeof out.error_description === 'string' ? out.error_description : String(out.error ?? 'Unknown error');
+  const html = errorPage(t.providerAnswered(reason, startAgain(brand)), null, brand, { code: String(out.error ?? 'auth_error') });
+  return { html, csp: brandCsp(brand) };
+}
 
 /** spec §4: a disabled application or a closed project rejects end-user authentication. */
-export function refusalPage(state: IssuerState, reason: keyof typeof REFUSALS): string {
-  const { heading, message } = REFUSALS[reason];
-  return errorPage(message, null, projectBrand(state), { heading });
+export function refusalPage(brand: PageBrand, reason: 'disabled' | 'closed'): string {
+  const t = textsOf(brand);
+  return reason === 'disabled'
+    ? errorPage(t.disabledText, null, brand, { heading: t.disabledHeading })
+    : errorPage(t.closedText, null, brand, { heading: t.closedHeading });
+}
+
+/** The code's mail in the pages' language, naming the project (login-codes.service.ts). */
+export function codeMail(brand: PageBrand): (code: string, minutes: number) => LoginCodeMessage {
+  const t = textsOf(brand);
+  return (code, minutes) => ({ language: brand.language, subject: t.mailSubject(brand.name, code), text: t.mailText(brand.name, code, minutes) });
 }

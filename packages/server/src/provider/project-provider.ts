@@ -135,8 +135,10 @@ export function createProjectProvider(options: {
     // spec §3 allowedCORSDomains: only these browser origins may call token, userinfo and the rest.
     clientBasedCORS: (_ctx, origin) => corsOriginAllowed(state.allowedOrigins, origin),
     async renderError(ctx, out) {
+      const page = projectErrorPage(state, out, { acceptLanguage: ctx.get('accept-language'), publicUrl });
+      ctx.set('Content-Security-Policy', page.csp);
       ctx.type = 'html';
-      ctx.body = projectErrorPage(state, out);
+      ctx.body = page.html;
     },
   };
   const provider = new Provider(projectIssuerUrl(publicUrl, projectId), configuration);

@@ -1,18 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { projectIssuerPath, type Issuer } from '@latchkey/domain';
 import type { Clock } from '../clock.ts';
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import { createLoginCodes } from '../idp/login-codes.service.ts';
 import { mountProviders, registerSignInPages, SIGN_IN_CSP, type SignInSite } from '../idp/sign-in-pages.ts';
-import { errorPage, LATCHKEY_BRAND } from '../idp/views.ts';
+import { errorPage, LATCHKEY_BRAND, textsOf, type PageBrand } from '../idp/views.ts';
+import { pageLanguage } from '../idp/page-texts.ts';
 import { decodeUtf8Strictly } from '../http/input-guard.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { findIssuerState, type IssuerState } from './issuer-state.repository.ts';
 import { issuerCookieKeys, projectSigningKeys } from './project-keys.ts';
-import { projectBrand, refusalPage, START_AGAIN } from './project-pages.ts';
+import { brandCsp, codeMail, projectBrand, refusalPage, startAgain, type PageRequest } from './project-pages.ts';
 import { clientState, createProjectProvider, PROJECT_SCOPES, type ProjectClients } from './project-provider.ts';
 import { createProviderCache } from './provider-cache.ts';
 import { userIdForEmail } from './project-users.repository.ts';
@@ -83,20 +84,20 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
       cookieKeys: await issuerCookieKeys(db, secretBox),
     }),
   );
-  const refuse = (reply: FastifyReply, status: number, body: string) =>
-    reply
-      .status(status)
-      .header('Content-Security-Policy', SIGN_IN_CSP)
-      .header('Cache-Control', 'no-store')
-      .type('text/html; charset=utf-8')
-      .send(body);
-  const noSuchIssuer = () => errorPage(`There is no sign-in service at this address. ${START_AGAIN}`, null, LATCHKEY_BRAND);
+  const refuse = (reply: FastifyReply, status: number, body: string, csp = SIGN_IN_CSP) =>
+    reply.status(status).header('Content-Security-Policy', csp).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(body);
+  /** What a page answering `request` is rendered for (project-pages.ts: language, logo). */
+  const pageRequest = (request: FastifyRequest): PageRequest => ({ acceptLanguage: request.headers['accept-language'], publicUrl });
+  const noSuchIssuer = (request: FastifyRequest) => {
+    const brand = { ...LATCHKEY_BRAND, language: pageLanguage(request.headers['accept-language'], 'en') };
+    return errorPage(textsOf(brand).noSuchIssuer(startAgain(brand)), null, brand);
+  };
 
   /** Why this client may not sign anyone in, or null. */
-  async function refusalFor(state: IssuerState, clientId: unknown): Promise<string | null> {
-    if (!state.enabled) return refusalPage(state, 'closed');
+  async function refusalFor(state: IssuerState, clientId: unknown, brand: PageBrand): Promise<string | null> {
+    if (!state.enabled) return refusalPage(brand, 'closed');
     const status = typeof clientId === 'string' ? clientState(await clients.findClient(clientId), state.projectId) : 'unknown';
-    return status === 'disabled' || status === 'closed' ? refusalPage(state, status) : null;
+    return status === 'disabled' || status === 'closed' ? refusalPage(brand, status) : null;
   }
 
   await mountProviders(app, {
@@ -107,9 +108,10 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
       const mountPath = state ? projectIssuerPath(state.projectId) : '';
       const url = new URL(request.raw.url ?? '/', publicUrl);
       if (!state || !url.pathname.startsWith(`${mountPath}/`)) {
-        await refuse(reply, 404, noSuchIssuer());
+        await refuse(reply, 404, noSuchIssuer(request));
         return null;
       }
+      const brand = projectBrand(state, pageRequest(request));
       // The provider's router ignores case and one trailing slash: so does this check, or /AUTH would
       // pass the refusal and the PKCE policy by.
       if (url.pathname.slice(mountPath.length).toLowerCase().replace(/\/$/, '') === '/auth') {
@@ -118,16 +120,16 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
         if (request.method === 'POST') {
           const form = await readAuthorizationForm(request.raw);
           if (!form) {
-            await refuse(reply, 400, errorPage(`This sign-in request is not valid. ${START_AGAIN}`, null, projectBrand(state)));
+            await refuse(reply, 400, errorPage(textsOf(brand).invalidRequest(startAgain(brand)), null, brand), brandCsp(brand));
             return null;
           }
           for (const [name, value] of form) url.searchParams.set(name, value);
           request.raw.method = 'GET';
         }
         // spec §4: refused with a page before the provider sees the request.
-        const refused = await refusalFor(state, url.searchParams.get('client_id'));
+        const refused = await refusalFor(state, url.searchParams.get('client_id'), brand);
         if (refused) {
-          await refuse(reply, 403, refused);
+          await refuse(reply, 403, refused, brandCsp(brand));
           return null;
         }
         applyChallengeMethods(url.searchParams, state.issuer);
@@ -142,25 +144,25 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
     mountRoute: MOUNT_ROUTE,
     publicUrl,
     passkeys: true,
-    fallback: { brand: LATCHKEY_BRAND, home: null, startAgain: START_AGAIN },
+    fallback: { brand: LATCHKEY_BRAND, home: null, startAgain: startAgain(LATCHKEY_BRAND) },
     async site(request): Promise<SignInSite> {
       const state = await findIssuerState(db, request.params.project ?? '');
       if (!state) throw Object.assign(new Error('no such project'), { name: 'SessionNotFound' });
       const { projectId } = state;
       const mountPath = projectIssuerPath(projectId);
-      const brand = projectBrand(state);
+      const brand = projectBrand(state, pageRequest(request));
       return {
         provider: await cache.providerFor(state),
-        loginCodes: createLoginCodes(deps, `project:${projectId}`),
+        loginCodes: createLoginCodes(deps, `project:${projectId}`, codeMail(brand)),
         mountPath,
         brand,
         home: null,
-        startAgain: START_AGAIN,
+        startAgain: startAgain(brand),
         // spec §2: a user who presses Cancel returns to the client with error=consent_required.
         cancelError: 'consent_required',
         scopes: PROJECT_SCOPES,
         accountFor: (email) => userIdForEmail(db, { projectId, email, now: deps.clock.now() }),
-        refusal: (details) => refusalFor(state, details.params.client_id),
+        refusal: (details) => refusalFor(state, details.params.client_id, brand),
         passkeys: projectPasskeys({ db, clock: deps.clock, secretBox, publicUrl, projectId, mountPath, brand }),
       };
     },

@@ -1,5 +1,5 @@
 import type { Clock } from '../../src/clock.ts';
-import type { Mailer } from '../../src/mail/mailer.ts';
+import type { LoginCodeMessage, Mailer } from '../../src/mail/mailer.ts';
 
 /** A clock that stands still until a test moves it. */
 export class TestClock implements Clock {
@@ -17,12 +17,13 @@ export class TestClock implements Clock {
 
 /** Keeps every sign-in code "sent", in order. */
 export class RecordingMailer implements Mailer {
-  readonly sent: Array<{ email: string; code: string }> = [];
+  /** `message`: the mail's words when the sender gave them (a project's issuer does, in its pages' language). */
+  readonly sent: Array<{ email: string; code: string; message?: LoginCodeMessage }> = [];
   /** While true, sending fails as an unreachable mail server would. */
   failing = false;
-  async sendLoginCode(email: string, code: string): Promise<void> {
+  async sendLoginCode(email: string, code: string, message?: LoginCodeMessage): Promise<void> {
     if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:25');
-    this.sent.push({ email, code });
+    this.sent.push({ email, code, ...(message ? { message } : {}) });
   }
   lastCode(email: string): string {
     const found = this.sent.filter((m) => m.email === email).at(-1);

@@ -1,0 +1,364 @@
+import { LANGUAGES } from '@latchkey/domain';
+
+/** The languages of the hosted sign-in pages (spec §3 midentityLanguage: en, fr, ro). */
+export type PageLanguage = (typeof LANGUAGES)[number];
+
+type CodeRefusal = 'none' | 'used' | 'expired' | 'too_many' | 'address_locked' | 'wrong';
+
+/**
+ * Every text an end user reads on the sign-in pages or in the code's email. One table per language;
+ * a key missing in one of them is a type error. Texts are plain text: the pages escape them.
+ * `then` is the sentence that says what to do next (startAgainAtApp, startAgainAtConsole).
+ */
+export interface PageTexts {
+  // Page 1: the address.
+  signInTitle: string;
+  signInTo(name: string): string;
+  emailHint: string;
+  /** The field's label when the project names none (spec §2 identityTypeLabel). */
+  emailLabel: string;
+  continue: string;
+  cancel: string;
+  invalidEmail: string;
+  mailFailed: string;
+  tooManyCodes: { interaction(then: string): string; address: string; client: string };
+  // Page 2: the emailed code.
+  codeTitle: string;
+  codeSentTo(email: string): string;
+  codeLabel: string;
+  signIn: string;
+  sendNewCode: string;
+  useDifferentEmail: string;
+  newCodeSent: string;
+  codeFormat: string;
+  codeErrors: Record<CodeRefusal, string>;
+  /** A wrong code that was the last try. */
+  wrongCodeLast: string;
+  // Passkeys (docs/decisions/0013).
+  passkeyTitle: string;
+  usePasskeyFor(email: string): string;
+  codeInstead: string;
+  createPasskey: string;
+  createPasskeyHint(name: string): string;
+  notNow: string;
+  noWebAuthn: string;
+  passkeyNotCreated: string;
+  passkeyNotUsed: string;
+  passkeyUnknown: string;
+  passkeyNotVerified: string;
+  passkeyExists: string;
+  revokedTitle: string;
+  revokedHeading: string;
+  revokedText(name: string): string;
+  /** spec §3 enableBrowserWarning, on the page that creates a passkey (docs/decisions/0015). */
+  browserWarningHeading: string;
+  browserWarning: string;
+  // The footer (spec §3 helpUrl, supportEmail, supportPhone).
+  needHelp: string;
+  help: string;
+  // Problems and refusals.
+  problemTitle: string;
+  problemHeading: string;
+  errorCode: string;
+  backTo(name: string): string;
+  badAddress(then: string): string;
+  expired(then: string): string;
+  serverError(then: string): string;
+  startAgainAtApp: string;
+  startAgainAtConsole: string;
+  noSuchIssuer(then: string): string;
+  invalidRequestHeading: string;
+  invalidRequest(then: string): string;
+  unregisteredRedirect: string;
+  providerAnswered(reason: string, then: string): string;
+  disabledHeading: string;
+  disabledText: string;
+  closedHeading: string;
+  closedText: string;
+  // Signing out (the console's own provider).
+  signingOutTitle: string;
+  signingOut: string;
+  signOutQuestion(name: string): string;
+  signOut: string;
+  signedOutTitle: string;
+  signedOutHeading: string;
+  // The email carrying the code.
+  mailSubject(name: string, code: string): string;
+  mailText(name: string, code: string, minutes: number): string;
+}
+
+const en: PageTexts = {
+  signInTitle: 'Sign in',
+  signInTo: (name) => `Sign in to ${name}`,
+  emailHint: 'We will email you a 6-digit code. No password needed.',
+  emailLabel: 'Email',
+  continue: 'Continue',
+  cancel: 'Cancel',
+  invalidEmail: 'Enter a valid email address',
+  mailFailed: 'We could not send the code. Try again in a moment.',
+  tooManyCodes: {
+    interaction: (then) => `Too many codes were requested in this sign-in. ${then}`,
+    address: 'Too many codes were requested for this address. Wait a few minutes, then try again.',
+    client: 'Too many codes were requested from your network. Wait a few minutes, then try again.',
+  },
+  codeTitle: 'Enter your code',
+  codeSentTo: (email) => `We sent a 6-digit code to ${email}`,
+  codeLabel: 'Code',
+  signIn: 'Sign in',
+  sendNewCode: 'Send a new code',
+  useDifferentEmail: 'Use a different email',
+  newCodeSent: 'We sent a new code. Earlier codes no longer work.',
+  codeFormat: 'Enter the 6-digit code from the email',
+  codeErrors: {
+    none: 'Ask for a new code.',
+    used: 'That code has already been used. Ask for a new one.',
+    expired: 'That code has expired. Ask for a new one.',
+    too_many: 'Too many wrong codes. Ask for a new one.',
+    address_locked: 'Too many tries for this address. Wait an hour, then ask for a new code.',
+    wrong: 'That code is not right',
+  },
+  wrongCodeLast: 'That code is not right. Ask for a new one.',
+  passkeyTitle: 'Sign in with a passkey',
+  usePasskeyFor: (email) => `Use your passkey for ${email}.`,
+  codeInstead: 'Email me a code instead',
+  createPasskey: 'Create a passkey',
+  createPasskeyHint: (name) => `Next time, sign in to ${name} with this device's screen lock or security key instead of an emailed code.`,
+  notNow: 'Not now',
+  noWebAuthn: 'This browser cannot use passkeys.',
+  passkeyNotCreated: 'No passkey was created. Try again, or choose Not now.',
+  passkeyNotUsed: 'The passkey was not used. Try again, or email me a code instead.',
+  passkeyUnknown: 'That passkey is not registered for this account. Try again, or email me a code instead.',
+  passkeyNotVerified: 'The passkey could not be verified. Try again, or email me a code instead.',
+  passkeyExists: 'This passkey is registered already. Try again, or choose Not now.',
+  revokedTitle: 'Passkey revoked',
+  revokedHeading: 'This passkey was revoked',
+  revokedText: (name) => `It can no longer sign you in to ${name}. To continue, verify your email address again.`,
+  browserWarningHeading: 'Before you clear your browser data',
+  browserWarning:
+    'If your passkey is saved in this browser, clearing its data or removing its profile deletes the passkey. You can then sign in again by verifying your email address.',
+  needHelp: 'Need help?',
+  help: 'Help',
+  problemTitle: 'Sign-in problem',
+  problemHeading: 'Sign-in could not continue',
+  errorCode: 'Error:',
+  backTo: (name) => `Back to ${name}`,
+  badAddress: (then) => `This address is not valid. ${then}`,
+  expired: (then) => `This sign-in has expired or was opened in another browser. ${then}`,
+  serverError: (then) => `Something went wrong on our side. ${then}`,
+  startAgainAtApp: 'Go back to the application and try again.',
+  startAgainAtConsole: 'Start again from the console.',
+  noSuchIssuer: (then) => `There is no sign-in service at this address. ${then}`,
+  invalidRequestHeading: 'This sign-in request is not valid',
+  invalidRequest: (then) => `This sign-in request is not valid. ${then}`,
+  unregisteredRedirect: 'The application asked to return to an address it has not registered, so the sign-in stops here.',
+  providerAnswered: (reason, then) => `The sign-in service answered: ${reason}. ${then}`,
+  disabledHeading: 'This application is disabled',
+  disabledText: 'Its administrators have turned sign-in off for now. Try again later.',
+  closedHeading: 'This project is closed',
+  closedText: 'Nobody can sign in to its applications.',
+  signingOutTitle: 'Signing out',
+  signingOut: 'Signing you out…',
+  signOutQuestion: (name) => `Sign out of ${name} on this browser?`,
+  signOut: 'Sign out',
+  signedOutTitle: 'Signed out',
+  signedOutHeading: 'You are signed out',
+  mailSubject: (name, code) => `Your ${name} sign-in code: ${code}`,
+  mailText: (name, code, minutes) =>
+    `Your sign-in code is ${code}.\n\nIt expires in ${minutes} minutes and works once. If you did not try to sign in to ${name}, ignore this mail.\n`,
+};
+
+// French: "vous" throughout; a passkey is a "clé d'accès" (the name Apple, Google and Microsoft use);
+// a narrow no-break space before ? ! : and inside « ».
+const fr: PageTexts = {
+  signInTitle: 'Connexion',
+  signInTo: (name) => `Se connecter à ${name}`,
+  emailHint: 'Nous vous enverrons un code à 6 chiffres par e-mail. Aucun mot de passe n’est nécessaire.',
+  emailLabel: 'Adresse e-mail',
+  continue: 'Continuer',
+  cancel: 'Annuler',
+  invalidEmail: 'Saisissez une adresse e-mail valide',
+  mailFailed: 'Nous n’avons pas pu envoyer le code. Réessayez dans un instant.',
+  tooManyCodes: {
+    interaction: (then) => `Trop de codes ont été demandés pendant cette connexion. ${then}`,
+    address: 'Trop de codes ont été demandés pour cette adresse. Patientez quelques minutes, puis réessayez.',
+    client: 'Trop de codes ont été demandés depuis votre réseau. Patientez quelques minutes, puis réessayez.',
+  },
+  codeTitle: 'Saisissez votre code',
+  codeSentTo: (email) => `Nous avons envoyé un code à 6 chiffres à ${email}`,
+  codeLabel: 'Code',
+  signIn: 'Se connecter',
+  sendNewCode: 'Envoyer un nouveau code',
+  useDifferentEmail: 'Utiliser une autre adresse e-mail',
+  newCodeSent: 'Nous avons envoyé un nouveau code. Les codes précédents ne fonctionnent plus.',
+  codeFormat: 'Saisissez le code à 6 chiffres reçu par e-mail',
+  codeErrors: {
+    none: 'Demandez un nouveau code.',
+    used: 'Ce code a déjà été utilisé. Demandez-en un nouveau.',
+    expired: 'Ce code a expiré. Demandez-en un nouveau.',
+    too_many: 'Trop de codes erronés. Demandez-en un nouveau.',
+    address_locked: 'Trop de tentatives pour cette adresse. Patientez une heure, puis demandez un nouveau code.',
+    wrong: 'Ce code n’est pas correct',
+  },
+  wrongCodeLast: 'Ce code n’est pas correct. Demandez-en un nouveau.',
+  passkeyTitle: 'Se connecter avec une clé d’accès',
+  usePasskeyFor: (email) => `Utilisez votre clé d’accès pour ${email}.`,
+  codeInstead: 'M’envoyer plutôt un code par e-mail',
+  createPasskey: 'Créer une clé d’accès',
+  createPasskeyHint: (name) =>
+    `La prochaine fois, connectez-vous à ${name} avec le verrouillage de l’écran de cet appareil ou une clé de sécurité, au lieu d’un code reçu par e-mail.`,
+  notNow: 'Pas maintenant',
+  noWebAuthn: 'Ce navigateur ne prend pas en charge les clés d’accès.',
+  passkeyNotCreated: 'Aucune clé d’accès n’a été créée. Réessayez ou choisissez «\u202fPas maintenant\u202f».',
+  passkeyNotUsed: 'La clé d’accès n’a pas été utilisée. Réessayez ou choisissez «\u202fM’envoyer plutôt un code par e-mail\u202f».',
+  passkeyUnknown:
+    'Cette clé d’accès n’est pas enregistrée pour ce compte. Réessayez ou choisissez «\u202fM’envoyer plutôt un code par e-mail\u202f».',
+  passkeyNotVerified: 'La clé d’accès n’a pas pu être vérifiée. Réessayez ou choisissez «\u202fM’envoyer plutôt un code par e-mail\u202f».',
+  passkeyExists: 'Cette clé d’accès est déjà enregistrée. Réessayez ou choisissez «\u202fPas maintenant\u202f».',
+  revokedTitle: 'Clé d’accès révoquée',
+  revokedHeading: 'Cette clé d’accès a été révoquée',
+  revokedText: (name) => `Elle ne permet plus de vous connecter à ${name}. Pour continuer, vérifiez de nouveau votre adresse e-mail.`,
+  browserWarningHeading: 'Avant d’effacer les données de votre navigateur',
+  browserWarning:
+    'Si votre clé d’accès est enregistrée dans ce navigateur, effacer ses données ou supprimer son profil supprime aussi la clé. Vous pourrez alors vous reconnecter en vérifiant votre adresse e-mail.',
+  needHelp: 'Besoin d’aide\u202f?',
+  help: 'Aide',
+  problemTitle: 'Problème de connexion',
+  problemHeading: 'La connexion n’a pas pu aboutir',
+  errorCode: 'Erreur\u202f:',
+  backTo: (name) => `Retour à ${name}`,
+  badAddress: (then) => `Cette adresse n’est pas valide. ${then}`,
+  expired: (then) => `Cette connexion a expiré ou a été ouverte dans un autre navigateur. ${then}`,
+  serverError: (then) => `Un problème est survenu de notre côté. ${then}`,
+  startAgainAtApp: 'Revenez à l’application et réessayez.',
+  startAgainAtConsole: 'Recommencez depuis la console.',
+  noSuchIssuer: (then) => `Il n’existe aucun service de connexion à cette adresse. ${then}`,
+  invalidRequestHeading: 'Cette demande de connexion n’est pas valide',
+  invalidRequest: (then) => `Cette demande de connexion n’est pas valide. ${then}`,
+  unregisteredRedirect: 'L’application a demandé à revenir à une adresse qu’elle n’a pas enregistrée\u202f: la connexion s’arrête donc ici.',
+  providerAnswered: (reason, then) => `Le service de connexion a répondu\u202f: ${reason}. ${then}`,
+  disabledHeading: 'Cette application est désactivée',
+  disabledText: 'Ses administrateurs ont désactivé la connexion pour le moment. Réessayez plus tard.',
+  closedHeading: 'Ce projet est fermé',
+  closedText: 'Personne ne peut se connecter à ses applications.',
+  signingOutTitle: 'Déconnexion',
+  signingOut: 'Déconnexion en cours…',
+  signOutQuestion: (name) => `Se déconnecter de ${name} sur ce navigateur\u202f?`,
+  signOut: 'Se déconnecter',
+  signedOutTitle: 'Déconnexion terminée',
+  signedOutHeading: 'Vous êtes déconnecté',
+  mailSubject: (name, code) => `Votre code de connexion à ${name}\u202f: ${code}`,
+  mailText: (name, code, minutes) =>
+    `Votre code de connexion est ${code}.\n\nIl expire dans ${minutes} minutes et ne fonctionne qu’une fois. Si vous n’avez pas essayé de vous connecter à ${name}, ignorez ce message.\n`,
+};
+
+// Romanian: the polite form ("dumneavoastră") throughout, with ș and ț (comma below); a passkey is
+// a "cheie de acces"; quotation marks „…”.
+const ro: PageTexts = {
+  signInTitle: 'Conectare',
+  signInTo: (name) => `Conectați-vă la ${name}`,
+  emailHint: 'Vă vom trimite prin e-mail un cod din 6 cifre. Nu aveți nevoie de parolă.',
+  emailLabel: 'Adresă de e-mail',
+  continue: 'Continuați',
+  cancel: 'Anulați',
+  invalidEmail: 'Introduceți o adresă de e-mail validă',
+  mailFailed: 'Nu am putut trimite codul. Încercați din nou peste câteva momente.',
+  tooManyCodes: {
+    interaction: (then) => `Au fost solicitate prea multe coduri în această conectare. ${then}`,
+    address: 'Au fost solicitate prea multe coduri pentru această adresă. Așteptați câteva minute, apoi încercați din nou.',
+    client: 'Au fost solicitate prea multe coduri din rețeaua dumneavoastră. Așteptați câteva minute, apoi încercați din nou.',
+  },
+  codeTitle: 'Introduceți codul',
+  codeSentTo: (email) => `Am trimis un cod din 6 cifre la ${email}`,
+  codeLabel: 'Cod',
+  signIn: 'Conectați-vă',
+  sendNewCode: 'Trimiteți un cod nou',
+  useDifferentEmail: 'Folosiți altă adresă de e-mail',
+  newCodeSent: 'Am trimis un cod nou. Codurile anterioare nu mai funcționează.',
+  codeFormat: 'Introduceți codul din 6 cifre primit prin e-mail',
+  codeErrors: {
+    none: 'Solicitați un cod nou.',
+    used: 'Acest cod a fost deja folosit. Solicitați unul nou.',
+    expired: 'Acest cod a expirat. Solicitați unul nou.',
+    too_many: 'Prea multe coduri greșite. Solicitați unul nou.',
+    address_locked: 'Prea multe încercări pentru această adresă. Așteptați o oră, apoi solicitați un cod nou.',
+    wrong: 'Acest cod nu este corect',
+  },
+  wrongCodeLast: 'Acest cod nu este corect. Solicitați unul nou.',
+  passkeyTitle: 'Conectați-vă cu o cheie de acces',
+  usePasskeyFor: (email) => `Folosiți cheia de acces pentru ${email}.`,
+  codeInstead: 'Trimiteți-mi în schimb un cod prin e-mail',
+  createPasskey: 'Creați o cheie de acces',
+  createPasskeyHint: (name) =>
+    `Data viitoare, conectați-vă la ${name} cu blocarea ecranului acestui dispozitiv sau cu o cheie de securitate, în loc de un cod primit prin e-mail.`,
+  notNow: 'Nu acum',
+  noWebAuthn: 'Acest browser nu poate folosi chei de acces.',
+  passkeyNotCreated: 'Nu a fost creată nicio cheie de acces. Încercați din nou sau alegeți „Nu acum”.',
+  passkeyNotUsed: 'Cheia de acces nu a fost folosită. Încercați din nou sau alegeți „Trimiteți-mi în schimb un cod prin e-mail”.',
+  passkeyUnknown:
+    'Această cheie de acces nu este înregistrată pentru acest cont. Încercați din nou sau alegeți „Trimiteți-mi în schimb un cod prin e-mail”.',
+  passkeyNotVerified: 'Cheia de acces nu a putut fi verificată. Încercați din nou sau alegeți „Trimiteți-mi în schimb un cod prin e-mail”.',
+  passkeyExists: 'Această cheie de acces este deja înregistrată. Încercați din nou sau alegeți „Nu acum”.',
+  revokedTitle: 'Cheie de acces revocată',
+  revokedHeading: 'Această cheie de acces a fost revocată',
+  revokedText: (name) => `Nu vă mai poate conecta la ${name}. Pentru a continua, verificați din nou adresa de e-mail.`,
+  browserWarningHeading: 'Înainte să ștergeți datele browserului',
+  browserWarning:
+    'Dacă cheia de acces este salvată în acest browser, ștergerea datelor sale sau eliminarea profilului șterge și cheia. Vă veți putea conecta apoi din nou verificând adresa de e-mail.',
+  needHelp: 'Aveți nevoie de ajutor?',
+  help: 'Ajutor',
+  problemTitle: 'Problemă la conectare',
+  problemHeading: 'Conectarea nu a putut continua',
+  errorCode: 'Eroare:',
+  backTo: (name) => `Înapoi la ${name}`,
+  badAddress: (then) => `Această adresă nu este validă. ${then}`,
+  expired: (then) => `Această conectare a expirat sau a fost deschisă în alt browser. ${then}`,
+  serverError: (then) => `A apărut o problemă din partea noastră. ${then}`,
+  startAgainAtApp: 'Reveniți la aplicație și încercați din nou.',
+  startAgainAtConsole: 'Reîncepeți din consolă.',
+  noSuchIssuer: (then) => `La această adresă nu există niciun serviciu de conectare. ${then}`,
+  invalidRequestHeading: 'Această cerere de conectare nu este validă',
+  invalidRequest: (then) => `Această cerere de conectare nu este validă. ${then}`,
+  unregisteredRedirect: 'Aplicația a cerut să revină la o adresă pe care nu a înregistrat-o, așa că procesul de conectare se oprește aici.',
+  providerAnswered: (reason, then) => `Serviciul de conectare a răspuns: ${reason}. ${then}`,
+  disabledHeading: 'Această aplicație este dezactivată',
+  disabledText: 'Administratorii ei au dezactivat deocamdată conectarea. Încercați din nou mai târziu.',
+  closedHeading: 'Acest proiect este închis',
+  closedText: 'Nimeni nu se poate conecta la aplicațiile sale.',
+  signingOutTitle: 'Deconectare',
+  signingOut: 'Vă deconectăm…',
+  signOutQuestion: (name) => `Vă deconectați de la ${name} în acest browser?`,
+  signOut: 'Deconectați-vă',
+  signedOutTitle: 'Deconectat',
+  signedOutHeading: 'V-ați deconectat',
+  mailSubject: (name, code) => `Codul dumneavoastră de conectare la ${name}: ${code}`,
+  mailText: (name, code, minutes) =>
+    `Codul dumneavoastră de conectare este ${code}.\n\nExpiră în ${minutes} minute și poate fi folosit o singură dată. Dacă nu ați încercat să vă conectați la ${name}, ignorați acest mesaj.\n`,
+};
+
+export const PAGE_TEXTS: Readonly<Record<PageLanguage, PageTexts>> = { en, fr, ro };
+
+const isPageLanguage = (tag: string): tag is PageLanguage => (LANGUAGES as readonly string[]).includes(tag);
+
+/**
+ * The language of a hosted page (docs/decisions/0015): the browser's most preferred language among
+ * en, fr and ro (Accept-Language, by q-value, then order; a region such as fr-CA counts as its
+ * language), else the project's own (`fallback`). `*` and q=0 name no language.
+ */
+export function pageLanguage(acceptLanguage: string | string[] | undefined, fallback: PageLanguage): PageLanguage {
+  const header = Array.isArray(acceptLanguage) ? acceptLanguage.join(',') : (acceptLanguage ?? '');
+  let best: { language: PageLanguage; q: number } | null = null;
+  // A browser sends a handful; a longer header is read no further than its first 32 entries.
+  for (const entry of header.split(',').slice(0, 32)) {
+    const [range = '', ...params] = entry.split(';').map((part) => part.trim());
+    const primary = range.toLowerCase().split('-')[0] ?? '';
+    if (!isPageLanguage(primary)) continue;
+    let q = 1;
+    for (const param of params) {
+      const m = /^q\s*=\s*([01](?:\.\d{0,3})?)$/i.exec(param);
+      if (m) q = Number(m[1]);
+      else if (/^q\s*=/i.test(param)) q = 0; // a malformed weight: the entry is not relied on
+    }
+    if (q > 0 && q <= 1 && (!best || q > best.q)) best = { language: primary, q };
+  }
+  return best?.language ?? fallback;
+}

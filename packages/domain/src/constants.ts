@@ -8,7 +8,13 @@ export const PAGE_SIZES = [10, 20, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = 10;
 export const PAGINATION_SIBLINGS = 2;
 export const SCOPES = ['oidc', 'dvs-auth', 'dvs-verify', 'dvs-reg', 'reg-code', 'authcode'] as const;
+export type Scope = (typeof SCOPES)[number];
 export const USAGE_EVENT_KEYS = ['oidc', 'jwt', 'dvs-auth', 'dvs-verify', 'reg-code'] as const;
+export type UsageEventKey = (typeof USAGE_EVENT_KEYS)[number];
+/** spec §3 "Usage response": `issued` counts device registrations, the event keys count events. */
+export type UsageKey = 'issued' | UsageEventKey;
+/** The country of an address that has none (private, loopback, not in the database): CLDR's "Unknown Region". */
+export const UNKNOWN_COUNTRY = 'ZZ';
 export const LANGUAGES = ['en', 'fr', 'ro'] as const;
 export const THEMES = ['classic'] as const;
 export const REVOCATION_REASON = 'PORTAL_REVOKE';

@@ -24,6 +24,7 @@ import { consoleMailer, type Mailer } from './mail/mailer.ts';
 import { registerAppRoutes } from './modules/apps/apps.routes.ts';
 import { createAppsService, type AppsService } from './modules/apps/apps.service.ts';
 import { createAuditHook, type AuditHook } from './modules/audit/audit.service.ts';
+import { ensureEventPartitions } from './modules/audit/event-partitions.ts';
 import { registerDeviceRoutes } from './modules/devices/devices.routes.ts';
 import { createDevicesService } from './modules/devices/devices.service.ts';
 import { registerProjectRoutes } from './modules/projects/projects.routes.ts';
@@ -32,6 +33,7 @@ import { sealStoredPushKeys } from './modules/projects/push-keys.ts';
 import { registerSessionRoutes } from './modules/session/session.routes.ts';
 import { createSessionService, type SessionService } from './modules/session/session.service.ts';
 import { openIdSignInProvider, type SignInProvider } from './modules/session/sign-in-provider.ts';
+import { routeCustomDomains } from './provider/custom-domains.ts';
 import { projectIssuerUrl } from './provider/project-provider.ts';
 import { registerProjectIssuerRoutes } from './provider/provider.routes.ts';
 import { secretBoxFor } from './secret-key.ts';
@@ -100,8 +102,12 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   installSecurityHeaders(app, { https: isSecure(config) });
   installErrorHandler(app);
   installInputGuard(app);
+  // Before any route is registered: a project's custom domain reaches its issuer only (docs/decisions/0016).
+  routeCustomDomains(app, { db, publicUrl: config.publicUrl });
   await installOpenApi(app, config.publicUrl);
   await sealStoredPushKeys(db, secretBox, app.log);
+  // Events are written into monthly partitions made ahead (docs/decisions/0014).
+  await ensureEventPartitions(db, clock.now());
 
   registerSignInStylesheet(app);
   // The OpenID provider the console signs in through: external when configured, else built in.
@@ -151,6 +157,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
       // Codes and limits of the console's provider and of every project's issuer share their tables.
       await createLoginCodes({ db, clock, mailer, secretBox }).purgeExpired();
       await deleteExpiredOidcPayloads(db);
+      await ensureEventPartitions(db, clock.now());
     })().catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_EVERY_MS);
   housekeeping.unref();

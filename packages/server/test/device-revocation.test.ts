@@ -39,6 +39,7 @@ describeEachDatabase('revoking a device (POST projects/{project}/mpinids/{mpinId
       transports: ['internal'],
       name: 'Chrome on Linux',
       ip: null,
+      country: null,
       createdAt: app.clock.now(),
     });
     return { owner, projectId, userId, mpinId };

@@ -138,6 +138,7 @@ describeEachDatabase('end users sign in with passkeys at a project issuer', (d) 
       transports: ['usb'],
       name: 'Old key',
       ip: null,
+      country: null,
       createdAt: t.clock.now(),
     });
     await revoke(a.projectId, revokedId);

@@ -52,7 +52,18 @@ function withoutDeviceMark(payload: AdapterPayload): { payload: AdapterPayload; 
  * Where a provider keeps its artefacts: the built-in provider's `oidc_payloads`, or a project
  * issuer's rows of `project_oidc_payloads` (every key led by project_id, docs/decisions/0012).
  */
-export type PayloadScope = { table: 'oidc_payloads' } | { table: 'project_oidc_payloads'; projectId: string };
+export type PayloadScope = { table: 'oidc_payloads' } | { table: 'project_oidc_payloads'; projectId: string; events?: CodeEvents };
+
+/**
+ * A project issuer's authorization codes are events (docs/decisions/0014): issued and exchanged
+ * are written inside the transaction that stores or consumes the code; a code presented again is
+ * a refusal, written on its own.
+ */
+export interface CodeEvents {
+  issued(tx: Db, code: AdapterPayload): Promise<void>;
+  exchanged(tx: Db, code: AdapterPayload): Promise<void>;
+  reused(code: AdapterPayload | null): Promise<void>;
+}
 
 /** SQL pieces of a scope: the leading key columns, their values and a prefix binding sealed payloads to them. */
 function scopeSql(scope: PayloadScope, firstParam: number) {
@@ -79,6 +90,8 @@ class DbAdapter implements Adapter {
   readonly #refs: ReturnType<typeof oidcRefs>;
   readonly #table: PayloadScope['table'];
   readonly #scope: ReturnType<typeof scopeSql>;
+  /** The code events, for a project issuer's AuthorizationCode adapter only. */
+  readonly #codeEvents: CodeEvents | undefined;
   /** `$n` of the first parameter after the scope's values. */
   readonly #p: (n: number) => string;
 
@@ -89,6 +102,7 @@ class DbAdapter implements Adapter {
     this.#refs = oidcRefs(box);
     this.#table = scope.table;
     this.#scope = scopeSql(scope, 1);
+    this.#codeEvents = kind === 'AuthorizationCode' && scope.table === 'project_oidc_payloads' ? scope.events : undefined;
     const offset = this.#scope.values.length;
     this.#p = (n) => `$${n + offset}`;
   }
@@ -97,8 +111,21 @@ class DbAdapter implements Adapter {
     return payloadContext(this.#scope.context, this.#kind, idRef);
   }
 
-  #query<R>(sql: string, params: unknown[]) {
-    return this.#db.query<R & object>(sql, [...this.#scope.values, ...params]);
+  #query<R>(sql: string, params: unknown[], db: Db = this.#db) {
+    return db.query<R & object>(sql, [...this.#scope.values, ...params]);
+  }
+
+  /** Runs `fn` in a transaction when the code events need one, else on the pool. */
+  #withEvents<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+    return this.#codeEvents ? this.#db.transaction(fn) : fn(this.#db);
+  }
+
+  #open(row: { id: string; payload: string }): AdapterPayload | null {
+    try {
+      return this.#box.openJson<AdapterPayload>(row.payload, this.#context(row.id));
+    } catch {
+      return null;
+    }
   }
 
   async upsert(id: string, given: AdapterPayload, expiresIn?: number): Promise<void> {
@@ -112,24 +139,28 @@ class DbAdapter implements Adapter {
     const accountRef = this.#kind === 'Session' && typeof payload.accountId === 'string' ? this.#refs.account(payload.accountId) : null;
     const p = this.#p;
     const key = this.#scope.columns.map((c) => `${c}, `).join('');
-    await this.#query(
-      `INSERT INTO ${this.#table} (${key}kind, id, payload, grant_id, user_code, uid, account_ref, device_ref, expires_at)
+    await this.#withEvents(async (db) => {
+      await this.#query(
+        `INSERT INTO ${this.#table} (${key}kind, id, payload, grant_id, user_code, uid, account_ref, device_ref, expires_at)
        VALUES (${this.#scope.values.map((_v, i) => `$${i + 1}, `).join('')}${[1, 2, 3, 4, 5, 6, 7, 8, 9].map(p).join(', ')})
        ON CONFLICT (${key}kind, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id,
          user_code = EXCLUDED.user_code, uid = EXCLUDED.uid, account_ref = EXCLUDED.account_ref, device_ref = EXCLUDED.device_ref,
          expires_at = EXCLUDED.expires_at`,
-      [
-        this.#kind,
-        idRef,
-        this.#box.sealJson(payload, this.#context(idRef)),
-        payload.grantId ? this.#refs.grant(payload.grantId) : null,
-        payload.userCode ? this.#refs.userCode(this.#kind, payload.userCode) : null,
-        payload.uid ? this.#refs.uid(this.#kind, payload.uid) : null,
-        accountRef,
-        deviceRef,
-        expiresAt,
-      ],
-    );
+        [
+          this.#kind,
+          idRef,
+          this.#box.sealJson(payload, this.#context(idRef)),
+          payload.grantId ? this.#refs.grant(payload.grantId) : null,
+          payload.userCode ? this.#refs.userCode(this.#kind, payload.userCode) : null,
+          payload.uid ? this.#refs.uid(this.#kind, payload.uid) : null,
+          accountRef,
+          deviceRef,
+          expiresAt,
+        ],
+        db,
+      );
+      await this.#codeEvents?.issued(db, payload);
+    });
   }
 
   async #findBy(column: 'id' | 'uid' | 'user_code', ref: string): Promise<AdapterPayload | undefined> {
@@ -148,7 +179,10 @@ class DbAdapter implements Adapter {
       // Sealed under a key this server no longer has (rotated away): as good as gone.
       return undefined;
     }
-    return row.consumed_at ? { ...payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : payload;
+    if (!row.consumed_at) return payload;
+    // A code presented again: the provider refuses it and revokes its grant; the event says so.
+    await this.#codeEvents?.reused(payload);
+    return { ...payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) };
   }
 
   find(id: string) {
@@ -170,18 +204,27 @@ class DbAdapter implements Adapter {
    */
   async consume(id: string): Promise<void> {
     const p = this.#p;
-    const { rows } = await this.#query<{ grant_id: string | null }>(
-      `UPDATE ${this.#table} SET consumed_at = ${p(3)}
-        WHERE ${this.#scope.where} AND kind = ${p(1)} AND id = ${p(2)} AND consumed_at IS NULL RETURNING grant_id`,
-      [this.#kind, this.#refs.id(this.#kind, id), now()],
-    );
-    if (rows.length > 0) return;
-    const { rows: used } = await this.#query<{ grant_id: string | null }>(
-      `SELECT grant_id FROM ${this.#table} WHERE ${this.#scope.where} AND kind = ${p(1)} AND id = ${p(2)}`,
+    const consumed = await this.#withEvents(async (db) => {
+      const { rows } = await this.#query<{ id: string; payload: string }>(
+        `UPDATE ${this.#table} SET consumed_at = ${p(3)}
+          WHERE ${this.#scope.where} AND kind = ${p(1)} AND id = ${p(2)} AND consumed_at IS NULL RETURNING id, payload`,
+        [this.#kind, this.#refs.id(this.#kind, id), now()],
+        db,
+      );
+      const row = rows[0];
+      if (!row) return false;
+      const payload = this.#codeEvents ? this.#open(row) : null;
+      if (payload) await this.#codeEvents?.exchanged(db, payload);
+      return true;
+    });
+    if (consumed) return;
+    const { rows: used } = await this.#query<{ id: string; payload: string; grant_id: string | null }>(
+      `SELECT id, payload, grant_id FROM ${this.#table} WHERE ${this.#scope.where} AND kind = ${p(1)} AND id = ${p(2)}`,
       [this.#kind, this.#refs.id(this.#kind, id)],
     );
     const grantRef = used[0]?.grant_id;
     if (grantRef) await this.#query(`DELETE FROM ${this.#table} WHERE ${this.#scope.where} AND grant_id = ${p(1)}`, [grantRef]);
+    await this.#codeEvents?.reused(used[0] ? this.#open(used[0]) : null);
     throw new errors.InvalidGrant(`${this.#kind} already consumed`);
   }
 

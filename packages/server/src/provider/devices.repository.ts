@@ -11,6 +11,8 @@ export interface Device {
   transports: string[];
   name: string;
   ip: string | null;
+  /** ISO 3166-1 alpha-2 from `ip` at registration, ZZ unknown; null for devices registered before countries were kept. */
+  country: string | null;
   createdAt: Date;
   lastUsedAt: Date | null;
   revoked: boolean;
@@ -27,6 +29,7 @@ interface Row {
   transports: string[] | null;
   name: string;
   ip: string | null;
+  country: string | null;
   created_at: Date;
   last_used_at: Date | null;
   revoked: boolean;
@@ -34,7 +37,8 @@ interface Row {
   revoke_reason: string | null;
 }
 
-const COLUMNS = 'project_id, id, user_id, public_key, counter, transports, name, ip, created_at, last_used_at, revoked, revoked_at, revoke_reason';
+const COLUMNS =
+  'project_id, id, user_id, public_key, counter, transports, name, ip, country, created_at, last_used_at, revoked, revoked_at, revoke_reason';
 
 function toDevice(row: Row): Device {
   return {
@@ -46,6 +50,7 @@ function toDevice(row: Row): Device {
     transports: row.transports ?? [],
     name: row.name,
     ip: row.ip,
+    country: row.country,
     createdAt: new Date(row.created_at),
     lastUsedAt: row.last_used_at ? new Date(row.last_used_at) : null,
     revoked: row.revoked,
@@ -57,13 +62,13 @@ function toDevice(row: Row): Device {
 /** Answers false when this credential is registered in the project already (a replayed registration). */
 export async function insertDevice(
   db: Db,
-  d: Pick<Device, 'projectId' | 'id' | 'userId' | 'publicKey' | 'counter' | 'transports' | 'name' | 'ip' | 'createdAt'>,
+  d: Pick<Device, 'projectId' | 'id' | 'userId' | 'publicKey' | 'counter' | 'transports' | 'name' | 'ip' | 'country' | 'createdAt'>,
 ): Promise<boolean> {
   const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO devices (project_id, id, user_id, public_key, counter, transports, name, ip, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+    `INSERT INTO devices (project_id, id, user_id, public_key, counter, transports, name, ip, country, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
      ON CONFLICT (project_id, id) DO NOTHING RETURNING id`,
-    [d.projectId, d.id, d.userId, d.publicKey, d.counter, d.transports, d.name, d.ip, d.createdAt],
+    [d.projectId, d.id, d.userId, d.publicKey, d.counter, d.transports, d.name, d.ip, d.country, d.createdAt],
   );
   return rows.length === 1;
 }

@@ -7,17 +7,19 @@ import { createApp, createKeys, createProject, REDIRECT } from './fixtures.ts';
 /** A project with one application, and openid-client configured for it by discovery (its secret, the library's default method). */
 export interface RelyingParty {
   projectId: string;
+  appId: string;
   keys: ApplicationKeys;
   config: client.Configuration;
 }
 
 export async function projectWithRelyingParty(t: TestApp, admin: SignedIn): Promise<RelyingParty> {
   const projectId = await createProject(admin);
-  const keys = await createKeys(admin, await createApp(admin, projectId));
+  const appId = await createApp(admin, projectId);
+  const keys = await createKeys(admin, appId);
   const config = await client.discovery(new URL(`${t.baseUrl}${projectIssuerPath(projectId)}`), keys.clientId, keys.clientSecret, undefined, {
     execute: [client.allowInsecureRequests],
   });
-  return { projectId, keys, config };
+  return { projectId, appId, keys, config };
 }
 
 /** An authorization request of the relying party: code + PKCE S256, back to REDIRECT. */

@@ -13,6 +13,12 @@ export interface AuditEntry {
   projectId: string | null;
   /** Never a secret. */
   details?: Record<string, unknown>;
+  /**
+   * Whom the action was about, when it is an end user's device (a revocation): the event's userID
+   * and device name are theirs, so the project's audit log lists it beside their sign-ins; the
+   * acting account stays in details.
+   */
+  subject?: { userId: string | null; deviceName: string | null };
 }
 
 /** Called by services after a write, inside the write's transaction, so the record and the change commit together. */
@@ -24,11 +30,17 @@ export function createAuditHook(clock: Clock): AuditHook {
     await insertAuditEvent(tx, {
       projectId: entry.projectId,
       createdAt: clock.now(),
-      userId: entry.actor.email ?? entry.actor.accountId,
-      deviceName: null,
+      userId: entry.subject ? entry.subject.userId : (entry.actor.email ?? entry.actor.accountId),
+      deviceName: entry.subject?.deviceName ?? null,
       scope: 'console',
       eventStatus: entry.result,
-      details: { action: entry.action, accountId: entry.actor.accountId, via: entry.actor.via, ...entry.details },
+      details: {
+        action: entry.action,
+        accountId: entry.actor.accountId,
+        ...(entry.subject && entry.actor.email ? { accountEmail: entry.actor.email } : {}),
+        via: entry.actor.via,
+        ...entry.details,
+      },
     });
   };
 }

@@ -5,6 +5,7 @@ import type { Db } from '../../db/db.ts';
 import { notFound, projectClosed } from '../../errors.ts';
 import { endSessionsOfDevice } from '../../idp/oidc-payloads.repository.ts';
 import { findDevice, lockProjectForDeviceWrite, revokeDevice } from '../../provider/devices.repository.ts';
+import { findProjectUser } from '../../provider/project-users.repository.ts';
 import type { Actor } from '../accounts/actor.ts';
 import type { AuditHook } from '../audit/audit.service.ts';
 
@@ -34,12 +35,14 @@ export function createDevicesService({ db, clock, audit, secretBox }: DevicesSer
           throw notFound('No such device in this project');
         }
         const sessionsEnded = await endSessionsOfDevice(tx, secretBox, projectId, mpinId);
+        const owner = await findProjectUser(tx, projectId, revoked.userId);
         await audit(tx, {
           actor,
           action: 'device.revoke',
           result: 'success',
           projectId,
           details: { mpinId, userId: revoked.userId, reason: REVOCATION_REASON, sessionsEnded },
+          subject: { userId: owner?.email ?? null, deviceName: revoked.name },
         });
         return { mpinId, revoked: true };
       });

@@ -1,2 +1,3 @@
 export * from './schema.ts';
 export * from './rules.ts';
+export * from './domains.ts';

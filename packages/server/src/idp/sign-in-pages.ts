@@ -48,19 +48,38 @@ function originOf(redirectUri: unknown): string | undefined {
   }
 }
 
+const SITE_ORIGIN = Symbol('siteOrigin');
+type RoutedMessage = IncomingMessage & { [SITE_ORIGIN]?: URL };
+
+/**
+ * Marks a request routed by its Host to a project's custom domain (provider/custom-domains.ts),
+ * before routing: it is pinned to that origin instead of PUBLIC_URL. The origin comes from the
+ * project's stored settings, never from what the client sent.
+ */
+export function routeToOrigin(raw: IncomingMessage, origin: URL): void {
+  (raw as RoutedMessage)[SITE_ORIGIN] = origin;
+}
+
+/** The custom domain's origin a request was routed to, or undefined (PUBLIC_URL's). */
+export function routedOrigin(raw: IncomingMessage): URL | undefined {
+  return (raw as RoutedMessage)[SITE_ORIGIN];
+}
+
 /**
  * The provider builds its URLs and decides on Secure cookies from the request (Host,
- * X-Forwarded-Proto/-Host, with provider.proxy). Those are pinned to PUBLIC_URL here, so neither a
- * forged Host nor a forged X-Forwarded-Proto changes the issuer's endpoints or the cookies; the
- * client address is the one Fastify established under TRUST_PROXY.
+ * X-Forwarded-Proto/-Host, with provider.proxy). Those are pinned to PUBLIC_URL here (or to the
+ * custom domain the request was routed to, routeToOrigin), so neither a forged Host nor a forged
+ * X-Forwarded-Proto changes the issuer's endpoints or the cookies; the client address is the one
+ * Fastify established under TRUST_PROXY.
  */
 export function pinToPublicUrl(request: FastifyRequest, publicUrl: URL): void {
+  const site = routedOrigin(request.raw) ?? publicUrl;
   const headers = request.raw.headers;
   const clientIp = request.ip;
   delete headers.forwarded;
-  headers.host = publicUrl.host;
-  headers['x-forwarded-host'] = publicUrl.host;
-  headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
+  headers.host = site.host;
+  headers['x-forwarded-host'] = site.host;
+  headers['x-forwarded-proto'] = site.protocol.slice(0, -1);
   headers['x-forwarded-for'] = clientIp;
 }
 
@@ -91,7 +110,6 @@ export async function mountProviders(app: FastifyInstance, options: { route: str
     return handler;
   };
   const origin = new URL(options.publicUrl);
-  const https = origin.protocol === 'https:';
   await app.register(async (raw) => {
     hideFromOpenApi(raw);
     raw.removeAllContentTypeParsers();
@@ -105,7 +123,7 @@ export async function mountProviders(app: FastifyInstance, options: { route: str
       // oidc-provider derives its mount path from originalUrl minus url (its "mounting" docs).
       req.originalUrl = req.url;
       req.url = (req.url ?? '/').slice(target.mountPath.length) || '/';
-      setSecurityHeaders(reply.raw, SIGN_IN_CSP, { https });
+      setSecurityHeaders(reply.raw, SIGN_IN_CSP, { https: (routedOrigin(req) ?? origin).protocol === 'https:' });
       await handlerOf(target.provider)(req, reply.raw);
     });
   });

@@ -23,6 +23,8 @@ export interface IssuerState {
   /** Browser origins allowed to call the token and userinfo endpoints (spec §3 allowedCORSDomains). */
   allowedOrigins: string[];
   issuer: Issuer;
+  /** The origin of the project's custom domain (docs/decisions/0016): its issuer lives there; null: under PUBLIC_URL. */
+  customOrigin: string | null;
 }
 
 interface Row {
@@ -40,6 +42,7 @@ interface Row {
   browser_warning: boolean | null;
   cors: string[] | null;
   issuer: Issuer | null;
+  custom_origin: string | null;
 }
 
 /** One primary-key read per request: cheap enough to notice a settings change at once. */
@@ -50,7 +53,8 @@ export async function findIssuerState(db: Db, projectId: string): Promise<Issuer
             settings->>'midentityLanguage' AS language, settings->>'logoUrl' AS logo_url, settings->>'helpUrl' AS help_url,
             settings->>'supportEmail' AS support_email, settings->>'supportPhone' AS support_phone,
             settings->'enableBrowserWarning' = 'true'::jsonb AS browser_warning,
-            settings->'allowedCORSDomains' AS cors, issuer
+            settings->'allowedCORSDomains' AS cors, issuer,
+            (SELECT origin FROM project_hosts h WHERE h.project_id = projects.id AND h.origin IS NOT NULL LIMIT 1) AS custom_origin
        FROM projects WHERE id = $1`,
     [projectId],
   );
@@ -70,5 +74,27 @@ export async function findIssuerState(db: Db, projectId: string): Promise<Issuer
     browserWarning: row.browser_warning === true,
     allowedOrigins: Array.isArray(row.cors) ? row.cors : [],
     issuer: { ...defaultIssuer(), ...row.issuer },
+    customOrigin: row.custom_origin,
   };
+}
+
+/** A host a project is served at (docs/decisions/0016): `origin` set when it is the project's issuer, null for its mobile domain only. */
+export interface ProjectHost {
+  projectId: string;
+  origin: string | null;
+}
+
+/** The project a request's Host names (a primary-key seek on project_hosts), or null. */
+export async function findProjectHost(db: Db, host: string): Promise<ProjectHost | null> {
+  const { rows } = await db.query<{ project_id: string; origin: string | null }>('SELECT project_id, origin FROM project_hosts WHERE host = $1', [
+    host,
+  ]);
+  const row = rows[0];
+  return row ? { projectId: row.project_id, origin: row.origin } : null;
+}
+
+/** A project's deep-link association file (spec §3 associationIOS / associationAndroid), '' when none. */
+export async function findAssociationFile(db: Db, projectId: string, field: 'associationIOS' | 'associationAndroid'): Promise<string> {
+  const { rows } = await db.query<{ text: string | null }>('SELECT settings->>$2 AS text FROM projects WHERE id = $1', [projectId, field]);
+  return rows[0]?.text ?? '';
 }

@@ -1,6 +1,7 @@
 import type { JsonWebKey } from 'node:crypto';
 import Provider, { type Adapter, type ClientAuthMethod, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { projectIssuerPath } from '@latchkey/domain';
+import { issuerSite } from './custom-domains.ts';
 import { randomToken, type SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import { dbAdapterFactory } from '../idp/oidc-payloads.repository.ts';
@@ -58,6 +59,12 @@ function presentedAuthMethod(ctx: KoaContextWithOIDC | undefined): ClientAuthMet
   return ctx?.oidc?.params?.client_secret ? 'client_secret_post' : 'none';
 }
 
+/** Mounted at the root of a custom domain (mount path ''), the long-lived cookies belong to the whole origin. */
+function rootedCookies<T extends ReturnType<typeof mountedAt>>(mounted: T): T {
+  const long = mounted.cookies?.long;
+  return long && !long.path ? { ...mounted, cookies: { ...mounted.cookies, long: { ...long, path: '/' } } } : mounted;
+}
+
 /**
  * One project's OpenID Connect issuer (oidc-provider), built from its state; a new one is built
  * when the project's version changes (provider-cache.ts). Clients are the project's applications,
@@ -75,8 +82,10 @@ export function createProjectProvider(options: {
 }): Provider {
   const { db, secretBox, clients, state, publicUrl } = options;
   const { projectId, issuer } = state;
-  const mountPath = projectIssuerPath(projectId);
-  const secure = publicUrl.startsWith('https:');
+  // docs/decisions/0016: with a custom domain, the issuer is that origin and lives at its root.
+  const site = issuerSite(publicUrl, state);
+  const { mountPath } = site;
+  const secure = site.origin.startsWith('https:');
   const secretMethods: ClientAuthMethod[] = [...issuer.token_endpoint_auth_methods];
   const clientAuthMethods: ClientAuthMethod[] = issuer.allow_pkce_only_token_exchange ? [...secretMethods, 'none'] : secretMethods;
   // oidc-provider wants a client_secret for secret methods; it never compares it (compareClientSecret
@@ -118,7 +127,7 @@ export function createProjectProvider(options: {
       if (!user) return undefined;
       return { accountId: user.id, claims: async () => ({ sub: user.id, email: user.email, email_verified: true }) };
     },
-    ...mountedAt(mountPath, { cookieKeys: options.cookieKeys, cookiePrefix: 'lk_issuer', secure }),
+    ...rootedCookies(mountedAt(mountPath, { cookieKeys: options.cookieKeys, cookiePrefix: 'lk_issuer', secure })),
     jwks: { keys: options.signingKeys } as Configuration['jwks'],
     // OpenID Connect Core §3.1.2.1: redirect_uri is required, even when the client has one.
     allowOmittingSingleRegisteredRedirectUri: false,
@@ -141,7 +150,7 @@ export function createProjectProvider(options: {
       ctx.body = page.html;
     },
   };
-  const provider = new Provider(projectIssuerUrl(publicUrl, projectId), configuration);
+  const provider = new Provider(site.issuer, configuration);
   // Scheme and host come from X-Forwarded-*, pinned to PUBLIC_URL on every request (sign-in-pages.ts).
   provider.proxy = true;
 

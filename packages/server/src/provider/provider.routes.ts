@@ -12,6 +12,7 @@ import { pageLanguage } from '../idp/page-texts.ts';
 import { decodeUtf8Strictly } from '../http/input-guard.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { findIssuerState, type IssuerState } from './issuer-state.repository.ts';
+import { issuerAt, providerMountPath } from './custom-domains.ts';
 import { issuerCookieKeys, projectSigningKeys } from './project-keys.ts';
 import { brandCsp, codeMail, projectBrand, refusalPage, startAgain, type PageRequest } from './project-pages.ts';
 import { clientState, createProjectProvider, PROJECT_SCOPES, type ProjectClients } from './project-provider.ts';
@@ -68,8 +69,8 @@ async function readAuthorizationForm(raw: IncomingMessage): Promise<URLSearchPar
 }
 
 /**
- * Every project's OpenID Connect issuer at {PUBLIC_URL}/p/{project} (issue 8, slice 1), with its
- * sign-in pages. Routing by a project's custom domain (Host) comes in a later slice.
+ * Every project's OpenID Connect issuer at {PUBLIC_URL}/p/{project} (issue 8, slice 1), or at the
+ * root of its custom domain, routed by Host (docs/decisions/0016), with its sign-in pages.
  */
 export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: ProjectIssuerDeps): Promise<void> {
   const { db, secretBox, clients, publicUrl } = deps;
@@ -111,6 +112,21 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
         await refuse(reply, 404, noSuchIssuer(request));
         return null;
       }
+      // docs/decisions/0016: one issuer per project; with a custom domain, it is there only.
+      const at = issuerAt(request.raw, state, publicUrl);
+      if (at === null) {
+        await refuse(reply, 404, noSuchIssuer(request));
+        return null;
+      }
+      if ('movedTo' in at) {
+        await reply
+          .status(307)
+          .header('Location', at.movedTo)
+          .header('Cache-Control', 'no-store')
+          .type('text/plain; charset=utf-8')
+          .send(`This sign-in service is at ${new URL(at.movedTo).origin}`);
+        return null;
+      }
       const brand = projectBrand(state, pageRequest(request));
       // The provider's router ignores case and one trailing slash: so does this check, or /AUTH would
       // pass the refusal and the PKCE policy by.
@@ -135,7 +151,7 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
         applyChallengeMethods(url.searchParams, state.issuer);
         request.raw.url = `${mountPath}/auth${url.search}`;
       }
-      return { provider: await cache.providerFor(state), mountPath };
+      return { provider: await cache.providerFor(state), mountPath: providerMountPath(request.raw, mountPath) };
     },
   });
 
@@ -149,7 +165,10 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
       const state = await findIssuerState(db, request.params.project ?? '');
       if (!state) throw Object.assign(new Error('no such project'), { name: 'SessionNotFound' });
       const { projectId } = state;
-      const mountPath = projectIssuerPath(projectId);
+      // docs/decisions/0016: the pages of a project with a custom domain exist on that domain only.
+      const at = issuerAt(request.raw, state, publicUrl);
+      if (at === null || 'movedTo' in at) throw Object.assign(new Error('not this address'), { name: 'SessionNotFound' });
+      const { mountPath, origin } = at.site;
       const brand = projectBrand(state, pageRequest(request));
       return {
         provider: await cache.providerFor(state),
@@ -163,7 +182,7 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
         scopes: PROJECT_SCOPES,
         accountFor: (email) => userIdForEmail(db, { projectId, email, now: deps.clock.now() }),
         refusal: (details) => refusalFor(state, details.params.client_id, brand),
-        passkeys: projectPasskeys({ db, clock: deps.clock, secretBox, publicUrl, projectId, mountPath, brand }),
+        passkeys: projectPasskeys({ db, clock: deps.clock, secretBox, publicUrl: origin, projectId, mountPath, brand }),
       };
     },
   });

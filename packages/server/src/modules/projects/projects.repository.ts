@@ -25,11 +25,37 @@ export async function findProject(db: Db, id: string, options: { forUpdate?: boo
   return versionedProject(rows[0]);
 }
 
-/** spec §3 Issuer of a project (the defaults until first saved), with the project's version. */
-export async function findIssuer(db: Db, id: string): Promise<Versioned<Issuer> | null> {
-  const { rows } = await db.query<{ issuer: Issuer | null; version: number }>('SELECT issuer, version FROM projects WHERE id = $1', [id]);
+/**
+ * spec §3 Issuer of a project (the defaults until first saved), with the project's version and the
+ * origin of its custom domain, if it has one (docs/decisions/0016).
+ */
+export async function findIssuer(db: Db, id: string): Promise<(Versioned<Issuer> & { customOrigin: string | null }) | null> {
+  const { rows } = await db.query<{ issuer: Issuer | null; version: number; custom_origin: string | null }>(
+    `SELECT issuer, version,
+            (SELECT origin FROM project_hosts h WHERE h.project_id = projects.id AND h.origin IS NOT NULL LIMIT 1) AS custom_origin
+       FROM projects WHERE id = $1`,
+    [id],
+  );
   const row = rows[0];
-  return row ? { value: row.issuer ?? defaultIssuer(), version: row.version } : null;
+  return row ? { value: row.issuer ?? defaultIssuer(), version: row.version, customOrigin: row.custom_origin } : null;
+}
+
+/**
+ * Inside a transaction: the hosts a project is served at (docs/decisions/0016) become `hosts`.
+ * Answers the hosts another project holds (none stored for them; the caller refuses the change):
+ * the primary key decides, also between two transactions claiming one host at once.
+ */
+export async function replaceProjectHosts(db: Db, projectId: string, hosts: Array<{ host: string; origin: string | null }>): Promise<string[]> {
+  await db.query('DELETE FROM project_hosts WHERE project_id = $1', [projectId]);
+  const taken: string[] = [];
+  for (const { host, origin } of hosts) {
+    const { rows } = await db.query(
+      'INSERT INTO project_hosts (host, project_id, origin) VALUES ($1, $2, $3) ON CONFLICT (host) DO NOTHING RETURNING host',
+      [host, projectId, origin],
+    );
+    if (rows.length === 0) taken.push(host);
+  }
+  return taken;
 }
 
 export async function projectExists(db: Db, id: string): Promise<boolean> {

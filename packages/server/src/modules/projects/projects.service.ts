@@ -3,6 +3,8 @@ import {
   changedBillingFields,
   changedLockedFields,
   DomainError,
+  domainHost,
+  domainOrigin,
   globalPermission,
   guards,
   hasAnyPermission,
@@ -11,6 +13,9 @@ import {
   keepStoredSecrets,
   projectPermission,
   redactProjectSecrets,
+  isAssociationFile,
+  type AssociationField,
+  type FieldIssue,
   type Issuer,
   type Project,
   type ProjectMeta,
@@ -34,6 +39,7 @@ import {
   listAllProjects,
   listProjectsOfAccount,
   projectExists,
+  replaceProjectHosts,
   saveIssuer,
   saveProject,
 } from './projects.repository.ts';
@@ -47,7 +53,10 @@ export interface ProjectsServiceDeps {
   projectsPerAccount: number;
   /** Seals the push service-account private key before it is stored (issue 7: secrets at rest). */
   secretBox: Pick<SecretBox, 'seal'>;
-  /** The URL of a project's OpenID Connect issuer: the read-only `address` of its issuer settings (issue 8). */
+  /**
+   * The URL of a project's OpenID Connect issuer under PUBLIC_URL: the read-only `address` of its
+   * issuer settings (issue 8), unless the project has a custom domain (docs/decisions/0016).
+   */
   issuerAddress: (projectId: string) => string;
 }
 
@@ -69,6 +78,59 @@ function forbiddenFields(fields: string[], why: string): DomainError {
   );
 }
 
+const DOMAIN_FIELDS = ['customDomain', 'customMobileDomain'] as const;
+const ASSOCIATION_FIELDS: AssociationField[] = ['associationIOS', 'associationAndroid'];
+
+/**
+ * spec §3 domains and association files, checked when they change (a value stored before these
+ * checks existed does not block other edits): a domain names an origin alone and not the server's
+ * own host; an association file is the JSON document its platform reads (docs/decisions/0016).
+ */
+function checkDomainSettings(before: ProjectSettings, after: ProjectSettings, serverHost: string): void {
+  const issues: FieldIssue[] = [];
+  for (const field of DOMAIN_FIELDS) {
+    if (after[field] === before[field] || after[field] === '') continue;
+    const host = domainHost(after[field]);
+    if (host === null) {
+      issues.push({ field, code: 'validation.invalid_url', message: 'Enter the address of a host alone, e.g. https://auth.example.com' });
+    } else if (host === serverHost) {
+      issues.push({ field, code: 'validation.invalid_value', message: "This is this server's own address; enter a domain of the project's own" });
+    }
+  }
+  for (const field of ASSOCIATION_FIELDS) {
+    if (after[field] === before[field] || after[field] === '' || isAssociationFile(field, after[field])) continue;
+    const what =
+      field === 'associationIOS' ? 'a JSON object of at most 128 KB (apple-app-site-association)' : 'a JSON array of statements (assetlinks.json)';
+    issues.push({ field, code: 'validation.invalid_value', message: `Paste the file as it should be served: ${what}` });
+  }
+  if (issues.length > 0) throw new DomainError('validation_failed', issues.map((i) => i.message).join('; '), issues);
+}
+
+/**
+ * Inside the update's transaction: the project is served at the hosts its domains name, unless
+ * another project holds one of them (409, nothing changed). Only when a domain changed.
+ */
+async function claimDomains(tx: Db, projectId: string, before: ProjectSettings, after: ProjectSettings): Promise<void> {
+  if (DOMAIN_FIELDS.every((field) => before[field] === after[field])) return;
+  const issuerOrigin = domainOrigin(after.customDomain);
+  const hosts = new Map<string, string | null>();
+  const mobileHost = domainHost(after.customMobileDomain);
+  if (mobileHost !== null) hosts.set(mobileHost, null);
+  // The custom domain's host serves the issuer (and the association files); one row when both name it.
+  if (issuerOrigin !== null) hosts.set(new URL(issuerOrigin).host, issuerOrigin);
+  const taken = await replaceProjectHosts(
+    tx,
+    projectId,
+    [...hosts].map(([host, origin]) => ({ host, origin })),
+  );
+  if (taken.length === 0) return;
+  const issues: FieldIssue[] = DOMAIN_FIELDS.filter((field) => {
+    const host = domainHost(after[field]);
+    return host !== null && taken.includes(host);
+  }).map((field) => ({ field, code: 'conflict', message: 'Another project uses this domain' }));
+  throw new DomainError('conflict', `Another project uses ${taken.join(', ')}`, issues);
+}
+
 function settingsOf(project: Project): ProjectSettings {
   const { id: _id, enabled: _enabled, ...settings } = project;
   return settings;
@@ -80,8 +142,10 @@ function changedFields(before: ProjectSettings, after: ProjectSettings): string[
 }
 
 export function createProjectsService({ db, clock, audit, projectsPerAccount, secretBox, issuerAddress }: ProjectsServiceDeps) {
-  const withAddress = (projectId: string, issuer: Versioned<Issuer>): Versioned<Issuer> => ({
-    value: { ...issuer.value, address: issuerAddress(projectId) },
+  // issuerAddress answers an address on PUBLIC_URL's host: the one host no project may claim.
+  const serverHost = new URL(issuerAddress('')).host;
+  const withAddress = (projectId: string, issuer: Versioned<Issuer>, customOrigin: string | null): Versioned<Issuer> => ({
+    value: { ...issuer.value, address: customOrigin ?? issuerAddress(projectId) },
     version: issuer.version,
   });
 
@@ -167,6 +231,8 @@ export function createProjectsService({ db, clock, audit, projectsPerAccount, se
         if (billing.length > 0 && !hasAnyPermission(actor.permissions, guards.reopenProject)) {
           throw forbiddenFields(billing, 'Only an administrator of all projects');
         }
+        checkDomainSettings(before, settings, serverHost);
+        await claimDomains(tx, projectId, before, settings);
         const saved = await saveProject(tx, { id: projectId, enabled: true, settings, now: clock.now() });
         await audit(tx, {
           actor,
@@ -209,7 +275,7 @@ export function createProjectsService({ db, clock, audit, projectsPerAccount, se
     async getIssuer(projectId: string): Promise<Versioned<Issuer>> {
       const found = await findIssuer(db, projectId);
       if (!found) throw notFound();
-      return withAddress(projectId, found);
+      return withAddress(projectId, found, found.customOrigin);
     },
 
     /** spec §7 "PUT projects/{project}/issuer"; refused while the project is closed (spec §4). */
@@ -221,7 +287,7 @@ export function createProjectsService({ db, clock, audit, projectsPerAccount, se
         // The address is the server's to say, not stored (issue 8: read-only).
         const saved = await saveIssuer(tx, { id: projectId, issuer: { ...issuer, address: '' }, now: clock.now() });
         await audit(tx, { actor, action: 'issuer.update', result: 'success', projectId });
-        return withAddress(projectId, saved);
+        return withAddress(projectId, saved, (await findIssuer(tx, projectId))?.customOrigin ?? null);
       });
     },
   };

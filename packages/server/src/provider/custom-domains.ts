@@ -1,0 +1,113 @@
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ASSOCIATION_FILES, isAssociationFile, projectIssuerPath, requestHostKey, type AssociationField } from '@latchkey/domain';
+import type { Db } from '../db/db.ts';
+import { NOT_FOUND_BODY } from '../errors.ts';
+import { routedOrigin, routeToOrigin } from '../idp/sign-in-pages.ts';
+import { STYLESHEET_PATH } from '../idp/views.ts';
+import { findAssociationFile, findProjectHost, type IssuerState } from './issuer-state.repository.ts';
+import { PASSKEY_SCRIPT_PATH, WEBAUTHN_LIBRARY_PATH } from './passkey-views.ts';
+
+/**
+ * Custom domains (spec §3 customDomain, customMobileDomain; docs/decisions/0016). A request whose
+ * Host is a project's custom domain is that project's issuer at the root of the domain; its mobile
+ * deep-link domain serves the association files alone. Any other Host is served as before.
+ */
+
+/** Where a project's one issuer lives: its identifier, the origin its pages and passkeys belong to, its path there. */
+export interface IssuerSite {
+  issuer: string;
+  origin: string;
+  mountPath: string;
+}
+
+/** The project's custom domain, unless it is PUBLIC_URL's own host (the update API refuses that; a value stored earlier is ignored). */
+function customOriginOf(publicUrl: string, state: Pick<IssuerState, 'customOrigin'>): string | null {
+  if (state.customOrigin === null) return null;
+  return new URL(state.customOrigin).host === new URL(publicUrl).host ? null : state.customOrigin;
+}
+
+export function issuerSite(publicUrl: string, state: Pick<IssuerState, 'projectId' | 'customOrigin'>): IssuerSite {
+  const custom = customOriginOf(publicUrl, state);
+  if (custom !== null) return { issuer: custom, origin: custom, mountPath: '' };
+  const mountPath = projectIssuerPath(state.projectId);
+  return { issuer: `${publicUrl}${mountPath}`, origin: publicUrl, mountPath };
+}
+
+/**
+ * How a request under /p/{project} stands to the project's issuer: served, with the site it is served
+ * as (PUBLIC_URL/p/{project}, or the custom domain it was routed to by its Host); moved — the project
+ * has a custom domain and this request came to PUBLIC_URL (the address to send it to); or null — it
+ * was routed by a domain the project no longer has.
+ */
+export function issuerAt(raw: IncomingMessage, state: IssuerState, publicUrl: string): { site: IssuerSite } | { movedTo: string } | null {
+  const site = issuerSite(publicUrl, state);
+  const routed = routedOrigin(raw);
+  if (routed) return routed.origin === site.origin && site.mountPath === '' ? { site } : null;
+  if (site.mountPath === '') {
+    const url = new URL(raw.url ?? '/', publicUrl);
+    const rest = url.pathname.slice(projectIssuerPath(state.projectId).length) || '/';
+    return { movedTo: `${site.origin}${rest}${url.search}` };
+  }
+  return { site };
+}
+
+/**
+ * The path the provider is mounted at for this request: a request routed by a custom domain was
+ * given the /p/{project} prefix to reach the issuer's routes; the provider sees it without.
+ */
+export function providerMountPath(raw: IncomingMessage, mountPath: string): string {
+  if (!routedOrigin(raw)) return mountPath;
+  raw.url = (raw.url ?? '/').slice(mountPath.length) || '/';
+  return '';
+}
+
+/** The sign-in pages' shared files, served on every host (the pages ask for them from their own origin). */
+const SHARED_FILES = new Set([STYLESHEET_PATH, WEBAUTHN_LIBRARY_PATH, PASSKEY_SCRIPT_PATH]);
+
+/** The association files change rarely and are read by the platforms' own fetchers, which cache them anyway. */
+const ASSOCIATION_CACHE_CONTROL = 'public, max-age=300';
+
+const associationFieldOf = (path: string): AssociationField | undefined =>
+  (Object.keys(ASSOCIATION_FILES) as AssociationField[]).find((field) => ASSOCIATION_FILES[field] === path);
+
+/**
+ * Routes requests by Host: on a project's custom domain every path but the association files and
+ * the pages' shared files is the project's issuer (the request is routed again under
+ * /p/{project}, marked with the domain's origin, so it reaches the issuer's routes and is pinned to
+ * that origin); on its mobile domain only the association files exist. PUBLIC_URL's host costs
+ * nothing; any other host one primary-key seek. Install it before any route or plugin: a plugin
+ * registered earlier keeps the hooks it had (Fastify copies them when the plugin is created).
+ */
+export function routeCustomDomains(app: FastifyInstance, deps: { db: Db; publicUrl: string }): void {
+  const serverHost = new URL(deps.publicUrl).host.toLowerCase();
+  const routedAgain = new WeakSet<IncomingMessage>();
+
+  async function sendAssociationFile(reply: FastifyReply, projectId: string, field: AssociationField): Promise<FastifyReply> {
+    const text = await findAssociationFile(deps.db, projectId, field);
+    // What is not the platform's JSON document (a value stored before the check) is not served.
+    if (!isAssociationFile(field, text)) return reply.status(404).header('Cache-Control', 'no-store').send(NOT_FOUND_BODY);
+    return reply.status(200).type('application/json').header('Cache-Control', ASSOCIATION_CACHE_CONTROL).send(text);
+  }
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (routedAgain.has(request.raw)) return;
+    // request.host: the Host header, or X-Forwarded-Host from a proxy TRUST_PROXY names.
+    const host = requestHostKey(request.host);
+    if (host === null || host === serverHost) return;
+    const found = await findProjectHost(deps.db, host);
+    if (!found) return;
+    const url = request.raw.url ?? '/';
+    const path = url.split('?')[0] ?? '/';
+    const reading = request.method === 'GET' || request.method === 'HEAD';
+    const field = associationFieldOf(path);
+    if (field && reading) return sendAssociationFile(reply, found.projectId, field);
+    if (found.origin === null) return reply.status(404).send(NOT_FOUND_BODY);
+    if (SHARED_FILES.has(path) && reading) return;
+    routeToOrigin(request.raw, new URL(found.origin));
+    request.raw.url = `${projectIssuerPath(found.projectId)}${url.startsWith('/') ? url : `/${url}`}`;
+    routedAgain.add(request.raw);
+    reply.hijack();
+    app.routing(request.raw, reply.raw);
+  });
+}

@@ -156,6 +156,33 @@ export interface SignInSite {
   refusal(details: Interaction): Promise<string | null>;
   /** Passkey pages between the address and the sign-in (project issuers, docs/decisions/0013). */
   passkeys?: PasskeySteps;
+  /** What the pages report as events (project issuers, docs/decisions/0014); the console's provider has none. */
+  events?: SignInEvents;
+}
+
+/** Where a request of the sign-in pages comes from, for its events. */
+export interface RequestOrigin {
+  ip: string | null;
+  userAgent: string | null;
+  clientId: string | null;
+}
+
+/** The events of the pages' own steps; the passkey steps report theirs themselves. */
+export interface SignInEvents {
+  /** The sign-in was refused before it started (disabled application, closed project). */
+  refused(origin: RequestOrigin): Promise<void>;
+  /** An emailed code signed `email` in (no passkey was used or created). */
+  signedInWithCode(origin: RequestOrigin, email: string, accountId: string): Promise<void>;
+  /** A code was not accepted (`reason`: wrong, used, expired, too_many, address_locked). */
+  codeRefused(origin: RequestOrigin, email: string, reason: string): Promise<void>;
+  /** The code could not be mailed. */
+  mailFailed(origin: RequestOrigin, email: string): Promise<void>;
+}
+
+/** The origin of a request in an interaction: client address, user agent, application. */
+export function requestOrigin(request: FastifyRequest, clientId: unknown): RequestOrigin {
+  const agent = request.headers['user-agent'];
+  return { ip: request.ip, userAgent: typeof agent === 'string' ? agent : null, clientId: typeof clientId === 'string' ? clientId : null };
 }
 
 /** What a passkey step answers: another page of the flow, a page to show, or the signed-in account. */
@@ -167,6 +194,8 @@ export interface StepContext {
   links: InteractionLinks;
   request: FastifyRequest;
   reply: FastifyReply;
+  /** Where the request comes from, for events. */
+  origin: RequestOrigin;
 }
 
 /**
@@ -322,11 +351,12 @@ export async function registerSignInPages(
       return finish(site, request, reply, { login, consent: { grantId } });
     }
 
-    const stepContext = (uid: string, site: SignInSite, request: UidRequest, reply: FastifyReply): StepContext => ({
-      uid,
-      links: linksFor(site, uid),
+    const stepContext = (details: Interaction, site: SignInSite, request: UidRequest, reply: FastifyReply): StepContext => ({
+      uid: details.uid,
+      links: linksFor(site, details.uid),
       request,
       reply,
+      origin: requestOrigin(request, details.params.client_id),
     });
 
     /** Carries out what a passkey step answered. */
@@ -341,6 +371,7 @@ export async function registerSignInPages(
       const details = await interaction(site, request, reply);
       const refused = await site.refusal(details);
       if (refused !== null) {
+        await site.events?.refused(requestOrigin(request, details.params.client_id));
         await page(reply, 403, refused);
         return null;
       }
@@ -375,7 +406,7 @@ export async function registerSignInPages(
       // only this project's credentials of this user are offered), unless they asked for a code.
       const wantsCode = request.body?.method === 'code' || request.body?.resend !== undefined;
       if (site.passkeys && !wantsCode) {
-        const outcome = await site.passkeys.afterEmail(stepContext(details.uid, site, request, reply), email);
+        const outcome = await site.passkeys.afterEmail(stepContext(details, site, request, reply), email);
         if (outcome) return settle(site, request, reply, details, outcome);
       }
       // Every well-formed address without a passkey gets a code: whether it may sign in is decided
@@ -383,6 +414,7 @@ export async function registerSignInPages(
       const sent = await site.loginCodes.request(email, details.uid, request.ip);
       if (!sent.ok && sent.reason === 'mail_failed') {
         request.log.error({ err: sent.error }, 'could not send a sign-in code');
+        await site.events?.mailFailed(requestOrigin(request, details.params.client_id), email);
         return page(reply, 503, emailPage(links, { email, error: textsOf(site.brand).mailFailed }, site.brand));
       }
       if (!sent.ok) {
@@ -428,13 +460,15 @@ export async function registerSignInPages(
       const result = await site.loginCodes.verify(details.uid, code, request.ip);
       if (!result.ok) {
         if (result.reason === 'none') return reply.redirect(links.emailPage, 303);
+        await site.events?.codeRefused(requestOrigin(request, details.params.client_id), email, result.reason);
         const texts = textsOf(site.brand);
         const error = result.reason === 'wrong' && result.attemptsLeft === 0 ? texts.wrongCodeLast : texts.codeErrors[result.reason];
         return page(reply, 400, codePage(links, { email, error }, site.brand));
       }
       const accountId = await site.accountFor(result.email);
-      const next = site.passkeys ? await site.passkeys.afterCode(stepContext(details.uid, site, request, reply), accountId, result.email) : null;
+      const next = site.passkeys ? await site.passkeys.afterCode(stepContext(details, site, request, reply), accountId, result.email) : null;
       if (next) return settle(site, request, reply, details, next);
+      await site.events?.signedInWithCode(requestOrigin(request, details.params.client_id), result.email, accountId);
       return signInAs(site, request, reply, details, accountId);
     });
 
@@ -446,7 +480,7 @@ export async function registerSignInPages(
           const details = await loginStep(site, request, reply);
           if (!details) return reply;
           if (!site.passkeys) throw new InteractionGone();
-          const outcome = await site.passkeys[step](stepContext(details.uid, site, request, reply), request.body ?? {});
+          const outcome = await site.passkeys[step](stepContext(details, site, request, reply), request.body ?? {});
           return settle(site, request, reply, details, outcome);
         });
       passkeyRoute('get', 'passkey', 'passkeyPage');

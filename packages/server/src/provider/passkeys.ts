@@ -14,6 +14,7 @@ import type { Db } from '../db/db.ts';
 import type { FormBody, PasskeySteps, StepContext, StepOutcome } from '../idp/sign-in-pages.ts';
 import { textsOf, type PageBrand } from '../idp/views.ts';
 import { findDevice, findProjectUserByEmail, insertDevice, markDeviceUsed, userDevices, type Device } from './devices.repository.ts';
+import { codeSignInEvent as codeSignIn, type EndUserEvent, type ProjectEvents } from './events.ts';
 import { deviceNameFromUserAgent } from './device-name.ts';
 import {
   PASSKEY_SCRIPT,
@@ -80,8 +81,9 @@ export function projectPasskeys(deps: {
   projectId: string;
   mountPath: string;
   brand: PageBrand;
+  events: ProjectEvents;
 }): PasskeySteps {
-  const { db, clock, secretBox, projectId, brand } = deps;
+  const { db, clock, secretBox, projectId, brand, events } = deps;
   const { rpID, origin } = relyingPartyOf(deps.publicUrl);
   const secure = deps.publicUrl.startsWith('https:');
   const context = (uid: string) => `passkey-ceremony:${projectId}:${uid}`;
@@ -122,7 +124,21 @@ export function projectPasskeys(deps: {
 
   const activeOf = (devices: Device[]) => devices.filter((d) => !d.revoked);
   const startOver = (ctx: StepContext): StepOutcome => ({ redirect: ctx.links.emailPage });
-  const refused = (ctx: StepContext, email: string): StepOutcome => {
+
+  /** A passkey sign-in event of `email` (docs/decisions/0014). */
+  const signInEvent = (email: string, status: EndUserEvent['status'], details: Record<string, unknown>, device?: Device): EndUserEvent => ({
+    scope: 'oidc',
+    status,
+    action: 'sign_in',
+    userId: email,
+    deviceName: device?.name ?? null,
+    details: { method: 'passkey', ...(device ? { mpinId: device.id } : {}), ...details },
+    ...(status === 'success' ? { usage: 'oidc' as const } : {}),
+  });
+
+  /** spec §4: a revoked device cannot sign in (result `denied`); the page says so. */
+  const refused = async (ctx: StepContext, email: string, device?: Device): Promise<StepOutcome> => {
+    await events.refusal(ctx.origin, signInEvent(email, 'denied', { reason: 'device_revoked' }, device));
     clear(ctx);
     return { status: 403, page: revokedPage(ctx.links, email, brand) };
   };
@@ -185,9 +201,10 @@ export function projectPasskeys(deps: {
       const device = typeof response?.id === 'string' ? await findDevice(db, projectId, response.id) : null;
       // Only a credential of this user in this project: one of another project is not found here.
       if (!response || !device || device.userId !== ceremony.userId) {
+        await events.refusal(ctx.origin, signInEvent(ceremony.email, 'failed', { reason: 'unknown_credential' }));
         return showPasskeyPage(ctx, ceremony, textsOf(brand).passkeyUnknown);
       }
-      if (device.revoked) return refused(ctx, ceremony.email);
+      if (device.revoked) return refused(ctx, ceremony.email, device);
       const verification = await verifyAuthenticationResponse({
         response,
         expectedChallenge: ceremony.challenge,
@@ -197,10 +214,17 @@ export function projectPasskeys(deps: {
         requireUserVerification: true,
       }).catch(() => null);
       if (!verification?.verified) {
+        await events.refusal(ctx.origin, signInEvent(ceremony.email, 'failed', { reason: 'not_verified' }, device));
         return showPasskeyPage(ctx, ceremony, textsOf(brand).passkeyNotVerified);
       }
       const counter = verification.authenticationInfo.newCounter;
-      if (!(await markDeviceUsed(db, { projectId, id: device.id, counter, now: clock.now() }))) return refused(ctx, ceremony.email);
+      // The device's use and its sign-in event commit together (docs/decisions/0014).
+      const used = await db.transaction(async (tx) => {
+        if (!(await markDeviceUsed(tx, { projectId, id: device.id, counter, now: clock.now() }))) return false;
+        await events.record(tx, ctx.origin, signInEvent(ceremony.email, 'success', {}, device));
+        return true;
+      });
+      if (!used) return refused(ctx, ceremony.email, device);
       clear(ctx);
       return { accountId: device.userId, deviceId: device.id };
     },
@@ -215,6 +239,7 @@ export function projectPasskeys(deps: {
       if (!ceremony) return startOver(ctx);
       // "Not now": the address is verified, so the sign-in completes without a passkey.
       if (form.skip !== undefined) {
+        await events.recordNow(ctx.origin, codeSignIn(ceremony.email));
         clear(ctx);
         return { accountId: ceremony.userId };
       }
@@ -231,16 +256,33 @@ export function projectPasskeys(deps: {
           : null;
       if (!verification?.verified) return showRegisterPage(ctx, ceremony, textsOf(brand).passkeyNotCreated);
       const { credential } = verification.registrationInfo;
-      const stored = await insertDevice(db, {
-        projectId,
-        id: credential.id,
-        userId: ceremony.userId,
-        publicKey: isoBase64URL.fromBuffer(credential.publicKey),
-        counter: credential.counter,
-        transports: credential.transports ?? [],
-        name: deviceNameFromUserAgent(ctx.request.headers['user-agent']),
-        ip: ctx.request.ip,
-        createdAt: clock.now(),
+      const name = deviceNameFromUserAgent(ctx.request.headers['user-agent']);
+      // The device, its registration event (counted as `issued`) and the sign-in it completes commit together.
+      const stored = await db.transaction(async (tx) => {
+        const inserted = await insertDevice(tx, {
+          projectId,
+          id: credential.id,
+          userId: ceremony.userId,
+          publicKey: isoBase64URL.fromBuffer(credential.publicKey),
+          counter: credential.counter,
+          transports: credential.transports ?? [],
+          name,
+          ip: ctx.request.ip,
+          country: events.countryOf(ctx.request.ip),
+          createdAt: clock.now(),
+        });
+        if (!inserted) return false;
+        await events.record(tx, ctx.origin, {
+          scope: 'oidc',
+          status: 'created',
+          action: 'device.register',
+          userId: ceremony.email,
+          deviceName: name,
+          usage: 'issued',
+          details: { mpinId: credential.id, verifiedBy: 'email_code' },
+        });
+        await events.record(tx, ctx.origin, codeSignIn(ceremony.email, name));
+        return true;
       });
       if (!stored) return showRegisterPage(ctx, ceremony, textsOf(brand).passkeyExists);
       clear(ctx);

@@ -1,10 +1,11 @@
 import type { JsonWebKey } from 'node:crypto';
-import Provider, { type Adapter, type ClientAuthMethod, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { type Adapter, type AdapterPayload, type ClientAuthMethod, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { projectIssuerPath } from '@latchkey/domain';
 import { issuerSite } from './custom-domains.ts';
 import { randomToken, type SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
-import { dbAdapterFactory } from '../idp/oidc-payloads.repository.ts';
+import { dbAdapterFactory, type CodeEvents } from '../idp/oidc-payloads.repository.ts';
+import type { EventOrigin, ProjectEvents } from './events.ts';
 import { mountedAt, PROVIDER_TTL } from '../idp/provider.ts';
 import type { Client } from '../modules/apps/apps.repository.ts';
 import type { IssuerState } from './issuer-state.repository.ts';
@@ -59,6 +60,48 @@ function presentedAuthMethod(ctx: KoaContextWithOIDC | undefined): ClientAuthMet
   return ctx?.oidc?.params?.client_secret ? 'client_secret_post' : 'none';
 }
 
+/** Where a provider request comes from (its ip is the client's: X-Forwarded-For is pinned to it, sign-in-pages.ts). */
+function originOf(ctx: KoaContextWithOIDC | undefined, clientId: unknown): EventOrigin {
+  const agent = ctx?.get('user-agent');
+  return { ip: ctx?.ip ?? null, userAgent: agent ? agent : null, clientId: typeof clientId === 'string' ? clientId : null };
+}
+
+/**
+ * A code issued to the application (scope `authcode`) and exchanged for tokens (the ID token it
+ * yields counts as `jwt` usage), each in the transaction that stores or consumes the code; a code
+ * presented twice is refused (and every token of its grant revoked) with a `failed` event.
+ */
+function codeEvents(db: Db, projectId: string, events: ProjectEvents): CodeEvents {
+  const who = async (tx: Db, code: AdapterPayload) =>
+    typeof code.accountId === 'string' ? ((await findProjectUser(tx, projectId, code.accountId))?.email ?? null) : null;
+  return {
+    async issued(tx, code) {
+      const userId = await who(tx, code);
+      await events.record(tx, originOf(Provider.ctx, code.clientId), { scope: 'authcode', status: 'success', action: 'code.issued', userId });
+    },
+    async exchanged(tx, code) {
+      const userId = await who(tx, code);
+      await events.record(tx, originOf(Provider.ctx, code.clientId), {
+        scope: 'authcode',
+        status: 'success',
+        action: 'code.exchanged',
+        userId,
+        usage: 'jwt',
+      });
+    },
+    async reused(code) {
+      const userId = code ? await who(db, code) : null;
+      await events.refusal(originOf(Provider.ctx, code?.clientId), {
+        scope: 'authcode',
+        status: 'failed',
+        action: 'code.exchanged',
+        userId,
+        details: { reason: 'code_reused' },
+      });
+    },
+  };
+}
+
 /** Mounted at the root of a custom domain (mount path ''), the long-lived cookies belong to the whole origin. */
 function rootedCookies<T extends ReturnType<typeof mountedAt>>(mounted: T): T {
   const long = mounted.cookies?.long;
@@ -79,8 +122,9 @@ export function createProjectProvider(options: {
   signingKeys: JsonWebKey[];
   cookieKeys: string[];
   publicUrl: string;
+  events: ProjectEvents;
 }): Provider {
-  const { db, secretBox, clients, state, publicUrl } = options;
+  const { db, secretBox, clients, state, publicUrl, events } = options;
   const { projectId, issuer } = state;
   // docs/decisions/0016: with a custom domain, the issuer is that origin and lives at its root.
   const site = issuerSite(publicUrl, state);
@@ -91,7 +135,7 @@ export function createProjectProvider(options: {
   // oidc-provider wants a client_secret for secret methods; it never compares it (compareClientSecret
   // below asks the applications module) and derives nothing from it (no HS* algorithm is enabled).
   const unusedSecret = randomToken();
-  const payloads = dbAdapterFactory(db, secretBox, { table: 'project_oidc_payloads', projectId });
+  const payloads = dbAdapterFactory(db, secretBox, { table: 'project_oidc_payloads', projectId, events: codeEvents(db, projectId, events) });
 
   const clientAdapter: Pick<Adapter, 'find'> = {
     async find(clientId) {
@@ -144,6 +188,14 @@ export function createProjectProvider(options: {
     // spec §3 allowedCORSDomains: only these browser origins may call token, userinfo and the rest.
     clientBasedCORS: (_ctx, origin) => corsOriginAllowed(state.allowedOrigins, origin),
     async renderError(ctx, out) {
+      // A request refused with a page (unknown client, a redirect URI not registered exactly, …).
+      await events.refusal(originOf(ctx, ctx.oidc?.params?.client_id), {
+        scope: 'oidc',
+        status: 'failed',
+        action: 'authorization_request',
+        userId: null,
+        details: { error: out.error, ...(out.error_description ? { description: out.error_description } : {}) },
+      });
       const page = projectErrorPage(state, out, { acceptLanguage: ctx.get('accept-language'), publicUrl });
       ctx.set('Content-Security-Policy', page.csp);
       ctx.type = 'html';
@@ -155,8 +207,18 @@ export function createProjectProvider(options: {
   provider.proxy = true;
 
   provider.Client.prototype.compareClientSecret = async function compareClientSecret(this: { clientId: string }, actual: string) {
-    if (!secretMethods.includes(presentedAuthMethod(Provider.ctx))) return false;
-    return clients.verifyClientCredentials(this.clientId, actual);
+    const method = presentedAuthMethod(Provider.ctx);
+    const valid = secretMethods.includes(method) && (await clients.verifyClientCredentials(this.clientId, actual));
+    if (!valid) {
+      await events.refusal(originOf(Provider.ctx, this.clientId), {
+        scope: 'authcode',
+        status: 'failed',
+        action: 'token',
+        userId: null,
+        details: { reason: 'invalid_client', method },
+      });
+    }
+    return valid;
   };
 
   // oidc-provider 9 implements S256 only; a project allowing `plain` is served by the rewriting in

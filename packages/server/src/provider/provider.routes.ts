@@ -6,9 +6,10 @@ import type { Clock } from '../clock.ts';
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import { createLoginCodes } from '../idp/login-codes.service.ts';
-import { mountProviders, registerSignInPages, SIGN_IN_CSP, type SignInSite } from '../idp/sign-in-pages.ts';
+import { mountProviders, registerSignInPages, requestOrigin, SIGN_IN_CSP, type SignInEvents, type SignInSite } from '../idp/sign-in-pages.ts';
 import { errorPage, LATCHKEY_BRAND, textsOf, type PageBrand } from '../idp/views.ts';
 import { pageLanguage } from '../idp/page-texts.ts';
+import { countryLookup, type CountryLookup } from '../geoip.ts';
 import { decodeUtf8Strictly } from '../http/input-guard.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { findIssuerState, type IssuerState } from './issuer-state.repository.ts';
@@ -19,6 +20,7 @@ import { clientState, createProjectProvider, PROJECT_SCOPES, type ProjectClients
 import { createProviderCache } from './provider-cache.ts';
 import { userIdForEmail } from './project-users.repository.ts';
 import { projectPasskeys, registerPasskeyAssets } from './passkeys.ts';
+import { codeSignInEvent, projectEvents, type ProjectEvents } from './events.ts';
 
 export interface ProjectIssuerDeps {
   db: Db;
@@ -27,6 +29,30 @@ export interface ProjectIssuerDeps {
   secretBox: SecretBox;
   clients: ProjectClients;
   publicUrl: string;
+  /** Country of a client address; defaults to the offline database (geoip.ts). */
+  countries?: CountryLookup;
+}
+
+/** The events of the sign-in pages' own steps at a project's issuer (docs/decisions/0014). */
+function signInEvents(events: ProjectEvents): SignInEvents {
+  return {
+    refused: async (origin) => {
+      await events.refusal(origin, { scope: 'oidc', status: 'disabled', action: 'sign_in', userId: null });
+    },
+    signedInWithCode: (origin, email) => events.recordNow(origin, codeSignInEvent(email)),
+    codeRefused: async (origin, email, reason) => {
+      await events.refusal(origin, { scope: 'oidc', status: 'failed', action: 'sign_in', userId: email, details: { method: 'email_code', reason } });
+    },
+    mailFailed: async (origin, email) => {
+      await events.refusal(origin, {
+        scope: 'oidc',
+        status: 'error',
+        action: 'sign_in',
+        userId: email,
+        details: { method: 'email_code', reason: 'mail_failed' },
+      });
+    },
+  };
 }
 
 const MOUNT_ROUTE = '/p/:project';
@@ -74,6 +100,8 @@ async function readAuthorizationForm(raw: IncomingMessage): Promise<URLSearchPar
  */
 export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: ProjectIssuerDeps): Promise<void> {
   const { db, secretBox, clients, publicUrl } = deps;
+  const countries = deps.countries ?? countryLookup();
+  const eventsOf = (projectId: string) => projectEvents({ db, clock: deps.clock, secretBox, countries, projectId });
   const cache = createProviderCache(async (state) =>
     createProjectProvider({
       db,
@@ -81,6 +109,7 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
       clients,
       state,
       publicUrl,
+      events: eventsOf(state.projectId),
       signingKeys: await projectSigningKeys(db, secretBox, state.projectId, state.issuer.id_token_signing_alg),
       cookieKeys: await issuerCookieKeys(db, secretBox),
     }),
@@ -145,6 +174,12 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
         // spec §4: refused with a page before the provider sees the request.
         const refused = await refusalFor(state, url.searchParams.get('client_id'), brand);
         if (refused) {
+          await eventsOf(state.projectId).refusal(requestOrigin(request, url.searchParams.get('client_id')), {
+            scope: 'oidc',
+            status: 'disabled',
+            action: 'authorization_request',
+            userId: null,
+          });
           await refuse(reply, 403, refused, brandCsp(brand));
           return null;
         }
@@ -170,6 +205,7 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
       if (at === null || 'movedTo' in at) throw Object.assign(new Error('not this address'), { name: 'SessionNotFound' });
       const { mountPath, origin } = at.site;
       const brand = projectBrand(state, pageRequest(request));
+      const events = eventsOf(projectId);
       return {
         provider: await cache.providerFor(state),
         loginCodes: createLoginCodes(deps, `project:${projectId}`, codeMail(brand)),
@@ -182,7 +218,8 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
         scopes: PROJECT_SCOPES,
         accountFor: (email) => userIdForEmail(db, { projectId, email, now: deps.clock.now() }),
         refusal: (details) => refusalFor(state, details.params.client_id, brand),
-        passkeys: projectPasskeys({ db, clock: deps.clock, secretBox, publicUrl: origin, projectId, mountPath, brand }),
+        passkeys: projectPasskeys({ db, clock: deps.clock, secretBox, publicUrl: origin, projectId, mountPath, brand, events }),
+        events: signInEvents(events),
       };
     },
   });

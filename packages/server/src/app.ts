@@ -36,6 +36,7 @@ import { openIdSignInProvider, type SignInProvider } from './modules/session/sig
 import { routeCustomDomains } from './provider/custom-domains.ts';
 import { projectIssuerUrl } from './provider/project-provider.ts';
 import { registerProjectIssuerRoutes } from './provider/provider.routes.ts';
+import { deleteEndedRegistrationCodes } from './provider/registration-codes.repository.ts';
 import { secretBoxFor } from './secret-key.ts';
 
 export interface AppDeps {
@@ -158,6 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
       await createLoginCodes({ db, clock, mailer, secretBox }).purgeExpired();
       await deleteExpiredOidcPayloads(db);
       await ensureEventPartitions(db, clock.now());
+      await deleteEndedRegistrationCodes(db, clock.now());
     })().catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_EVERY_MS);
   housekeeping.unref();

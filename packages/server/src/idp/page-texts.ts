@@ -82,6 +82,25 @@ export interface PageTexts {
   signOut: string;
   signedOutTitle: string;
   signedOutHeading: string;
+  // QuickCode (spec §3 enableRegistrationCode; docs/decisions/0017).
+  quickCodeTitle: string;
+  quickCodeIssueHeading(name: string): string;
+  quickCodeIssueIntro: string;
+  quickCodeGet: string;
+  quickCodeYours: string;
+  quickCodeHowTo(name: string, minutes: number): string;
+  quickCodeOff(name: string): string;
+  quickCodeVerifiedOnly: string;
+  quickCodeNoPasskey: string;
+  haveQuickCode: string;
+  quickCodeEnterHeading: string;
+  quickCodeEnterHint: string;
+  quickCodeLabel: string;
+  quickCodeFormat: string;
+  quickCodeRefused: string;
+  tooManyTries: string;
+  quickCodeAlso: string;
+  quickCodeContinue: string;
   // The email carrying the code.
   mailSubject(name: string, code: string): string;
   mailText(name: string, code: string, minutes: number): string;
@@ -162,6 +181,26 @@ const en: PageTexts = {
   signOut: 'Sign out',
   signedOutTitle: 'Signed out',
   signedOutHeading: 'You are signed out',
+  quickCodeTitle: 'QuickCode',
+  quickCodeIssueHeading: (name) => `Add a device to ${name}`,
+  quickCodeIssueIntro:
+    'Sign in here with your passkey to get a QuickCode. Enter it on your other device to create a passkey there without verifying your email address again.',
+  quickCodeGet: 'Get a QuickCode',
+  quickCodeYours: 'Your QuickCode',
+  quickCodeHowTo: (name, minutes) =>
+    `On your other device, start signing in to ${name}, choose “I have a QuickCode” and enter this code within ${minutes} minutes. It works once.`,
+  quickCodeOff: (name) => `QuickCodes are not available for ${name}.`,
+  quickCodeVerifiedOnly: 'A QuickCode can be issued only from a device that was registered by verifying your email address.',
+  quickCodeNoPasskey: 'There is no passkey for this address here. Sign in to the application first and create one.',
+  haveQuickCode: 'I have a QuickCode',
+  quickCodeEnterHeading: 'Enter your QuickCode',
+  quickCodeEnterHint: 'Get the code on a device where you already sign in with a passkey.',
+  quickCodeLabel: 'QuickCode',
+  quickCodeFormat: 'Enter the 6-digit QuickCode',
+  quickCodeRefused: 'That QuickCode is not right, was used, or has expired. Get a new one on your other device.',
+  tooManyTries: 'Too many tries from your network. Wait a few minutes, then try again.',
+  quickCodeAlso: 'Also get a QuickCode to add another device',
+  quickCodeContinue: 'Continue',
   mailSubject: (name, code) => `Your ${name} sign-in code: ${code}`,
   mailText: (name, code, minutes) =>
     `Your sign-in code is ${code}.\n\nIt expires in ${minutes} minutes and works once. If you did not try to sign in to ${name}, ignore this mail.\n`,
@@ -246,6 +285,26 @@ const fr: PageTexts = {
   signOut: 'Se déconnecter',
   signedOutTitle: 'Déconnexion terminée',
   signedOutHeading: 'Vous êtes déconnecté',
+  quickCodeTitle: 'QuickCode',
+  quickCodeIssueHeading: (name) => `Ajouter un appareil à ${name}`,
+  quickCodeIssueIntro:
+    'Connectez-vous ici avec votre clé d’accès pour obtenir un QuickCode. Saisissez-le sur votre autre appareil pour y créer une clé d’accès sans vérifier à nouveau votre adresse e-mail.',
+  quickCodeGet: 'Obtenir un QuickCode',
+  quickCodeYours: 'Votre QuickCode',
+  quickCodeHowTo: (name, minutes) =>
+    `Sur votre autre appareil, commencez à vous connecter à ${name}, choisissez «\u202fJ’ai un QuickCode\u202f» et saisissez ce code dans les ${minutes} minutes. Il ne fonctionne qu’une fois.`,
+  quickCodeOff: (name) => `Les QuickCodes ne sont pas disponibles pour ${name}.`,
+  quickCodeVerifiedOnly: 'Un QuickCode ne peut être obtenu que depuis un appareil enregistré en vérifiant votre adresse e-mail.',
+  quickCodeNoPasskey: 'Aucune clé d’accès n’existe ici pour cette adresse. Connectez-vous d’abord à l’application et créez-en une.',
+  haveQuickCode: 'J’ai un QuickCode',
+  quickCodeEnterHeading: 'Saisissez votre QuickCode',
+  quickCodeEnterHint: 'Obtenez le code sur un appareil où vous vous connectez déjà avec une clé d’accès.',
+  quickCodeLabel: 'QuickCode',
+  quickCodeFormat: 'Saisissez le QuickCode à 6 chiffres',
+  quickCodeRefused: 'Ce QuickCode est incorrect, a déjà servi ou a expiré. Obtenez-en un nouveau sur votre autre appareil.',
+  tooManyTries: 'Trop de tentatives depuis votre réseau. Patientez quelques minutes, puis réessayez.',
+  quickCodeAlso: 'Obtenir aussi un QuickCode pour ajouter un autre appareil',
+  quickCodeContinue: 'Continuer',
   mailSubject: (name, code) => `Votre code de connexion à ${name}\u202f: ${code}`,
   mailText: (name, code, minutes) =>
     `Votre code de connexion est ${code}.\n\nIl expire dans ${minutes} minutes et ne fonctionne qu’une fois. Si vous n’avez pas essayé de vous connecter à ${name}, ignorez ce message.\n`,
@@ -330,6 +389,26 @@ const ro: PageTexts = {
   signOut: 'Deconectați-vă',
   signedOutTitle: 'Deconectat',
   signedOutHeading: 'V-ați deconectat',
+  quickCodeTitle: 'QuickCode',
+  quickCodeIssueHeading: (name) => `Adăugați un dispozitiv la ${name}`,
+  quickCodeIssueIntro:
+    'Conectați-vă aici cu cheia de acces pentru a primi un QuickCode. Introduceți-l pe celălalt dispozitiv pentru a crea acolo o cheie de acces fără a vă verifica din nou adresa de e-mail.',
+  quickCodeGet: 'Obțineți un QuickCode',
+  quickCodeYours: 'QuickCode-ul dumneavoastră',
+  quickCodeHowTo: (name, minutes) =>
+    `Pe celălalt dispozitiv, începeți conectarea la ${name}, alegeți „Am un QuickCode” și introduceți acest cod în cel mult ${minutes} minute. Funcționează o singură dată.`,
+  quickCodeOff: (name) => `QuickCode nu este disponibil pentru ${name}.`,
+  quickCodeVerifiedOnly: 'Un QuickCode poate fi obținut doar de pe un dispozitiv înregistrat prin verificarea adresei de e-mail.',
+  quickCodeNoPasskey: 'Nu există aici nicio cheie de acces pentru această adresă. Conectați-vă mai întâi la aplicație și creați una.',
+  haveQuickCode: 'Am un QuickCode',
+  quickCodeEnterHeading: 'Introduceți QuickCode-ul',
+  quickCodeEnterHint: 'Obțineți codul pe un dispozitiv pe care vă conectați deja cu o cheie de acces.',
+  quickCodeLabel: 'QuickCode',
+  quickCodeFormat: 'Introduceți QuickCode-ul de 6 cifre',
+  quickCodeRefused: 'Acest QuickCode nu este corect, a fost folosit deja sau a expirat. Obțineți unul nou pe celălalt dispozitiv.',
+  tooManyTries: 'Prea multe încercări din rețeaua dumneavoastră. Așteptați câteva minute, apoi încercați din nou.',
+  quickCodeAlso: 'Obțineți și un QuickCode pentru a adăuga alt dispozitiv',
+  quickCodeContinue: 'Continuați',
   mailSubject: (name, code) => `Codul dumneavoastră de conectare la ${name}: ${code}`,
   mailText: (name, code, minutes) =>
     `Codul dumneavoastră de conectare este ${code}.\n\nExpiră în ${minutes} minute și poate fi folosit o singură dată. Dacă nu ați încercat să vă conectați la ${name}, ignorați acest mesaj.\n`,

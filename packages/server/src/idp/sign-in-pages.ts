@@ -211,6 +211,13 @@ export interface PasskeySteps {
   passkeySubmit(ctx: StepContext, form: FormBody): Promise<StepOutcome>;
   registerPage(ctx: StepContext): Promise<StepOutcome>;
   registerSubmit(ctx: StepContext, form: FormBody): Promise<StepOutcome>;
+  /** The project offers QuickCodes (docs/decisions/0017): page 1 links to the QuickCode page. */
+  quickCodes: boolean;
+  /** "I have a QuickCode": the address and the code, instead of verifying the address. */
+  quickCodePage(ctx: StepContext): Promise<StepOutcome>;
+  quickCodeSubmit(ctx: StepContext, form: FormBody): Promise<StepOutcome>;
+  /** After a QuickCode was shown: the sign-in it was issued in goes on. */
+  quickCodeContinue(ctx: StepContext, form: FormBody): Promise<StepOutcome>;
 }
 
 /** Why no code was sent, in the page's words (page-texts.ts). */
@@ -251,7 +258,8 @@ type UidRequest = FastifyRequest<{
 
 function linksFor(site: SignInSite, uid: string): InteractionLinks {
   const base = `${site.mountPath}/interaction/${encodeURIComponent(uid)}`;
-  return { emailAction: `${base}/email`, codeAction: `${base}/code`, emailPage: base, cancel: `${base}/cancel` };
+  const links: InteractionLinks = { emailAction: `${base}/email`, codeAction: `${base}/code`, emailPage: base, cancel: `${base}/cancel` };
+  return site.passkeys?.quickCodes ? { ...links, quickCode: `${base}/quickcode` } : links;
 }
 
 /**
@@ -473,7 +481,7 @@ export async function registerSignInPages(
     });
 
     if (options.passkeys) {
-      type Step = Exclude<keyof PasskeySteps, 'afterEmail' | 'afterCode'>;
+      type Step = Exclude<keyof PasskeySteps, 'afterEmail' | 'afterCode' | 'quickCodes'>;
       const passkeyRoute = (method: 'get' | 'post', path: string, step: Step) =>
         ui[method](`${base}/${path}`, async (request: UidRequest, reply) => {
           const site = await siteOf(request);
@@ -487,6 +495,9 @@ export async function registerSignInPages(
       passkeyRoute('post', 'passkey', 'passkeySubmit');
       passkeyRoute('get', 'register', 'registerPage');
       passkeyRoute('post', 'register', 'registerSubmit');
+      passkeyRoute('get', 'quickcode', 'quickCodePage');
+      passkeyRoute('post', 'quickcode', 'quickCodeSubmit');
+      passkeyRoute('post', 'quickcode/continue', 'quickCodeContinue');
     }
 
     // "Cancel": the client receives the site's cancel error at its redirect URI.

@@ -48,6 +48,12 @@ form[data-webauthn] .error { margin: 0 0 .5rem; }
 .links { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between; margin-top: 1.5rem; }
 a { color: var(--accent); }
 .inline { display: inline; }
+/* A link that leaves for the project's own verification page, drawn as the page's main button. */
+a.primary { display: block; text-align: center; text-decoration: none; font-weight: 600; border-radius: 8px; padding: .625rem 1rem; }
+.check { display: flex; gap: .5rem; align-items: flex-start; font-weight: 400; margin: 1rem 0 0; }
+.check input { width: auto; margin: .3rem 0 0; }
+.quickcode { font-size: 2rem; font-weight: 700; letter-spacing: .2em; text-align: center; font-variant-numeric: tabular-nums; margin: 0 0 1rem; padding: .75rem; border: 1px dashed var(--border); border-radius: 8px; }
+.field + label { margin-top: 1rem; }
 .notice { margin: 1.25rem 0 0; padding: .75rem 1rem; border: 1px solid var(--notice-border); border-left-width: 4px; border-radius: 8px; background: var(--notice-bg); font-size: .875rem; line-height: 1.45; }
 .notice p { margin: 0; }
 .notice p + p { margin-top: .25rem; }
@@ -151,7 +157,7 @@ ${supportFooter(brand)}</main>
 </html>`;
 }
 
-function fieldError(id: string, error: string | undefined): { attrs: string; html: string } {
+export function fieldError(id: string, error: string | undefined): { attrs: string; html: string } {
   if (!error) return { attrs: '', html: '' };
   return {
     attrs: ` aria-invalid="true" aria-describedby="${id}-error"`,
@@ -167,6 +173,8 @@ export interface InteractionLinks {
   /** Page 1, to change the address. */
   emailPage: string;
   cancel: string;
+  /** The QuickCode page of the interaction, when the project offers QuickCodes (docs/decisions/0017). */
+  quickCode?: string;
 }
 
 /** Page 1: "Sign in to {brand}", a field labelled Email (or the project's label), Continue, Cancel. */
@@ -183,7 +191,7 @@ export function emailPage(links: InteractionLinks, options: { email?: string; er
 ${err.html}
 <button class="primary" type="submit">${escapeHtml(t.continue)}</button>
 </form>
-<div class="links"><a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a></div>`,
+<div class="links">${links.quickCode ? `<a href="${escapeHtml(links.quickCode)}">${escapeHtml(t.haveQuickCode)}</a>\n` : ''}<a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a></div>`,
     brand,
   );
 }

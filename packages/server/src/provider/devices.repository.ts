@@ -11,6 +11,8 @@ export interface Device {
   transports: string[];
   name: string;
   ip: string | null;
+  /** How the owner proved who they were at registration (migration 0012): `email_code`, `reg_code` (a QuickCode). */
+  registeredWith: string;
   /** ISO 3166-1 alpha-2 from `ip` at registration, ZZ unknown; null for devices registered before countries were kept. */
   country: string | null;
   createdAt: Date;
@@ -30,6 +32,7 @@ interface Row {
   name: string;
   ip: string | null;
   country: string | null;
+  registered_with: string;
   created_at: Date;
   last_used_at: Date | null;
   revoked: boolean;
@@ -38,7 +41,7 @@ interface Row {
 }
 
 const COLUMNS =
-  'project_id, id, user_id, public_key, counter, transports, name, ip, country, created_at, last_used_at, revoked, revoked_at, revoke_reason';
+  'project_id, id, user_id, public_key, counter, transports, name, ip, country, registered_with, created_at, last_used_at, revoked, revoked_at, revoke_reason';
 
 function toDevice(row: Row): Device {
   return {
@@ -51,6 +54,7 @@ function toDevice(row: Row): Device {
     name: row.name,
     ip: row.ip,
     country: row.country,
+    registeredWith: row.registered_with,
     createdAt: new Date(row.created_at),
     lastUsedAt: row.last_used_at ? new Date(row.last_used_at) : null,
     revoked: row.revoked,
@@ -62,13 +66,14 @@ function toDevice(row: Row): Device {
 /** Answers false when this credential is registered in the project already (a replayed registration). */
 export async function insertDevice(
   db: Db,
-  d: Pick<Device, 'projectId' | 'id' | 'userId' | 'publicKey' | 'counter' | 'transports' | 'name' | 'ip' | 'country' | 'createdAt'>,
+  d: Pick<Device, 'projectId' | 'id' | 'userId' | 'publicKey' | 'counter' | 'transports' | 'name' | 'ip' | 'country' | 'createdAt'> &
+    Partial<Pick<Device, 'registeredWith'>>,
 ): Promise<boolean> {
   const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO devices (project_id, id, user_id, public_key, counter, transports, name, ip, country, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+    `INSERT INTO devices (project_id, id, user_id, public_key, counter, transports, name, ip, country, registered_with, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
      ON CONFLICT (project_id, id) DO NOTHING RETURNING id`,
-    [d.projectId, d.id, d.userId, d.publicKey, d.counter, d.transports, d.name, d.ip, d.country, d.createdAt],
+    [d.projectId, d.id, d.userId, d.publicKey, d.counter, d.transports, d.name, d.ip, d.country, d.registeredWith ?? 'email_code', d.createdAt],
   );
   return rows.length === 1;
 }

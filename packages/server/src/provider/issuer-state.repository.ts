@@ -20,6 +20,8 @@ export interface IssuerState {
   supportPhone: string;
   /** spec §3 enableBrowserWarning. */
   browserWarning: boolean;
+  /** spec §3 enableRegistrationCode, limitRegCodeVerified (docs/decisions/0017). */
+  quickCodes: { enabled: boolean; verifiedOnly: boolean };
   /** Browser origins allowed to call the token and userinfo endpoints (spec §3 allowedCORSDomains). */
   allowedOrigins: string[];
   issuer: Issuer;
@@ -40,6 +42,8 @@ interface Row {
   support_email: string | null;
   support_phone: string | null;
   browser_warning: boolean | null;
+  reg_code: boolean | null;
+  reg_code_verified: boolean | null;
   cors: string[] | null;
   issuer: Issuer | null;
   custom_origin: string | null;
@@ -53,6 +57,8 @@ export async function findIssuerState(db: Db, projectId: string): Promise<Issuer
             settings->>'midentityLanguage' AS language, settings->>'logoUrl' AS logo_url, settings->>'helpUrl' AS help_url,
             settings->>'supportEmail' AS support_email, settings->>'supportPhone' AS support_phone,
             settings->'enableBrowserWarning' = 'true'::jsonb AS browser_warning,
+            settings->'enableRegistrationCode' = 'true'::jsonb AS reg_code,
+            settings->'limitRegCodeVerified' = 'true'::jsonb AS reg_code_verified,
             settings->'allowedCORSDomains' AS cors, issuer,
             (SELECT origin FROM project_hosts h WHERE h.project_id = projects.id AND h.origin IS NOT NULL LIMIT 1) AS custom_origin
        FROM projects WHERE id = $1`,
@@ -72,6 +78,7 @@ export async function findIssuerState(db: Db, projectId: string): Promise<Issuer
     supportEmail: row.support_email ?? '',
     supportPhone: row.support_phone ?? '',
     browserWarning: row.browser_warning === true,
+    quickCodes: { enabled: row.reg_code === true, verifiedOnly: row.reg_code === true && row.reg_code_verified === true },
     allowedOrigins: Array.isArray(row.cors) ? row.cors : [],
     issuer: { ...defaultIssuer(), ...row.issuer },
     customOrigin: row.custom_origin,

@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { escapeHtml, signInPage, textsOf, withMarkup, type InteractionLinks, type PageBrand } from '../idp/views.ts';
+import { TEXT_MAX_LENGTH } from '@latchkey/domain';
+import { escapeHtml, fieldError, signInPage, textsOf, withMarkup, type InteractionLinks, type PageBrand } from '../idp/views.ts';
 
 /** @simplewebauthn/browser's own bundle (global SimpleWebAuthnBrowser), served from our origin. */
 export const WEBAUTHN_LIBRARY_PATH = '/idp/assets/simplewebauthn-browser.js';
@@ -56,6 +57,9 @@ export const PASSKEY_SCRIPT = `(function () {
 export interface PasskeyLinks extends InteractionLinks {
   passkeyAction: string;
   registerAction: string;
+  /** POST target of "I have a QuickCode", and of Continue after a QuickCode was shown. */
+  quickCodeAction: string;
+  quickCodeContinue: string;
 }
 
 const SCRIPTS = [WEBAUTHN_LIBRARY_PATH, PASSKEY_SCRIPT_PATH] as const;
@@ -77,7 +81,11 @@ function codeInstead(links: InteractionLinks, email: string, brand: PageBrand): 
 }
 
 /** A returning user with a passkey: "Sign in with a passkey", or a code by email. */
-export function passkeyPage(links: PasskeyLinks, options: { email: string; optionsJson: string; error?: string }, brand: PageBrand): string {
+export function passkeyPage(
+  links: PasskeyLinks,
+  options: { email: string; optionsJson: string; error?: string; quickCode?: boolean },
+  brand: PageBrand,
+): string {
   const t = textsOf(brand);
   return signInPage(
     t.passkeyTitle,
@@ -87,7 +95,7 @@ export function passkeyPage(links: PasskeyLinks, options: { email: string; optio
 <input type="hidden" name="response" value="">
 ${errorLine(options.error)}
 <button class="primary" type="submit">${escapeHtml(t.passkeyTitle)}</button>
-</form>
+${options.quickCode ? `<label class="check"><input type="checkbox" name="quickcode" value="1"><span>${escapeHtml(t.quickCodeAlso)}</span></label>\n` : ''}</form>
 <div class="links">
 ${codeInstead(links, options.email, brand)}
 <a href="${escapeHtml(links.emailPage)}">${escapeHtml(t.useDifferentEmail)}</a>
@@ -139,6 +147,48 @@ export function revokedPage(links: InteractionLinks, email: string, brand: PageB
 ${codeInstead(links, email, brand)}
 <a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a>
 </div>`,
+    brand,
+  );
+}
+
+/** "I have a QuickCode" (docs/decisions/0017): the address and the code shown on the user's signed-in device. */
+export function quickCodeEntryPage(links: PasskeyLinks, options: { email?: string; error?: string }, brand: PageBrand): string {
+  const t = textsOf(brand);
+  const err = fieldError('quickcode', options.error);
+  return signInPage(
+    t.quickCodeTitle,
+    `<h1>${escapeHtml(t.quickCodeEnterHeading)}</h1>
+<p class="hint">${escapeHtml(t.quickCodeEnterHint)}</p>
+<form method="post" action="${escapeHtml(links.quickCodeAction)}" novalidate>
+<label for="email">${escapeHtml(brand.idLabel)}</label>
+<input class="field" id="email" name="email" type="email" autocomplete="email" inputmode="email" required maxlength="${TEXT_MAX_LENGTH}" value="${escapeHtml(options.email ?? '')}">
+<label for="quickcode">${escapeHtml(t.quickCodeLabel)}</label>
+<input id="quickcode" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="7" required${err.attrs}>
+${err.html}
+<button class="primary" type="submit">${escapeHtml(t.continue)}</button>
+</form>
+<div class="links">
+<a href="${escapeHtml(links.emailPage)}">${escapeHtml(t.useDifferentEmail)}</a>
+<a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a>
+</div>`,
+    brand,
+  );
+}
+
+/** The QuickCode a signed-in user asked for (or why none was issued), then Continue to the application. */
+export function quickCodeShownPage(links: PasskeyLinks, options: { code: string | null; minutes: number }, brand: PageBrand): string {
+  const t = textsOf(brand);
+  const shown = options.code
+    ? `<p class="quickcode" aria-label="${escapeHtml(t.quickCodeYours)}">${escapeHtml(`${options.code.slice(0, 3)} ${options.code.slice(3)}`)}</p>
+<p>${escapeHtml(t.quickCodeHowTo(brand.name, options.minutes))}</p>`
+    : `<p role="alert">${escapeHtml(t.quickCodeVerifiedOnly)}</p>`;
+  return signInPage(
+    t.quickCodeTitle,
+    `<h1>${escapeHtml(t.quickCodeYours)}</h1>
+${shown}
+<form method="post" action="${escapeHtml(links.quickCodeContinue)}">
+<button class="primary" type="submit">${escapeHtml(t.quickCodeContinue)}</button>
+</form>`,
     brand,
   );
 }

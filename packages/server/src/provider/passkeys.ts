@@ -7,19 +7,26 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
+import { randomInt } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isEmail, TEXT_MAX_LENGTH } from '@latchkey/domain';
 import type { Clock } from '../clock.ts';
-import type { SecretBox } from '../crypto.ts';
+import { safeEqual, type SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import type { FormBody, PasskeySteps, StepContext, StepOutcome } from '../idp/sign-in-pages.ts';
-import { textsOf, type PageBrand } from '../idp/views.ts';
+import { rateLimitKeyOf } from '../http/client-address.ts';
+import { hitAll, type RateLimit } from '../idp/rate-limits.repository.ts';
+import { emailPage, textsOf, type PageBrand } from '../idp/views.ts';
 import { findDevice, findProjectUserByEmail, insertDevice, markDeviceUsed, userDevices, type Device } from './devices.repository.ts';
 import { codeSignInEvent as codeSignIn, type EndUserEvent, type ProjectEvents } from './events.ts';
 import { deviceNameFromUserAgent } from './device-name.ts';
+import { countRegistrationCodeTry, findRegistrationCode, replaceRegistrationCode, useRegistrationCode } from './registration-codes.repository.ts';
 import {
   PASSKEY_SCRIPT,
   PASSKEY_SCRIPT_PATH,
   passkeyPage,
+  quickCodeEntryPage,
+  quickCodeShownPage,
   registerPage,
   revokedPage,
   WEBAUTHN_LIBRARY_PATH,
@@ -32,8 +39,15 @@ interface Ceremony {
   uid: string;
   userId: string;
   email: string;
-  /** `passkey`: the address is known, a passkey is asked for; `verified`: the emailed code proved the address. */
-  step: 'passkey' | 'verified';
+  /**
+   * `passkey`: the address is known, a passkey is asked for; `verified`: the emailed code (or a
+   * QuickCode, `via`) proved the address; `quickcode`: signed in with the passkey `deviceId`, a
+   * QuickCode is on the screen until Continue.
+   */
+  step: 'passkey' | 'verified' | 'quickcode';
+  /** How a `verified` user proved who they are: what their new device is registered with. */
+  via?: 'email_code' | 'reg_code';
+  deviceId?: string;
   /** The challenge of the options last shown (base64url), when the page was shown. */
   challenge?: string;
   /** Milliseconds since the epoch. */
@@ -43,6 +57,15 @@ interface Ceremony {
 export const CEREMONY_COOKIE = 'lk_issuer_passkey';
 /** Time to answer the passkey prompt or type the code; after it, the ceremony starts again from page 1. */
 const CEREMONY_TTL_MS = 10 * 60 * 1000;
+
+/** docs/decisions/0017: a QuickCode is 6 digits, valid 10 minutes, once, with 5 tries. */
+export const QUICK_CODE_TTL_MS = 10 * 60 * 1000;
+export const QUICK_CODE_TRIES = 5;
+/** Addresses one client address may look up on page 1 per project and window (does it have a passkey?). */
+export const LOOKUPS_PER_CLIENT = 30;
+/** QuickCodes one client address may try per project and window, at any addresses. */
+export const QUICK_CODE_TRIES_PER_CLIENT = 20;
+const LIMIT_WINDOW_MS = 10 * 60 * 1000;
 
 /** Where passkeys work: the issuer's host is the relying party (rpID), PUBLIC_URL's origin the origin. */
 export function relyingPartyOf(publicUrl: string): { rpID: string; origin: string } {
@@ -58,6 +81,9 @@ export function registerPasskeyAssets(app: FastifyInstance): void {
   app.get(WEBAUTHN_LIBRARY_PATH, { schema: { hide: true } }, send(library));
   app.get(PASSKEY_SCRIPT_PATH, { schema: { hide: true } }, send(PASSKEY_SCRIPT));
 }
+
+/** A QuickCode: 6 random digits. */
+const newQuickCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
 const parseJson = <T>(text: string | undefined): T | null => {
   try {
@@ -82,8 +108,10 @@ export function projectPasskeys(deps: {
   mountPath: string;
   brand: PageBrand;
   events: ProjectEvents;
+  /** spec §3 enableRegistrationCode, limitRegCodeVerified. */
+  quickCodes: { enabled: boolean; verifiedOnly: boolean };
 }): PasskeySteps {
-  const { db, clock, secretBox, projectId, brand, events } = deps;
+  const { db, clock, secretBox, projectId, brand, events, quickCodes } = deps;
   const { rpID, origin } = relyingPartyOf(deps.publicUrl);
   const secure = deps.publicUrl.startsWith('https:');
   const context = (uid: string) => `passkey-ceremony:${projectId}:${uid}`;
@@ -91,8 +119,25 @@ export function projectPasskeys(deps: {
 
   const links = (ctx: StepContext): PasskeyLinks => {
     const base = cookiePath(ctx.uid);
-    return { ...ctx.links, passkeyAction: `${base}/passkey`, registerAction: `${base}/register` };
+    return {
+      ...ctx.links,
+      passkeyAction: `${base}/passkey`,
+      registerAction: `${base}/register`,
+      quickCodeAction: `${base}/quickcode`,
+      quickCodeContinue: `${base}/quickcode/continue`,
+    };
   };
+
+  /** A per-client limit of this project (a keyed hash of the client's address, IPv6: its /64). */
+  const clientLimit = (ctx: StepContext, name: string, max: number): RateLimit => ({
+    name,
+    bucket: secretBox.hmac('rate-limit', ['passkeys', projectId, name, rateLimitKeyOf(ctx.request.ip)].join('\n')),
+    max,
+    windowMs: LIMIT_WINDOW_MS,
+  });
+  const tooMany = async (ctx: StepContext, name: string, max: number) => (await hitAll(db, [clientLimit(ctx, name, max)], clock.now())) !== null;
+  const tooManyPage = (ctx: StepContext) => emailPage(ctx.links, { error: textsOf(brand).tooManyTries }, brand);
+  const quickCodeHash = (userId: string, code: string) => secretBox.hmac('quick-code', `${projectId}\n${userId}\n${code}`);
 
   function save(ctx: StepContext, ceremony: Omit<Ceremony, 'uid' | 'expiresAt'>): void {
     const value: Ceremony = { ...ceremony, uid: ctx.uid, expiresAt: clock.now().getTime() + CEREMONY_TTL_MS };
@@ -136,6 +181,23 @@ export function projectPasskeys(deps: {
     ...(status === 'success' ? { usage: 'oidc' as const } : {}),
   });
 
+  /** A QuickCode event (scope `reg-code`); issuing one counts as `reg-code` usage. */
+  const quickCodeEvent = (
+    email: string,
+    status: EndUserEvent['status'],
+    action: 'reg_code.issued' | 'reg_code.used',
+    details: Record<string, unknown>,
+    deviceName: string | null = null,
+  ): EndUserEvent => ({
+    scope: 'reg-code',
+    status,
+    action,
+    userId: email,
+    deviceName,
+    details,
+    ...(status === 'success' && action === 'reg_code.issued' ? { usage: 'reg-code' as const } : {}),
+  });
+
   /** spec §4: a revoked device cannot sign in (result `denied`); the page says so. */
   const refused = async (ctx: StepContext, email: string, device?: Device): Promise<StepOutcome> => {
     await events.refusal(ctx.origin, signInEvent(email, 'denied', { reason: 'device_revoked' }, device));
@@ -152,7 +214,11 @@ export function projectPasskeys(deps: {
       allowCredentials: active.map((d) => ({ id: d.id, transports: d.transports })),
     });
     save(ctx, { userId: ceremony.userId, email: ceremony.email, step: 'passkey', challenge: options.challenge });
-    const page = passkeyPage(links(ctx), { email: ceremony.email, optionsJson: JSON.stringify(options), ...(error ? { error } : {}) }, brand);
+    const page = passkeyPage(
+      links(ctx),
+      { email: ceremony.email, optionsJson: JSON.stringify(options), quickCode: quickCodes.enabled, ...(error ? { error } : {}) },
+      brand,
+    );
     return { status: error ? 400 : 200, page };
   }
 
@@ -167,13 +233,16 @@ export function projectPasskeys(deps: {
       excludeCredentials: active.map((d) => ({ id: d.id, transports: d.transports })),
       authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
     });
-    save(ctx, { userId: ceremony.userId, email: ceremony.email, step: 'verified', challenge: options.challenge });
+    save(ctx, { userId: ceremony.userId, email: ceremony.email, step: 'verified', via: ceremony.via ?? 'email_code', challenge: options.challenge });
     const page = registerPage(links(ctx), { optionsJson: JSON.stringify(options), ...(error ? { error } : {}) }, brand);
     return { status: error ? 400 : 200, page };
   }
 
   return {
     async afterEmail(ctx, email) {
+      // Page 1 tells whether an address has a passkey here (docs/decisions/0013): the answers one
+      // client address gets are limited, like the codes it may have sent.
+      if (await tooMany(ctx, 'lookup', LOOKUPS_PER_CLIENT)) return { status: 429, page: tooManyPage(ctx) };
       const user = await findProjectUserByEmail(db, projectId, email);
       const devices = user ? await userDevices(db, projectId, user.id) : [];
       if (!user || devices.length === 0) return null;
@@ -218,15 +287,77 @@ export function projectPasskeys(deps: {
         return showPasskeyPage(ctx, ceremony, textsOf(brand).passkeyNotVerified);
       }
       const counter = verification.authenticationInfo.newCounter;
-      // The device's use and its sign-in event commit together (docs/decisions/0014).
+      // "Also get a QuickCode" (docs/decisions/0017): not from a device that was itself registered
+      // with a QuickCode when the project limits QuickCodes to verified identities.
+      const wantsCode = quickCodes.enabled && form.quickcode === '1';
+      const code = wantsCode && !(quickCodes.verifiedOnly && device.registeredWith === 'reg_code') ? newQuickCode() : null;
+      // The device's use, its sign-in event, and a QuickCode with its event commit together (docs/decisions/0014).
       const used = await db.transaction(async (tx) => {
-        if (!(await markDeviceUsed(tx, { projectId, id: device.id, counter, now: clock.now() }))) return false;
+        const now = clock.now();
+        if (!(await markDeviceUsed(tx, { projectId, id: device.id, counter, now }))) return false;
         await events.record(tx, ctx.origin, signInEvent(ceremony.email, 'success', {}, device));
+        if (code) {
+          const codeHash = quickCodeHash(device.userId, code);
+          const expiresAt = new Date(now.getTime() + QUICK_CODE_TTL_MS);
+          await replaceRegistrationCode(tx, { projectId, userId: device.userId, codeHash, issuedBy: device.id, createdAt: now, expiresAt });
+          await events.record(tx, ctx.origin, quickCodeEvent(ceremony.email, 'success', 'reg_code.issued', { mpinId: device.id }, device.name));
+        }
         return true;
       });
       if (!used) return refused(ctx, ceremony.email, device);
+      if (wantsCode) {
+        if (!code)
+          await events.refusal(ctx.origin, quickCodeEvent(ceremony.email, 'denied', 'reg_code.issued', { reason: 'verified_only' }, device.name));
+        save(ctx, { userId: device.userId, email: ceremony.email, step: 'quickcode', deviceId: device.id });
+        return { status: 200, page: quickCodeShownPage(links(ctx), { code, minutes: QUICK_CODE_TTL_MS / 60_000 }, brand) };
+      }
       clear(ctx);
       return { accountId: device.userId, deviceId: device.id };
+    },
+
+    quickCodes: quickCodes.enabled,
+
+    async quickCodePage(ctx) {
+      if (!quickCodes.enabled) return startOver(ctx);
+      return { status: 200, page: quickCodeEntryPage(links(ctx), {}, brand) };
+    },
+
+    async quickCodeSubmit(ctx, form: FormBody) {
+      if (!quickCodes.enabled) return startOver(ctx);
+      const t = textsOf(brand);
+      const email = (form.email ?? '').trim().toLowerCase();
+      const code = (form.code ?? '').replace(/\s+/g, '');
+      const again = (status: number, error: string): StepOutcome => ({ status, page: quickCodeEntryPage(links(ctx), { email, error }, brand) });
+      if (!email || email.length > TEXT_MAX_LENGTH || !isEmail(email)) return again(400, t.invalidEmail);
+      if (!/^\d{6}$/.test(code)) return again(400, t.quickCodeFormat);
+      if (await tooMany(ctx, 'quickcode', QUICK_CODE_TRIES_PER_CLIENT)) return again(429, t.tooManyTries);
+      const refuse = async (reason: string) => {
+        await events.refusal(ctx.origin, quickCodeEvent(email, 'failed', 'reg_code.used', { reason }));
+        return again(400, t.quickCodeRefused);
+      };
+      const user = await findProjectUserByEmail(db, projectId, email);
+      const stored = user ? await findRegistrationCode(db, projectId, user.id) : null;
+      if (!user || !stored || stored.usedAt || stored.expiresAt.getTime() <= clock.now().getTime()) return refuse('no_code');
+      // Each try is counted against the code before it is compared: five, then it is dead.
+      if ((await countRegistrationCodeTry(db, { projectId, userId: user.id, codeHash: stored.codeHash, max: QUICK_CODE_TRIES })) === null) {
+        return refuse('too_many');
+      }
+      if (!safeEqual(quickCodeHash(user.id, code), stored.codeHash)) return refuse('wrong');
+      const usedNow = await db.transaction(async (tx) => {
+        if (!(await useRegistrationCode(tx, { projectId, userId: user.id, codeHash: stored.codeHash, now: clock.now() }))) return false;
+        await events.record(tx, ctx.origin, quickCodeEvent(email, 'success', 'reg_code.used', { issuedBy: stored.issuedBy }));
+        return true;
+      });
+      if (!usedNow) return refuse('used');
+      save(ctx, { userId: user.id, email, step: 'verified', via: 'reg_code' });
+      return { redirect: links(ctx).registerAction };
+    },
+
+    async quickCodeContinue(ctx) {
+      const ceremony = load(ctx, 'quickcode');
+      if (!ceremony?.deviceId) return startOver(ctx);
+      clear(ctx);
+      return { accountId: ceremony.userId, deviceId: ceremony.deviceId };
     },
 
     async registerPage(ctx) {
@@ -239,7 +370,7 @@ export function projectPasskeys(deps: {
       if (!ceremony) return startOver(ctx);
       // "Not now": the address is verified, so the sign-in completes without a passkey.
       if (form.skip !== undefined) {
-        await events.recordNow(ctx.origin, codeSignIn(ceremony.email));
+        await events.recordNow(ctx.origin, { ...codeSignIn(ceremony.email), details: { method: ceremony.via ?? 'email_code' } });
         clear(ctx);
         return { accountId: ceremony.userId };
       }
@@ -269,6 +400,7 @@ export function projectPasskeys(deps: {
           name,
           ip: ctx.request.ip,
           country: events.countryOf(ctx.request.ip),
+          registeredWith: ceremony.via ?? 'email_code',
           createdAt: clock.now(),
         });
         if (!inserted) return false;
@@ -279,9 +411,9 @@ export function projectPasskeys(deps: {
           userId: ceremony.email,
           deviceName: name,
           usage: 'issued',
-          details: { mpinId: credential.id, verifiedBy: 'email_code' },
+          details: { mpinId: credential.id, verifiedBy: ceremony.via ?? 'email_code' },
         });
-        await events.record(tx, ctx.origin, codeSignIn(ceremony.email, name));
+        await events.record(tx, ctx.origin, { ...codeSignIn(ceremony.email, name), details: { method: ceremony.via ?? 'email_code' } });
         return true;
       });
       if (!stored) return showRegisterPage(ctx, ceremony, textsOf(brand).passkeyExists);

@@ -218,7 +218,17 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
         scopes: PROJECT_SCOPES,
         accountFor: (email) => userIdForEmail(db, { projectId, email, now: deps.clock.now() }),
         refusal: (details) => refusalFor(state, details.params.client_id, brand),
-        passkeys: projectPasskeys({ db, clock: deps.clock, secretBox, publicUrl: origin, projectId, mountPath, brand, events }),
+        passkeys: projectPasskeys({
+          db,
+          clock: deps.clock,
+          secretBox,
+          publicUrl: origin,
+          projectId,
+          mountPath,
+          brand,
+          events,
+          quickCodes: state.quickCodes,
+        }),
         events: signInEvents(events),
       };
     },

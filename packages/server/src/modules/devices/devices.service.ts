@@ -6,6 +6,7 @@ import { notFound, projectClosed } from '../../errors.ts';
 import { endSessionsOfDevice } from '../../idp/oidc-payloads.repository.ts';
 import { findDevice, lockProjectForDeviceWrite, revokeDevice } from '../../provider/devices.repository.ts';
 import { findProjectUser } from '../../provider/project-users.repository.ts';
+import { deleteCodesIssuedBy } from '../../provider/registration-codes.repository.ts';
 import type { Actor } from '../accounts/actor.ts';
 import type { AuditHook } from '../audit/audit.service.ts';
 
@@ -35,6 +36,7 @@ export function createDevicesService({ db, clock, audit, secretBox }: DevicesSer
           throw notFound('No such device in this project');
         }
         const sessionsEnded = await endSessionsOfDevice(tx, secretBox, projectId, mpinId);
+        await deleteCodesIssuedBy(tx, projectId, mpinId);
         const owner = await findProjectUser(tx, projectId, revoked.userId);
         await audit(tx, {
           actor,

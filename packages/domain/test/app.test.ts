@@ -6,6 +6,7 @@ import {
   applicationUpdateSchema,
   canGenerateKeys,
   canSaveApplication,
+  issuerClientRedirects,
   keysBodySchema,
   redirectUriMatches,
   toFieldIssues,
@@ -95,5 +96,47 @@ describe('app rules (spec §4)', () => {
     ['https://a.example/cb/extra', false],
   ])('redirect %s matches exactly: %s', (asked, expected) => {
     expect(redirectUriMatches(['https://a.example/cb'], asked)).toBe(expected);
+  });
+});
+
+// RFC 8252 as oidc-provider 9 applies it (docs/decisions/0012 "Native apps").
+describe('redirect URIs the issuer can return to', () => {
+  const NATIVE_WEB = 'validation.redirect_uri_native_web';
+  it.each([
+    ['a web app', ['https://shop.example/cb', 'http://shop.example/cb', 'https://localhost:8443/cb'], [null, null, null], 'web'],
+    ['a web app with a loopback address for development', ['https://shop.example/cb', 'http://localhost:3000/cb'], [null, null], 'web'],
+    ['a private-use scheme', ['com.example.app:/oauth2redirect'], [null], 'native'],
+    ['a scheme with an authority', ['myapp://callback'], [null], 'native'],
+    ['loopback addresses only', ['http://127.0.0.1/cb', 'http://[::1]:8080/cb', 'http://localhost/cb'], [null, null, null], 'native'],
+    [
+      'a native app with a claimed https URL and loopback',
+      ['com.example.app:/cb', 'https://app.example/cb', 'http://127.0.0.1/cb'],
+      [null, null, null],
+      'native',
+    ],
+    ['a native app with http to a domain', ['com.example.app:/cb', 'http://app.example/cb'], [null, NATIVE_WEB], 'native'],
+    ['a native app with https to localhost', ['https://localhost/cb', 'com.example.app:/cb'], [NATIVE_WEB, null], 'native'],
+    [
+      'a fragment',
+      ['https://shop.example/cb#x', 'https://shop.example/cb#'],
+      ['validation.redirect_uri_fragment', 'validation.redirect_uri_fragment'],
+      'web',
+    ],
+    ['about:', ['about:blank', 'https://shop.example/cb'], ['validation.invalid_uri', null], 'web'],
+    ['javascript: (no URI for any field)', ['javascript:alert(1)'], ['validation.invalid_uri'], 'web'],
+  ])('%s', (_name, uris, problems, applicationType) => {
+    const parsed = keysBodySchema.safeParse({ redirectURI: uris });
+    expect(issues(parsed).map((i) => [i.field, i.code])).toEqual(
+      problems.flatMap((problem, index) => (problem ? [[`redirectURI.${index}`, problem]] : [])),
+    );
+    // The issuer leaves out what it cannot return to (a list stored before these rules), and serves the rest.
+    const client = issuerClientRedirects(uris);
+    expect(client.applicationType).toBe(applicationType);
+    expect(client.redirectUris).toEqual(uris.filter((_uri, index) => problems[index] === null));
+  });
+  it('names the problem in words', () => {
+    expect(issues(keysBodySchema.safeParse({ redirectURI: ['com.example.app:/cb', 'http://app.example/cb'] }))[0]?.message).toContain(
+      'http on 127.0.0.1, [::1] or localhost',
+    );
   });
 });

@@ -15,3 +15,68 @@ export function canSaveApplication(app: { enabled: boolean }, project: { enabled
 export function redirectUriMatches(registered: readonly string[], asked: string): boolean {
   return registered.includes(asked);
 }
+
+/**
+ * What one redirect URI tells about the application registering it (RFC 8252, OAuth 2.0 for Native
+ * Apps, as oidc-provider 9 applies it; docs/decisions/0012 "Native apps"):
+ * - `app-scheme`: a private-use scheme (`com.example.app:/cb`, §7.1), a native app's only;
+ * - `loopback`: http to 127.0.0.1, [::1] or localhost (§7.3), a native app's or a web app's in development;
+ * - `https`: https to a domain, a web app's or a native app's claimed URL (§7.2);
+ * - `web`: http to any other host, or https to a loopback host, a web app's only.
+ */
+export type RedirectUriKind = 'app-scheme' | 'loopback' | 'https' | 'web';
+
+/** Why a redirect URI cannot be registered (a validation message key), beyond being a URI at all. */
+export type RedirectUriProblem = 'validation.invalid_uri' | 'validation.redirect_uri_fragment' | 'validation.redirect_uri_native_web';
+
+/** The hosts of a loopback redirect, as the URL parser writes them (and oidc-provider counts them). */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+// Schemes a browser never leaves for an application: they run code, read local files or name nothing.
+const NO_RETURN_SCHEMES = new Set(['javascript:', 'vbscript:', 'data:', 'blob:', 'file:', 'about:', 'filesystem:']);
+
+function redirectUriKind(uri: string): RedirectUriKind | RedirectUriProblem {
+  // RFC 6749 §3.1.2: the endpoint URI MUST NOT include a fragment component.
+  if (uri.includes('#')) return 'validation.redirect_uri_fragment';
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return 'validation.invalid_uri';
+  }
+  if (NO_RETURN_SCHEMES.has(url.protocol)) return 'validation.invalid_uri';
+  const loopback = LOOPBACK_HOSTS.has(url.hostname);
+  if (url.protocol === 'http:') return loopback ? 'loopback' : 'web';
+  if (url.protocol === 'https:') return loopback ? 'web' : 'https';
+  return 'app-scheme';
+}
+
+/**
+ * The problem of each redirect URI of one application's list, or null. A list with a private-use
+ * scheme belongs to a native app, which may besides return only to https on a domain or http on a
+ * loopback address (RFC 8252 §7; oidc-provider refuses anything else for a native client).
+ */
+export function redirectUriProblems(uris: readonly string[]): Array<RedirectUriProblem | null> {
+  const kinds = uris.map(redirectUriKind);
+  const native = kinds.includes('app-scheme');
+  return kinds.map((kind) => {
+    if (kind === 'web' && native) return 'validation.redirect_uri_native_web';
+    return kind === 'app-scheme' || kind === 'loopback' || kind === 'https' || kind === 'web' ? null : kind;
+  });
+}
+
+/**
+ * The client an application is at its project's issuer: `native` when it returns to a private-use
+ * scheme, or to loopback addresses only (a command-line or desktop app, RFC 8252 §7.3: then any port
+ * of a registered loopback URI is accepted, as the RFC requires); else `web` (exact match, spec §2).
+ * A web app that also registers a loopback address for development stays `web`: oidc-provider sends a
+ * native client through the sign-in pages at every authorization (RFC 8252 §8.6), so `prompt=none`
+ * would stop working for it.
+ * URIs that could not be registered today (stored before these rules) are left out, so the rest work.
+ */
+export function issuerClientRedirects(uris: readonly string[]): { applicationType: 'web' | 'native'; redirectUris: string[] } {
+  const problems = redirectUriProblems(uris);
+  const usable = uris.filter((_uri, index) => problems[index] === null);
+  const kinds = usable.map(redirectUriKind);
+  const native = kinds.includes('app-scheme') || (kinds.length > 0 && kinds.every((kind) => kind === 'loopback'));
+  return { applicationType: native ? 'native' : 'web', redirectUris: usable };
+}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { listQuerySchema, queryBoolean } from '../list/schema.ts';
-import { cleanString, optionalUrl, requiredText, requiredUri, text } from '../validation/fields.ts';
+import { cleanString, isUri, optionalUrl, requiredText, requiredUri, text } from '../validation/fields.ts';
+import { redirectUriProblems } from './rules.ts';
 
 export const PLATFORM_CODES = ['oidc'] as const;
 export type PlatformCode = (typeof PLATFORM_CODES)[number];
@@ -18,11 +19,20 @@ export const applicationSchema = z.object({
 });
 export type Application = z.infer<typeof applicationSchema>;
 
-/** A redirect URI list: one or more, each required and a URI (spec §5 "New app"). */
+/**
+ * A redirect URI list: one or more, each required and a URI (spec §5 "New app"), that the project's
+ * issuer can return to (redirectUriProblems: no fragment; a native app's list, RFC 8252).
+ */
 export const redirectUrisSchema = z
   .array(requiredUri(), { error: 'validation.required' })
   .min(1, { error: 'validation.required' })
-  .max(50, { error: 'validation.out_of_range' });
+  .max(50, { error: 'validation.out_of_range' })
+  .superRefine((uris, ctx) => {
+    redirectUriProblems(uris).forEach((problem, index) => {
+      // An entry that is no URI at all has its issue already.
+      if (problem && isUri(uris[index] ?? '')) ctx.addIssue({ code: 'custom', path: [index], message: problem });
+    });
+  });
 
 /** spec §7: POST apps with platformCode, name, url, projectId. */
 export const applicationCreateSchema = z.object({

@@ -9,6 +9,9 @@ export const validationMessages = {
   'validation.out_of_range': 'Value not in the valid range',
   'validation.invalid_url': 'Invalid URL',
   'validation.invalid_uri': 'Invalid URI',
+  'validation.redirect_uri_fragment': 'A redirect URI cannot contain a fragment (#)',
+  'validation.redirect_uri_native_web':
+    'Beside a native app redirect URI (e.g. com.example.app:/callback), use https on a domain, or http on 127.0.0.1, [::1] or localhost',
   'validation.invalid_phone': 'Invalid phone number',
   'validation.at_least_one_permission': 'Select at least one permission',
   'validation.at_least_one_method': 'Select at least one method',

@@ -17,10 +17,11 @@ import { codePage, emailPage, errorPage, STYLESHEET, STYLESHEET_PATH, textsOf, t
 
 /**
  * The sign-in pages allow nothing but our own stylesheet and scripts, and forms posting to us.
- * `returnsTo`: the origin of the client's redirect URI. Chromium applies form-action to every
- * redirect that follows a form's submission, and the last form of a sign-in ends in a redirect to
- * the client (POST → /auth/{uid} → redirect_uri), so that origin is allowed too. `logoFrom`: the
- * origin of the project's logo (views.ts pageLogo), the one other place images may come from.
+ * `returnsTo`: the origin of the client's redirect URI (its scheme for a native app's private-use
+ * scheme). Chromium applies form-action to every redirect that follows a form's submission, and the
+ * last form of a sign-in ends in a redirect to the client (POST → /auth/{uid} → redirect_uri), so
+ * that origin is allowed too. `logoFrom`: the origin of the project's logo (views.ts pageLogo), the
+ * one other place images may come from.
  */
 export function signInCsp(returnsTo?: string, logoFrom?: string): string {
   return [
@@ -37,12 +38,21 @@ export function signInCsp(returnsTo?: string, logoFrom?: string): string {
 
 export const SIGN_IN_CSP = signInCsp();
 
-/** The origin of an http(s) redirect URI (already matched by the provider against the client's), or undefined. */
+// Schemes never allowed as a form's destination, even were a redirect URI to name one.
+const NO_FORM_SCHEMES = new Set(['javascript:', 'vbscript:', 'data:', 'blob:', 'file:', 'about:', 'filesystem:']);
+
+/**
+ * Where a redirect URI (already matched by the provider against the client's) may be named in
+ * form-action: the origin of an http(s) URI; for a native app's private-use scheme
+ * (`com.example.app:/cb`, RFC 8252 §7.1) that scheme alone (`com.example.app:`, a CSP scheme-source:
+ * the URL parser gives only letters, digits, '+', '-' and '.'); else undefined.
+ */
 function originOf(redirectUri: unknown): string | undefined {
   if (typeof redirectUri !== 'string') return undefined;
   try {
     const url = new URL(redirectUri);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : undefined;
+    if (url.protocol === 'https:' || url.protocol === 'http:') return url.origin;
+    return /^[a-z][a-z0-9+.-]*:$/.test(url.protocol) && !NO_FORM_SCHEMES.has(url.protocol) ? url.protocol : undefined;
   } catch {
     return undefined;
   }

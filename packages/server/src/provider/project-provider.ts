@@ -1,6 +1,6 @@
 import type { JsonWebKey } from 'node:crypto';
 import Provider, { type Adapter, type AdapterPayload, type ClientAuthMethod, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import { projectIssuerPath } from '@latchkey/domain';
+import { issuerClientRedirects, projectIssuerPath } from '@latchkey/domain';
 import { issuerSite } from './custom-domains.ts';
 import { randomToken, type SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
@@ -145,10 +145,14 @@ export function createProjectProvider(options: {
       // one, the client is public only while the project allows PKCE-only exchange (else the
       // registered secret method does not match and the request is refused).
       const publicClient = presentedAuthMethod(Provider.ctx) === 'none' && clientAuthMethods.includes('none');
+      // RFC 8252: an app returning to a private-use scheme or to loopback addresses only is a native
+      // client (any port of a loopback URI); URIs the issuer cannot return to are left out (docs/decisions/0012).
+      const { applicationType, redirectUris } = issuerClientRedirects(client.redirectUris);
       return {
         client_id: clientId,
         client_secret: unusedSecret,
-        redirect_uris: client.redirectUris,
+        application_type: applicationType,
+        redirect_uris: redirectUris,
         grant_types: ['authorization_code'],
         response_types: ['code'],
         token_endpoint_auth_method: publicClient ? 'none' : (secretMethods[0] ?? 'client_secret_basic'),

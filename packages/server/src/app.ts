@@ -28,13 +28,13 @@ import { ensureEventPartitions } from './modules/audit/event-partitions.ts';
 import { registerDeviceRoutes } from './modules/devices/devices.routes.ts';
 import { createDevicesService } from './modules/devices/devices.service.ts';
 import { registerProjectRoutes } from './modules/projects/projects.routes.ts';
+import { findIssuer } from './modules/projects/projects.repository.ts';
 import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.ts';
 import { sealStoredPushKeys } from './modules/projects/push-keys.ts';
 import { registerSessionRoutes } from './modules/session/session.routes.ts';
 import { createSessionService, type SessionService } from './modules/session/session.service.ts';
 import { openIdSignInProvider, type SignInProvider } from './modules/session/sign-in-provider.ts';
-import { routeCustomDomains } from './provider/custom-domains.ts';
-import { projectIssuerUrl } from './provider/project-provider.ts';
+import { issuerSite, routeCustomDomains } from './provider/custom-domains.ts';
 import { registerProjectIssuerRoutes } from './provider/provider.routes.ts';
 import { deleteEndedRegistrationCodes } from './provider/registration-codes.repository.ts';
 import { secretBoxFor } from './secret-key.ts';
@@ -108,7 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   await installOpenApi(app, config.publicUrl);
   await sealStoredPushKeys(db, secretBox, app.log);
   // Events are written into monthly partitions made ahead (docs/decisions/0014).
-  await ensureEventPartitions(db, clock.now());
+  await ensureEventPartitions(db, clock.now(), config.eventRetentionMonths);
 
   registerSignInStylesheet(app);
   // The OpenID provider the console signs in through: external when configured, else built in.
@@ -133,9 +133,16 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   }
 
   const sessions = createSessionService({ db, clock, config, signIn, secretBox });
-  const issuerAddress = (projectId: string) => projectIssuerUrl(config.publicUrl, projectId);
+  // A project's issuer address, as its provider is built (docs/decisions/0016: its custom domain's
+  // origin when it has one): GET issuer and an application's keys answer the same.
+  const issuerAddress = (projectId: string, customOrigin: string | null) => issuerSite(config.publicUrl, { projectId, customOrigin }).issuer;
   const projects = createProjectsService({ db, clock, audit, projectsPerAccount: config.projectsPerAccount, secretBox, issuerAddress });
-  const apps = createAppsService({ db, clock, audit, issuerAddress });
+  const apps = createAppsService({
+    db,
+    clock,
+    audit,
+    issuerAddress: async (tx, projectId) => issuerAddress(projectId, (await findIssuer(tx, projectId))?.customOrigin ?? null),
+  });
   const devices = createDevicesService({ db, clock, audit, secretBox });
   // Every project is an OpenID Connect issuer (issue 8): its clients are the project's applications.
   await registerProjectIssuerRoutes(app, { db, clock, mailer, secretBox, clients: apps, publicUrl: config.publicUrl });
@@ -158,7 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
       // Codes and limits of the console's provider and of every project's issuer share their tables.
       await createLoginCodes({ db, clock, mailer, secretBox }).purgeExpired();
       await deleteExpiredOidcPayloads(db);
-      await ensureEventPartitions(db, clock.now());
+      await ensureEventPartitions(db, clock.now(), config.eventRetentionMonths);
       await deleteEndedRegistrationCodes(db, clock.now());
     })().catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_EVERY_MS);

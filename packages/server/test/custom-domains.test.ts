@@ -1,11 +1,11 @@
 import * as client from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, projectIssuerPath, type Issuer, type Project } from '@latchkey/domain';
+import { api, projectIssuerPath, type ApplicationKeys, type Issuer, type Project } from '@latchkey/domain';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { createPasskey, pageOptions, usePasskey, type CreationOptions, type RequestOptions } from './support/authenticator.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
-import { apiPath, createApp, createKeys, createProject, databaseFingerprint, getProject, REDIRECT } from './support/fixtures.ts';
+import { apiPath, createApp, createKeys, createProject, databaseFingerprint, getProject, REDIRECT, setEnabled } from './support/fixtures.ts';
 import { untilApp } from './support/relying-party.ts';
 import { formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
 
@@ -182,6 +182,79 @@ describeEachDatabase('custom domains of project issuers', (d) => {
     expect((await issuerOn(hostB)).issuer).toBeNull();
     expect(await issuerOn(new URL(t.baseUrl).host, main)).toEqual({ status: 200, issuer: `${t.baseUrl}${projectIssuerPath(projectId)}` });
     expect(await issuerAddress(projectId)).toBe(`${t.baseUrl}${projectIssuerPath(projectId)}`);
+  });
+
+  it("an application's keys answer the issuer GET issuer answers: the custom origin while it is set, /p/{project} once removed", async () => {
+    const projectId = await createProject(admin);
+    const appId = await createApp(admin, projectId);
+    const main = `${t.baseUrl}${projectIssuerPath(projectId)}`;
+    expect((await createKeys(admin, appId)).issuer).toBe(main);
+    const host = uniqueHost('keys');
+    await setDomains(projectId, { customDomain: `https://${host}` });
+    const keysPath = apiPath(api.getAppKeys, { application: appId });
+    const keys = await admin.api.get<ApplicationKeys>(keysPath);
+    expect(keys.body.issuer).toBe(`https://${host}`);
+    expect(keys.body.issuer).toBe(await issuerAddress(projectId));
+    // The discovery URL the console shows beside it names that issuer.
+    expect((await onHost(host, '/.well-known/openid-configuration')).json()).toMatchObject({ issuer: keys.body.issuer });
+    const saved = await admin.api.put<ApplicationKeys>(keysPath, { redirectURI: [REDIRECT, 'https://app.example.com/other'] });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body.issuer).toBe(`https://${host}`);
+
+    await setDomains(projectId, { customDomain: '' });
+    expect((await admin.api.get<ApplicationKeys>(keysPath)).body.issuer).toBe(main);
+  });
+
+  it('pages on an https custom domain follow its scheme, not PUBLIC_URL’s (http): HSTS, and no http logo', async () => {
+    const projectId = await createProject(admin);
+    const appId = await createApp(admin, projectId);
+    const keys = await createKeys(admin, appId);
+    const logo = 'http://cdn.acme.test/logo.png';
+    const query = new URLSearchParams({
+      client_id: keys.clientId,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'openid email',
+      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
+    });
+    /** The sign-in page at `host`, and the refusal of an unregistered redirect URI there. */
+    async function pagesOn(host: string) {
+      const auth = await onHost(host, `/auth?${query}`);
+      expect(auth.statusCode, auth.body).toBe(303);
+      const cookies = ([] as string[]).concat(auth.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]);
+      const page = await onHost(host, new URL(String(auth.headers.location), `https://${host}`).pathname, { cookie: cookies.join('; ') });
+      expect(page.statusCode, page.body).toBe(200);
+      const wrong = new URLSearchParams(query);
+      wrong.set('redirect_uri', 'https://elsewhere.example.com/cb');
+      const refused = await onHost(host, `/auth?${wrong}`);
+      expect(refused.body).toContain('INVALID_REQUEST_PARAMETERS: redirect_uri');
+      return [page, refused];
+    }
+
+    // On an http domain the http logo is shown (it is an acceptable logo there) and HSTS is not sent.
+    const plain = uniqueHost('plain');
+    await setDomains(projectId, { customDomain: `http://${plain}`, logoUrl: logo });
+    for (const page of await pagesOn(plain)) {
+      expect(page.body).toContain(`src="${logo}"`);
+      expect(page.headers['strict-transport-security']).toBeUndefined();
+    }
+
+    const secure = uniqueHost('secure');
+    await setDomains(projectId, { customDomain: `https://${secure}` });
+    for (const page of await pagesOn(secure)) {
+      expect(page.body).not.toContain(logo);
+      expect(String(page.headers['content-security-policy'])).not.toContain('cdn.acme.test');
+      expect(page.headers['strict-transport-security']).toBe('max-age=31536000');
+    }
+    // A page answered before the provider (a disabled application's refusal) too.
+    await setEnabled(admin, appId, false);
+    const disabled = await onHost(secure, `/auth?${query}`);
+    expect(disabled.statusCode).toBe(403);
+    expect(disabled.body).not.toContain(logo);
+    expect(disabled.headers['strict-transport-security']).toBe('max-age=31536000');
+    // PUBLIC_URL (http) itself still sends none.
+    expect((await onHost(new URL(t.baseUrl).host, '/api/config')).headers['strict-transport-security']).toBeUndefined();
   });
 
   it('serves only the issuer on a custom domain: not the console, its API, or the console sign-in', async () => {

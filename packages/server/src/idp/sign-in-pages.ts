@@ -4,7 +4,7 @@ import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
 import { isEmail, TEXT_MAX_LENGTH } from '@latchkey/domain';
 import { decodeUtf8Strictly } from '../http/input-guard.ts';
-import { setSecurityHeaders } from '../http/security-headers.ts';
+import { setSecurityHeaders, STRICT_TRANSPORT_SECURITY } from '../http/security-headers.ts';
 import type { LoginCodes, RequestRefusal } from './login-codes.service.ts';
 import { deviceAmr } from './oidc-payloads.repository.ts';
 import { codePage, emailPage, errorPage, STYLESHEET, STYLESHEET_PATH, textsOf, type InteractionLinks, type PageBrand } from './views.ts';
@@ -93,6 +93,15 @@ export function pinToPublicUrl(request: FastifyRequest, publicUrl: URL): void {
   headers['x-forwarded-for'] = clientIp;
 }
 
+/**
+ * HSTS follows the origin a page is served at — a custom domain's scheme, not PUBLIC_URL's
+ * (docs/decisions/0016) — over the server-wide header installSecurityHeaders set before.
+ */
+function strictTransportFor(request: FastifyRequest, reply: FastifyReply, publicUrl: URL): void {
+  if ((routedOrigin(request.raw) ?? publicUrl).protocol === 'https:') reply.header('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
+  else reply.removeHeader('Strict-Transport-Security');
+}
+
 /** The provider and its pages are not part of the management API document. */
 function hideFromOpenApi(context: FastifyInstance): void {
   context.addHook('onRoute', (route) => {
@@ -125,6 +134,11 @@ export async function mountProviders(app: FastifyInstance, options: { route: str
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
     raw.addHook('onRequest', async (request) => pinToPublicUrl(request, origin));
+    // The pages answered here before the provider (refusals, a moved issuer).
+    raw.addHook('onSend', async (request, reply, payload) => {
+      strictTransportFor(request, reply, origin);
+      return payload;
+    });
     raw.all(options.route, async (request: ProviderRequest, reply) => {
       const target = await options.resolve(request, reply);
       if (!target) return reply;
@@ -315,6 +329,7 @@ export async function registerSignInPages(
     ui.addHook('onSend', async (request, reply, payload) => {
       reply.header('Content-Security-Policy', signInCsp(returnsTo.get(request), sites.get(request)?.brand.logo?.origin));
       if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store');
+      strictTransportFor(request, reply, origin);
       return payload;
     });
     ui.setErrorHandler(async (error, request, reply) => {

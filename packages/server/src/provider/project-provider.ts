@@ -200,7 +200,7 @@ export function createProjectProvider(options: {
         userId: null,
         details: { error: out.error, ...(out.error_description ? { description: out.error_description } : {}) },
       });
-      const page = projectErrorPage(state, out, { acceptLanguage: ctx.get('accept-language'), publicUrl });
+      const page = projectErrorPage(state, out, { acceptLanguage: ctx.get('accept-language'), publicUrl: site.origin });
       ctx.set('Content-Security-Policy', page.csp);
       ctx.type = 'html';
       ctx.body = page.html;

@@ -6,7 +6,7 @@ import type { Clock } from '../clock.ts';
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import { createLoginCodes } from '../idp/login-codes.service.ts';
-import { mountProviders, registerSignInPages, requestOrigin, SIGN_IN_CSP, type SignInEvents, type SignInSite } from '../idp/sign-in-pages.ts';
+import { mountProviders, registerSignInPages, requestOrigin, routedOrigin, SIGN_IN_CSP, type SignInEvents, type SignInSite } from '../idp/sign-in-pages.ts';
 import { errorPage, LATCHKEY_BRAND, textsOf, type PageBrand } from '../idp/views.ts';
 import { pageLanguage } from '../idp/page-texts.ts';
 import { countryLookup, type CountryLookup } from '../geoip.ts';
@@ -117,7 +117,11 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
   const refuse = (reply: FastifyReply, status: number, body: string, csp = SIGN_IN_CSP) =>
     reply.status(status).header('Content-Security-Policy', csp).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(body);
   /** What a page answering `request` is rendered for (project-pages.ts: language, logo). */
-  const pageRequest = (request: FastifyRequest): PageRequest => ({ acceptLanguage: request.headers['accept-language'], publicUrl });
+  // The page's own origin (a custom domain's, docs/decisions/0016) decides which logo schemes it may show.
+  const pageRequest = (request: FastifyRequest): PageRequest => ({
+    acceptLanguage: request.headers['accept-language'],
+    publicUrl: routedOrigin(request.raw)?.origin ?? publicUrl,
+  });
   const noSuchIssuer = (request: FastifyRequest) => {
     const brand = { ...LATCHKEY_BRAND, language: pageLanguage(request.headers['accept-language'], 'en') };
     return errorPage(textsOf(brand).noSuchIssuer(startAgain(brand)), null, brand);

@@ -35,8 +35,11 @@ export interface AppsServiceDeps {
   db: Db;
   clock: Clock;
   audit: AuditHook;
-  /** The issuer address of a project (issue 8), answered with its applications' keys. */
-  issuerAddress: (projectId: string) => string;
+  /**
+   * The issuer address of a project (issue 8), answered with its applications' keys: the same as
+   * its GET issuer (its custom domain's origin when it has one, docs/decisions/0016), read with `db`.
+   */
+  issuerAddress: (db: Db, projectId: string) => Promise<string>;
 }
 
 /** 16 characters of base32 (80 random bits), like project ids: an application id names, it does not guard. */
@@ -74,8 +77,8 @@ const disabledApp = (what: string) => new DomainError('conflict', `The applicati
 
 export function createAppsService({ db, clock, audit, issuerAddress }: AppsServiceDeps) {
   /** The keys as answered: as stored, with the project's issuer address and, once, the new secret. */
-  function answer(keys: Versioned<StoredApplicationKeys>, projectId: string, clientSecret = ''): Versioned<ApplicationKeys> {
-    return { value: { ...keys.value, clientSecret, issuer: issuerAddress(projectId) }, version: keys.version };
+  async function answer(tx: Db, keys: Versioned<StoredApplicationKeys>, projectId: string, clientSecret = ''): Promise<Versioned<ApplicationKeys>> {
+    return { value: { ...keys.value, clientSecret, issuer: await issuerAddress(tx, projectId) }, version: keys.version };
   }
 
   /**
@@ -211,7 +214,7 @@ export function createAppsService({ db, clock, audit, issuerAddress }: AppsServi
           details: { applicationId, clientId: keys.value.clientId, redirectURI: keys.value.redirectURI },
         });
         // spec §4 "One-time secrets": the secret is in this answer and nowhere else.
-        return answer(keys, application.projectId, clientSecret);
+        return answer(tx, keys, application.projectId, clientSecret);
       });
     },
 
@@ -219,7 +222,7 @@ export function createAppsService({ db, clock, audit, issuerAddress }: AppsServi
     async getKeys(applicationId: string): Promise<Versioned<ApplicationKeys>> {
       const [keys, projectId] = await Promise.all([findKeys(db, applicationId), findProjectOfApplication(db, applicationId)]);
       if (!keys || !projectId) throw noKeys();
-      return answer(keys, projectId);
+      return answer(db, keys, projectId);
     },
 
     /** spec §7 "PUT {keysEndpoint}": replaces the redirect URIs, part of the settings save (spec §4). */
@@ -236,7 +239,7 @@ export function createAppsService({ db, clock, audit, issuerAddress }: AppsServi
           projectId: application.projectId,
           details: { applicationId, before: { redirectURI: current.value.redirectURI }, after: { redirectURI: keys.value.redirectURI } },
         });
-        return answer(keys, application.projectId);
+        return answer(tx, keys, application.projectId);
       });
     },
 
@@ -270,7 +273,7 @@ export function createAppsService({ db, clock, audit, issuerAddress }: AppsServi
             after: { redirectURI: keys.value.redirectURI },
           },
         });
-        return answer(keys, application.projectId, clientSecret);
+        return answer(tx, keys, application.projectId, clientSecret);
       });
     },
 

@@ -54,10 +54,10 @@ export interface ProjectsServiceDeps {
   /** Seals the push service-account private key before it is stored (issue 7: secrets at rest). */
   secretBox: Pick<SecretBox, 'seal'>;
   /**
-   * The URL of a project's OpenID Connect issuer under PUBLIC_URL: the read-only `address` of its
-   * issuer settings (issue 8), unless the project has a custom domain (docs/decisions/0016).
+   * The URL of a project's OpenID Connect issuer: the read-only `address` of its issuer settings
+   * (issue 8), under PUBLIC_URL or at its custom domain's origin (docs/decisions/0016).
    */
-  issuerAddress: (projectId: string) => string;
+  issuerAddress: (projectId: string, customOrigin: string | null) => string;
 }
 
 /** 16 characters of base32: 80 random bits, safe in URLs and in cst:{project}:… strings. */
@@ -143,9 +143,9 @@ function changedFields(before: ProjectSettings, after: ProjectSettings): string[
 
 export function createProjectsService({ db, clock, audit, projectsPerAccount, secretBox, issuerAddress }: ProjectsServiceDeps) {
   // issuerAddress answers an address on PUBLIC_URL's host: the one host no project may claim.
-  const serverHost = new URL(issuerAddress('')).host;
+  const serverHost = new URL(issuerAddress('', null)).host;
   const withAddress = (projectId: string, issuer: Versioned<Issuer>, customOrigin: string | null): Versioned<Issuer> => ({
-    value: { ...issuer.value, address: customOrigin ?? issuerAddress(projectId) },
+    value: { ...issuer.value, address: issuerAddress(projectId, customOrigin) },
     version: issuer.version,
   });
 

@@ -165,7 +165,7 @@ async function main(): Promise<void> {
       config,
       db,
       logger: false,
-      mailer: { sendLoginCode: async () => {} },
+      mailer: { sendLoginCode: async () => {}, sendLoginLink: async () => {} },
       consoleDist: '/nonexistent/console/dist',
     });
     closeApp = () => built.app.close();

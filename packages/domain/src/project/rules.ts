@@ -24,7 +24,8 @@ export function newProjectSettings(name: string, pinLength: number = PIN_LENGTH_
     helpUrl: '',
     supportEmail: '',
     supportPhone: '',
-    verificationOptions: { method: 'standardEmail', url: '', confirmationURL: '', customText: '', identityTypeLabel: '' },
+    // docs/decisions/0018: the emailed code, what every project's issuer did before the other methods existed.
+    verificationOptions: { method: 'codeEmail', url: '', confirmationURL: '', customText: '', identityTypeLabel: '' },
     identityType: 'email',
     enableRegistrationCode: false,
     limitRegCodeVerified: false,

@@ -55,6 +55,8 @@ export async function consumeLoginCode(db: Db, interactionRef: string, codeHash:
   return rows.length > 0;
 }
 
+/** Expired codes, and expired links and custom verification requests (docs/decisions/0018). */
 export async function deleteStaleLoginCodes(db: Db, before: Date): Promise<void> {
   await db.query('DELETE FROM idp_login_codes WHERE expires_at <= $1', [before]);
+  await db.query('DELETE FROM identity_verifications WHERE expires_at <= $1', [before]);
 }

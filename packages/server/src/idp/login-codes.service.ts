@@ -69,22 +69,30 @@ export function createLoginCodes(
     windowMs,
   });
 
+  /**
+   * Counts one mail to `email` in this interaction against every sending limit, all or none;
+   * answers the limit used up, or null. `earlierEmail`: the address this interaction mailed last.
+   */
+  async function countSend(email: string, interactionUid: string, clientIp: string, earlierEmail: string | null): Promise<RequestRefusal | null> {
+    const client = rateLimitKeyOf(clientIp);
+    const limits: RateLimit<RequestRefusal>[] = [limit('interaction', ['codes', interactionUid], MAX_CODES_PER_INTERACTION, INTERACTION_WINDOW_MS)];
+    if (earlierEmail !== email) {
+      limits.push(limit('interaction', ['addresses', interactionUid], MAX_ADDRESSES_PER_INTERACTION, INTERACTION_WINDOW_MS));
+    }
+    limits.push(
+      limit('address', ['send', email, client], MAX_CODES_PER_ADDRESS, SEND_WINDOW_MS),
+      limit('client', ['send', client], MAX_CODES_PER_CLIENT, SEND_WINDOW_MS),
+    );
+    return (await hitAll(db, limits, clock.now()))?.name ?? null;
+  }
+
   return {
     async request(email: string, interactionUid: string, clientIp: string): Promise<RequestCodeResult> {
-      const client = rateLimitKeyOf(clientIp);
       const now = clock.now();
       const interactionRef = ref(interactionUid);
       const current = await findLoginCode(db, interactionRef);
-      const limits: RateLimit<RequestRefusal>[] = [limit('interaction', ['codes', interactionUid], MAX_CODES_PER_INTERACTION, INTERACTION_WINDOW_MS)];
-      if (current?.email !== email) {
-        limits.push(limit('interaction', ['addresses', interactionUid], MAX_ADDRESSES_PER_INTERACTION, INTERACTION_WINDOW_MS));
-      }
-      limits.push(
-        limit('address', ['send', email, client], MAX_CODES_PER_ADDRESS, SEND_WINDOW_MS),
-        limit('client', ['send', client], MAX_CODES_PER_CLIENT, SEND_WINDOW_MS),
-      );
-      const refused = await hitAll(db, limits, now);
-      if (refused) return { ok: false, reason: 'rate_limited', limit: refused.name };
+      const refused = await countSend(email, interactionUid, clientIp, current?.email ?? null);
+      if (refused) return { ok: false, reason: 'rate_limited', limit: refused };
 
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
       await replaceLoginCode(db, {
@@ -102,6 +110,12 @@ export function createLoginCodes(
       }
       return { ok: true };
     },
+
+    /**
+     * A one-time sign-in link (docs/decisions/0018) is mailed under the same limits as a code: the
+     * caller stores the link's token, then sends it with `mailer.sendLoginLink`.
+     */
+    countSend,
 
     /** The address a code was last sent to during this interaction, if any. */
     async pendingEmail(interactionUid: string): Promise<string | null> {

@@ -34,6 +34,33 @@ export interface PageTexts {
   codeErrors: Record<CodeRefusal, string>;
   /** A wrong code that was the last try. */
   wrongCodeLast: string;
+  // Identity types and verification methods (docs/decisions/0018).
+  /** Page 1's label for an alphanumeric user id when the project names none. */
+  userIdLabel: string;
+  invalidUserId: string;
+  /** Page 1's hint when a new user is verified by an emailed link, by the project itself. */
+  linkHint: string;
+  customHint: string;
+  linkTitle: string;
+  linkSentTo(email: string): string;
+  linkWait: string;
+  linkMailFailed: string;
+  sendNewLink: string;
+  newLinkSent: string;
+  linkNotOpened: string;
+  linkUnusable(name: string): string;
+  linkConfirmHeading: string;
+  linkConfirmText(name: string, email: string, device: string): string;
+  linkConfirm: string;
+  linkVerifiedHeading: string;
+  linkVerifiedText: string;
+  linkMailSubject(name: string): string;
+  linkMailText(name: string, link: string, minutes: number): string;
+  customTitle: string;
+  customIntro(name: string): string;
+  customContinue: string;
+  customNotConfirmed: string;
+  cannotVerify(name: string): string;
   // Passkeys (docs/decisions/0013).
   passkeyTitle: string;
   usePasskeyFor(email: string): string;
@@ -139,6 +166,32 @@ const en: PageTexts = {
   wrongCodeLast: 'That code is not right. Ask for a new one.',
   passkeyTitle: 'Sign in with a passkey',
   usePasskeyFor: (email) => `Use your passkey for ${email}.`,
+  userIdLabel: 'User ID',
+  invalidUserId: 'Enter a user ID of 1 to 64 letters, digits, dots, hyphens, underscores or @',
+  linkHint: 'We will email you a sign-in link. No password needed.',
+  customHint: 'No password needed.',
+  linkTitle: 'Check your email',
+  linkSentTo: (email) => `We sent a sign-in link to ${email}`,
+  linkWait: 'Open it on any device. This page goes on by itself once the link is opened, or choose Continue.',
+  linkMailFailed: 'We could not send the link. Try again in a moment.',
+  sendNewLink: 'Send a new link',
+  newLinkSent: 'We sent a new link. Earlier links no longer work.',
+  linkNotOpened: 'The link has not been opened yet. Open the link in the email, then choose Continue.',
+  linkUnusable: (name) => `This sign-in link has expired or was already used. Start signing in to ${name} again to get a new one.`,
+  linkConfirmHeading: 'Confirm your sign-in',
+  linkConfirmText: (name, email, device) =>
+    `Someone started signing in to ${name} as ${email} on ${device}. If that was you, confirm here and the sign-in goes on in that window. If not, close this page.`,
+  linkConfirm: 'Yes, that was me',
+  linkVerifiedHeading: 'Your email address is verified',
+  linkVerifiedText: 'Go back to the window where you started signing in. It goes on there.',
+  linkMailSubject: (name) => `Your ${name} sign-in link`,
+  linkMailText: (name, link, minutes) =>
+    `Open this link to sign in to ${name}:\n\n${link}\n\nIt expires in ${minutes} minutes and works once. If you did not try to sign in to ${name}, ignore this mail.\n`,
+  customTitle: 'Verify who you are',
+  customIntro: (name) => `${name} verifies new users on its own site. Continue there; you will come back here afterwards.`,
+  customContinue: 'Continue to verification',
+  customNotConfirmed: 'Your verification is not confirmed yet. Continue to verification, then come back.',
+  cannotVerify: (name) => `${name} cannot verify new users with a user ID by email. Contact its support.`,
   codeInstead: 'Email me a code instead',
   createPasskey: 'Create a passkey',
   createPasskeyHint: (name) => `Next time, sign in to ${name} with this device's screen lock or security key instead of an emailed code.`,
@@ -242,6 +295,34 @@ const fr: PageTexts = {
   passkeyTitle: 'Se connecter avec une clé d’accès',
   usePasskeyFor: (email) => `Utilisez votre clé d’accès pour ${email}.`,
   codeInstead: 'M’envoyer plutôt un code par e-mail',
+  userIdLabel: 'Identifiant',
+  invalidUserId: 'Saisissez un identifiant de 1 à 64 lettres, chiffres, points, tirets, traits de soulignement ou @',
+  linkHint: 'Nous vous enverrons un lien de connexion par e-mail. Aucun mot de passe n’est nécessaire.',
+  customHint: 'Aucun mot de passe n’est nécessaire.',
+  linkTitle: 'Consultez vos e-mails',
+  linkSentTo: (email) => `Nous avons envoyé un lien de connexion à ${email}`,
+  linkWait:
+    'Ouvrez-le sur n’importe quel appareil. Cette page continue d’elle-même dès que le lien est ouvert, ou choisissez «\u202fContinuer\u202f».',
+  linkMailFailed: 'Nous n’avons pas pu envoyer le lien. Réessayez dans un instant.',
+  sendNewLink: 'Envoyer un nouveau lien',
+  newLinkSent: 'Nous avons envoyé un nouveau lien. Les liens précédents ne fonctionnent plus.',
+  linkNotOpened: 'Le lien n’a pas encore été ouvert. Ouvrez le lien reçu par e-mail, puis choisissez «\u202fContinuer\u202f».',
+  linkUnusable: (name) => `Ce lien de connexion a expiré ou a déjà servi. Recommencez la connexion à ${name} pour en obtenir un nouveau.`,
+  linkConfirmHeading: 'Confirmez votre connexion',
+  linkConfirmText: (name, email, device) =>
+    `Quelqu’un a commencé à se connecter à ${name} en tant que ${email} sur ${device}. Si c’était vous, confirmez ici et la connexion se poursuit dans cette fenêtre. Sinon, fermez cette page.`,
+  linkConfirm: 'Oui, c’était moi',
+  linkVerifiedHeading: 'Votre adresse e-mail est vérifiée',
+  linkVerifiedText: 'Revenez à la fenêtre où vous avez commencé à vous connecter. La connexion s’y poursuit.',
+  linkMailSubject: (name) => `Votre lien de connexion à ${name}`,
+  linkMailText: (name, link, minutes) =>
+    `Ouvrez ce lien pour vous connecter à ${name}\u202f:\n\n${link}\n\nIl expire dans ${minutes} minutes et ne fonctionne qu’une fois. Si vous n’avez pas essayé de vous connecter à ${name}, ignorez ce message.\n`,
+  customTitle: 'Vérifiez votre identité',
+  customIntro: (name) => `${name} vérifie les nouveaux utilisateurs sur son propre site. Continuez là-bas\u202f; vous reviendrez ici ensuite.`,
+  customContinue: 'Continuer vers la vérification',
+  customNotConfirmed: 'Votre vérification n’est pas encore confirmée. Continuez vers la vérification, puis revenez.',
+  cannotVerify: (name) =>
+    `${name} ne peut pas vérifier par e-mail les nouveaux utilisateurs identifiés par un identifiant. Contactez son assistance.`,
   createPasskey: 'Créer une clé d’accès',
   createPasskeyHint: (name) =>
     `La prochaine fois, connectez-vous à ${name} avec le verrouillage de l’écran de cet appareil ou une clé de sécurité, au lieu d’un code reçu par e-mail.`,
@@ -347,6 +428,32 @@ const ro: PageTexts = {
   usePasskeyFor: (email) => `Folosiți cheia de acces pentru ${email}.`,
   codeInstead: 'Trimiteți-mi în schimb un cod prin e-mail',
   createPasskey: 'Creați o cheie de acces',
+  userIdLabel: 'ID utilizator',
+  invalidUserId: 'Introduceți un ID de utilizator din 1–64 litere, cifre, puncte, cratime, liniuțe de subliniere sau @',
+  linkHint: 'Vă vom trimite prin e-mail un link de conectare. Nu aveți nevoie de parolă.',
+  customHint: 'Nu aveți nevoie de parolă.',
+  linkTitle: 'Verificați-vă e-mailul',
+  linkSentTo: (email) => `Am trimis un link de conectare la ${email}`,
+  linkWait: 'Deschideți-l pe orice dispozitiv. Această pagină continuă singură după ce linkul este deschis, sau alegeți „Continuați”.',
+  linkMailFailed: 'Nu am putut trimite linkul. Încercați din nou peste câteva momente.',
+  sendNewLink: 'Trimiteți un link nou',
+  newLinkSent: 'Am trimis un link nou. Linkurile anterioare nu mai funcționează.',
+  linkNotOpened: 'Linkul nu a fost deschis încă. Deschideți linkul din e-mail, apoi alegeți „Continuați”.',
+  linkUnusable: (name) => `Acest link de conectare a expirat sau a fost deja folosit. Reîncepeți conectarea la ${name} pentru a primi unul nou.`,
+  linkConfirmHeading: 'Confirmați conectarea',
+  linkConfirmText: (name, email, device) =>
+    `Cineva a început conectarea la ${name} ca ${email} pe ${device}. Dacă ați fost dumneavoastră, confirmați aici și conectarea continuă în acea fereastră. Dacă nu, închideți această pagină.`,
+  linkConfirm: 'Da, am fost eu',
+  linkVerifiedHeading: 'Adresa de e-mail este verificată',
+  linkVerifiedText: 'Reveniți la fereastra în care ați început conectarea. Aceasta continuă acolo.',
+  linkMailSubject: (name) => `Linkul dumneavoastră de conectare la ${name}`,
+  linkMailText: (name, link, minutes) =>
+    `Deschideți acest link pentru a vă conecta la ${name}:\n\n${link}\n\nExpiră în ${minutes} minute și poate fi folosit o singură dată. Dacă nu ați încercat să vă conectați la ${name}, ignorați acest mesaj.\n`,
+  customTitle: 'Verificați-vă identitatea',
+  customIntro: (name) => `${name} verifică utilizatorii noi pe propriul site. Continuați acolo; veți reveni aici după aceea.`,
+  customContinue: 'Continuați către verificare',
+  customNotConfirmed: 'Verificarea nu este confirmată încă. Continuați către verificare, apoi reveniți.',
+  cannotVerify: (name) => `${name} nu poate verifica prin e-mail utilizatorii noi cu ID de utilizator. Contactați asistența.`,
   createPasskeyHint: (name) =>
     `Data viitoare, conectați-vă la ${name} cu blocarea ecranului acestui dispozitiv sau cu o cheie de securitate, în loc de un cod primit prin e-mail.`,
   notNow: 'Nu acum',

@@ -182,6 +182,8 @@ export interface SignInSite {
   passkeys?: PasskeySteps;
   /** What the pages report as events (project issuers, docs/decisions/0014); the console's provider has none. */
   events?: SignInEvents;
+  /** The project's identity type and verification method (docs/decisions/0018); none: email + emailed code. */
+  verification?: VerificationSteps;
 }
 
 /** Where a request of the sign-in pages comes from, for its events. */
@@ -195,8 +197,8 @@ export interface RequestOrigin {
 export interface SignInEvents {
   /** The sign-in was refused before it started (disabled application, closed project). */
   refused(origin: RequestOrigin): Promise<void>;
-  /** An emailed code signed `email` in (no passkey was used or created). */
-  signedInWithCode(origin: RequestOrigin, email: string, accountId: string): Promise<void>;
+  /** An emailed code (or `method`, docs/decisions/0018) signed `email` in (no passkey was used or created). */
+  signedInWithCode(origin: RequestOrigin, email: string, accountId: string, method?: string): Promise<void>;
   /** A code was not accepted (`reason`: wrong, used, expired, too_many, address_locked). */
   codeRefused(origin: RequestOrigin, email: string, reason: string): Promise<void>;
   /** The code could not be mailed. */
@@ -209,8 +211,51 @@ export function requestOrigin(request: FastifyRequest, clientId: unknown): Reque
   return { ip: request.ip, userAgent: typeof agent === 'string' ? agent : null, clientId: typeof clientId === 'string' ? clientId : null };
 }
 
-/** What a passkey step answers: another page of the flow, a page to show, or the signed-in account. */
-export type StepOutcome = { redirect: string } | { status: number; page: string } | { accountId: string; deviceId?: string };
+/**
+ * What a step answers: another page of the flow, a page to show, a JSON answer (a page script's
+ * question), the signed-in account, or a verified identity (docs/decisions/0018) that goes on as
+ * after an emailed code (the passkey offer for a user without one).
+ */
+export type StepOutcome =
+  | { redirect: string }
+  | { status: number; page: string }
+  | { status: number; json: unknown }
+  | { accountId: string; deviceId?: string }
+  | { verified: VerifiedIdentity };
+
+/** An identity as page 1 takes it (spec §3 identityType): an email address or an alphanumeric user id, lower-cased. */
+export interface Identity {
+  type: 'email' | 'alphanumeric';
+  value: string;
+}
+
+/** A user whose identity a verification method proved: their account, identity and the method (`email_code`, `email_link`, `custom`). */
+export interface VerifiedIdentity {
+  accountId: string;
+  identity: string;
+  method: string;
+}
+
+/**
+ * How a site's new users verify their identity when it is not (only) an emailed code
+ * (docs/decisions/0018: Email Link, Custom): page 1's rule for the identity, the step that starts
+ * the verification, and the pages of one under way.
+ */
+export interface VerificationSteps {
+  /** Page 1's field as this site's identity, or null (the page then says `invalidIdentity`). */
+  identityOf(typed: string): Identity | null;
+  invalidIdentity: string;
+  /** A user to verify (no passkey, or asked to verify again): the next page, or null for the emailed code. */
+  start(ctx: StepContext, identity: Identity, options: { resend: boolean }): Promise<StepOutcome | null>;
+  /** `/verify`: waiting for the link to be opened, or the way to the project's verification. */
+  waitPage(ctx: StepContext): Promise<StepOutcome>;
+  /** `/verify/status`: the waiting page's script asks whether the verification was confirmed. */
+  status(ctx: StepContext): Promise<StepOutcome>;
+  /** `/verified`: the interaction goes on with its confirmed verification. */
+  resume(ctx: StepContext): Promise<StepOutcome>;
+  /** `/link`: the emailed link opened; `sameBrowser` when this browser holds the interaction, `confirm` when posted. */
+  openLink(ctx: StepContext, token: string, options: { sameBrowser: boolean; confirm: boolean }): Promise<StepOutcome>;
+}
 
 /** The interaction a step runs in (already checked: this browser's, in its login prompt, not refused). */
 export interface StepContext {
@@ -228,9 +273,9 @@ export interface StepContext {
  */
 export interface PasskeySteps {
   /** Page 1 posted with a well-formed address: where to go instead of sending a code, or null. */
-  afterEmail(ctx: StepContext, email: string): Promise<StepOutcome | null>;
-  /** The code verified `email`, the account `accountId`: a page before signing in, or null. */
-  afterCode(ctx: StepContext, accountId: string, email: string): Promise<StepOutcome | null>;
+  afterEmail(ctx: StepContext, email: string, identityType?: Identity['type']): Promise<StepOutcome | null>;
+  /** The code (or `verifiedBy`, docs/decisions/0018) verified `email`, the account `accountId`: a page before signing in, or null. */
+  afterCode(ctx: StepContext, accountId: string, email: string, verifiedBy?: string): Promise<StepOutcome | null>;
   passkeyPage(ctx: StepContext): Promise<StepOutcome>;
   passkeySubmit(ctx: StepContext, form: FormBody): Promise<StepOutcome>;
   registerPage(ctx: StepContext): Promise<StepOutcome>;
@@ -251,6 +296,12 @@ function tooManyCodes(brand: PageBrand, limit: RequestRefusal, startAgain: strin
 }
 
 class InteractionGone extends Error {}
+
+/** Page 1's field as an email address (the console's provider, a site without `verification`), or null. */
+function emailIdentity(typed: string): Identity | null {
+  const email = typed.toLowerCase();
+  return email && email.length <= TEXT_MAX_LENGTH && isEmail(email) ? { type: 'email', value: email } : null;
+}
 
 /**
  * A urlencoded form, or null when a name or value is not valid percent-encoded UTF-8 (URLSearchParams
@@ -392,11 +443,28 @@ export async function registerSignInPages(
       origin: requestOrigin(request, details.params.client_id),
     });
 
-    /** Carries out what a passkey step answered. */
-    async function settle(site: SignInSite, request: UidRequest, reply: FastifyReply, details: Interaction, outcome: StepOutcome) {
+    /** Carries out what a step answered. */
+    async function settle(
+      site: SignInSite,
+      request: UidRequest,
+      reply: FastifyReply,
+      details: Interaction,
+      outcome: StepOutcome,
+    ): Promise<FastifyReply> {
       if ('redirect' in outcome) return reply.redirect(outcome.redirect, 303);
       if ('page' in outcome) return page(reply, outcome.status, outcome.page);
+      if ('json' in outcome) return reply.status(outcome.status).type('application/json; charset=utf-8').send(JSON.stringify(outcome.json));
+      if ('verified' in outcome) return signInVerified(site, request, reply, details, outcome.verified);
       return signInAs(site, request, reply, details, outcome.accountId, outcome.deviceId);
+    }
+
+    /** An identity verified (emailed code, link, custom): the passkey offer for a user without one, else signed in. */
+    async function signInVerified(site: SignInSite, request: UidRequest, reply: FastifyReply, details: Interaction, verified: VerifiedIdentity) {
+      const { accountId, identity, method } = verified;
+      const next = site.passkeys ? await site.passkeys.afterCode(stepContext(details, site, request, reply), accountId, identity, method) : null;
+      if (next) return settle(site, request, reply, details, next);
+      await site.events?.signedInWithCode(requestOrigin(request, details.params.client_id), identity, accountId, method);
+      return signInAs(site, request, reply, details, accountId);
     }
 
     /** The interaction in its login prompt, unless the site refuses it (then the page is sent). */
@@ -431,15 +499,24 @@ export async function registerSignInPages(
       const details = await loginStep(site, request, reply);
       if (!details) return reply;
       const links = linksFor(site, details.uid);
-      const email = (request.body?.email ?? '').trim().toLowerCase();
-      if (!email || email.length > TEXT_MAX_LENGTH || !isEmail(email)) {
-        return page(reply, 400, emailPage(links, { email, error: textsOf(site.brand).invalidEmail }, site.brand));
+      // docs/decisions/0018: the site's identity type (an address, or an alphanumeric user id).
+      const typed = (request.body?.email ?? '').trim();
+      const identity = site.verification ? site.verification.identityOf(typed) : emailIdentity(typed);
+      if (!identity) {
+        const error = site.verification?.invalidIdentity ?? textsOf(site.brand).invalidEmail;
+        return page(reply, 400, emailPage(links, { email: typed.toLowerCase(), error }, site.brand));
       }
+      const email = identity.value;
       // A user with a passkey is asked for it (docs/decisions/0013: the address comes first, so
       // only this project's credentials of this user are offered), unless they asked for a code.
       const wantsCode = request.body?.method === 'code' || request.body?.resend !== undefined;
       if (site.passkeys && !wantsCode) {
-        const outcome = await site.passkeys.afterEmail(stepContext(details, site, request, reply), email);
+        const outcome = await site.passkeys.afterEmail(stepContext(details, site, request, reply), email, identity.type);
+        if (outcome) return settle(site, request, reply, details, outcome);
+      }
+      if (site.verification) {
+        const resend = request.body?.resend !== undefined;
+        const outcome = await site.verification.start(stepContext(details, site, request, reply), identity, { resend });
         if (outcome) return settle(site, request, reply, details, outcome);
       }
       // Every well-formed address without a passkey gets a code: whether it may sign in is decided
@@ -499,11 +576,48 @@ export async function registerSignInPages(
         return page(reply, 400, codePage(links, { email, error }, site.brand));
       }
       const accountId = await site.accountFor(result.email);
-      const next = site.passkeys ? await site.passkeys.afterCode(stepContext(details, site, request, reply), accountId, result.email) : null;
-      if (next) return settle(site, request, reply, details, next);
-      await site.events?.signedInWithCode(requestOrigin(request, details.params.client_id), result.email, accountId);
-      return signInAs(site, request, reply, details, accountId);
+      return signInVerified(site, request, reply, details, { accountId, identity: result.email, method: 'email_code' });
     });
+
+    // docs/decisions/0018: the pages of an Email Link or Custom verification under way.
+    const verificationRoute = (path: string, step: 'waitPage' | 'status' | 'resume') =>
+      ui.get(`${base}/${path}`, async (request: UidRequest, reply) => {
+        const site = await siteOf(request);
+        const details = await loginStep(site, request, reply);
+        if (!details) return reply;
+        if (!site.verification) throw new InteractionGone();
+        return settle(site, request, reply, details, await site.verification[step](stepContext(details, site, request, reply)));
+      });
+    verificationRoute('verify', 'waitPage');
+    verificationRoute('verify/status', 'status');
+    verificationRoute('verified', 'resume');
+
+    /**
+     * The emailed link, opened in any browser: in the one holding the interaction it goes on there;
+     * in another, the person confirms it (a POST) and goes back to the first window.
+     */
+    const openLink = async (request: UidRequest, reply: FastifyReply) => {
+      const site = await siteOf(request);
+      if (!site.verification) throw new InteractionGone();
+      let details: Interaction | null = null;
+      try {
+        details = await interaction(site, request, reply);
+      } catch (error) {
+        if (!(error instanceof InteractionGone) && (error as { name?: string }).name !== 'SessionNotFound') throw error;
+      }
+      const sameBrowser = details !== null && details.prompt.name === 'login';
+      const ctx: StepContext = details
+        ? stepContext(details, site, request, reply)
+        : { uid: request.params.uid, links: linksFor(site, request.params.uid), request, reply, origin: requestOrigin(request, null) };
+      const confirm = request.method === 'POST';
+      const token = (confirm ? request.body?.token : request.query.token) ?? '';
+      const outcome = await site.verification.openLink(ctx, token, { sameBrowser, confirm });
+      if ('redirect' in outcome) return reply.redirect(outcome.redirect, 303);
+      if ('page' in outcome) return page(reply, outcome.status, outcome.page);
+      throw new Error('a link step answers a page or a redirect');
+    };
+    ui.get(`${base}/link`, openLink);
+    ui.post(`${base}/link`, openLink);
 
     if (options.passkeys) {
       type Step = Exclude<keyof PasskeySteps, 'afterEmail' | 'afterCode' | 'quickCodes'>;

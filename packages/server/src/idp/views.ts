@@ -69,6 +69,10 @@ export interface PageBrand {
   /** The label of page 1's field (spec §2: identityTypeLabel for a project). */
   idLabel: string;
   /** The language the pages speak (docs/decisions/0015). */
+  /** spec §3 identityType: page 1 asks for an email address (the default) or an alphanumeric user id (docs/decisions/0018). */
+  idType?: 'email' | 'alphanumeric';
+  /** Page 1's hint, when not the emailed code's (an emailed link, the project's own verification). */
+  idHint?: string;
   language: PageLanguage;
   /** The project's logo when it may be shown (pageLogo): its address, and the origin the pages' CSP lets images come from. */
   logo?: { src: string; origin: string };
@@ -184,10 +188,10 @@ export function emailPage(links: InteractionLinks, options: { email?: string; er
   return signInPage(
     t.signInTitle,
     `<h1>${escapeHtml(t.signInTo(brand.name))}</h1>
-<p class="hint">${escapeHtml(t.emailHint)}</p>
+<p class="hint">${escapeHtml(brand.idHint ?? t.emailHint)}</p>
 <form method="post" action="${escapeHtml(links.emailAction)}" novalidate>
 <label for="email">${escapeHtml(brand.idLabel)}</label>
-<input id="email" name="email" type="email" autocomplete="email" inputmode="email" required autofocus maxlength="${TEXT_MAX_LENGTH}" value="${escapeHtml(options.email ?? '')}"${err.attrs}>
+<input id="email" name="email" ${brand.idType === 'alphanumeric' ? 'type="text" autocomplete="username" autocapitalize="none" spellcheck="false"' : 'type="email" autocomplete="email" inputmode="email"'} required autofocus maxlength="${TEXT_MAX_LENGTH}" value="${escapeHtml(options.email ?? '')}"${err.attrs}>
 ${err.html}
 <button class="primary" type="submit">${escapeHtml(t.continue)}</button>
 </form>

@@ -19,16 +19,22 @@ export function latchkeyCodeMessage(code: string, minutes: number): LoginCodeMes
 export interface Mailer {
   /** `message`: the mail's words; without it, the console's own (latchkeyCodeMessage). */
   sendLoginCode(email: string, code: string, message?: LoginCodeMessage): Promise<void>;
+  /** A one-time sign-in link (Email Link verification at a project's issuer, docs/decisions/0018); `message` carries its words. */
+  sendLoginLink(email: string, link: string, message: LoginCodeMessage): Promise<void>;
 }
 
 /**
  * No SMTP_URL: the code goes to the server's output as exactly one line (README quick start; the
- * end-to-end suite reads it with /Sign-in code for (\S+): (\d{6})/).
+ * end-to-end suite reads it with /Sign-in code for (\S+): (\d{6})/); a sign-in link likewise, as
+ * `Sign-in link for {email}: {link}`.
  */
 export function consoleMailer(write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Mailer {
   return {
     async sendLoginCode(email, code) {
       write(`Sign-in code for ${email}: ${code}`);
+    },
+    async sendLoginLink(email, link) {
+      write(`Sign-in link for ${email}: ${link}`);
     },
   };
 }
@@ -37,6 +43,9 @@ export function smtpMailer(smtpUrl: string, from: string): Mailer {
   const transport = nodemailer.createTransport(smtpUrl);
   return {
     async sendLoginCode(email, code, message = latchkeyCodeMessage(code, CODE_TTL_MS / 60_000)) {
+      await transport.sendMail({ from, to: email, subject: message.subject, text: message.text, headers: { 'Content-Language': message.language } });
+    },
+    async sendLoginLink(email, _link, message) {
       await transport.sendMail({ from, to: email, subject: message.subject, text: message.text, headers: { 'Content-Language': message.language } });
     },
   };

@@ -11,6 +11,8 @@ export interface IssuerState {
   displayName: string;
   /** The label of the user id field (spec §2 identityTypeLabel), '' for the default. */
   identityTypeLabel: string;
+  /** spec §2 User Verification and §3 identityType, as stored (docs/decisions/0018 applies §4's rule to them). */
+  verification: { method: string; identityType: string; url: string; confirmationURL: string; customText: string };
   /** spec §3 midentityLanguage: the pages' language when the browser asks for none of en, fr, ro. */
   language: PageLanguage;
   /** spec §3 branding ('' = not set): logoUrl, helpUrl, supportEmail, supportPhone. */
@@ -38,6 +40,8 @@ interface Row {
   identity_type_label: string | null;
   language: string | null;
   logo_url: string | null;
+  verification: { method?: unknown; url?: unknown; confirmationURL?: unknown; customText?: unknown } | null;
+  identity_type: string | null;
   help_url: string | null;
   support_email: string | null;
   support_phone: string | null;
@@ -57,6 +61,7 @@ export async function findIssuerState(db: Db, projectId: string): Promise<Issuer
             settings->>'midentityLanguage' AS language, settings->>'logoUrl' AS logo_url, settings->>'helpUrl' AS help_url,
             settings->>'supportEmail' AS support_email, settings->>'supportPhone' AS support_phone,
             settings->'enableBrowserWarning' = 'true'::jsonb AS browser_warning,
+            settings->'verificationOptions' AS verification, settings->>'identityType' AS identity_type,
             settings->'enableRegistrationCode' = 'true'::jsonb AS reg_code,
             settings->'limitRegCodeVerified' = 'true'::jsonb AS reg_code_verified,
             settings->'allowedCORSDomains' AS cors, issuer,
@@ -75,6 +80,13 @@ export async function findIssuerState(db: Db, projectId: string): Promise<Issuer
     language: (LANGUAGES as readonly (string | null)[]).includes(row.language) ? (row.language as PageLanguage) : 'en',
     logoUrl: row.logo_url ?? '',
     helpUrl: row.help_url ?? '',
+    verification: {
+      method: typeof row.verification?.method === 'string' ? row.verification.method : 'codeEmail',
+      identityType: row.identity_type ?? 'email',
+      url: typeof row.verification?.url === 'string' ? row.verification.url : '',
+      confirmationURL: typeof row.verification?.confirmationURL === 'string' ? row.verification.confirmationURL : '',
+      customText: typeof row.verification?.customText === 'string' ? row.verification.customText : '',
+    },
     supportEmail: row.support_email ?? '',
     supportPhone: row.support_phone ?? '',
     browserWarning: row.browser_warning === true,

@@ -19,6 +19,7 @@ import { hitAll, type RateLimit } from '../idp/rate-limits.repository.ts';
 import { emailPage, textsOf, type PageBrand } from '../idp/views.ts';
 import { findDevice, findProjectUserByEmail, insertDevice, markDeviceUsed, userDevices, type Device } from './devices.repository.ts';
 import { codeSignInEvent as codeSignIn, type EndUserEvent, type ProjectEvents } from './events.ts';
+import { findProjectUserByIdentity } from './project-users.repository.ts';
 import { deviceNameFromUserAgent } from './device-name.ts';
 import { countRegistrationCodeTry, findRegistrationCode, replaceRegistrationCode, useRegistrationCode } from './registration-codes.repository.ts';
 import {
@@ -46,7 +47,7 @@ interface Ceremony {
    */
   step: 'passkey' | 'verified' | 'quickcode';
   /** How a `verified` user proved who they are: what their new device is registered with. */
-  via?: 'email_code' | 'reg_code';
+  via?: string;
   deviceId?: string;
   /** The challenge of the options last shown (base64url), when the page was shown. */
   challenge?: string;
@@ -239,11 +240,11 @@ export function projectPasskeys(deps: {
   }
 
   return {
-    async afterEmail(ctx, email) {
+    async afterEmail(ctx, email, identityType = 'email') {
       // Page 1 tells whether an address has a passkey here (docs/decisions/0013): the answers one
       // client address gets are limited, like the codes it may have sent.
       if (await tooMany(ctx, 'lookup', LOOKUPS_PER_CLIENT)) return { status: 429, page: tooManyPage(ctx) };
-      const user = await findProjectUserByEmail(db, projectId, email);
+      const user = await findProjectUserByIdentity(db, projectId, { type: identityType, value: email });
       const devices = user ? await userDevices(db, projectId, user.id) : [];
       if (!user || devices.length === 0) return null;
       // spec §4: a revoked device cannot sign in; the page says so (the address was given first).
@@ -252,9 +253,9 @@ export function projectPasskeys(deps: {
       return { redirect: links(ctx).passkeyAction };
     },
 
-    async afterCode(ctx, accountId, email) {
+    async afterCode(ctx, accountId, email, verifiedBy = 'email_code') {
       if (activeOf(await userDevices(db, projectId, accountId)).length > 0) return null;
-      save(ctx, { userId: accountId, email, step: 'verified' });
+      save(ctx, { userId: accountId, email, step: 'verified', via: verifiedBy });
       return { redirect: links(ctx).registerAction };
     },
 

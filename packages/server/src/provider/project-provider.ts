@@ -73,7 +73,7 @@ function originOf(ctx: KoaContextWithOIDC | undefined, clientId: unknown): Event
  */
 function codeEvents(db: Db, projectId: string, events: ProjectEvents): CodeEvents {
   const who = async (tx: Db, code: AdapterPayload) =>
-    typeof code.accountId === 'string' ? ((await findProjectUser(tx, projectId, code.accountId))?.email ?? null) : null;
+    typeof code.accountId === 'string' ? ((await findProjectUser(tx, projectId, code.accountId))?.identity ?? null) : null;
   return {
     async issued(tx, code) {
       const userId = await who(tx, code);
@@ -173,7 +173,9 @@ export function createProjectProvider(options: {
     async findAccount(_ctx, sub) {
       const user = await findProjectUser(db, projectId, sub);
       if (!user) return undefined;
-      return { accountId: user.id, claims: async () => ({ sub: user.id, email: user.email, email_verified: true }) };
+      // docs/decisions/0018: the email claims only for a user known by an address (an alphanumeric id is no address).
+      const email = user.email === null ? {} : { email: user.email, email_verified: true };
+      return { accountId: user.id, claims: async () => ({ sub: user.id, ...email }) };
     },
     ...rootedCookies(mountedAt(mountPath, { cookieKeys: options.cookieKeys, cookiePrefix: 'lk_issuer', secure })),
     jwks: { keys: options.signingKeys } as Configuration['jwks'],

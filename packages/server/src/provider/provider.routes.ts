@@ -20,6 +20,8 @@ import { clientState, createProjectProvider, PROJECT_SCOPES, type ProjectClients
 import { createProviderCache } from './provider-cache.ts';
 import { userIdForEmail } from './project-users.repository.ts';
 import { projectPasskeys, registerPasskeyAssets } from './passkeys.ts';
+import { projectVerification, verificationSettingsOf, withIdentity } from './verification.ts';
+import { registerVerificationRoutes } from './verification-routes.ts';
 import { codeSignInEvent, projectEvents, type ProjectEvents } from './events.ts';
 
 export interface ProjectIssuerDeps {
@@ -39,7 +41,9 @@ function signInEvents(events: ProjectEvents): SignInEvents {
     refused: async (origin) => {
       await events.refusal(origin, { scope: 'oidc', status: 'disabled', action: 'sign_in', userId: null });
     },
-    signedInWithCode: (origin, email) => events.recordNow(origin, codeSignInEvent(email)),
+    // `method`: the emailed code, or the link or custom verification that stood for it (docs/decisions/0018).
+    signedInWithCode: (origin, email, _accountId, method = 'email_code') =>
+      events.recordNow(origin, { ...codeSignInEvent(email), details: { method } }),
     codeRefused: async (origin, email, reason) => {
       await events.refusal(origin, { scope: 'oidc', status: 'failed', action: 'sign_in', userId: email, details: { method: 'email_code', reason } });
     },
@@ -208,11 +212,14 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
       const at = issuerAt(request.raw, state, publicUrl);
       if (at === null || 'movedTo' in at) throw Object.assign(new Error('not this address'), { name: 'SessionNotFound' });
       const { mountPath, origin } = at.site;
-      const brand = projectBrand(state, pageRequest(request));
+      // docs/decisions/0018: page 1 asks for the project's identity type; new users verify by its method.
+      const verification = verificationSettingsOf(state);
+      const brand = withIdentity(projectBrand(state, pageRequest(request)), verification, state.identityTypeLabel !== '');
       const events = eventsOf(projectId);
+      const loginCodes = createLoginCodes(deps, `project:${projectId}`, codeMail(brand));
       return {
         provider: await cache.providerFor(state),
-        loginCodes: createLoginCodes(deps, `project:${projectId}`, codeMail(brand)),
+        loginCodes,
         mountPath,
         brand,
         home: null,
@@ -234,7 +241,21 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
           quickCodes: state.quickCodes,
         }),
         events: signInEvents(events),
+        verification: projectVerification({
+          db,
+          clock: deps.clock,
+          secretBox,
+          mailer: deps.mailer,
+          loginCodes,
+          events,
+          projectId,
+          settings: verification,
+          site: at.site,
+          brand,
+          signingKeys: () => projectSigningKeys(db, secretBox, projectId, state.issuer.id_token_signing_alg),
+        }),
       };
     },
   });
+  await registerVerificationRoutes(app, { db, clock: deps.clock, secretBox, clients, publicUrl, eventsOf });
 }

@@ -15,7 +15,7 @@ export class TestClock implements Clock {
   }
 }
 
-/** Keeps every sign-in code "sent", in order. */
+/** Keeps every sign-in code and link "sent", in order. */
 export class RecordingMailer implements Mailer {
   /** `message`: the mail's words when the sender gave them (a project's issuer does, in its pages' language). */
   readonly sent: Array<{ email: string; code: string; message?: LoginCodeMessage }> = [];
@@ -32,6 +32,17 @@ export class RecordingMailer implements Mailer {
   }
   count(email: string): number {
     return this.sent.filter((m) => m.email === email).length;
+  }
+  /** Every sign-in link "sent" (Email Link verification), in order. */
+  readonly links: Array<{ email: string; link: string; message: LoginCodeMessage }> = [];
+  async sendLoginLink(email: string, link: string, message: LoginCodeMessage): Promise<void> {
+    if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:25');
+    this.links.push({ email, link, message });
+  }
+  lastLink(email: string): string {
+    const found = this.links.filter((m) => m.email === email).at(-1);
+    if (!found) throw new Error(`no sign-in link was sent to ${email}`);
+    return found.link;
   }
 }
 

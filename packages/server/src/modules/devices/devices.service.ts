@@ -44,7 +44,7 @@ export function createDevicesService({ db, clock, audit, secretBox }: DevicesSer
           result: 'success',
           projectId,
           details: { mpinId, userId: revoked.userId, reason: REVOCATION_REASON, sessionsEnded },
-          subject: { userId: owner?.email ?? null, deviceName: revoked.name },
+          subject: { userId: owner?.identity ?? null, deviceName: revoked.name },
         });
         return { mpinId, revoked: true };
       });

@@ -53,3 +53,25 @@ export async function setPermissions(email: string, permissions: string[]): Prom
     await c.end();
   }
 }
+
+/** A project's end-user events as `scope action result`, oldest first (docs/decisions/0014), and its usage totals by key. */
+export async function eventsAndUsageOf(projectId: string): Promise<{ events: string[]; usage: Record<string, number> }> {
+  const url = process.env.LATCHKEY_DATABASE_URL;
+  if (!url) throw new Error('LATCHKEY_DATABASE_URL is not set: is global setup running?');
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ line: string }>(
+      `SELECT scope || ' ' || (details->>'action') || ' ' || event_status AS line FROM audit_events
+        WHERE project_id = $1 AND NOT (scope = 'console' AND details->>'action' ~ '^(project\\.create|app\\.)') ORDER BY created_at, id`,
+      [projectId],
+    );
+    const { rows: usage } = await c.query<{ key: string; n: string }>(
+      'SELECT key, sum(count)::text AS n FROM usage_daily WHERE project_id = $1 GROUP BY key',
+      [projectId],
+    );
+    return { events: rows.map((r) => r.line), usage: Object.fromEntries(usage.map((u) => [u.key, Number(u.n)])) };
+  } finally {
+    await c.end();
+  }
+}

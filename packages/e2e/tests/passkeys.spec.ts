@@ -1,4 +1,7 @@
-import { createAppWithKeysThroughApi, createProjectThroughApi, revokeDeviceThroughApi } from '../support/call-api.ts';
+import { join } from 'node:path';
+import { api } from '@latchkey/domain';
+import type { Page } from '@playwright/test';
+import { callApiOk, createAppWithKeysThroughApi, createProjectThroughApi, revokeDeviceThroughApi } from '../support/call-api.ts';
 import { expect, expectAccessible, test } from '../support/fixtures.ts';
 import {
   addVirtualAuthenticator,
@@ -14,6 +17,13 @@ import {
 } from '../support/passkey-pages.ts';
 import { startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
 import { countCodesSentTo, newEmail, readCode, signIn } from '../support/sign-in.ts';
+import { eventsAndUsageOf } from '../support/database.ts';
+
+/** HOSTED_PAGE_SHOTS=<dir> saves the pages a person sees, to look at them. */
+async function saveShot(page: Page, name: string): Promise<void> {
+  const dir = process.env.HOSTED_PAGE_SHOTS;
+  if (dir) await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+}
 
 let app: RelyingParty;
 test.beforeAll(async () => {
@@ -83,5 +93,91 @@ test('an end user verifies by emailed code, creates a passkey, signs in again wi
     await fillIdentityAndContinue(user, email);
     await expectPasskeyRevoked(user);
   });
+
+  await test.step('each registration, sign-in, code, revocation and refusal is an event; usage counts them', async () => {
+    const { events, usage } = await eventsAndUsageOf(projectId);
+    expect(events).toEqual([
+      'oidc device.register created',
+      'oidc sign_in success',
+      'authcode code.issued success',
+      'authcode code.exchanged success',
+      'oidc sign_in success',
+      'authcode code.issued success',
+      'authcode code.exchanged success',
+      'console device.revoke success',
+      'oidc sign_in denied',
+      'oidc sign_in denied',
+    ]);
+    expect(usage).toEqual({ issued: 1, oidc: 2, jwt: 2 });
+  });
   await context.close();
+});
+
+test('a QuickCode from the signed-in laptop lets the phone create its own passkey without an emailed code', async ({ page, browser, baseURL }) => {
+  const projectName = `QuickCode shop ${Date.now().toString(36)}`;
+  const projectId = await test.step('a developer turns QuickCodes on for a project with the test app', async () => {
+    await signIn(page, newEmail('developer'));
+    const id = await createProjectThroughApi(page, projectName);
+    const project = await callApiOk(page, api.getProject, { params: { project: id } });
+    await callApiOk(page, api.updateProject, { params: { project: id }, body: { ...project, enableRegistrationCode: true } });
+    const keys = await createAppWithKeysThroughApi(page, id, [app.redirectUri]);
+    app.useClient({ issuer: `${baseURL}/p/${id}`, clientId: keys.clientId, clientSecret: keys.clientSecret });
+    return id;
+  });
+  const email = newEmail('two-devices');
+
+  const laptop = await browser.newContext();
+  const onLaptop = await laptop.newPage();
+  await addVirtualAuthenticator(onLaptop);
+  const subject = await test.step('on the laptop: code, passkey', async () => {
+    await goToAppSignIn(onLaptop, app.url, projectName);
+    await fillIdentityAndContinue(onLaptop, email);
+    await fillEmailedCodeAndSignIn(onLaptop, await readCode(email, 0));
+    await clickCreatePasskey(onLaptop);
+    return expectSignedInAtApp(onLaptop);
+  });
+
+  const quickCode = await test.step('on the laptop again: the passkey, asking for a QuickCode', async () => {
+    await laptop.clearCookies();
+    await goToAppSignIn(onLaptop, app.url, projectName);
+    await fillIdentityAndContinue(onLaptop, email);
+    await expectPasskeyStep(onLaptop);
+    await onLaptop.getByLabel('Also get a QuickCode to add another device').check();
+    await expectAccessible(onLaptop);
+    await saveShot(onLaptop, 'passkey-page-quickcode');
+    await clickSignInWithPasskey(onLaptop);
+    await expect(onLaptop.getByRole('heading', { name: 'Your QuickCode' })).toBeVisible();
+    await expectAccessible(onLaptop);
+    await saveShot(onLaptop, 'quickcode-shown');
+    const shown = (await onLaptop.getByLabel('Your QuickCode').textContent()) ?? '';
+    await onLaptop.getByRole('button', { name: 'Continue' }).click();
+    expect(await expectSignedInAtApp(onLaptop)).toBe(subject);
+    return shown.replace(/\s/g, '');
+  });
+  expect(quickCode).toMatch(/^\d{6}$/);
+
+  await test.step('on the phone: "I have a QuickCode", then a passkey of its own', async () => {
+    const phone = await browser.newContext();
+    const onPhone = await phone.newPage();
+    await onPhone.emulateMedia({ colorScheme: 'dark' });
+    await addVirtualAuthenticator(onPhone);
+    await goToAppSignIn(onPhone, app.url, projectName);
+    await onPhone.getByRole('link', { name: 'I have a QuickCode' }).click();
+    await expect(onPhone.getByRole('heading', { name: 'Enter your QuickCode' })).toBeVisible();
+    await expectAccessible(onPhone);
+    await saveShot(onPhone, 'quickcode-entry-dark');
+    await onPhone.getByLabel('Email').fill(email);
+    await onPhone.getByLabel('QuickCode').fill(quickCode);
+    await onPhone.getByRole('button', { name: 'Continue' }).click();
+    await expectPasskeyOffer(onPhone);
+    await clickCreatePasskey(onPhone);
+    expect(await expectSignedInAtApp(onPhone)).toBe(subject);
+    expect(countCodesSentTo(email)).toBe(1);
+    await phone.close();
+  });
+
+  const { events, usage } = await eventsAndUsageOf(projectId);
+  expect(events.filter((e) => e.startsWith('reg-code'))).toEqual(['reg-code reg_code.issued success', 'reg-code reg_code.used success']);
+  expect(usage).toMatchObject({ issued: 2, 'reg-code': 1 });
+  await laptop.close();
 });

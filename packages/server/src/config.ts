@@ -28,6 +28,8 @@ export interface Config {
   logLevel: (typeof LOG_LEVELS)[number];
   /** How many projects an account without a global permission may create (self-service sign-up). */
   projectsPerAccount: number;
+  /** Months of audit events kept (whole monthly partitions are dropped after it; docs/decisions/0014). */
+  eventRetentionMonths: number;
   /** The master key (32 bytes) from SECRET_KEY; null: `{dataDir}/secret.key` (README "Secrets and backups"). */
   secretKey: Buffer | null;
   /** The key before a rotation: what was sealed under it is still read, and sealed again at start. */
@@ -58,6 +60,8 @@ export const DOCS_PATH = '/api/docs';
 
 /** Issue 7: self-service sign-up stays open, but an account without a global permission may create this many projects. */
 export const DEFAULT_PROJECTS_PER_ACCOUNT = 10;
+/** Two full calendar years back from the current month, so the dashboard's last year is always whole. */
+export const DEFAULT_EVENT_RETENTION_MONTHS = 25;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -138,6 +142,13 @@ const envSchema = z
         .regex(/^\d{1,6}$/, { error: 'PROJECTS_PER_ACCOUNT must be a whole number from 0 to 999999' })
         .transform(Number),
     ),
+    EVENT_RETENTION_MONTHS: optional(
+      z
+        .string()
+        .regex(/^\d{1,4}$/, { error: 'EVENT_RETENTION_MONTHS must be a whole number of months from 1 to 9999' })
+        .transform(Number)
+        .refine((n) => n >= 1, { error: 'EVENT_RETENTION_MONTHS must be a whole number of months from 1 to 9999' }),
+    ),
     SECRET_KEY: optional(secretKeyOf('SECRET_KEY')),
     SECRET_KEY_PREVIOUS: optional(secretKeyOf('SECRET_KEY_PREVIOUS')),
     TRUST_PROXY: optional(
@@ -191,6 +202,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     supportUrl: e.SUPPORT_URL ?? '',
     logLevel: e.LOG_LEVEL ?? 'info',
     projectsPerAccount: e.PROJECTS_PER_ACCOUNT ?? DEFAULT_PROJECTS_PER_ACCOUNT,
+    eventRetentionMonths: e.EVENT_RETENTION_MONTHS ?? DEFAULT_EVENT_RETENTION_MONTHS,
     secretKey: e.SECRET_KEY ?? null,
     secretKeyPrevious: e.SECRET_KEY_PREVIOUS ?? null,
     trustProxy: e.TRUST_PROXY ?? [],

@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       supportUrl: '',
       logLevel: 'info',
       projectsPerAccount: 10,
+      eventRetentionMonths: 25,
       secretKey: null,
       secretKeyPrevious: null,
       trustProxy: [],

@@ -9,7 +9,7 @@ import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
 import { closeProject, createProject, REDIRECT } from './support/fixtures.ts';
 import { authorizationRequest, projectWithRelyingParty, untilApp, type RelyingParty } from './support/relying-party.ts';
-import { formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
+import { codeInsteadAction, formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
 
 interface ErrorAnswer {
   error: string;
@@ -216,7 +216,7 @@ describeEachDatabase('revoking a device (POST projects/{project}/mpinids/{mpinId
     async function signInWithCode(browser: Browser, p: RelyingParty, email: string) {
       const { request, end: page1 } = await open(browser, p);
       const passkeyPage = await submitEmail(browser, page1, email);
-      const codePage = await untilApp(browser, await browser.request(formAction(passkeyPage, 1), { form: { email, method: 'code' } }));
+      const codePage = await untilApp(browser, await browser.request(codeInsteadAction(passkeyPage), { form: { email, method: 'code' } }));
       const after = await untilApp(browser, await browser.request(formAction(codePage), { form: { code: app.mailer.lastCode(email) } }));
       return tokensFrom(p, after, request.verifier);
     }

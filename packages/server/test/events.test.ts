@@ -99,8 +99,16 @@ it('migration 0010 moves the events written before it into monthly partitions, i
       { part: 'audit_events_202610', action: 'app.disable' },
     ]);
     const made = await ensureEventPartitions(db, new Date('2026-10-15T12:00:00Z'));
-    expect(made).toEqual(['audit_events_202611', 'audit_events_202612', 'audit_events_202701']);
-    expect(await ensureEventPartitions(db, new Date('2026-10-15T12:00:00Z'))).toEqual([]);
+    expect(made).toEqual({ created: ['audit_events_202611', 'audit_events_202612', 'audit_events_202701'], dropped: [] });
+    expect(await ensureEventPartitions(db, new Date('2026-10-15T12:00:00Z'), 25)).toEqual({ created: [], dropped: [] });
+    // Retention drops whole months older than it, and only those: in September 2027, keeping the 11
+    // months before the current one (October 2026 on), September 2026 goes.
+    expect(await ensureEventPartitions(db, new Date('2027-09-20T00:00:00Z'), 11)).toEqual({
+      created: ['audit_events_202709', 'audit_events_202710', 'audit_events_202711', 'audit_events_202712'],
+      dropped: ['audit_events_202609'],
+    });
+    const { rows: left } = await db.query<{ action: string }>(`SELECT details->>'action' AS action FROM audit_events ORDER BY created_at, id`);
+    expect(left.map((r) => r.action)).toEqual(['app.create', 'app.disable']);
   } finally {
     await db.close();
   }

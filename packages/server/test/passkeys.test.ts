@@ -7,7 +7,7 @@ import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
 import { REDIRECT } from './support/fixtures.ts';
 import { authorizationRequest, projectWithRelyingParty, untilApp, type RelyingParty } from './support/relying-party.ts';
-import { formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
+import { codeInsteadAction, formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
 
 const CHROME_ON_LINUX = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
@@ -116,7 +116,7 @@ describeEachDatabase('end users sign in with passkeys at a project issuer', (d) 
     const withPasskey = await newUserWithPasskey(p);
     const other = new Browser();
     const { request: second, page } = await passkeyPageFor(other, p, withPasskey.email);
-    const codePage = await untilApp(other, await other.request(formAction(page, 1), { form: { email: withPasskey.email, method: 'code' } }));
+    const codePage = await untilApp(other, await other.request(codeInsteadAction(page), { form: { email: withPasskey.email, method: 'code' } }));
     expect(codePage.text).toContain('We sent a 6-digit code to');
     const signedIn = await untilApp(other, await other.request(formAction(codePage), { form: { code: t.mailer.lastCode(withPasskey.email) } }));
     expect(await subOf(p, signedIn, second.verifier)).toBe(withPasskey.sub); // no second offer: a passkey exists

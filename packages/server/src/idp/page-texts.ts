@@ -127,6 +127,8 @@ export interface PageTexts {
   quickCodeRefused: string;
   tooManyTries: string;
   quickCodeAlso: string;
+  /** Mobile Login (spec §3 loginOptions): a passkey on a phone or tablet, by the browser's QR code. */
+  passkeyOnPhone: string;
   quickCodeContinue: string;
   // The email carrying the code.
   mailSubject(name: string, code: string): string;
@@ -164,8 +166,6 @@ const en: PageTexts = {
     wrong: 'That code is not right',
   },
   wrongCodeLast: 'That code is not right. Ask for a new one.',
-  passkeyTitle: 'Sign in with a passkey',
-  usePasskeyFor: (email) => `Use your passkey for ${email}.`,
   userIdLabel: 'User ID',
   invalidUserId: 'Enter a user ID of 1 to 64 letters, digits, dots, hyphens, underscores or @',
   linkHint: 'We will email you a sign-in link. No password needed.',
@@ -192,6 +192,8 @@ const en: PageTexts = {
   customContinue: 'Continue to verification',
   customNotConfirmed: 'Your verification is not confirmed yet. Continue to verification, then come back.',
   cannotVerify: (name) => `${name} cannot verify new users with a user ID by email. Contact its support.`,
+  passkeyTitle: 'Sign in with a passkey',
+  usePasskeyFor: (email) => `Use your passkey for ${email}.`,
   codeInstead: 'Email me a code instead',
   createPasskey: 'Create a passkey',
   createPasskeyHint: (name) => `Next time, sign in to ${name} with this device's screen lock or security key instead of an emailed code.`,
@@ -253,6 +255,7 @@ const en: PageTexts = {
   quickCodeRefused: 'That QuickCode is not right, was used, or has expired. Get a new one on your other device.',
   tooManyTries: 'Too many tries from your network. Wait a few minutes, then try again.',
   quickCodeAlso: 'Also get a QuickCode to add another device',
+  passkeyOnPhone: 'Use a passkey on a phone or tablet',
   quickCodeContinue: 'Continue',
   mailSubject: (name, code) => `Your ${name} sign-in code: ${code}`,
   mailText: (name, code, minutes) =>
@@ -292,9 +295,6 @@ const fr: PageTexts = {
     wrong: 'Ce code n’est pas correct',
   },
   wrongCodeLast: 'Ce code n’est pas correct. Demandez-en un nouveau.',
-  passkeyTitle: 'Se connecter avec une clé d’accès',
-  usePasskeyFor: (email) => `Utilisez votre clé d’accès pour ${email}.`,
-  codeInstead: 'M’envoyer plutôt un code par e-mail',
   userIdLabel: 'Identifiant',
   invalidUserId: 'Saisissez un identifiant de 1 à 64 lettres, chiffres, points, tirets, traits de soulignement ou @',
   linkHint: 'Nous vous enverrons un lien de connexion par e-mail. Aucun mot de passe n’est nécessaire.',
@@ -323,6 +323,9 @@ const fr: PageTexts = {
   customNotConfirmed: 'Votre vérification n’est pas encore confirmée. Continuez vers la vérification, puis revenez.',
   cannotVerify: (name) =>
     `${name} ne peut pas vérifier par e-mail les nouveaux utilisateurs identifiés par un identifiant. Contactez son assistance.`,
+  passkeyTitle: 'Se connecter avec une clé d’accès',
+  usePasskeyFor: (email) => `Utilisez votre clé d’accès pour ${email}.`,
+  codeInstead: 'M’envoyer plutôt un code par e-mail',
   createPasskey: 'Créer une clé d’accès',
   createPasskeyHint: (name) =>
     `La prochaine fois, connectez-vous à ${name} avec le verrouillage de l’écran de cet appareil ou une clé de sécurité, au lieu d’un code reçu par e-mail.`,
@@ -385,6 +388,7 @@ const fr: PageTexts = {
   quickCodeRefused: 'Ce QuickCode est incorrect, a déjà servi ou a expiré. Obtenez-en un nouveau sur votre autre appareil.',
   tooManyTries: 'Trop de tentatives depuis votre réseau. Patientez quelques minutes, puis réessayez.',
   quickCodeAlso: 'Obtenir aussi un QuickCode pour ajouter un autre appareil',
+  passkeyOnPhone: 'Utiliser une clé d’accès sur un téléphone ou une tablette',
   quickCodeContinue: 'Continuer',
   mailSubject: (name, code) => `Votre code de connexion à ${name}\u202f: ${code}`,
   mailText: (name, code, minutes) =>
@@ -424,10 +428,6 @@ const ro: PageTexts = {
     wrong: 'Acest cod nu este corect',
   },
   wrongCodeLast: 'Acest cod nu este corect. Solicitați unul nou.',
-  passkeyTitle: 'Conectați-vă cu o cheie de acces',
-  usePasskeyFor: (email) => `Folosiți cheia de acces pentru ${email}.`,
-  codeInstead: 'Trimiteți-mi în schimb un cod prin e-mail',
-  createPasskey: 'Creați o cheie de acces',
   userIdLabel: 'ID utilizator',
   invalidUserId: 'Introduceți un ID de utilizator din 1–64 litere, cifre, puncte, cratime, liniuțe de subliniere sau @',
   linkHint: 'Vă vom trimite prin e-mail un link de conectare. Nu aveți nevoie de parolă.',
@@ -454,6 +454,10 @@ const ro: PageTexts = {
   customContinue: 'Continuați către verificare',
   customNotConfirmed: 'Verificarea nu este confirmată încă. Continuați către verificare, apoi reveniți.',
   cannotVerify: (name) => `${name} nu poate verifica prin e-mail utilizatorii noi cu ID de utilizator. Contactați asistența.`,
+  passkeyTitle: 'Conectați-vă cu o cheie de acces',
+  usePasskeyFor: (email) => `Folosiți cheia de acces pentru ${email}.`,
+  codeInstead: 'Trimiteți-mi în schimb un cod prin e-mail',
+  createPasskey: 'Creați o cheie de acces',
   createPasskeyHint: (name) =>
     `Data viitoare, conectați-vă la ${name} cu blocarea ecranului acestui dispozitiv sau cu o cheie de securitate, în loc de un cod primit prin e-mail.`,
   notNow: 'Nu acum',
@@ -515,6 +519,7 @@ const ro: PageTexts = {
   quickCodeRefused: 'Acest QuickCode nu este corect, a fost folosit deja sau a expirat. Obțineți unul nou pe celălalt dispozitiv.',
   tooManyTries: 'Prea multe încercări din rețeaua dumneavoastră. Așteptați câteva minute, apoi încercați din nou.',
   quickCodeAlso: 'Obțineți și un QuickCode pentru a adăuga alt dispozitiv',
+  passkeyOnPhone: 'Folosiți o cheie de acces de pe telefon sau tabletă',
   quickCodeContinue: 'Continuați',
   mailSubject: (name, code) => `Codul dumneavoastră de conectare la ${name}: ${code}`,
   mailText: (name, code, minutes) =>

@@ -50,6 +50,7 @@ a { color: var(--accent); }
 .inline { display: inline; }
 /* A link that leaves for the project's own verification page, drawn as the page's main button. */
 a.primary { display: block; text-align: center; text-decoration: none; font-weight: 600; border-radius: 8px; padding: .625rem 1rem; }
+.wide { width: 100%; margin-top: .75rem; }
 .check { display: flex; gap: .5rem; align-items: flex-start; font-weight: 400; margin: 1rem 0 0; }
 .check input { width: auto; margin: .3rem 0 0; }
 .quickcode { font-size: 2rem; font-weight: 700; letter-spacing: .2em; text-align: center; font-variant-numeric: tabular-nums; margin: 0 0 1rem; padding: .75rem; border: 1px dashed var(--border); border-radius: 8px; }
@@ -68,11 +69,11 @@ export interface PageBrand {
   name: string;
   /** The label of page 1's field (spec §2: identityTypeLabel for a project). */
   idLabel: string;
-  /** The language the pages speak (docs/decisions/0015). */
   /** spec §3 identityType: page 1 asks for an email address (the default) or an alphanumeric user id (docs/decisions/0018). */
   idType?: 'email' | 'alphanumeric';
   /** Page 1's hint, when not the emailed code's (an emailed link, the project's own verification). */
   idHint?: string;
+  /** The language the pages speak (docs/decisions/0015). */
   language: PageLanguage;
   /** The project's logo when it may be shown (pageLogo): its address, and the origin the pages' CSP lets images come from. */
   logo?: { src: string; origin: string };

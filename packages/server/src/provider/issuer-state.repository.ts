@@ -24,6 +24,8 @@ export interface IssuerState {
   browserWarning: boolean;
   /** spec §3 enableRegistrationCode, limitRegCodeVerified (docs/decisions/0017). */
   quickCodes: { enabled: boolean; verifiedOnly: boolean };
+  /** spec §3 loginOptions (stored normalised by §4's rules): Browser Login, Mobile Login, the primary. */
+  login: { browser: boolean; mobile: boolean; primary: 'browserLogin' | 'mobileLogin' };
   /** Browser origins allowed to call the token and userinfo endpoints (spec §3 allowedCORSDomains). */
   allowedOrigins: string[];
   issuer: Issuer;
@@ -38,15 +40,16 @@ interface Row {
   name: string;
   display_name: string | null;
   identity_type_label: string | null;
-  language: string | null;
-  logo_url: string | null;
   verification: { method?: unknown; url?: unknown; confirmationURL?: unknown; customText?: unknown } | null;
   identity_type: string | null;
+  language: string | null;
+  logo_url: string | null;
   help_url: string | null;
   support_email: string | null;
   support_phone: string | null;
   browser_warning: boolean | null;
   reg_code: boolean | null;
+  login: { browserLoginEnabled?: unknown; mobileLoginEnabled?: unknown; primary?: unknown } | null;
   reg_code_verified: boolean | null;
   cors: string[] | null;
   issuer: Issuer | null;
@@ -58,11 +61,11 @@ export async function findIssuerState(db: Db, projectId: string): Promise<Issuer
   const { rows } = await db.query<Row>(
     `SELECT id, version, enabled, name, settings->>'displayName' AS display_name,
             settings #>> '{verificationOptions,identityTypeLabel}' AS identity_type_label,
+            settings->'verificationOptions' AS verification, settings->>'identityType' AS identity_type,
             settings->>'midentityLanguage' AS language, settings->>'logoUrl' AS logo_url, settings->>'helpUrl' AS help_url,
             settings->>'supportEmail' AS support_email, settings->>'supportPhone' AS support_phone,
             settings->'enableBrowserWarning' = 'true'::jsonb AS browser_warning,
-            settings->'verificationOptions' AS verification, settings->>'identityType' AS identity_type,
-            settings->'enableRegistrationCode' = 'true'::jsonb AS reg_code,
+            settings->'enableRegistrationCode' = 'true'::jsonb AS reg_code, settings->'loginOptions' AS login,
             settings->'limitRegCodeVerified' = 'true'::jsonb AS reg_code_verified,
             settings->'allowedCORSDomains' AS cors, issuer,
             (SELECT origin FROM project_hosts h WHERE h.project_id = projects.id AND h.origin IS NOT NULL LIMIT 1) AS custom_origin
@@ -77,9 +80,6 @@ export async function findIssuerState(db: Db, projectId: string): Promise<Issuer
     enabled: row.enabled,
     displayName: row.display_name || row.name,
     identityTypeLabel: row.identity_type_label ?? '',
-    language: (LANGUAGES as readonly (string | null)[]).includes(row.language) ? (row.language as PageLanguage) : 'en',
-    logoUrl: row.logo_url ?? '',
-    helpUrl: row.help_url ?? '',
     verification: {
       method: typeof row.verification?.method === 'string' ? row.verification.method : 'codeEmail',
       identityType: row.identity_type ?? 'email',
@@ -87,10 +87,19 @@ export async function findIssuerState(db: Db, projectId: string): Promise<Issuer
       confirmationURL: typeof row.verification?.confirmationURL === 'string' ? row.verification.confirmationURL : '',
       customText: typeof row.verification?.customText === 'string' ? row.verification.customText : '',
     },
+    language: (LANGUAGES as readonly (string | null)[]).includes(row.language) ? (row.language as PageLanguage) : 'en',
+    logoUrl: row.logo_url ?? '',
+    helpUrl: row.help_url ?? '',
     supportEmail: row.support_email ?? '',
     supportPhone: row.support_phone ?? '',
     browserWarning: row.browser_warning === true,
     quickCodes: { enabled: row.reg_code === true, verifiedOnly: row.reg_code === true && row.reg_code_verified === true },
+    // Unset (a project stored before login options): both methods, as the spec's defaults.
+    login: {
+      browser: row.login?.browserLoginEnabled !== false,
+      mobile: row.login?.mobileLoginEnabled !== false,
+      primary: row.login?.primary === 'browserLogin' ? 'browserLogin' : 'mobileLogin',
+    },
     allowedOrigins: Array.isArray(row.cors) ? row.cors : [],
     issuer: { ...defaultIssuer(), ...row.issuer },
     customOrigin: row.custom_origin,

@@ -24,32 +24,35 @@ export function webauthnLibrary(): string {
  * `data-failed`. Nothing is inline (CSP `script-src 'self'`).
  */
 export const PASSKEY_SCRIPT = `(function () {
-  var form = document.querySelector('form[data-webauthn]');
-  if (!form) return;
   var error = document.getElementById('passkey-error');
-  function fail(text) {
+  var quickCode = document.getElementById('quickcode');
+  function fail(form, text) {
     error.textContent = text;
     error.hidden = false;
   }
-  form.addEventListener('submit', function (event) {
-    event.preventDefault();
-    var lib = window.SimpleWebAuthnBrowser;
-    if (!lib || !lib.browserSupportsWebAuthn()) {
-      fail(form.getAttribute('data-unsupported'));
-      return;
-    }
-    var optionsJSON = JSON.parse(form.getAttribute('data-options'));
-    var register = form.getAttribute('data-webauthn') === 'register';
-    error.hidden = true;
-    (register ? lib.startRegistration({ optionsJSON: optionsJSON }) : lib.startAuthentication({ optionsJSON: optionsJSON })).then(
-      function (response) {
-        form.elements.namedItem('response').value = JSON.stringify(response);
-        form.submit();
-      },
-      function () {
-        fail(form.getAttribute('data-failed'));
-      },
-    );
+  Array.prototype.forEach.call(document.querySelectorAll('form[data-webauthn]'), function (form) {
+    form.addEventListener('submit', function (event) {
+      event.preventDefault();
+      var lib = window.SimpleWebAuthnBrowser;
+      if (!lib || !lib.browserSupportsWebAuthn()) {
+        fail(form, form.getAttribute('data-unsupported'));
+        return;
+      }
+      var optionsJSON = JSON.parse(form.getAttribute('data-options'));
+      var register = form.getAttribute('data-webauthn') === 'register';
+      error.hidden = true;
+      (register ? lib.startRegistration({ optionsJSON: optionsJSON }) : lib.startAuthentication({ optionsJSON: optionsJSON })).then(
+        function (response) {
+          form.elements.namedItem('response').value = JSON.stringify(response);
+          var wanted = form.elements.namedItem('quickcode');
+          if (wanted && quickCode) wanted.value = quickCode.checked ? '1' : '';
+          form.submit();
+        },
+        function () {
+          fail(form, form.getAttribute('data-failed'));
+        },
+      );
+    });
   });
 })();
 `;
@@ -80,23 +83,32 @@ function codeInstead(links: InteractionLinks, email: string, brand: PageBrand): 
   return `<form class="inline" method="post" action="${escapeHtml(links.emailAction)}"><input type="hidden" name="email" value="${escapeHtml(email)}"><input type="hidden" name="method" value="code"><button class="secondary" type="submit">${escapeHtml(textsOf(brand).codeInstead)}</button></form>`;
 }
 
-/** A returning user with a passkey: "Sign in with a passkey", or a code by email. */
+/** A returning user with a passkey: one button per login method (the primary first), or a code by email. */
 export function passkeyPage(
   links: PasskeyLinks,
-  options: { email: string; optionsJson: string; error?: string; quickCode?: boolean },
+  options: { email: string; ways: Array<{ method: 'device' | 'phone'; optionsJson: string }>; error?: string; quickCode?: boolean },
   brand: PageBrand,
 ): string {
   const t = textsOf(brand);
+  const forms = options.ways
+    .map(
+      (
+        { method, optionsJson },
+        index,
+      ) => `<form method="post" action="${escapeHtml(links.passkeyAction)}" ${ceremonyAttributes(brand, 'authenticate', optionsJson)}>
+<input type="hidden" name="response" value="">
+<input type="hidden" name="quickcode" value="">
+<button class="${index === 0 ? 'primary' : 'secondary wide'}" type="submit">${escapeHtml(method === 'device' ? t.passkeyTitle : t.passkeyOnPhone)}</button>
+</form>`,
+    )
+    .join('\n');
   return signInPage(
     t.passkeyTitle,
     `<h1>${escapeHtml(t.signInTo(brand.name))}</h1>
 <p>${withMarkup(t.usePasskeyFor, `<strong>${escapeHtml(options.email)}</strong>`)}</p>
-<form method="post" action="${escapeHtml(links.passkeyAction)}" ${ceremonyAttributes(brand, 'authenticate', options.optionsJson)}>
-<input type="hidden" name="response" value="">
 ${errorLine(options.error)}
-<button class="primary" type="submit">${escapeHtml(t.passkeyTitle)}</button>
-${options.quickCode ? `<label class="check"><input type="checkbox" name="quickcode" value="1"><span>${escapeHtml(t.quickCodeAlso)}</span></label>\n` : ''}</form>
-<div class="links">
+${forms}
+${options.quickCode ? `<label class="check"><input type="checkbox" id="quickcode" value="1"><span>${escapeHtml(t.quickCodeAlso)}</span></label>\n` : ''}<div class="links">
 ${codeInstead(links, options.email, brand)}
 <a href="${escapeHtml(links.emailPage)}">${escapeHtml(t.useDifferentEmail)}</a>
 <a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a>

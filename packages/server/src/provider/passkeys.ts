@@ -4,6 +4,7 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
   type AuthenticationResponseJSON,
+  type AuthenticatorTransport,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
@@ -18,8 +19,8 @@ import { rateLimitKeyOf } from '../http/client-address.ts';
 import { hitAll, type RateLimit } from '../idp/rate-limits.repository.ts';
 import { emailPage, textsOf, type PageBrand } from '../idp/views.ts';
 import { findDevice, findProjectUserByEmail, insertDevice, markDeviceUsed, userDevices, type Device } from './devices.repository.ts';
-import { codeSignInEvent as codeSignIn, type EndUserEvent, type ProjectEvents } from './events.ts';
 import { findProjectUserByIdentity } from './project-users.repository.ts';
+import { codeSignInEvent as codeSignIn, type EndUserEvent, type ProjectEvents } from './events.ts';
 import { deviceNameFromUserAgent } from './device-name.ts';
 import { countRegistrationCodeTry, findRegistrationCode, replaceRegistrationCode, useRegistrationCode } from './registration-codes.repository.ts';
 import {
@@ -83,6 +84,32 @@ export function registerPasskeyAssets(app: FastifyInstance): void {
   app.get(PASSKEY_SCRIPT_PATH, { schema: { hide: true } }, send(PASSKEY_SCRIPT));
 }
 
+/** spec §3 loginOptions for passkeys (docs/decisions/0017): Browser Login, Mobile Login, which is offered first. */
+export interface LoginMethods {
+  browser: boolean;
+  mobile: boolean;
+  primary: 'browserLogin' | 'mobileLogin';
+}
+
+/** The ways a passkey page offers, the primary first; at least one (spec §5: one login method is required). */
+export function loginMethods(login: LoginMethods): Array<'device' | 'phone'> {
+  const ways: Array<'device' | 'phone'> = [];
+  if (login.browser) ways.push('device');
+  if (login.mobile) ways.push('phone');
+  if (ways.length === 0) return ['device'];
+  return login.primary === 'mobileLogin' ? ways.reverse() : ways;
+}
+
+/**
+ * What a credential's transports become for one way: on this device, every transport but the
+ * cross-device one (hybrid: the QR code); on a phone, hybrid only, so the browser shows its QR code.
+ */
+function transportsFor(method: 'device' | 'phone', stored: readonly string[] | undefined): AuthenticatorTransport[] {
+  if (method === 'phone') return ['hybrid'];
+  const local = (stored ?? []).filter((t) => t !== 'hybrid') as AuthenticatorTransport[];
+  return local.length > 0 ? local : ['internal'];
+}
+
 /** A QuickCode: 6 random digits. */
 const newQuickCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
@@ -111,8 +138,10 @@ export function projectPasskeys(deps: {
   events: ProjectEvents;
   /** spec §3 enableRegistrationCode, limitRegCodeVerified. */
   quickCodes: { enabled: boolean; verifiedOnly: boolean };
+  /** spec §3 loginOptions, as §4 normalises them. */
+  login: LoginMethods;
 }): PasskeySteps {
-  const { db, clock, secretBox, projectId, brand, events, quickCodes } = deps;
+  const { db, clock, secretBox, projectId, brand, events, quickCodes, login } = deps;
   const { rpID, origin } = relyingPartyOf(deps.publicUrl);
   const secure = deps.publicUrl.startsWith('https:');
   const context = (uid: string) => `passkey-ceremony:${projectId}:${uid}`;
@@ -215,11 +244,16 @@ export function projectPasskeys(deps: {
       allowCredentials: active.map((d) => ({ id: d.id, transports: d.transports })),
     });
     save(ctx, { userId: ceremony.userId, email: ceremony.email, step: 'passkey', challenge: options.challenge });
-    const page = passkeyPage(
-      links(ctx),
-      { email: ceremony.email, optionsJson: JSON.stringify(options), quickCode: quickCodes.enabled, ...(error ? { error } : {}) },
-      brand,
-    );
+    // spec §3 loginOptions (docs/decisions/0017): one button per login method, the primary first;
+    // the same challenge, each asking the browser for passkeys reachable that way.
+    const ways = loginMethods(login).map((method) => ({
+      method,
+      optionsJson: JSON.stringify({
+        ...options,
+        allowCredentials: options.allowCredentials?.map((c) => ({ ...c, transports: transportsFor(method, c.transports) })),
+      }),
+    }));
+    const page = passkeyPage(links(ctx), { email: ceremony.email, ways, quickCode: quickCodes.enabled, ...(error ? { error } : {}) }, brand);
     return { status: error ? 400 : 200, page };
   }
 
@@ -232,7 +266,13 @@ export function projectPasskeys(deps: {
       userID: isoUint8Array.fromUTF8String(ceremony.userId),
       attestationType: 'none',
       excludeCredentials: active.map((d) => ({ id: d.id, transports: d.transports })),
-      authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
+      // Browser Login only: a passkey on this device; Mobile Login only: one on another (a phone, by QR).
+      authenticatorSelection: {
+        residentKey: 'preferred',
+        userVerification: 'required',
+        ...(login.browser && !login.mobile ? { authenticatorAttachment: 'platform' as const } : {}),
+        ...(login.mobile && !login.browser ? { authenticatorAttachment: 'cross-platform' as const } : {}),
+      },
     });
     save(ctx, { userId: ceremony.userId, email: ceremony.email, step: 'verified', via: ceremony.via ?? 'email_code', challenge: options.challenge });
     const page = registerPage(links(ctx), { optionsJson: JSON.stringify(options), ...(error ? { error } : {}) }, brand);

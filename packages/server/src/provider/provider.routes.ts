@@ -6,7 +6,15 @@ import type { Clock } from '../clock.ts';
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import { createLoginCodes } from '../idp/login-codes.service.ts';
-import { mountProviders, registerSignInPages, requestOrigin, routedOrigin, SIGN_IN_CSP, type SignInEvents, type SignInSite } from '../idp/sign-in-pages.ts';
+import {
+  mountProviders,
+  registerSignInPages,
+  requestOrigin,
+  routedOrigin,
+  SIGN_IN_CSP,
+  type SignInEvents,
+  type SignInSite,
+} from '../idp/sign-in-pages.ts';
 import { errorPage, LATCHKEY_BRAND, textsOf, type PageBrand } from '../idp/views.ts';
 import { pageLanguage } from '../idp/page-texts.ts';
 import { countryLookup, type CountryLookup } from '../geoip.ts';
@@ -239,6 +247,7 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
           brand,
           events,
           quickCodes: state.quickCodes,
+          login: state.login,
         }),
         events: signInEvents(events),
         verification: projectVerification({

@@ -10,6 +10,16 @@ export function formAction(page: BrowserResponse, index = 0): string {
   return new URL(action, page.url).href;
 }
 
+/** The `action` of the form holding `marker` (e.g. 'name="method" value="code"': "Email me a code instead"), absolute. */
+export function formHolding(page: BrowserResponse, marker: string): string {
+  const form = [...page.text.matchAll(/<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)].find((m) => (m[2] as string).includes(marker));
+  if (!form) throw new Error(`no form with ${marker} on ${page.url}:\n${page.text}`);
+  return new URL((form[1] as string).replaceAll('&amp;', '&'), page.url).href;
+}
+
+/** "Email me a code instead" on a passkey page. */
+export const codeInsteadAction = (page: BrowserResponse): string => formHolding(page, 'name="method" value="code"');
+
 export function linkHref(page: BrowserResponse, text: string): string {
   const m = new RegExp(`<a href="([^"]+)">${text}</a>`).exec(page.text);
   if (!m) throw new Error(`no link "${text}" on ${page.url}`);

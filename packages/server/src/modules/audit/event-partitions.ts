@@ -15,16 +15,32 @@ export function partitionName(month: Date): string {
 }
 
 /**
- * Creates the monthly partitions of audit_events (migration 0010, docs/decisions/0014) from the
- * month of `now` to MONTHS_AHEAD months later, those missing only. Called at start-up and by the
- * housekeeping timer; one transaction under an advisory lock, so instances starting together create
- * each month once. Creating a partition locks the parent briefly, which is why it happens here,
- * ahead, and never inside an event's transaction. Answers the partitions created.
+ * Keeps the monthly partitions of audit_events (migration 0010, docs/decisions/0014): creates those
+ * missing from the month of `now` to MONTHS_AHEAD months later, and drops whole months older than
+ * `retentionMonths` before the current one. Called at start-up and by the housekeeping timer; one
+ * transaction under an advisory lock, so instances starting together do each once. Creating a
+ * partition locks the parent briefly, which is why it happens here, ahead, and never inside an
+ * event's transaction. Answers the partitions created and dropped.
  */
-export async function ensureEventPartitions(db: Db, now: Date): Promise<string[]> {
+export async function ensureEventPartitions(db: Db, now: Date, retentionMonths?: number): Promise<{ created: string[]; dropped: string[] }> {
   const created: string[] = [];
+  const dropped: string[] = [];
   await db.transaction(async (tx) => {
     await tx.query(...advisoryLockQuery('eventPartitions'));
+    if (retentionMonths !== undefined) {
+      const oldestKept = partitionName(monthStart(now, -retentionMonths));
+      const { rows: parts } = await tx.query<{ name: string }>(
+        `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+          WHERE i.inhparent = 'audit_events'::regclass ORDER BY 1`,
+      );
+      for (const { name } of parts) {
+        // Names are audit_events_YYYYMM, made here: they sort as their months do.
+        if (/^audit_events_\d{6}$/.test(name) && name < oldestKept) {
+          await tx.exec(`DROP TABLE ${name}`);
+          dropped.push(name);
+        }
+      }
+    }
     for (let offset = 0; offset <= MONTHS_AHEAD; offset++) {
       const from = monthStart(now, offset);
       const name = partitionName(from);
@@ -37,5 +53,5 @@ export async function ensureEventPartitions(db: Db, now: Date): Promise<string[]
       created.push(name);
     }
   });
-  return created;
+  return { created, dropped };
 }

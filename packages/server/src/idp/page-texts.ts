@@ -65,6 +65,13 @@ export interface PageTexts {
   passkeyTitle: string;
   usePasskeyFor(email: string): string;
   codeInstead: string;
+  /** "…instead" when the project mails a link, or verifies users itself (docs/decisions/0018). */
+  linkInstead: string;
+  verifyInstead: string;
+  /** A revoked passkey's page when the identity is not verified by email. */
+  revokedTextVerify(name: string): string;
+  /** "Use a different email" when page 1 asks for a user id. */
+  useDifferentId: string;
   createPasskey: string;
   createPasskeyHint(name: string): string;
   notNow: string;
@@ -195,6 +202,10 @@ const en: PageTexts = {
   passkeyTitle: 'Sign in with a passkey',
   usePasskeyFor: (email) => `Use your passkey for ${email}.`,
   codeInstead: 'Email me a code instead',
+  linkInstead: 'Email me a link instead',
+  verifyInstead: 'Verify my identity instead',
+  revokedTextVerify: (name) => `It can no longer sign you in to ${name}. To continue, verify your identity again.`,
+  useDifferentId: 'Use a different user ID',
   createPasskey: 'Create a passkey',
   createPasskeyHint: (name) => `Next time, sign in to ${name} with this device's screen lock or security key instead of an emailed code.`,
   notNow: 'Not now',
@@ -326,6 +337,10 @@ const fr: PageTexts = {
   passkeyTitle: 'Se connecter avec une clé d’accès',
   usePasskeyFor: (email) => `Utilisez votre clé d’accès pour ${email}.`,
   codeInstead: 'M’envoyer plutôt un code par e-mail',
+  linkInstead: 'M’envoyer plutôt un lien par e-mail',
+  verifyInstead: 'Vérifier plutôt mon identité',
+  revokedTextVerify: (name) => `Elle ne permet plus de vous connecter à ${name}. Pour continuer, vérifiez de nouveau votre identité.`,
+  useDifferentId: 'Utiliser un autre identifiant',
   createPasskey: 'Créer une clé d’accès',
   createPasskeyHint: (name) =>
     `La prochaine fois, connectez-vous à ${name} avec le verrouillage de l’écran de cet appareil ou une clé de sécurité, au lieu d’un code reçu par e-mail.`,
@@ -457,6 +472,10 @@ const ro: PageTexts = {
   passkeyTitle: 'Conectați-vă cu o cheie de acces',
   usePasskeyFor: (email) => `Folosiți cheia de acces pentru ${email}.`,
   codeInstead: 'Trimiteți-mi în schimb un cod prin e-mail',
+  linkInstead: 'Trimiteți-mi în schimb un link prin e-mail',
+  verifyInstead: 'Vreau să-mi verific identitatea',
+  revokedTextVerify: (name) => `Nu vă mai poate conecta la ${name}. Pentru a continua, verificați-vă din nou identitatea.`,
+  useDifferentId: 'Folosiți alt ID de utilizator',
   createPasskey: 'Creați o cheie de acces',
   createPasskeyHint: (name) =>
     `Data viitoare, conectați-vă la ${name} cu blocarea ecranului acestui dispozitiv sau cu o cheie de securitate, în loc de un cod primit prin e-mail.`,

@@ -73,6 +73,8 @@ export interface PageBrand {
   idType?: 'email' | 'alphanumeric';
   /** Page 1's hint, when not the emailed code's (an emailed link, the project's own verification). */
   idHint?: string;
+  /** spec §2 verification method, when not the emailed code: what "…instead" and a revoked passkey's page offer. */
+  verifyBy?: 'standardEmail' | 'fullCustom';
   /** The language the pages speak (docs/decisions/0015). */
   language: PageLanguage;
   /** The project's logo when it may be shown (pageLogo): its address, and the origin the pages' CSP lets images come from. */

@@ -78,9 +78,21 @@ function ceremonyAttributes(brand: PageBrand, kind: 'register' | 'authenticate',
   return `data-webauthn="${kind}" data-options="${escapeHtml(optionsJson)}" data-unsupported="${escapeHtml(t.noWebAuthn)}" data-failed="${escapeHtml(failed)}"`;
 }
 
+/** What "…instead" offers: the project's verification method (docs/decisions/0018). */
+function insteadLabel(brand: PageBrand): string {
+  const t = textsOf(brand);
+  return brand.verifyBy === 'standardEmail' ? t.linkInstead : brand.verifyBy === 'fullCustom' ? t.verifyInstead : t.codeInstead;
+}
+
+/** "Use a different email", or user ID when page 1 asks for one. */
+export function differentIdentity(brand: PageBrand): string {
+  const t = textsOf(brand);
+  return brand.idType === 'alphanumeric' ? t.useDifferentId : t.useDifferentEmail;
+}
+
 /** "Email me a code instead": page 1's form, told to send a code even though the user has a passkey. */
 function codeInstead(links: InteractionLinks, email: string, brand: PageBrand): string {
-  return `<form class="inline" method="post" action="${escapeHtml(links.emailAction)}"><input type="hidden" name="email" value="${escapeHtml(email)}"><input type="hidden" name="method" value="code"><button class="secondary" type="submit">${escapeHtml(textsOf(brand).codeInstead)}</button></form>`;
+  return `<form class="inline" method="post" action="${escapeHtml(links.emailAction)}"><input type="hidden" name="email" value="${escapeHtml(email)}"><input type="hidden" name="method" value="code"><button class="secondary" type="submit">${escapeHtml(insteadLabel(brand))}</button></form>`;
 }
 
 /** A returning user with a passkey: one button per login method (the primary first), or a code by email. */
@@ -110,7 +122,7 @@ ${errorLine(options.error)}
 ${forms}
 ${options.quickCode ? `<label class="check"><input type="checkbox" id="quickcode" value="1"><span>${escapeHtml(t.quickCodeAlso)}</span></label>\n` : ''}<div class="links">
 ${codeInstead(links, options.email, brand)}
-<a href="${escapeHtml(links.emailPage)}">${escapeHtml(t.useDifferentEmail)}</a>
+<a href="${escapeHtml(links.emailPage)}">${escapeHtml(differentIdentity(brand))}</a>
 <a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a>
 </div>`,
     brand,
@@ -154,7 +166,7 @@ export function revokedPage(links: InteractionLinks, email: string, brand: PageB
   return signInPage(
     t.revokedTitle,
     `<h1>${escapeHtml(t.revokedHeading)}</h1>
-<p>${escapeHtml(t.revokedText(brand.name))}</p>
+<p>${escapeHtml(brand.idType === 'alphanumeric' || brand.verifyBy === 'fullCustom' ? t.revokedTextVerify(brand.name) : t.revokedText(brand.name))}</p>
 <div class="links">
 ${codeInstead(links, email, brand)}
 <a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a>
@@ -180,7 +192,7 @@ ${err.html}
 <button class="primary" type="submit">${escapeHtml(t.continue)}</button>
 </form>
 <div class="links">
-<a href="${escapeHtml(links.emailPage)}">${escapeHtml(t.useDifferentEmail)}</a>
+<a href="${escapeHtml(links.emailPage)}">${escapeHtml(differentIdentity(brand))}</a>
 <a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a>
 </div>`,
     brand,

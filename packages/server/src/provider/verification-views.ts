@@ -1,4 +1,5 @@
 import { errorPage, escapeHtml, signInPage, textsOf, withMarkup, type InteractionLinks, type PageBrand } from '../idp/views.ts';
+import { differentIdentity } from './passkey-views.ts';
 
 /**
  * The pages of an Email Link or Custom verification (docs/decisions/0018), in the project's brand
@@ -62,7 +63,7 @@ ${options.notice ? `<p class="hint" role="status">${escapeHtml(options.notice)}<
 </form>
 <div class="links">
 <form class="inline" method="post" action="${escapeHtml(links.emailAction)}"><input type="hidden" name="email" value="${escapeHtml(options.email)}"><input type="hidden" name="resend" value="1"><button class="secondary" type="submit">${escapeHtml(t.sendNewLink)}</button></form>
-<a href="${escapeHtml(links.emailPage)}">${escapeHtml(t.useDifferentEmail)}</a>
+<a href="${escapeHtml(links.emailPage)}">${escapeHtml(differentIdentity(brand))}</a>
 <a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a>
 </div>`,
     brand,
@@ -106,7 +107,7 @@ export function customPage(links: InteractionLinks, options: { href: string; cus
 <p>${escapeHtml(t.customIntro(brand.name))}</p>
 ${options.customText ? `<p>${escapeHtml(options.customText)}</p>\n` : ''}${options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p>\n` : ''}<a class="primary" href="${escapeHtml(options.href)}">${escapeHtml(t.customContinue)}</a>
 <div class="links">
-<a href="${escapeHtml(links.emailPage)}">${escapeHtml(t.useDifferentEmail)}</a>
+<a href="${escapeHtml(links.emailPage)}">${escapeHtml(differentIdentity(brand))}</a>
 <a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a>
 </div>`,
     brand,

@@ -88,6 +88,7 @@ export function withIdentity(brand: PageBrand, settings: VerificationSettings, l
     idType: settings.identityType,
     ...(alphanumeric && !labelSet ? { idLabel: t.userIdLabel } : {}),
     ...(idHint ? { idHint } : {}),
+    ...(settings.method === 'standardEmail' || settings.method === 'fullCustom' ? { verifyBy: settings.method } : {}),
   };
 }
 

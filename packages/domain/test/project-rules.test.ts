@@ -50,7 +50,11 @@ describe('login options (spec §4)', () => {
 describe('verification (spec §4)', () => {
   it('standard email forces identityType email', () => {
     const s = newProjectSettings('x');
-    const out = normalizeProjectSettings({ ...s, identityType: 'alphanumeric' });
+    const out = normalizeProjectSettings({
+      ...s,
+      identityType: 'alphanumeric',
+      verificationOptions: { ...s.verificationOptions, method: 'standardEmail' },
+    });
     expect(out.identityType).toBe('email');
   });
   it('keeps alphanumeric for other methods', () => {

@@ -101,6 +101,44 @@ describeEachDatabase('native apps at a project issuer', (d) => {
     expect(refused.text).toContain('INVALID_REQUEST_PARAMETERS: redirect_uri');
   });
 
+  it('a signed-in browser is asked before returning to an app it cannot verify (RFC 8252 §8.6); a web app signs in silently', async () => {
+    const { projectId, keys } = await appWith([APP_SCHEME_REDIRECT, 'https://app.example.com/callback'], { allow_pkce_only_token_exchange: true });
+    const config = await relyingParty(projectId, keys, false);
+    const browser = new Browser();
+    await signIn(browser, (await authorization(config, APP_SCHEME_REDIRECT)).url, APP_SCHEME_REDIRECT);
+
+    // Signed in already: a second request for the scheme stops at a page that asks.
+    const again = await authorization(config, APP_SCHEME_REDIRECT);
+    const toApp = (location: string) => location.startsWith(APP_SCHEME_REDIRECT);
+    const asked = (await browser.follow(await browser.get(again.url.href), toApp)).at(-1) as BrowserResponse;
+    expect(asked.status, asked.text).toBe(200);
+    expect(asked.text).toContain('<h1>Continue to the app?</h1>');
+    expect(asked.location).toBeNull();
+    const confirmed = (await browser.follow(await browser.request(formAction(asked), { form: {}, method: 'POST' }), toApp)).at(-1) as BrowserResponse;
+    expect(confirmed.location ?? '').toMatch(/^com\.example\.app:\/oauth2redirect\?code=/);
+    const tokens = await client.authorizationCodeGrant(config, new URL(confirmed.location as string), {
+      pkceCodeVerifier: again.verifier,
+      expectedState: again.state,
+    });
+    expect(tokens.claims()?.sub).toBeTruthy();
+
+    // A POST to the confirmation from a browser with no session is refused, with no code.
+    const stranger = new Browser();
+    const strangerStart = (await stranger.follow(await stranger.get((await authorization(config, APP_SCHEME_REDIRECT)).url.href), toApp)).at(
+      -1,
+    ) as BrowserResponse;
+    const forged = await stranger.request(`${strangerStart.url}/continue`, { method: 'POST', form: {} });
+    expect(forged.status).toBeGreaterThanOrEqual(400);
+    expect(forged.location ?? '').not.toMatch(/^com\.example\.app:/);
+
+    // The same browser going to the web app's https callback is signed in without a page.
+    const web = await authorization(config, 'https://app.example.com/callback');
+    const silent = (await browser.follow(await browser.get(web.url.href), (location) => location.startsWith('https://app.example.com/'))).at(
+      -1,
+    ) as BrowserResponse;
+    expect(silent.location ?? '').toMatch(/^https:\/\/app\.example\.com\/callback\?code=/);
+  });
+
   it('a native app with a secret and a scheme with an authority (myapp://callback) exchanges its code with client_secret_basic', async () => {
     const redirect = 'myapp://callback';
     const { projectId, keys } = await appWith([redirect, 'https://app.example.com/oauth2redirect']);

@@ -137,6 +137,9 @@ export interface PageTexts {
   /** Mobile Login (spec §3 loginOptions): a passkey on a phone or tablet, by the browser's QR code. */
   passkeyOnPhone: string;
   quickCodeContinue: string;
+  /** RFC 8252 §8.6: before returning a signed-in person to an app the issuer cannot verify. */
+  continueToAppTitle: string;
+  continueToAppText(name: string): string;
   // The email carrying the code.
   mailSubject(name: string, code: string): string;
   mailText(name: string, code: string, minutes: number): string;
@@ -268,6 +271,8 @@ const en: PageTexts = {
   quickCodeAlso: 'Also get a QuickCode to add another device',
   passkeyOnPhone: 'Use a passkey on a phone or tablet',
   quickCodeContinue: 'Continue',
+  continueToAppTitle: 'Continue to the app?',
+  continueToAppText: (name) => `You are signed in to ${name}. Continue only if you opened this app yourself just now.`,
   mailSubject: (name, code) => `Your ${name} sign-in code: ${code}`,
   mailText: (name, code, minutes) =>
     `Your sign-in code is ${code}.\n\nIt expires in ${minutes} minutes and works once. If you did not try to sign in to ${name}, ignore this mail.\n`,
@@ -405,6 +410,8 @@ const fr: PageTexts = {
   quickCodeAlso: 'Obtenir aussi un QuickCode pour ajouter un autre appareil',
   passkeyOnPhone: 'Utiliser une clé d’accès sur un téléphone ou une tablette',
   quickCodeContinue: 'Continuer',
+  continueToAppTitle: 'Continuer vers l’application\u202f?',
+  continueToAppText: (name) => `Vous êtes connecté à ${name}. Ne continuez que si vous venez d’ouvrir vous-même cette application.`,
   mailSubject: (name, code) => `Votre code de connexion à ${name}\u202f: ${code}`,
   mailText: (name, code, minutes) =>
     `Votre code de connexion est ${code}.\n\nIl expire dans ${minutes} minutes et ne fonctionne qu’une fois. Si vous n’avez pas essayé de vous connecter à ${name}, ignorez ce message.\n`,
@@ -540,6 +547,8 @@ const ro: PageTexts = {
   quickCodeAlso: 'Obțineți și un QuickCode pentru a adăuga alt dispozitiv',
   passkeyOnPhone: 'Folosiți o cheie de acces de pe telefon sau tabletă',
   quickCodeContinue: 'Continuați',
+  continueToAppTitle: 'Continuați către aplicație?',
+  continueToAppText: (name) => `Sunteți conectat la ${name}. Continuați doar dacă tocmai ați deschis chiar dumneavoastră această aplicație.`,
   mailSubject: (name, code) => `Codul dumneavoastră de conectare la ${name}: ${code}`,
   mailText: (name, code, minutes) =>
     `Codul dumneavoastră de conectare este ${code}.\n\nExpiră în ${minutes} minute și poate fi folosit o singură dată. Dacă nu ați încercat să vă conectați la ${name}, ignorați acest mesaj.\n`,

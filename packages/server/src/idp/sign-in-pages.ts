@@ -7,7 +7,17 @@ import { decodeUtf8Strictly } from '../http/input-guard.ts';
 import { setSecurityHeaders, STRICT_TRANSPORT_SECURITY } from '../http/security-headers.ts';
 import type { LoginCodes, RequestRefusal } from './login-codes.service.ts';
 import { deviceAmr } from './oidc-payloads.repository.ts';
-import { codePage, emailPage, errorPage, STYLESHEET, STYLESHEET_PATH, textsOf, type InteractionLinks, type PageBrand } from './views.ts';
+import {
+  codePage,
+  continueToAppPage,
+  emailPage,
+  errorPage,
+  STYLESHEET,
+  STYLESHEET_PATH,
+  textsOf,
+  type InteractionLinks,
+  type PageBrand,
+} from './views.ts';
 
 /**
  * The machinery every OpenID provider of this server shares — the console's built-in one under
@@ -37,6 +47,21 @@ export function signInCsp(returnsTo?: string, logoFrom?: string): string {
 }
 
 export const SIGN_IN_CSP = signInCsp();
+
+/**
+ * Does this redirect URI return to an app whose identity the issuer cannot verify — a private-use
+ * scheme or a loopback address (RFC 8252 §7.1, §7.3, §8.6) — rather than a claimed https origin?
+ */
+export function returnsToUnverifiedApp(redirectUri: unknown): boolean {
+  if (typeof redirectUri !== 'string') return false;
+  try {
+    const url = new URL(redirectUri);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return true;
+    return url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]';
+  } catch {
+    return false;
+  }
+}
 
 // Schemes never allowed as a form's destination, even were a redirect URI to name one.
 const NO_FORM_SCHEMES = new Set(['javascript:', 'vbscript:', 'data:', 'blob:', 'file:', 'about:', 'filesystem:']);
@@ -481,17 +506,43 @@ export async function registerSignInPages(
     }
 
     // Page 1: the email address.
+    /** A signed-in browser's interaction that only needs consent (and is not refused), or null. */
+    async function consentStep(
+      site: SignInSite,
+      request: UidRequest,
+      reply: FastifyReply,
+    ): Promise<{ details: Interaction; accountId: string } | null> {
+      const details = await interaction(site, request, reply);
+      const accountId = details.session?.accountId;
+      if (details.prompt.name !== 'consent' || !accountId || (await site.refusal(details)) !== null) return null;
+      return { details, accountId };
+    }
+
     ui.get(base, async (request: UidRequest, reply) => {
       const site = await siteOf(request);
-      const details = await interaction(site, request, reply);
-      if (details.prompt.name === 'consent' && details.session?.accountId && (await site.refusal(details)) === null) {
-        const grantId = await grantFor(site, details, details.session.accountId);
+      const consent = await consentStep(site, request, reply);
+      if (consent) {
+        // RFC 8252 §8.6: an app returning to a private-use scheme or a loopback address cannot be
+        // told from another app claiming the same; a signed-in person confirms it is theirs.
+        if (returnsToUnverifiedApp(consent.details.params.redirect_uri)) {
+          return page(reply, 200, continueToAppPage(linksFor(site, consent.details.uid), site.brand));
+        }
+        const grantId = await grantFor(site, consent.details, consent.accountId);
         return finish(site, request, reply, { consent: { grantId } });
       }
       const step = await loginStep(site, request, reply);
       if (!step) return reply;
       const email = (await site.loginCodes.pendingEmail(step.uid)) ?? '';
       return page(reply, 200, emailPage(linksFor(site, step.uid), { email }, site.brand));
+    });
+
+    // "Continue to the app" (RFC 8252 §8.6, above): the person confirms the app is theirs.
+    ui.post(`${base}/continue`, async (request: UidRequest, reply) => {
+      const site = await siteOf(request);
+      const consent = await consentStep(site, request, reply);
+      if (!consent) throw new InteractionGone();
+      const grantId = await grantFor(site, consent.details, consent.accountId);
+      return finish(site, request, reply, { consent: { grantId } });
     });
 
     ui.post(`${base}/email`, async (request: UidRequest, reply) => {

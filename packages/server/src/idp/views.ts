@@ -203,6 +203,24 @@ ${err.html}
   );
 }
 
+/**
+ * RFC 8252 §8.6: a signed-in person is asked before the sign-in returns to an app the issuer cannot
+ * verify (a private-use scheme, a loopback address).
+ */
+export function continueToAppPage(links: InteractionLinks, brand: PageBrand = LATCHKEY_BRAND): string {
+  const t = textsOf(brand);
+  return signInPage(
+    t.continueToAppTitle,
+    `<h1>${escapeHtml(t.continueToAppTitle)}</h1>
+<p>${escapeHtml(t.continueToAppText(brand.name))}</p>
+<form method="post" action="${escapeHtml(`${links.emailPage}/continue`)}">
+<button class="primary" type="submit">${escapeHtml(t.continue)}</button>
+</form>
+<div class="links"><a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a></div>`,
+    brand,
+  );
+}
+
 /** Text with `html` in place of the one value `render` puts in it: the text is escaped, `html` is not. */
 export function withMarkup(render: (value: string) => string, html: string): string {
   const slot = '\uE000';

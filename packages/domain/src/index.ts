@@ -11,3 +11,4 @@ export * from './api/operation-id.ts';
 export * from './list/index.ts';
 export * from './app/index.ts';
 export * from './device/index.ts';
+export * from './audit/index.ts';

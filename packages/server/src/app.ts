@@ -23,8 +23,11 @@ import { builtInSignInProvider, CONSOLE_CLIENT_ID, createIdpProvider, idpIssuer 
 import { consoleMailer, type Mailer } from './mail/mailer.ts';
 import { registerAppRoutes } from './modules/apps/apps.routes.ts';
 import { createAppsService, type AppsService } from './modules/apps/apps.service.ts';
+import { createAuditListService } from './modules/audit/audit-list.service.ts';
+import { registerAuditRoutes } from './modules/audit/audit.routes.ts';
 import { createAuditHook, type AuditHook } from './modules/audit/audit.service.ts';
 import { ensureEventPartitions } from './modules/audit/event-partitions.ts';
+import { createDeviceListService } from './modules/devices/device-list.service.ts';
 import { registerDeviceRoutes } from './modules/devices/devices.routes.ts';
 import { createDevicesService } from './modules/devices/devices.service.ts';
 import { registerProjectRoutes } from './modules/projects/projects.routes.ts';
@@ -144,6 +147,8 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
     issuerAddress: async (tx, projectId) => issuerAddress(projectId, (await findIssuer(tx, projectId))?.customOrigin ?? null),
   });
   const devices = createDevicesService({ db, clock, audit, secretBox });
+  const deviceList = createDeviceListService({ db, clock });
+  const auditList = createAuditListService({ db, clock });
   // Every project is an OpenID Connect issuer (issue 8): its clients are the project's applications.
   await registerProjectIssuerRoutes(app, { db, clock, mailer, secretBox, clients: apps, publicUrl: config.publicUrl });
 
@@ -155,7 +160,8 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   registerSessionRoutes(app, sessions, cookies, config.publicUrl);
   registerProjectRoutes(app, projects);
   registerAppRoutes(app, apps);
-  registerDeviceRoutes(app, devices);
+  registerDeviceRoutes(app, devices, deviceList);
+  registerAuditRoutes(app, auditList);
   await installStaticConsole(app, deps.consoleDist ?? CONSOLE_DIST);
 
   // Expired sessions, sign-in attempts, codes and provider artefacts are swept now and then.

@@ -37,6 +37,12 @@ const OUT_OF_RANGE_QUERY: Record<string, string[]> = {
   enabled: ['yes', '1', 'TRUE'],
   platformCode: ['saml', 'OIDC'],
   redirectURL: ['-1', 'https://evil.example/login', 'javascript:alert(1)'],
+  revoked: ['yes', '1', 'TRUE'],
+  scope: ['nope', 'OIDC', 'console;'],
+  result: ['ok', 'SUCCESS'],
+  // Not a day, a day that does not exist, no zone, a range longer than a year from the default end.
+  fromDate: ['yesterday', '2025-02-30', '2025-13-01', '2025-01-01T10:00:00', '2025-01-01T24:00:00Z', '1999-01-01', '+2025-01-01'],
+  toDate: ['tomorrow', '2025-04-31', '2025-01-01T10:00'],
 };
 
 // Percent-encoded path segments and query values that decode to nothing clean.

@@ -30,7 +30,8 @@ import {
   applicationUpdateSchema,
   keysBodySchema,
 } from '../app/schema.ts';
-import { revocationBodySchema, revocationSchema } from '../device/schema.ts';
+import { deviceListQuerySchema, deviceListSchema, revocationBodySchema, revocationSchema } from '../device/schema.ts';
+import { auditListQuerySchema, auditListSchema } from '../audit/schema.ts';
 
 // Ids in paths: the one text rule (no control characters, no lone surrogates), at most 100 characters.
 const id = () => cleanString(100).min(1, { error: 'validation.required' });
@@ -244,6 +245,18 @@ export const appsApi = {
 
 // spec §7 "Devices"
 export const devicesApi = {
+  listDevices: endpoint({
+    method: 'GET',
+    path: '/projects/:project/mpinids',
+    tag: 'devices',
+    summary:
+      "A project's devices registered in a date range (default: the current month, UTC): filter by userId (whole identity), deviceName and ip (starting with), revoked; sort and page",
+    auth: 'session',
+    permission: guards.devices,
+    params: projectParams,
+    query: deviceListQuerySchema,
+    response: deviceListSchema,
+  }),
   revokeDevice: endpoint({
     method: 'POST',
     path: '/projects/:project/mpinids/:mpinId/revocation',
@@ -257,5 +270,21 @@ export const devicesApi = {
   }),
 };
 
-export const api = { ...sessionApi, ...projectsApi, ...appsApi, ...devicesApi };
+// spec §7 "Audit"
+export const auditApi = {
+  listAuditEvents: endpoint({
+    method: 'GET',
+    path: '/projects/:project/audit',
+    tag: 'audit',
+    summary:
+      "A project's audit events in a date range (default: the current month, UTC): filter by userId (whole identity), deviceName (starting with), scope, result; sort and page",
+    auth: 'session',
+    permission: guards.audit,
+    params: projectParams,
+    query: auditListQuerySchema,
+    response: auditListSchema,
+  }),
+};
+
+export const api = { ...sessionApi, ...projectsApi, ...appsApi, ...devicesApi, ...auditApi };
 export type Api = typeof api;

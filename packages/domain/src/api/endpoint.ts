@@ -15,6 +15,7 @@ export const API_TAGS = {
   projects: 'Projects, their settings and their OpenID Connect issuer',
   applications: 'The applications of a project and their client credentials',
   devices: "The passkeys (devices, `mpinId`) of a project's end users",
+  audit: "A project's audit log: its end users' sign-ins and what accounts changed",
 } as const;
 export type ApiTag = keyof typeof API_TAGS;
 

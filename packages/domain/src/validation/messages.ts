@@ -17,6 +17,9 @@ export const validationMessages = {
   'validation.at_least_one_method': 'Select at least one method',
   'validation.invalid_value': 'Invalid value',
   'validation.invalid_characters': 'Contains characters that are not allowed (control characters or broken Unicode)',
+  'validation.invalid_date': 'Invalid date',
+  'validation.date_order': 'The end date must not be before the start date',
+  'validation.date_range_too_long': 'The date range cannot be longer than 366 days',
 } as const;
 
 export type ValidationMessageKey = keyof typeof validationMessages;

@@ -1,6 +1,6 @@
 import type { Db } from './db.ts';
 
-/** One condition of a list's filter; `$?` stands for its value's parameter (none when `value` is absent). */
+/** One condition of a list's filter; `$?` stands for its value's parameter, each time it appears (none when `value` is absent). */
 export interface Condition {
   sql: string;
   value?: unknown;
@@ -25,7 +25,7 @@ function bind(conditions: readonly Condition[], params: unknown[]): string {
   const parts = conditions.map((c) => {
     if (!('value' in c)) return c.sql;
     params.push(c.value);
-    return c.sql.replace('$?', `$${params.length}`);
+    return c.sql.replaceAll('$?', `$${params.length}`);
   });
   return parts.length > 0 ? parts.join(' AND ') : 'true';
 }
@@ -46,6 +46,23 @@ export interface ListPageSpec {
    * the conditions it answers (e.g. application_counts without the name filter).
    */
   totalFrom?: { sql: string; where: readonly Condition[] } | null;
+  /**
+   * Count at most this many rows (and one more, to know there are more): the total of a filter
+   * over millions of rows costs at most `totalCap + 1` index entries (docs/decisions/0019).
+   */
+  totalCap?: number;
+  /**
+   * Conditions of the page alone, not of the total: a keyset seek (`(created_at, id) < (…)`) that
+   * starts the page after a row already shown, `offset` then counting from there.
+   */
+  seek?: readonly Condition[];
+  /**
+   * The columns of a row the order needs (its key and sort columns). When set, the page is chosen
+   * from all the filter's matches, read first (MATERIALIZED, by the filter's best index) and then
+   * sorted: for a filter known to match few rows, whose rows the sort's index would have to be
+   * walked far to find (docs/decisions/0019).
+   */
+  matchColumns?: string;
 }
 
 export interface ListPageSql {
@@ -63,24 +80,33 @@ export interface ListPageSql {
  */
 export function listPageSql(spec: ListPageSpec): ListPageSql {
   const pageParams: unknown[] = [];
-  const filter = bind(spec.where, pageParams);
+  const filter = bind([...spec.where, ...(spec.seek ?? [])], pageParams);
   const countParams: unknown[] = [];
   const countSql = spec.totalFrom
     ? `${spec.totalFrom.sql} WHERE ${bind(spec.totalFrom.where, countParams)}`
-    : `SELECT count(*)::int AS total FROM ${spec.table} WHERE ${bind(spec.where, countParams)}`;
+    : spec.totalCap !== undefined
+      ? `SELECT count(*)::int AS total FROM (SELECT 1 FROM ${spec.table} WHERE ${bind(spec.where, countParams)} LIMIT ${Math.trunc(spec.totalCap) + 1}) AS counted`
+      : `SELECT count(*)::int AS total FROM ${spec.table} WHERE ${bind(spec.where, countParams)}`;
   const limit = pageParams.length + 1;
-  const pageSql =
-    `SELECT ${spec.columns} FROM (SELECT ${spec.key} FROM ${spec.table} WHERE ${filter} ORDER BY ${spec.orderBy} ` +
-    `LIMIT $${limit} OFFSET $${limit + 1}) AS page JOIN ${spec.table} USING (${spec.key}) ORDER BY ${spec.orderBy}`;
+  const keys = spec.matchColumns
+    ? `WITH matches AS MATERIALIZED (SELECT ${spec.matchColumns} FROM ${spec.table} WHERE ${filter}) ` +
+      `SELECT ${spec.columns} FROM (SELECT ${spec.key} FROM matches ORDER BY ${spec.orderBy} `
+    : `SELECT ${spec.columns} FROM (SELECT ${spec.key} FROM ${spec.table} WHERE ${filter} ORDER BY ${spec.orderBy} `;
+  const pageSql = `${keys}LIMIT $${limit} OFFSET $${limit + 1}) AS page JOIN ${spec.table} USING (${spec.key}) ORDER BY ${spec.orderBy}`;
   return { countSql, countParams, pageSql, pageParams: [...pageParams, spec.limit, spec.offset] };
 }
 
-/** One page of a list and the number of rows matching its filter. */
-export async function listPage<T>(db: Db, spec: ListPageSpec): Promise<{ total: number; list: T[] }> {
+/**
+ * One page of a list and the number of rows matching its filter; with `totalCap`, a total above
+ * the cap is answered as the cap with `capped: true`.
+ */
+export async function listPage<T>(db: Db, spec: ListPageSpec): Promise<{ total: number; capped: boolean; list: T[] }> {
   const { countSql, countParams, pageSql, pageParams } = listPageSql(spec);
   // Two statements, not count(*) OVER (): the window would read every matching row to page ten.
   const [count, page] = await Promise.all([db.query<{ total: number }>(countSql, countParams), db.query<T>(pageSql, pageParams)]);
-  return { total: Number(count.rows[0]?.total ?? 0), list: page.rows };
+  const total = Number(count.rows[0]?.total ?? 0);
+  const capped = spec.totalCap !== undefined && total > spec.totalCap;
+  return { total: capped ? (spec.totalCap as number) : total, capped, list: page.rows };
 }
 
 /** `asc` / `desc` of a list query as SQL. */

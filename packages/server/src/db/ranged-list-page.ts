@@ -1,0 +1,148 @@
+import { createHash } from 'node:crypto';
+import { isCleanText, TOTAL_CAP } from '@latchkey/domain';
+import type { Db } from './db.ts';
+import { listPageSql, sqlDirection, type Condition, type ListPageSpec } from './list-page.ts';
+
+/**
+ * Keyset paging behind the spec's offset API (docs/decisions/0019). A page answers `nextCursor`:
+ * the sort key of its last row, the offset of the next page and a fingerprint of the query. Sent
+ * back as `cursor` with that offset, the next page starts with an index seek after that row instead
+ * of skipping `offset` entries. The offset stays the truth: a cursor made for another query or
+ * offset, or one that does not read back, is ignored and the page is found by offset as ever.
+ */
+
+/** One column of a sort key as the seek compares it; its value travels as text and is cast back. */
+export interface SeekColumn {
+  /** The column as the ORDER BY and the index name it (e.g. `created_at`, `user_key`). */
+  column: string;
+  /** An expression giving the row's value as text, exactly (timestamps to the microsecond). */
+  text: string;
+  cast: 'text' | 'timestamptz' | 'uuid' | 'boolean';
+}
+
+/** created_at to the microsecond, in UTC, as text that casts back to the same instant. */
+export const CREATED_AT_TEXT = `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+const VALUE_RULES: Record<SeekColumn['cast'], (v: string) => boolean> = {
+  text: (v) => v.length <= 2000 && isCleanText(v),
+  timestamptz: (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(v) && !Number.isNaN(Date.parse(v)),
+  uuid: (v) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(v),
+  boolean: (v) => v === 'true' || v === 'false',
+};
+
+interface CursorBody {
+  /** The offset of the page the cursor leads to. */
+  o: number;
+  /** Fingerprint of the project, filters, range, sort and direction. */
+  f: string;
+  /** The last row's sort key, as text. */
+  k: string[];
+}
+
+/** A short digest of everything that decides a list's rows and order (not its offset or limit). */
+export function queryFingerprint(query: unknown): string {
+  return createHash('sha256').update(JSON.stringify(query)).digest('base64url').slice(0, 22);
+}
+
+export function makeCursor(nextOffset: number, fingerprint: string, key: string[]): string {
+  const body: CursorBody = { o: nextOffset, f: fingerprint, k: key };
+  return Buffer.from(JSON.stringify(body)).toString('base64url');
+}
+
+/** The sort key the cursor carries, if it was made for this query at this offset and reads back; else null. */
+export function readCursor(cursor: string | undefined, offset: number, fingerprint: string, columns: readonly SeekColumn[]): string[] | null {
+  if (!cursor) return null;
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (typeof body !== 'object' || body === null) return null;
+  const { o, f, k } = body as Partial<CursorBody>;
+  if (o !== offset || f !== fingerprint || !Array.isArray(k) || k.length !== columns.length) return null;
+  const key = k as unknown[];
+  if (!columns.every((c, i) => typeof key[i] === 'string' && VALUE_RULES[c.cast](key[i]))) return null;
+  return key as string[];
+}
+
+/**
+ * The rows after `key` in the sort's order: one row comparison over the sort's columns (all in the
+ * same direction), which the index of that sort answers as a range start. `$?` is one text[]
+ * parameter, each element cast back to its column's type.
+ */
+export function seekAfter(columns: readonly SeekColumn[], direction: 'ASC' | 'DESC', key: string[]): Condition {
+  const left = columns.map((c) => c.column).join(', ');
+  const right = columns.map((c, i) => `(($?::text[])[${i + 1}])::${c.cast}`).join(', ');
+  return { sql: `(${left}) ${direction === 'DESC' ? '<' : '>'} (${right})`, value: key };
+}
+
+/** A sort of a ranged list: its columns in order, ending with created_at and the row's key. */
+export interface RangedSort {
+  columns: readonly SeekColumn[];
+  /** The table columns the order reads (its key and sort columns), e.g. `project_id, id, ip, created_at`. */
+  reads: string;
+  /** False when a column can be null (a row comparison skips nulls): such a sort pages by offset only. */
+  seekable: boolean;
+}
+
+export interface RangedListSpec {
+  table: string;
+  /** The columns that identify a row (the join of the page's keys back to their rows). */
+  key: string;
+  /** The page's SELECT list, aliased to the domain's field names. */
+  columns: string;
+  /** The project and the created_at range: every query has them. */
+  scope: readonly Condition[];
+  /** The filters the caller asked for beyond the range (userId, deviceName, …). */
+  filters: readonly Condition[];
+  sort: RangedSort;
+  direction: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+  cursor?: string | undefined;
+  /** Everything that decides the rows and their order (project, filters, range, sort, direction). */
+  fingerprint: string;
+}
+
+/**
+ * One page of a list over millions of rows (docs/decisions/0019). The total first, counted up to
+ * TOTAL_CAP. Then the page's keys: after the cursor's row when the cursor fits this query and
+ * offset, else by skipping offset entries; from the sort's index walked in order — or, when filters
+ * left at most TOTAL_CAP rows, from all those matches sorted (a rare filter sorted by another column
+ * would otherwise walk the sort's index through the whole range looking for them). Then the cursor
+ * of the next page.
+ */
+export async function rangedListPage<T>(
+  db: Db,
+  spec: RangedListSpec,
+): Promise<{ total: number; totalCapped: boolean; list: T[]; nextCursor: string | null }> {
+  const direction = sqlDirection(spec.direction);
+  const order = spec.sort.columns;
+  const key = spec.sort.seekable ? readCursor(spec.cursor, spec.offset, spec.fingerprint, order) : null;
+  const base: ListPageSpec = {
+    table: spec.table,
+    key: spec.key,
+    columns: spec.sort.seekable ? `${spec.columns}, ARRAY[${order.map((c) => c.text).join(', ')}] AS "seekKey"` : spec.columns,
+    where: [...spec.scope, ...spec.filters],
+    orderBy: order.map((c) => `${c.column} ${direction}`).join(', '),
+    limit: spec.limit,
+    offset: key ? 0 : spec.offset,
+    totalCap: TOTAL_CAP,
+    seek: key ? [seekAfter(order, direction, key)] : [],
+  };
+  const { countSql, countParams } = listPageSql(base);
+  const counted = Number((await db.query<{ total: number }>(countSql, countParams)).rows[0]?.total ?? 0);
+  const capped = counted > TOTAL_CAP;
+  const total = capped ? TOTAL_CAP : counted;
+  if (!capped && spec.offset >= total) return { total, totalCapped: false, list: [], nextCursor: null };
+
+  const few = !capped && spec.filters.length > 0;
+  const { pageSql, pageParams } = listPageSql(few ? { ...base, matchColumns: spec.sort.reads } : base);
+  const rows = (await db.query<T & { seekKey?: string[] }>(pageSql, pageParams)).rows;
+  const last = rows.at(-1);
+  const more = rows.length === spec.limit && (capped || spec.offset + spec.limit < total);
+  const nextCursor = more && last?.seekKey ? makeCursor(spec.offset + spec.limit, spec.fingerprint, last.seekKey) : null;
+  const list = rows.map(({ seekKey: _seekKey, ...row }) => row as T);
+  return { total, totalCapped: capped, list, nextCursor };
+}

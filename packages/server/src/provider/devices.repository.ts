@@ -70,8 +70,10 @@ export async function insertDevice(
     Partial<Pick<Device, 'registeredWith'>>,
 ): Promise<boolean> {
   const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO devices (project_id, id, user_id, public_key, counter, transports, name, ip, country, registered_with, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+    // user_key: the owner's identity, kept on the device for the devices list (migration 0014).
+    `INSERT INTO devices (project_id, id, user_id, user_key, public_key, counter, transports, name, ip, country, registered_with, created_at)
+     SELECT $1, $2, $3, coalesce(u.email, u.username), $4, $5, $6, $7, $8, $9, $10, $11
+       FROM project_users u WHERE u.project_id = $1 AND u.id = $3
      ON CONFLICT (project_id, id) DO NOTHING RETURNING id`,
     [d.projectId, d.id, d.userId, d.publicKey, d.counter, d.transports, d.name, d.ip, d.country, d.registeredWith ?? 'email_code', d.createdAt],
   );

@@ -7,20 +7,12 @@
 -- Devices: the owner's identity (their email address or user id, spec "email (userId)") is kept on
 -- the device, so the list filters and sorts by it from an index without a join to project_users. An
 -- identity never changes (migration 0013: exactly one of email and username, set at creation); the
--- trigger fills it for every writer (the issuer, a bulk load). Byte order (COLLATE "C"): identities
--- are lower-case, and a prefix LIKE can use a "C" index.
+-- statement that inserts a device writes it (devices.repository.ts insertDevice) — no trigger
+-- (DESIGN "The data plane"). Byte order (COLLATE "C"): identities are lower-case, and a prefix LIKE
+-- can use a "C" index.
 ALTER TABLE devices ADD COLUMN user_key text COLLATE "C";
 UPDATE devices d SET user_key = coalesce(u.email, u.username)
   FROM project_users u WHERE u.project_id = d.project_id AND u.id = d.user_id;
-
-CREATE FUNCTION devices_user_key() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  SELECT coalesce(u.email, u.username) INTO NEW.user_key
-    FROM project_users u WHERE u.project_id = NEW.project_id AND u.id = NEW.user_id;
-  RETURN NEW;
-END $$;
-CREATE TRIGGER devices_user_key BEFORE INSERT OR UPDATE OF user_id ON devices
-  FOR EACH ROW EXECUTE FUNCTION devices_user_key();
 ALTER TABLE devices ALTER COLUMN user_key SET NOT NULL;
 
 -- The device name filter is "starts with, any case"; its sort is case-insensitive. A stored key

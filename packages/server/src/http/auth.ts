@@ -1,10 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, XSRF_HEADER } from '@latchkey/domain';
-import type { Actor } from '../modules/accounts/actor.ts';
+import type { Actor, CallOrigin } from '../modules/accounts/actor.ts';
 import type { SessionService } from '../modules/session/session.service.ts';
 import { clearSessionCookies, SESSION_COOKIE, type CookieOptions } from './cookies.ts';
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The caller's address (under TRUST_PROXY) and user agent, carried on the actor to the audit events of its writes. */
+function originOf(request: FastifyRequest): CallOrigin {
+  const agent = request.headers['user-agent'];
+  return { ip: request.ip || null, userAgent: typeof agent === 'string' && agent !== '' ? agent : null };
+}
 
 /**
  * Service accounts call with `Authorization: Bearer <token>` (DESIGN "Service accounts"). Not
@@ -27,7 +33,10 @@ export interface RequestAuthenticatorDeps {
 export function createRequestAuthenticator({ sessions, bearer, cookies }: RequestAuthenticatorDeps) {
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<Actor | null> {
     const authorization = request.headers.authorization;
-    if (authorization?.startsWith('Bearer ')) return bearer(authorization.slice('Bearer '.length).trim());
+    if (authorization?.startsWith('Bearer ')) {
+      const actor = await bearer(authorization.slice('Bearer '.length).trim());
+      return actor && { ...actor, origin: originOf(request) };
+    }
 
     const sessionId = request.cookies[SESSION_COOKIE];
     if (!sessionId) return null;
@@ -43,7 +52,7 @@ export function createRequestAuthenticator({ sessions, bearer, cookies }: Reques
         throw new DomainError('xsrf_failed', 'Missing or wrong X-XSRF-TOKEN header');
       }
     }
-    return session.actor;
+    return { ...session.actor, origin: originOf(request) };
   };
 }
 

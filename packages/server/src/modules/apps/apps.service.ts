@@ -17,6 +17,7 @@ import { notFound, projectClosed } from '../../errors.ts';
 import { checkVersion, type Versioned } from '../../http/etag.ts';
 import type { Actor } from '../accounts/actor.ts';
 import type { AuditHook } from '../audit/audit.service.ts';
+import { changesBetween, SECRET_CHANGED } from '../audit/changes.ts';
 import {
   findApplication,
   findClient,
@@ -135,6 +136,7 @@ export function createAppsService({ db, clock, audit, issuerAddress }: AppsServi
           action: 'app.create',
           result: 'created',
           projectId: input.projectId,
+          changes: changesBetween(null, { name: created.name, platformCode: created.platformCode, url: input.url }),
           details: { applicationId: created.id, name: created.name },
         });
         return { id: created.id, projectId: created.projectId, keysEndpoint: created.keysEndpoint };
@@ -174,6 +176,10 @@ export function createAppsService({ db, clock, audit, issuerAddress }: AppsServi
           action: disabling ? 'app.disable' : enabling ? 'app.enable' : 'app.update',
           result: disabling ? 'disabled' : 'success',
           projectId: before.projectId,
+          changes: changesBetween(
+            { name: before.name, logoUrl: before.logoUrl, enabled: before.enabled },
+            { name: saved.value.name, logoUrl: saved.value.logoUrl, enabled: saved.value.enabled },
+          ),
           details: { applicationId, name: saved.value.name, version: saved.version },
         });
         return saved;
@@ -211,6 +217,7 @@ export function createAppsService({ db, clock, audit, issuerAddress }: AppsServi
           action: 'app.keys.create',
           result: 'created',
           projectId: application.projectId,
+          changes: { ...changesBetween(null, { clientId: keys.value.clientId, redirectURI: keys.value.redirectURI }), clientSecret: SECRET_CHANGED },
           details: { applicationId, clientId: keys.value.clientId, redirectURI: keys.value.redirectURI },
         });
         // spec §4 "One-time secrets": the secret is in this answer and nowhere else.
@@ -237,6 +244,7 @@ export function createAppsService({ db, clock, audit, issuerAddress }: AppsServi
           action: 'app.keys.update',
           result: 'success',
           projectId: application.projectId,
+          changes: changesBetween({ redirectURI: current.value.redirectURI }, { redirectURI: keys.value.redirectURI }),
           details: { applicationId, before: { redirectURI: current.value.redirectURI }, after: { redirectURI: keys.value.redirectURI } },
         });
         return answer(tx, keys, application.projectId);
@@ -266,6 +274,11 @@ export function createAppsService({ db, clock, audit, issuerAddress }: AppsServi
           action: 'app.keys.generate',
           result: 'success',
           projectId: application.projectId,
+          // The old secret stops working: always a change, never its value.
+          changes: {
+            ...changesBetween({ redirectURI: current.value.redirectURI }, { redirectURI: keys.value.redirectURI }),
+            clientSecret: SECRET_CHANGED,
+          },
           details: {
             applicationId,
             clientId: keys.value.clientId,

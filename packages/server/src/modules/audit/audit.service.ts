@@ -1,8 +1,10 @@
 import type { AuditResult } from '@latchkey/domain';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/db.ts';
+import { countryLookup, type CountryLookup } from '../../geoip.ts';
 import type { Actor } from '../accounts/actor.ts';
 import { insertAuditEvent } from './audit.repository.ts';
+import type { Changes } from './changes.ts';
 
 export interface AuditEntry {
   actor: Actor;
@@ -11,6 +13,11 @@ export interface AuditEntry {
   /** spec §4 "Audit result values": named by the caller for what happened, never guessed from `action`. */
   result: AuditResult;
   projectId: string | null;
+  /**
+   * What the write changed (changesBetween): before/after of exactly the fields that differ, or the
+   * fields it created; a secret as "(changed)". Stored as details.changes.
+   */
+  changes?: Changes;
   /** Never a secret. */
   details?: Record<string, unknown>;
   /**
@@ -24,22 +31,33 @@ export interface AuditEntry {
 /** Called by services after a write, inside the write's transaction, so the record and the change commit together. */
 export type AuditHook = (tx: Db, entry: AuditEntry) => Promise<void>;
 
-/** Console actions land in audit_events with scope `console`; the audit log pages list them per project. */
-export function createAuditHook(clock: Clock): AuditHook {
+/**
+ * Console and API writes land in audit_events with scope `console` (docs/decisions/0014
+ * "Management actions"): the acting account (userID: its email, stored lower-case
+ * as the audit list's filter compares it; its id and how it signed in in details), the request's address, its country and
+ * user agent in the event's own columns, and what changed. The audit log pages list them per project.
+ */
+export function createAuditHook(clock: Clock, countries: () => CountryLookup = countryLookup): AuditHook {
   return async (tx, entry) => {
+    const { actor, subject } = entry;
+    const origin = actor.origin;
     await insertAuditEvent(tx, {
       projectId: entry.projectId,
       createdAt: clock.now(),
-      userId: entry.subject ? entry.subject.userId : (entry.actor.email ?? entry.actor.accountId),
-      deviceName: entry.subject?.deviceName ?? null,
+      userId: subject ? subject.userId : (actor.email ?? actor.accountId),
+      deviceName: subject?.deviceName ?? null,
       scope: 'console',
       eventStatus: entry.result,
+      ip: origin?.ip ?? null,
+      country: origin ? countries().countryOf(origin.ip) : null,
+      userAgent: origin?.userAgent?.slice(0, 512) ?? null,
       details: {
         action: entry.action,
-        accountId: entry.actor.accountId,
-        ...(entry.subject && entry.actor.email ? { accountEmail: entry.actor.email } : {}),
-        via: entry.actor.via,
+        accountId: actor.accountId,
+        ...(subject && actor.email ? { accountEmail: actor.email } : {}),
+        via: actor.via,
         ...entry.details,
+        ...(entry.changes ? { changes: entry.changes } : {}),
       },
     });
   };

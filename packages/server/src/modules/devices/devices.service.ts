@@ -9,6 +9,7 @@ import { findProjectUser } from '../../provider/project-users.repository.ts';
 import { deleteCodesIssuedBy } from '../../provider/registration-codes.repository.ts';
 import type { Actor } from '../accounts/actor.ts';
 import type { AuditHook } from '../audit/audit.service.ts';
+import { changesBetween } from '../audit/changes.ts';
 
 export interface DevicesServiceDeps {
   db: Db;
@@ -43,6 +44,7 @@ export function createDevicesService({ db, clock, audit, secretBox }: DevicesSer
           action: 'device.revoke',
           result: 'success',
           projectId,
+          changes: changesBetween({ revoked: false, revokeReason: null }, { revoked: revoked.revoked, revokeReason: revoked.revokeReason }),
           details: { mpinId, userId: revoked.userId, reason: REVOCATION_REASON, sessionsEnded },
           subject: { userId: owner?.identity ?? null, deviceName: revoked.name },
         });

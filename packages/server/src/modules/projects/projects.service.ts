@@ -31,6 +31,7 @@ import { checkVersion, type Versioned } from '../../http/etag.ts';
 import type { Actor } from '../accounts/actor.ts';
 import { findAccountById, grantPermissions, listPermissions, lockAccount } from '../accounts/accounts.repository.ts';
 import type { AuditHook } from '../audit/audit.service.ts';
+import { changesBetween } from '../audit/changes.ts';
 import {
   countProjectsCreatedBy,
   findIssuer,
@@ -136,9 +137,12 @@ function settingsOf(project: Project): ProjectSettings {
   return settings;
 }
 
-/** The fields of a settings document that differ between two versions (for the audit log; never a secret's value). */
-function changedFields(before: ProjectSettings, after: ProjectSettings): string[] {
-  return (Object.keys(after) as Array<keyof ProjectSettings>).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+/** The push service-account keys, sealed as stored: compared, never recorded (docs/decisions/0014 "Management actions"). */
+const PROJECT_SECRETS = ['pushOptions.platforms.*.config'];
+
+/** The fields closing and reopening change (spec §4). */
+function metaOf(project: Project): Pick<Project, 'enabled' | 'purchaseOrder' | 'referrer'> {
+  return { enabled: project.enabled, purchaseOrder: project.purchaseOrder, referrer: project.referrer };
 }
 
 export function createProjectsService({ db, clock, audit, projectsPerAccount, secretBox, issuerAddress }: ProjectsServiceDeps) {
@@ -199,7 +203,14 @@ export function createProjectsService({ db, clock, audit, projectsPerAccount, se
         const email = (actor.email ?? input.email).toLowerCase();
         await insertProject(tx, { id, email, createdBy: actor.accountId, settings, now: clock.now() });
         await grantPermissions(tx, actor.accountId, [projectPermission(id, '*')]);
-        await audit(tx, { actor, action: 'project.create', result: 'created', projectId: id, details: { name: settings.name } });
+        await audit(tx, {
+          actor,
+          action: 'project.create',
+          result: 'created',
+          projectId: id,
+          changes: changesBetween(null, { name: settings.name, pinLength: settings.pinLength, email }),
+          details: { granted: [projectPermission(id, '*')] },
+        });
         return { id };
       });
     },
@@ -239,7 +250,8 @@ export function createProjectsService({ db, clock, audit, projectsPerAccount, se
           action: 'project.update',
           result: 'success',
           projectId,
-          details: { version: saved.version, changed: changedFields(before, settings) },
+          changes: changesBetween(before, settings, PROJECT_SECRETS),
+          details: { version: saved.version },
         });
         return view(saved);
       });
@@ -267,6 +279,8 @@ export function createProjectsService({ db, clock, audit, projectsPerAccount, se
           action: !meta.enabled ? 'project.close' : reopening ? 'project.reopen' : 'project.meta',
           result: !meta.enabled ? 'disabled' : 'success',
           projectId,
+          changes: changesBetween(metaOf(current.value), metaOf(next)),
+          details: { version: saved.version },
         });
         return view(saved);
       });
@@ -285,8 +299,17 @@ export function createProjectsService({ db, clock, audit, projectsPerAccount, se
         if (!current.value.enabled) throw projectClosed();
         checkVersion(current.version, ifMatch, 'project');
         // The address is the server's to say, not stored (issue 8: read-only).
+        const { address: _address, ...before } = (await findIssuer(tx, projectId))?.value ?? {};
         const saved = await saveIssuer(tx, { id: projectId, issuer: { ...issuer, address: '' }, now: clock.now() });
-        await audit(tx, { actor, action: 'issuer.update', result: 'success', projectId });
+        const { address: _saved, ...after } = saved.value;
+        await audit(tx, {
+          actor,
+          action: 'issuer.update',
+          result: 'success',
+          projectId,
+          changes: changesBetween(before, after),
+          details: { version: saved.version },
+        });
         return withAddress(projectId, saved, (await findIssuer(tx, projectId))?.customOrigin ?? null);
       });
     },

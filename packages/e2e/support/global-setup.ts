@@ -8,7 +8,8 @@ import { createDatabase } from './database.ts';
 /** Starts the server for the whole run; the function it answers stops it (Playwright's teardown). */
 export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
   const database = await createDatabase();
-  const server = await startServer({ DATABASE_URL: database.url }).catch(async (error: unknown) => {
+  // Loopback is the test's own proxy: each scenario's page names its client address (fixtures.ts).
+  const server = await startServer({ DATABASE_URL: database.url, TRUST_PROXY: '127.0.0.1,::1' }).catch(async (error: unknown) => {
     await database.drop();
     throw error;
   });

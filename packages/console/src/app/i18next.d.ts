@@ -1,6 +1,8 @@
 import 'i18next';
 import type { uiTexts } from '../components/texts.ts';
 import type { appsTexts } from '../features/apps/texts.ts';
+import type { auditTexts } from '../features/audit/texts.ts';
+import type { devicesTexts } from '../features/devices/texts.ts';
 import type { en } from '../lib/i18n/en.ts';
 
 // The catalogue's namespaces: `translation` is in the first download (lib/i18n/en.ts); the others
@@ -9,6 +11,6 @@ import type { en } from '../lib/i18n/en.ts';
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en; ui: typeof uiTexts; apps: typeof appsTexts };
+    resources: { translation: typeof en; ui: typeof uiTexts; apps: typeof appsTexts; devices: typeof devicesTexts; audit: typeof auditTexts };
   }
 }

@@ -21,6 +21,10 @@ export const uiTexts = {
     page: 'Page {{page}}',
     rowsPerPage: 'Rows per page',
     range: '{{from}}–{{to}} of {{total}}',
+    /** More rows than were counted (docs/decisions/0019): "1–10 of 10,000+". */
+    rangeCapped: '{{from}}–{{to}} of {{total}}+',
+    fromDate: 'From',
+    toDate: 'To',
     yes: 'Yes',
     no: 'No',
   },

@@ -9,4 +9,10 @@ export const queryKeys = {
   appList: (projectId: string, query: Record<string, unknown>) => ['projects', projectId, 'apps', query] as const,
   app: (applicationId: string) => ['apps', applicationId] as const,
   appKeys: (applicationId: string) => ['apps', applicationId, 'keys'] as const,
+  /** Every page of a project's devices list, whatever its filters. */
+  devices: (projectId: string) => ['projects', projectId, 'devices'] as const,
+  deviceList: (projectId: string, query: Record<string, unknown>) => ['projects', projectId, 'devices', query] as const,
+  /** Every page of a project's audit log, whatever its filters. */
+  auditEvents: (projectId: string) => ['projects', projectId, 'audit'] as const,
+  auditList: (projectId: string, query: Record<string, unknown>) => ['projects', projectId, 'audit', query] as const,
 };

@@ -10,7 +10,8 @@ import classes from './list.module.css';
 
 /** What a list page's query gives (react-query's result has this shape). */
 export interface ListResult<T> {
-  data: { total: number; list: T[] } | undefined;
+  /** `totalCapped`: more rows match than `total` counted ("10,000+", docs/decisions/0019). */
+  data: { total: number; totalCapped?: boolean; list: T[] } | undefined;
   isPending: boolean;
   /** The rows shown are a previous answer while the new one loads. */
   isPlaceholderData: boolean;
@@ -64,6 +65,7 @@ export function DataList<T>({ label, list, result, columns, rowKey, filters, act
       {showPagination ? (
         <ListPagination
           total={total}
+          totalCapped={result.data?.totalCapped ?? false}
           page={state.page}
           size={state.size}
           pageLink={(page) => list.linkTo(withPage(state, page))}

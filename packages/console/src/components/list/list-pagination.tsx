@@ -8,8 +8,13 @@ import { pageCount, paginationItems } from '../../lib/list-state/pagination.ts';
 import classes from './list.module.css';
 import '../texts.ts';
 
+/** Counts as people read them: 10,000. */
+const NUMBER = new Intl.NumberFormat('en-US');
+
 interface ListPaginationProps {
   total: number;
+  /** More rows match than `total` counted (docs/decisions/0019): the last page is not known. */
+  totalCapped?: boolean;
   /** 0-based. */
   page: number;
   size: number;
@@ -23,11 +28,15 @@ interface ListPaginationProps {
  * previous and next, the page size (10, 20, 50, 100) and the rows shown. The caller shows it only
  * when the total exceeds one default page.
  */
-export function ListPagination({ total, page, size, pageLink, onSize }: ListPaginationProps) {
+export function ListPagination({ total, totalCapped = false, page, size, pageLink, onSize }: ListPaginationProps) {
   const { t } = useTranslation('ui');
-  const count = pageCount(total, size);
-  const from = Math.min(total, page * size + 1);
-  const to = Math.min(total, (page + 1) * size);
+  // Beyond a capped total there is always a next page as far as anyone knows; the page the server
+  // finds empty says "No records found" and links back.
+  const count = totalCapped ? Math.max(pageCount(total, size), page + 2) : pageCount(total, size);
+  const shownTotal = totalCapped ? Math.max(total, (page + 1) * size) : total;
+  const from = Math.min(shownTotal, page * size + 1);
+  const to = Math.min(shownTotal, (page + 1) * size);
+  const numbers = { from: NUMBER.format(from), to: NUMBER.format(to), total: NUMBER.format(total) };
 
   return (
     <div className={classes.pagination}>
@@ -41,7 +50,7 @@ export function ListPagination({ total, page, size, pageLink, onSize }: ListPagi
           classNames={{ root: classes.pageSizeSelect, label: classes.pageSizeLabel }}
         />
         <Text size="sm" c="dimmed" className={classes.range}>
-          {t('list.range', { from, to, total })}
+          {totalCapped ? t('list.rangeCapped', numbers) : t('list.range', numbers)}
         </Text>
       </Group>
       <nav aria-label={t('list.pagination')}>

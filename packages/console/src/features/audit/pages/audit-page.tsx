@@ -1,8 +1,206 @@
+import { AUDIT_LIST_DEFAULT_SORT, AUDIT_RESULTS, AUDIT_SCOPES, AUDIT_SORT_FIELDS, type AuditEvent, type AuditResult } from '@latchkey/domain';
+import { Button, Select, Text, TextInput } from '@mantine/core';
+import { IconListDetails, IconSearch } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { UnavailablePage } from '../../../components/unavailable-page.tsx';
+import { DataList } from '../../../components/list/data-list.tsx';
+import type { Column } from '../../../components/list/data-table.tsx';
+import { DateRangeFilter } from '../../../components/list/date-range-filter.tsx';
+import type { ActiveFilter } from '../../../components/list/filter-bar.tsx';
+import { PageFrame } from '../../../components/page-frame.tsx';
+import { StatusBadge } from '../../../components/status-badge.tsx';
+import { currentMonthDays, formatUtcDateTime } from '../../../lib/format-date.ts';
+import type { ListDefaults } from '../../../lib/list-state/list-state.ts';
+import { useFilterText } from '../../../lib/list-state/use-filter-text.ts';
+import { useListState } from '../../../lib/list-state/use-list-state.ts';
+import { useCurrentProject } from '../../../lib/project-context.ts';
+import { useAuditEvents } from '../api/use-audit-events.ts';
+import { AuditEventModal } from '../components/audit-event-modal.tsx';
+import classes from '../components/audit.module.css';
+import '../texts.ts';
 
-// The guarded route is in place; the page itself comes with its own issue.
+/** spec §9: audit events by createdAt descending, in the current month; spec §7: the filters. */
+function listDefaults(month: { fromDate: string; toDate: string }): ListDefaults {
+  return {
+    ...AUDIT_LIST_DEFAULT_SORT,
+    filters: month,
+    sortFields: AUDIT_SORT_FIELDS,
+    filterKeys: ['userId', 'deviceName', 'scope', 'result', 'fromDate', 'toDate'],
+  };
+}
+
+/** spec §2 "Audit list": eventStatus with underscores shown as spaces. */
+function resultText(result: string): string {
+  return result.replaceAll('_', ' ');
+}
+
+const RESULT_TONE: Record<AuditResult, 'positive' | 'neutral' | 'negative'> = {
+  success: 'positive',
+  created: 'positive',
+  disabled: 'neutral',
+  failed: 'negative',
+  denied: 'negative',
+  error: 'negative',
+};
+
+/** spec §2 "Audit list", §3 Audit event. */
 export default function AuditPage() {
-  const { t } = useTranslation();
-  return <UnavailablePage title={t('pages.projectAudit')} />;
+  const { t } = useTranslation('audit');
+  const { t: tu } = useTranslation('ui');
+  const { t: tc } = useTranslation();
+  const project = useCurrentProject();
+  // The current month as of opening the page: a constant for the list state.
+  const [{ month, defaults }] = useState(() => {
+    const days = currentMonthDays(new Date());
+    return { month: days, defaults: listDefaults(days) };
+  });
+  const list = useListState(defaults);
+  const events = useAuditEvents(project.id, list.state);
+  const { filters } = list.state;
+  const setFilter = list.setFilter;
+  const [userId, setUserId] = useFilterText(filters['userId'] ?? '', (value) => setFilter('userId', value));
+  const [deviceName, setDeviceName] = useFilterText(filters['deviceName'] ?? '', (value) => setFilter('deviceName', value));
+  // The event shown; it stays while the dialog closes, so the closing dialog keeps its text.
+  const [shown, setShown] = useState<AuditEvent | null>(null);
+  const [showing, setShowing] = useState(false);
+
+  const columns = useMemo<Column<AuditEvent>[]>(
+    () => [
+      {
+        key: 'createdAt',
+        header: t('list.date'),
+        sortField: 'createdAt',
+        shrink: true,
+        render: (event) => (
+          <time dateTime={event.createdAt} className={classes.time}>
+            {formatUtcDateTime(event.createdAt)}
+          </time>
+        ),
+      },
+      {
+        key: 'account',
+        header: t('list.account'),
+        sortField: 'userId',
+        render: (event) =>
+          event.userID ? (
+            <Text size="sm" fw={500} className={classes.account}>
+              {event.userID}
+            </Text>
+          ) : (
+            <Text size="sm" c="dimmed">
+              {t('list.none')}
+            </Text>
+          ),
+      },
+      {
+        key: 'deviceName',
+        header: t('list.deviceName'),
+        sortField: 'deviceName',
+        hiddenOnPhone: true,
+        render: (event) =>
+          event.deviceName ?? (
+            <Text size="sm" c="dimmed">
+              {t('list.none')}
+            </Text>
+          ),
+      },
+      {
+        key: 'scope',
+        header: t('list.scope'),
+        sortField: 'scope',
+        shrink: true,
+        hiddenOnPhone: true,
+        render: (event) => <code className={classes.scope}>{event.scope}</code>,
+      },
+      {
+        key: 'result',
+        header: t('list.result'),
+        sortField: 'result',
+        shrink: true,
+        render: (event) => <StatusBadge tone={RESULT_TONE[event.eventStatus]}>{resultText(event.eventStatus)}</StatusBadge>,
+      },
+      {
+        key: 'details',
+        header: t('list.details'),
+        hiddenHeader: true,
+        shrink: true,
+        align: 'right',
+        render: (event) => (
+          <Button
+            variant="subtle"
+            size="compact-sm"
+            leftSection={<IconListDetails size={16} aria-hidden="true" />}
+            // The visible "Details" starts the name, which says which event's details they are.
+            aria-label={t('list.detailsOf', { date: formatUtcDateTime(event.createdAt) })}
+            aria-haspopup="dialog"
+            onClick={() => {
+              setShown(event);
+              setShowing(true);
+            }}
+          >
+            {t('list.details')}
+          </Button>
+        ),
+      },
+    ],
+    [t],
+  );
+
+  const active: ActiveFilter[] = [];
+  if (filters['userId']) active.push({ key: 'userId', label: t('list.account'), value: filters['userId'] });
+  if (filters['deviceName']) active.push({ key: 'deviceName', label: t('list.deviceName'), value: filters['deviceName'] });
+  if (filters['scope']) active.push({ key: 'scope', label: t('list.scope'), value: filters['scope'] });
+  if (filters['result']) active.push({ key: 'result', label: t('list.result'), value: resultText(filters['result']) });
+
+  return (
+    <PageFrame title={tc('pages.projectAudit')} description={t('list.intro')}>
+      <DataList
+        label={t('list.label')}
+        list={list}
+        result={events}
+        columns={columns}
+        rowKey={(event) => event.id}
+        activeFilters={active}
+        filters={
+          <>
+            <TextInput
+              label={t('list.account')}
+              autoComplete="off"
+              leftSection={<IconSearch size={16} aria-hidden="true" />}
+              value={userId}
+              onChange={(event) => setUserId(event.currentTarget.value)}
+            />
+            <TextInput
+              label={t('list.deviceName')}
+              autoComplete="off"
+              value={deviceName}
+              onChange={(event) => setDeviceName(event.currentTarget.value)}
+            />
+            <Select
+              label={t('list.scope')}
+              placeholder={tu('list.any')}
+              data={AUDIT_SCOPES.map((scope) => ({ value: scope, label: scope }))}
+              value={filters['scope'] ?? null}
+              onChange={(value) => setFilter('scope', value ?? '')}
+              clearable
+              clearButtonProps={{ 'aria-label': tu('list.clearFilter', { label: t('list.scope') }) }}
+              allowDeselect
+            />
+            <Select
+              label={t('list.result')}
+              placeholder={tu('list.any')}
+              data={AUDIT_RESULTS.map((result) => ({ value: result, label: resultText(result) }))}
+              value={filters['result'] ?? null}
+              onChange={(value) => setFilter('result', value ?? '')}
+              clearable
+              clearButtonProps={{ 'aria-label': tu('list.clearFilter', { label: t('list.result') }) }}
+              allowDeselect
+            />
+            <DateRangeFilter fromDate={filters['fromDate'] ?? ''} toDate={filters['toDate'] ?? ''} defaults={month} onChange={setFilter} />
+          </>
+        }
+      />
+      <AuditEventModal event={shown} opened={showing} onClose={() => setShowing(false)} />
+    </PageFrame>
+  );
 }

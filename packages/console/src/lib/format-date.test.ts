@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { currentMonthDays, formatUtcDate, formatUtcDateTime } from './format-date.ts';
+
+describe('dates as D Mon YYYY in UTC, with HH:MM:SS for times (spec §9)', () => {
+  it.each([
+    ['2025-03-05T09:05:07.123Z', '5 Mar 2025', '5 Mar 2025 09:05:07'],
+    ['2024-12-31T23:59:59Z', '31 Dec 2024', '31 Dec 2024 23:59:59'],
+    // A time given in another zone is shown in UTC: here the next day.
+    ['2025-01-31T22:30:00-02:00', '1 Feb 2025', '1 Feb 2025 00:30:00'],
+    ['not a time', 'not a time', 'not a time'],
+  ])('%s', (iso, date, dateTime) => {
+    expect(formatUtcDate(iso)).toBe(date);
+    expect(formatUtcDateTime(iso)).toBe(dateTime);
+  });
+});
+
+describe('the current month (spec §9 default ranges)', () => {
+  it.each([
+    ['2025-03-15T12:00:00Z', '2025-03-01', '2025-03-31'],
+    ['2024-02-01T00:00:00Z', '2024-02-01', '2024-02-29'],
+    ['2025-02-28T23:59:59Z', '2025-02-01', '2025-02-28'],
+    ['2025-12-31T23:59:59Z', '2025-12-01', '2025-12-31'],
+  ])('of %s is %s to %s', (now, fromDate, toDate) => {
+    expect(currentMonthDays(new Date(now))).toEqual({ fromDate, toDate });
+  });
+});

@@ -43,6 +43,7 @@ const OUT_OF_RANGE_QUERY: Record<string, string[]> = {
   // Not a day, a day that does not exist, no zone, a range longer than a year from the default end.
   fromDate: ['yesterday', '2025-02-30', '2025-13-01', '2025-01-01T10:00:00', '2025-01-01T24:00:00Z', '1999-01-01', '+2025-01-01'],
   toDate: ['tomorrow', '2025-04-31', '2025-01-01T10:00'],
+  format: ['xml', 'CSV', 'json', ''],
 };
 
 // Percent-encoded path segments and query values that decode to nothing clean.
@@ -119,6 +120,13 @@ describeEachDatabase('bad input never answers 5xx and never writes', (t) => {
       updateAppKeys: { redirectURI: [REDIRECT] },
       generateAppKeys: { redirectURI: [REDIRECT] },
       revokeDevice: { reason: 'PORTAL_REVOKE' },
+      // A filter no device matches: the valid body would revoke nothing.
+      revokeDevices: {
+        reason: 'PORTAL_REVOKE',
+        filter: { userId: 'nobody@example.com', deviceName: 'x', ip: '10.', fromDate: '2025-01-01', toDate: '2025-01-31' },
+        limit: 10,
+        expectedCount: 0,
+      },
     };
   }
 

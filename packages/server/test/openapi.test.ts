@@ -60,7 +60,10 @@ const EXPECTED: Record<keyof typeof api, ApiErrorStatus[]> = {
   generateAppKeys: [400, 401, 403, 404, 409, 412, 413, 415],
   listDevices: [400, 401, 403, 404],
   revokeDevice: [400, 401, 403, 404, 409, 413, 415],
+  exportDevices: [400, 401, 403, 404],
+  revokeDevices: [400, 401, 403, 404, 409, 413, 415],
   listAuditEvents: [400, 401, 403, 404],
+  exportAuditEvents: [400, 401, 403, 404],
 };
 
 // The document does not depend on the database: one run on PGlite is enough.

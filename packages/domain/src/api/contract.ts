@@ -30,8 +30,17 @@ import {
   applicationUpdateSchema,
   keysBodySchema,
 } from '../app/schema.ts';
-import { deviceListQuerySchema, deviceListSchema, revocationBodySchema, revocationSchema } from '../device/schema.ts';
-import { auditListQuerySchema, auditListSchema } from '../audit/schema.ts';
+import {
+  bulkRevocationBodySchema,
+  bulkRevocationSchema,
+  deviceExportQuerySchema,
+  deviceListQuerySchema,
+  deviceListSchema,
+  revocationBodySchema,
+  revocationSchema,
+} from '../device/schema.ts';
+import { auditExportQuerySchema, auditListQuerySchema, auditListSchema } from '../audit/schema.ts';
+import { EXPORT_FORMATS, exportFileSchema } from '../list/export.ts';
 
 // Ids in paths: the one text rule (no control characters, no lone surrogates), at most 100 characters.
 const id = () => cleanString(100).min(1, { error: 'validation.required' });
@@ -268,6 +277,31 @@ export const devicesApi = {
     body: revocationBodySchema,
     response: revocationSchema,
   }),
+  exportDevices: endpoint({
+    method: 'GET',
+    path: '/projects/:project/mpinids/export',
+    tag: 'devices',
+    summary:
+      "The devices list's filter and range as a file, streamed in created-at order: format=csv (RFC 4180, formula-like cells prefixed with ') or jsonl (one device per line)",
+    auth: 'session',
+    permission: guards.devices,
+    params: projectParams,
+    query: deviceExportQuerySchema,
+    response: exportFileSchema,
+    produces: Object.values(EXPORT_FORMATS),
+  }),
+  revokeDevices: endpoint({
+    method: 'POST',
+    path: '/projects/:project/mpinids/revocations',
+    tag: 'devices',
+    summary:
+      'Revoke up to `limit` active devices matching the filter, each as a single revocation (limit 0: count only); refused (409) when more match than `expectedCount`; repeat until remaining is 0',
+    auth: 'session',
+    permission: guards.devices,
+    params: projectParams,
+    body: bulkRevocationBodySchema,
+    response: bulkRevocationSchema,
+  }),
 };
 
 // spec §7 "Audit"
@@ -283,6 +317,19 @@ export const auditApi = {
     params: projectParams,
     query: auditListQuerySchema,
     response: auditListSchema,
+  }),
+  exportAuditEvents: endpoint({
+    method: 'GET',
+    path: '/projects/:project/audit/export',
+    tag: 'audit',
+    summary:
+      "The audit log's filter and range as a file, streamed in created-at order: format=csv (RFC 4180, formula-like cells prefixed with ') or jsonl (one event per line)",
+    auth: 'session',
+    permission: guards.audit,
+    params: projectParams,
+    query: auditExportQuerySchema,
+    response: exportFileSchema,
+    produces: Object.values(EXPORT_FORMATS),
   }),
 };
 

@@ -47,6 +47,12 @@ export interface Endpoint<
   query?: Q;
   body?: B;
   response: R;
+  /**
+   * The media types of a successful answer that is a file rather than JSON (an export streamed as
+   * `text/csv` or `application/x-ndjson`); `response` then describes the body as text. Error
+   * answers stay JSON `ErrorBody`s.
+   */
+  produces?: readonly string[];
   /** Status of a successful answer; 200 unless said. */
   status?: 200 | 201 | 204;
   /**

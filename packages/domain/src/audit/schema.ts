@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AUDIT_RESULTS, SCOPES } from '../constants.ts';
-import { listQuerySchema } from '../list/schema.ts';
+import { listQuerySchema, SORT_DIRECTIONS } from '../list/schema.ts';
+import { exportFormatParam } from '../list/export.ts';
 import { cursorParam, dateParam, rangedListResponseSchema, refineDateRange } from '../list/ranged-list.ts';
 import { text } from '../validation/fields.ts';
 
@@ -46,19 +47,35 @@ export const AUDIT_LIST_DEFAULT_SORT = { sort: 'createdAt', direction: 'desc' } 
  * any case; deviceName: starting with the text, any case; scope and result: one value each. An
  * empty text filters nothing. fromDate / toDate: see `resolveDateRange` (default: the current month).
  */
+const auditFilter = () => ({
+  userId: text().optional(),
+  deviceName: text().optional(),
+  fromDate: dateParam().optional(),
+  toDate: dateParam().optional(),
+  scope: z.enum(AUDIT_SCOPES, { error: 'validation.invalid_value' }).optional(),
+  result: z.enum(AUDIT_RESULTS, { error: 'validation.invalid_value' }).optional(),
+});
 export const auditListQuerySchema = listQuerySchema(AUDIT_SORT_FIELDS, AUDIT_LIST_DEFAULT_SORT)
-  .extend({
-    userId: text().optional(),
-    deviceName: text().optional(),
-    fromDate: dateParam().optional(),
-    toDate: dateParam().optional(),
-    scope: z.enum(AUDIT_SCOPES, { error: 'validation.invalid_value' }).optional(),
-    result: z.enum(AUDIT_RESULTS, { error: 'validation.invalid_value' }).optional(),
-    cursor: cursorParam().optional(),
-  })
+  .extend({ ...auditFilter(), cursor: cursorParam().optional() })
   .superRefine(refineDateRange);
 export type AuditListQuery = z.infer<typeof auditListQuerySchema>;
 export type AuditListParams = z.input<typeof auditListQuerySchema>;
 
 export const auditListSchema = rangedListResponseSchema(auditEventSchema);
 export type AuditList = z.infer<typeof auditListSchema>;
+
+/**
+ * GET projects/{project}/audit/export (issue 9, docs/decisions/0019 "Export"): the list's filter and
+ * range (same parameters, same rules, default the current month), no paging, in `format` (csv or
+ * jsonl). Always in created-at order, newest first unless `direction=asc`; `sort` is not a
+ * parameter (a sort by a column that can be empty cannot be read in batches by seek).
+ */
+export const auditExportQuerySchema = z
+  .object({
+    format: exportFormatParam(),
+    direction: z.enum(SORT_DIRECTIONS, { error: 'validation.invalid_value' }).default(AUDIT_LIST_DEFAULT_SORT.direction),
+    ...auditFilter(),
+  })
+  .superRefine(refineDateRange);
+export type AuditExportQuery = z.infer<typeof auditExportQuerySchema>;
+export type AuditExportParams = z.input<typeof auditExportQuerySchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { REVOCATION_REASON } from '../constants.ts';
-import { listQuerySchema, queryBoolean } from '../list/schema.ts';
+import { listQuerySchema, queryBoolean, SORT_DIRECTIONS } from '../list/schema.ts';
+import { exportFormatParam } from '../list/export.ts';
 import { cursorParam, dateParam, rangedListResponseSchema, refineDateRange } from '../list/ranged-list.ts';
 import { text } from '../validation/fields.ts';
 
@@ -51,19 +52,81 @@ export const DEVICE_LIST_DEFAULT_SORT = { sort: 'createdAt', direction: 'desc' }
  * identity, any case; deviceName and ip: starting with the text (deviceName in any case). An empty
  * text filters nothing. fromDate / toDate: see `resolveDateRange` (default: the current month).
  */
+const deviceFilter = () => ({
+  userId: text().optional(),
+  deviceName: text().optional(),
+  ip: text().optional(),
+  fromDate: dateParam().optional(),
+  toDate: dateParam().optional(),
+});
 export const deviceListQuerySchema = listQuerySchema(DEVICE_SORT_FIELDS, DEVICE_LIST_DEFAULT_SORT)
-  .extend({
-    userId: text().optional(),
-    revoked: queryBoolean().optional(),
-    deviceName: text().optional(),
-    ip: text().optional(),
-    fromDate: dateParam().optional(),
-    toDate: dateParam().optional(),
-    cursor: cursorParam().optional(),
-  })
+  .extend({ ...deviceFilter(), revoked: queryBoolean().optional(), cursor: cursorParam().optional() })
   .superRefine(refineDateRange);
 export type DeviceListQuery = z.infer<typeof deviceListQuerySchema>;
 export type DeviceListParams = z.input<typeof deviceListQuerySchema>;
 
 export const deviceListSchema = rangedListResponseSchema(deviceIdentitySchema);
 export type DeviceList = z.infer<typeof deviceListSchema>;
+
+/**
+ * GET projects/{project}/mpinids/export (issue 9, docs/decisions/0019 "Export"): the list's filter
+ * and range (same parameters and rules, default the current month), no paging, in `format` (csv
+ * or jsonl), in created-at order (newest first unless `direction=asc`).
+ */
+export const deviceExportQuerySchema = z
+  .object({
+    format: exportFormatParam(),
+    direction: z.enum(SORT_DIRECTIONS, { error: 'validation.invalid_value' }).default(DEVICE_LIST_DEFAULT_SORT.direction),
+    ...deviceFilter(),
+    revoked: queryBoolean().optional(),
+  })
+  .superRefine(refineDateRange);
+export type DeviceExportQuery = z.infer<typeof deviceExportQuerySchema>;
+export type DeviceExportParams = z.input<typeof deviceExportQuerySchema>;
+
+/** The most devices one call of the bulk revocation revokes (one transaction each call). */
+export const BULK_REVOCATION_MAX_LIMIT = 500;
+
+/**
+ * The devices a bulk revocation is about: the devices list's filter (userId, deviceName, ip and
+ * the creation range, default the current month), active devices only. No other key is taken: a
+ * filter the server would not honour (e.g. `revoked`, `sort`) is refused rather than ignored, since
+ * ignoring it would revoke more than the caller saw.
+ */
+export const deviceFilterSchema = z.strictObject(deviceFilter(), { error: 'validation.invalid_value' }).superRefine(refineDateRange);
+export type DeviceFilter = z.infer<typeof deviceFilterSchema>;
+
+/**
+ * POST projects/{project}/mpinids/revocations (issue 9 "Beyond the spec", docs/decisions/0019
+ * "Bulk revocation"): revoke up to `limit` active devices matching `filter`, each as the single
+ * revocation does it. `limit: 0` revokes nothing and answers the count (the confirm's number).
+ * `expectedCount`, required when `limit` > 0, is the count the person confirmed: when more devices
+ * match now, nothing is revoked (409). The caller repeats with the same body until `remaining` is 0.
+ */
+export const bulkRevocationBodySchema = z
+  .object({
+    reason: z.literal(REVOCATION_REASON, { error: 'validation.invalid_value' }),
+    filter: deviceFilterSchema,
+    limit: z
+      .number({ error: 'validation.not_a_number' })
+      .int({ error: 'validation.not_a_number' })
+      .min(0, { error: 'validation.out_of_range' })
+      .max(BULK_REVOCATION_MAX_LIMIT, { error: 'validation.out_of_range' }),
+    expectedCount: z
+      .number({ error: 'validation.not_a_number' })
+      .int({ error: 'validation.not_a_number' })
+      .min(0, { error: 'validation.out_of_range' })
+      .max(Number.MAX_SAFE_INTEGER, { error: 'validation.out_of_range' })
+      .optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.limit > 0 && body.expectedCount === undefined) ctx.addIssue({ code: 'custom', path: ['expectedCount'], message: 'validation.required' });
+  });
+export type BulkRevocationBody = z.input<typeof bulkRevocationBodySchema>;
+
+/** What one call of the bulk revocation did: devices revoked by it, and active devices still matching after it. */
+export const bulkRevocationSchema = z.object({
+  revoked: z.number().int().describe('Devices this call revoked'),
+  remaining: z.number().int().describe('Active devices that still match the filter; call again until 0'),
+});
+export type BulkRevocation = z.infer<typeof bulkRevocationSchema>;

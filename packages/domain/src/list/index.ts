@@ -1,2 +1,3 @@
 export * from './schema.ts';
 export * from './ranged-list.ts';
+export * from './export.ts';

@@ -21,7 +21,7 @@ export const containsLower = (lowerColumn: string, term: string): Condition => (
 });
 
 /** Numbers the `$?` of each condition in order, after `params` already taken; answers the WHERE text. */
-function bind(conditions: readonly Condition[], params: unknown[]): string {
+export function bind(conditions: readonly Condition[], params: unknown[]): string {
   const parts = conditions.map((c) => {
     if (!('value' in c)) return c.sql;
     params.push(c.value);

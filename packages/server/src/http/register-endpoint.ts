@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, RouteOptions } from 'fastify';
 import type { z } from 'zod';
 import { API_BASE_PATH, DomainError, errorStatusesOf, guards, hasAnyPermission, isCleanText, operationIdOf, type Endpoint } from '@latchkey/domain';
@@ -34,9 +35,16 @@ export interface EndpointContext<P, Q, B> {
   actor(): Actor;
 }
 
+/** The answer of an entry that `produces` a file: its media type, the name to save it as, and its body, streamed. */
+export interface FileAnswer {
+  contentType: string;
+  filename: string;
+  body: Readable;
+}
+
 export type EndpointHandler<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> = (
   ctx: EndpointContext<z.output<P>, z.output<Q>, z.output<B>>,
-) => Promise<z.output<R>>;
+) => Promise<z.output<R> | FileAnswer>;
 
 type ProjectSource = NonNullable<Endpoint['projectFrom']>;
 
@@ -110,7 +118,10 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
     ...(endpoint.body ? { body: endpoint.body } : {}),
     // The error answers derived from the entry, each an ErrorBody: documented, and serialized through it.
     response: {
-      [status]: endpoint.response,
+      // A file answer (an export) is documented under each of its media types; it is streamed, never serialized.
+      [status]: endpoint.produces
+        ? { description: endpoint.summary, content: Object.fromEntries(endpoint.produces.map((type) => [type, { schema: endpoint.response }])) }
+        : endpoint.response,
       ...Object.fromEntries(errorStatusesOf(endpoint).map((s) => [s, errorResponseSchema(s)])),
     },
   };
@@ -157,7 +168,13 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
         },
       });
       reply.status(status);
-      return result;
+      if (!endpoint.produces) return result;
+      // A file: streamed as it is read (Fastify pipes a stream, the response schema does not serialize it).
+      const file = result as FileAnswer;
+      if (!(file.body instanceof Readable)) throw new Error(`${endpoint.method} ${endpoint.path} produces a file but answered none`);
+      reply.header('Content-Type', file.contentType);
+      reply.header('Content-Disposition', `attachment; filename="${file.filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`);
+      return reply.send(file.body);
     },
   };
   app.route(route);

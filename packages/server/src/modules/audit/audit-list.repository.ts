@@ -4,8 +4,8 @@ import { eq, escapeLike, type Condition } from '../../db/list-page.ts';
 import { CREATED_AT_TEXT, queryFingerprint, rangedListPage, type RangedSort, type SeekColumn } from '../../db/ranged-list-page.ts';
 
 // Every sort ends with the table's key order (migration 0010): created_at, then the time-ordered id.
-const CREATED: SeekColumn = { column: 'created_at', text: CREATED_AT_TEXT, cast: 'timestamptz' };
-const ID: SeekColumn = { column: 'id', text: 'id::text', cast: 'uuid' };
+export const CREATED: SeekColumn = { column: 'created_at', text: CREATED_AT_TEXT, cast: 'timestamptz' };
+export const ID: SeekColumn = { column: 'id', text: 'id::text', cast: 'uuid' };
 
 /**
  * Each sort is the column order of one index (the key, or migration 0014's (project_id, …,
@@ -22,17 +22,17 @@ const SORTS: Record<AuditSortField, RangedSort> = {
 };
 
 // id is a uuid, read as its text form by both drivers; not cast here, so ORDER BY id stays the key's order.
-const COLUMNS = `id, created_at AS "createdAt", user_id AS "userID", device_name AS "deviceName", scope,
+export const COLUMNS = `id, created_at AS "createdAt", user_id AS "userID", device_name AS "deviceName", scope,
   event_status AS "eventStatus", ip, country, client_id AS "clientId", user_agent AS "userAgent", details`;
 
-type Row = Omit<AuditEvent, 'createdAt'> & { createdAt: Date };
+export type Row = Omit<AuditEvent, 'createdAt'> & { createdAt: Date };
 
 /**
  * The filters of an audit list beyond the project and the range (docs/decisions/0019): userId =
  * the whole identity or account (stored lower-case), deviceName starting with the text in any
  * case, scope, result.
  */
-function filterOf(q: AuditListQuery): Condition[] {
+export function filterOf(q: Pick<AuditListQuery, 'userId' | 'deviceName' | 'scope' | 'result'>): Condition[] {
   const where: Condition[] = [];
   if (q.userId) where.push(eq('user_id', q.userId.toLowerCase()));
   if (q.deviceName) where.push({ sql: 'device_key LIKE lower($?)', value: `${escapeLike(q.deviceName)}%` });

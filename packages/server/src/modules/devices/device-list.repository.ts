@@ -4,8 +4,8 @@ import { eq, escapeLike, type Condition } from '../../db/list-page.ts';
 import { CREATED_AT_TEXT, queryFingerprint, rangedListPage, type RangedSort, type SeekColumn } from '../../db/ranged-list-page.ts';
 
 // The columns every sort ends with: the creation time, then the credential id (total order).
-const CREATED: SeekColumn = { column: 'created_at', text: CREATED_AT_TEXT, cast: 'timestamptz' };
-const ID: SeekColumn = { column: 'id', text: 'id', cast: 'text' };
+export const CREATED: SeekColumn = { column: 'created_at', text: CREATED_AT_TEXT, cast: 'timestamptz' };
+export const ID: SeekColumn = { column: 'id', text: 'id', cast: 'text' };
 
 /**
  * Each sort is the column order of one index of migration 0014 (project_id, …, created_at, id),
@@ -31,16 +31,16 @@ const SORTS: Record<DeviceSortField, RangedSort> = {
   },
 };
 
-const COLUMNS = `id AS "mpinId", user_key AS "userId", name AS "deviceName", ip, country, created_at AS "createdAt",
+export const COLUMNS = `id AS "mpinId", user_key AS "userId", name AS "deviceName", ip, country, created_at AS "createdAt",
   last_used_at AS "lastUsedAt", revoked, revoked_at AS "revokedAt"`;
 
-interface Row extends Omit<DeviceIdentity, 'createdAt' | 'lastUsedAt' | 'revokedAt'> {
+export interface Row extends Omit<DeviceIdentity, 'createdAt' | 'lastUsedAt' | 'revokedAt'> {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
 }
 
-const iso = (at: Date | string | null): string | null => (at === null ? null : new Date(at).toISOString());
+export const iso = (at: Date | string | null): string | null => (at === null ? null : new Date(at).toISOString());
 
 /**
  * The filters of a devices list beyond the project and the creation range (docs/decisions/0019):
@@ -48,7 +48,7 @@ const iso = (at: Date | string | null): string | null => (at === null ? null : n
  * text in any case, ip starting with the text, revoked. Each is answered by the index whose
  * columns follow the project.
  */
-function filterOf(q: DeviceListQuery): Condition[] {
+export function filterOf(q: Pick<DeviceListQuery, 'userId' | 'deviceName' | 'ip' | 'revoked'>): Condition[] {
   const where: Condition[] = [];
   if (q.userId) where.push(eq('user_key', q.userId.toLowerCase()));
   if (q.deviceName) where.push({ sql: 'name_key LIKE lower($?)', value: `${escapeLike(q.deviceName)}%` });

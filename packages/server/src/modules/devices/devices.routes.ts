@@ -8,4 +8,6 @@ import type { DevicesService } from './devices.service.ts';
 export function registerDeviceRoutes(app: FastifyInstance, devices: DevicesService, deviceList: DeviceListService): void {
   registerEndpoint(app, devicesApi.listDevices, async ({ params, query }) => deviceList.list(params.project, query));
   registerEndpoint(app, devicesApi.revokeDevice, async ({ params, actor }) => devices.revoke(actor(), params.project, params.mpinId));
+  registerEndpoint(app, devicesApi.exportDevices, async ({ params, query }) => deviceList.export(params.project, query));
+  registerEndpoint(app, devicesApi.revokeDevices, async ({ params, body, actor }) => devices.revokeMatching(actor(), params.project, body));
 }

@@ -63,7 +63,7 @@ describe('audit log (spec §2, §7, §9)', () => {
         .map((th) => th.textContent),
     ).toEqual(['Date', 'Account', 'Device name', 'Scope', 'Result', 'Details']);
     expect(within(table).getByRole('columnheader', { name: 'Date' })).toHaveAttribute('aria-sort', 'descending');
-    expect(within(row).getByText('5 Mar 2025 21:40:09')).toBeInTheDocument();
+    expect(within(row).getByRole('cell', { name: '5 Mar 2025 21:40:09' })).toBeInTheDocument();
     expect(within(row).getByText('Chrome on Linux')).toBeInTheDocument();
     expect(within(row).getByText('oidc')).toBeInTheDocument();
     expect(within(row).getByText('denied')).toBeInTheDocument();

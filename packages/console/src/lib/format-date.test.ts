@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentMonthDays, formatUtcDate, formatUtcDateTime } from './format-date.ts';
+import { currentMonthDays, formatUtcDate, formatUtcDateTime, formatUtcTime } from './format-date.ts';
 
 describe('dates as D Mon YYYY in UTC, with HH:MM:SS for times (spec §9)', () => {
   it.each([
@@ -11,6 +11,7 @@ describe('dates as D Mon YYYY in UTC, with HH:MM:SS for times (spec §9)', () =>
   ])('%s', (iso, date, dateTime) => {
     expect(formatUtcDate(iso)).toBe(date);
     expect(formatUtcDateTime(iso)).toBe(dateTime);
+    expect(formatUtcTime(iso)).toBe(dateTime === date ? '' : dateTime.slice(date.length + 1));
   });
 });
 

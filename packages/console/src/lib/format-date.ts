@@ -12,11 +12,17 @@ export function formatUtcDate(iso: string): string {
   return `${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}`;
 }
 
+/** `09:05:07` (UTC) of an ISO 8601 time; empty when it is not a time. */
+export function formatUtcTime(iso: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return '';
+  return `${two(at.getUTCHours())}:${two(at.getUTCMinutes())}:${two(at.getUTCSeconds())}`;
+}
+
 /** `1 Mar 2025 09:05:07` (UTC) of an ISO 8601 time; the input itself when it is not a time. */
 export function formatUtcDateTime(iso: string): string {
-  const at = new Date(iso);
-  if (Number.isNaN(at.getTime())) return iso;
-  return `${formatUtcDate(iso)} ${two(at.getUTCHours())}:${two(at.getUTCMinutes())}:${two(at.getUTCSeconds())}`;
+  const time = formatUtcTime(iso);
+  return time ? `${formatUtcDate(iso)} ${time}` : iso;
 }
 
 /** `YYYY-MM-DD` of an instant, in UTC. */

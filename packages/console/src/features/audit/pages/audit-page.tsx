@@ -9,6 +9,7 @@ import { DateRangeFilter } from '../../../components/list/date-range-filter.tsx'
 import type { ActiveFilter } from '../../../components/list/filter-bar.tsx';
 import { PageFrame } from '../../../components/page-frame.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
+import { UtcTime } from '../../../components/utc-time.tsx';
 import { currentMonthDays, formatUtcDateTime } from '../../../lib/format-date.ts';
 import type { ListDefaults } from '../../../lib/list-state/list-state.ts';
 import { useFilterText } from '../../../lib/list-state/use-filter-text.ts';
@@ -71,11 +72,7 @@ export default function AuditPage() {
         header: t('list.date'),
         sortField: 'createdAt',
         shrink: true,
-        render: (event) => (
-          <time dateTime={event.createdAt} className={classes.time}>
-            {formatUtcDateTime(event.createdAt)}
-          </time>
-        ),
+        render: (event) => <UtcTime iso={event.createdAt} />,
       },
       {
         key: 'account',
@@ -98,7 +95,9 @@ export default function AuditPage() {
         sortField: 'deviceName',
         hiddenOnPhone: true,
         render: (event) =>
-          event.deviceName ?? (
+          event.deviceName ? (
+            <span className={classes.deviceName}>{event.deviceName}</span>
+          ) : (
             <Text size="sm" c="dimmed">
               {t('list.none')}
             </Text>

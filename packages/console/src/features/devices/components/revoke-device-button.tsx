@@ -3,7 +3,6 @@ import { Button, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconBan } from '@tabler/icons-react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DANGER_COLOR } from '../../../components/confirm-modal.tsx';
 import classes from './devices.module.css';
 import '../texts.ts';
 
@@ -17,7 +16,8 @@ interface RevokeDeviceButtonProps {
 /**
  * The row's revoke action (spec §2 "Devices list": active devices only). spec §8: after a failed
  * revocation the button itself says 'Failed to revoke device', with the server's reason under it,
- * and asking again is one click away (unless the device turned out to be revoked after all).
+ * and asking again is one click away; if the device turned out to be revoked after all, the
+ * failure stays as text beside the Revoked status.
  */
 export function RevokeDeviceButton({ device, failure, onRevoke }: RevokeDeviceButtonProps) {
   const { t } = useTranslation('devices');
@@ -28,8 +28,8 @@ export function RevokeDeviceButton({ device, failure, onRevoke }: RevokeDeviceBu
     return (
       <Button
         variant="subtle"
-        color={DANGER_COLOR}
         size="compact-sm"
+        className={classes.revoke}
         leftSection={<IconBan size={16} aria-hidden="true" />}
         // The visible "Revoke" starts the name, which says which device it revokes.
         aria-label={t('list.revokeOf', { device: device.deviceName, user: device.userId })}
@@ -39,24 +39,35 @@ export function RevokeDeviceButton({ device, failure, onRevoke }: RevokeDeviceBu
       </Button>
     );
   }
+  const reason = failure ? (
+    <Text id={reasonId} size="xs" className={classes.failure}>
+      {failure}
+    </Text>
+  ) : null;
+  if (device.revoked) {
+    // Revoked meanwhile (by someone else): nothing left to try again, the failure is said as text.
+    return (
+      <Stack gap={2} align="flex-end">
+        <Text size="sm" fw={600} className={classes.failure}>
+          {tc('notifications.error.revocation_failed')}
+        </Text>
+        {reason}
+      </Stack>
+    );
+  }
   return (
     <Stack gap={2} align="flex-end">
       <Button
         variant="light"
-        color={DANGER_COLOR}
         size="compact-sm"
+        className={classes.revokeFailed}
         leftSection={<IconAlertCircle size={16} aria-hidden="true" />}
         aria-describedby={failure ? reasonId : undefined}
-        disabled={device.revoked}
         onClick={() => onRevoke(device)}
       >
         {tc('notifications.error.revocation_failed')}
       </Button>
-      {failure ? (
-        <Text id={reasonId} size="xs" className={classes.failure}>
-          {failure}
-        </Text>
-      ) : null}
+      {reason}
     </Stack>
   );
 }

@@ -10,8 +10,9 @@ import { DateRangeFilter } from '../../../components/list/date-range-filter.tsx'
 import type { ActiveFilter } from '../../../components/list/filter-bar.tsx';
 import { PageFrame } from '../../../components/page-frame.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
+import { UtcTime } from '../../../components/utc-time.tsx';
 import { isApiError } from '../../../lib/api/index.ts';
-import { currentMonthDays, formatUtcDateTime } from '../../../lib/format-date.ts';
+import { currentMonthDays } from '../../../lib/format-date.ts';
 import type { ListDefaults } from '../../../lib/list-state/list-state.ts';
 import { useFilterText } from '../../../lib/list-state/use-filter-text.ts';
 import { useListState } from '../../../lib/list-state/use-list-state.ts';
@@ -93,7 +94,12 @@ export default function DevicesPage() {
           </Text>
         ),
       },
-      { key: 'deviceName', header: t('list.deviceName'), sortField: 'deviceName', render: (device) => device.deviceName },
+      {
+        key: 'deviceName',
+        header: t('list.deviceName'),
+        sortField: 'deviceName',
+        render: (device) => <span className={classes.deviceName}>{device.deviceName}</span>,
+      },
       {
         key: 'ip',
         header: t('list.ip'),
@@ -113,11 +119,7 @@ export default function DevicesPage() {
         header: t('list.createdAt'),
         sortField: 'createdAt',
         shrink: true,
-        render: (device) => (
-          <time dateTime={device.createdAt} className={classes.time}>
-            {formatUtcDateTime(device.createdAt)}
-          </time>
-        ),
+        render: (device) => <UtcTime iso={device.createdAt} />,
       },
       {
         key: 'status',

@@ -1,0 +1,75 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+// The devices list (Device Registrations) and the audit log of a project.
+
+export async function goToDevices(page: Page, projectId: string, hash = ''): Promise<void> {
+  await page.goto(`/project/${projectId}/devices${hash}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Device Registrations' })).toBeVisible();
+}
+
+export async function goToAudit(page: Page, projectId: string, hash = ''): Promise<void> {
+  await page.goto(`/project/${projectId}/audit${hash}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Audit Log' })).toBeVisible();
+}
+
+/** A text filter of the list's filter bar; the list follows once typing pauses (the address's hash says so). */
+export async function fillListFilter(page: Page, label: string, text: string): Promise<void> {
+  await page.getByRole('search', { name: 'Filters' }).getByRole('textbox', { name: label, exact: true }).fill(text);
+  await expect(page).toHaveURL(new RegExp(`#.*=${encodeURIComponent(text).replace(/[.]/g, '\\.')}`));
+}
+
+/** The rows of the list (the header row left out). */
+export function listRows(page: Page, table: string): Locator {
+  return page.getByRole('table', { name: table }).locator('tbody').getByRole('row');
+}
+
+export function deviceRow(page: Page, userId: string): Locator {
+  return listRows(page, 'Devices').filter({ hasText: userId });
+}
+
+export async function expectDeviceRow(page: Page, userId: string, status: 'Active' | 'Revoked'): Promise<void> {
+  const row = deviceRow(page, userId);
+  await expect(row).toHaveCount(1);
+  await expect(row.getByText(status, { exact: true })).toBeVisible();
+}
+
+/** The row's Revoke, then the confirm dialog's Revoke. */
+export async function clickRevokeDevice(page: Page, userId: string): Promise<void> {
+  await deviceRow(page, userId)
+    .getByRole('button', { name: /^Revoke / })
+    .click();
+  const dialog = page.getByRole('dialog', { name: 'Revoke device' });
+  await expect(dialog).toContainText('Do you want to revoke the device');
+  await dialog.getByRole('button', { name: 'Revoke', exact: true }).click();
+  await expect(dialog).toBeHidden();
+}
+
+/** An audit row by what its cells say (account, scope, result…). */
+export function auditRow(page: Page, ...cells: string[]): Locator {
+  let rows = listRows(page, 'Audit events');
+  for (const text of cells) rows = rows.filter({ has: page.getByRole('cell', { name: text, exact: true }) });
+  return rows;
+}
+
+/** Opens an event's details: answers the event the dialog shows as JSON, then closes it. */
+export async function openAuditDetails(page: Page, row: Locator): Promise<Record<string, unknown>> {
+  await row.getByRole('button', { name: /^Details of the event of / }).click();
+  const dialog = page.getByRole('dialog', { name: 'Event details' });
+  await expect(dialog).toBeVisible();
+  const json = (await dialog.getByLabel('Event details').textContent()) ?? '';
+  return JSON.parse(json) as Record<string, unknown>;
+}
+
+export async function closeDialog(page: Page): Promise<void> {
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** Today as the console shows dates (spec §9: D Mon YYYY, UTC). */
+export function todayAsShown(): string {
+  const now = new Date();
+  return `${now.getUTCDate()} ${MONTHS[now.getUTCMonth()]} ${now.getUTCFullYear()}`;
+}

@@ -1,0 +1,191 @@
+import { join } from 'node:path';
+import { api, projectPermission } from '@latchkey/domain';
+import type { Browser, Page } from '@playwright/test';
+import { callApi, callApiOk, createAppWithKeysThroughApi, createProjectThroughApi, revokeDeviceThroughApi } from '../support/call-api.ts';
+import { setPermissions } from '../support/database.ts';
+import {
+  auditRow,
+  clickRevokeDevice,
+  closeDialog,
+  deviceRow,
+  expectDeviceRow,
+  fillListFilter,
+  goToAudit,
+  goToDevices,
+  listRows,
+  openAuditDetails,
+  todayAsShown,
+} from '../support/devices-pages.ts';
+import { expect, expectAccessible, test } from '../support/fixtures.ts';
+import { expectForbidden } from '../support/layout.ts';
+import {
+  addVirtualAuthenticator,
+  clickCreatePasskey,
+  expectPasskeyOffer,
+  expectPasskeyRevoked,
+  expectSignedInAtApp,
+  fillEmailedCodeAndSignIn,
+  fillIdentityAndContinue,
+  goToAppSignIn,
+} from '../support/passkey-pages.ts';
+import { startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
+import { newEmail, readCode, signIn, signInInNewContext } from '../support/sign-in.ts';
+
+/** CONSOLE_SHOTS=<dir> saves both pages as the admin sees them, light and dark, to look at them. */
+async function saveShots(page: Page, name: string, fullPage = true): Promise<void> {
+  const dir = process.env.CONSOLE_SHOTS;
+  if (!dir) return;
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: join(dir, `${name}-${scheme}.png`), fullPage });
+  }
+  await page.emulateMedia({ colorScheme: null });
+  if (!fullPage) return;
+  // And on a phone's width.
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(dir, `${name}-phone.png`), fullPage: true });
+  if (size) await page.setViewportSize(size);
+}
+
+/** An end user, in a browser of their own with a platform authenticator, verifies by code and creates a passkey. */
+async function registerPasskey(browser: Browser, app: RelyingParty, projectName: string, email: string) {
+  const context = await browser.newContext();
+  const user = await context.newPage();
+  await addVirtualAuthenticator(user);
+  await goToAppSignIn(user, app.url, projectName);
+  await fillIdentityAndContinue(user, email);
+  await fillEmailedCodeAndSignIn(user, await readCode(email, 0));
+  await expectPasskeyOffer(user);
+  // The page's WebAuthn script must be in place before the click, or the form posts without a
+  // passkey ('No passkey was created'); seen on a busy machine.
+  await user.waitForLoadState('load');
+  await clickCreatePasskey(user);
+  await expectSignedInAtApp(user);
+  return { context, user };
+}
+
+let app: RelyingParty;
+test.beforeAll(async () => {
+  app = await startRelyingParty();
+});
+test.afterAll(async () => app?.close());
+
+test('a project admin finds a user’s device, revokes it, and finds the revocation and the refused sign-in after it in the audit log', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const projectName = `Devices shop ${Date.now().toString(36)}`;
+  const adminEmail = newEmail('device-admin');
+  const projectId = await test.step('an admin creates a project with the test app', async () => {
+    await signIn(page, adminEmail);
+    const id = await createProjectThroughApi(page, projectName);
+    const keys = await createAppWithKeysThroughApi(page, id, [app.redirectUri]);
+    app.useClient({ issuer: `${baseURL}/p/${id}`, clientId: keys.clientId, clientSecret: keys.clientSecret });
+    return id;
+  });
+
+  const lost = newEmail('lost-phone');
+  const other = newEmail('other-user');
+  const { context, user } = await test.step('two end users each create a passkey through the test app', async () => {
+    const first = await registerPasskey(browser, app, projectName, lost);
+    const second = await registerPasskey(browser, app, projectName, other);
+    await second.context.close();
+    return first;
+  });
+
+  await test.step('the admin sees both devices, newest first, and filters by one user', async () => {
+    await goToDevices(page, projectId);
+    await expect(listRows(page, 'Devices')).toHaveCount(2);
+    await expect(listRows(page, 'Devices').first()).toContainText(other);
+    await expectDeviceRow(page, lost, 'Active');
+    await expect(deviceRow(page, lost)).toContainText(todayAsShown());
+    await saveShots(page, 'devices');
+    await expectAccessible(page);
+    await fillListFilter(page, 'Email', lost);
+    await expect(listRows(page, 'Devices')).toHaveCount(1);
+    await expectDeviceRow(page, lost, 'Active');
+    await expect(page.getByRole('search', { name: 'Filters' })).toContainText(`Email: ${lost}`);
+  });
+
+  await test.step('revokes it through the confirm dialog: the row says Revoked, and says so after a reload', async () => {
+    await clickRevokeDevice(page, lost);
+    await expectDeviceRow(page, lost, 'Revoked');
+    await expect(deviceRow(page, lost).getByRole('button')).toHaveCount(0);
+    await page.reload();
+    await expectDeviceRow(page, lost, 'Revoked');
+    await saveShots(page, 'devices-filtered-revoked');
+  });
+
+  await test.step('a device revoked meanwhile elsewhere: the second revocation changes nothing and says so on the button', async () => {
+    await fillListFilter(page, 'Email', other);
+    await expectDeviceRow(page, other, 'Active');
+    const { list } = await callApiOk(page, api.listDevices, { params: { project: projectId } });
+    const device = list.find((d) => d.userId === other);
+    expect(device).toBeDefined();
+    await revokeDeviceThroughApi(page, projectId, device?.mpinId as string);
+    await clickRevokeDevice(page, other);
+    // The dialog closed; the row says the revocation failed and why, and (the list read again)
+    // shows what the server holds: Revoked, with nothing left to try.
+    await expect(deviceRow(page, other)).toContainText('Failed to revoke device');
+    await expect(deviceRow(page, other)).toContainText('This device is already revoked');
+    await expectDeviceRow(page, other, 'Revoked');
+    await expect(deviceRow(page, other).getByRole('button')).toHaveCount(0);
+    await expectAccessible(page);
+    await saveShots(page, 'devices-revoke-failed', false);
+  });
+
+  await test.step("the end user's next sign-in is refused", async () => {
+    await context.clearCookies();
+    await goToAppSignIn(user, app.url, projectName);
+    await fillIdentityAndContinue(user, lost);
+    await expectPasskeyRevoked(user);
+    await context.close();
+  });
+
+  await test.step('the audit log holds the revocation and the refused sign-in after it, with their details', async () => {
+    await goToAudit(page, projectId);
+    await expect(auditRow(page, 'console', 'success').filter({ hasText: lost })).toHaveCount(1);
+    await saveShots(page, 'audit');
+    await expectAccessible(page);
+    await fillListFilter(page, 'Account', lost);
+    const revocation = auditRow(page, lost, 'console', 'success');
+    const refusal = auditRow(page, lost, 'oidc', 'denied');
+    await expect(revocation).toHaveCount(1);
+    await expect(refusal).toHaveCount(1);
+    // Newest first: the refusal is listed above the revocation.
+    const rows = await listRows(page, 'Audit events').allTextContents();
+    expect(rows.findIndex((r) => r.includes('denied'))).toBeLessThan(rows.findIndex((r) => r.includes('console')));
+
+    const revoked = await openAuditDetails(page, revocation);
+    expect(revoked).toMatchObject({ userID: lost, scope: 'console', eventStatus: 'success' });
+    expect(JSON.stringify(revoked)).toContain('device.revoke');
+    expect(JSON.stringify(revoked)).toContain('PORTAL_REVOKE');
+    await expectAccessible(page);
+    await saveShots(page, 'audit-details', false);
+    await closeDialog(page);
+
+    const refused = await openAuditDetails(page, refusal);
+    expect(refused).toMatchObject({ userID: lost, scope: 'oidc', eventStatus: 'denied' });
+    await closeDialog(page);
+  });
+});
+
+test('an account holding only usage on a project gets the 403 page at its devices and its audit log', async ({ browser, baseURL, page }) => {
+  await signIn(page, newEmail('owner-of-devices'));
+  const projectId = await createProjectThroughApi(page, 'Guarded devices');
+
+  const viewerEmail = newEmail('usage-viewer');
+  const { page: viewer, close } = await signInInNewContext(browser, baseURL as string, viewerEmail);
+  await setPermissions(viewerEmail, [projectPermission(projectId, 'usage')]);
+
+  for (const path of ['devices', 'audit']) {
+    await viewer.goto(`/project/${projectId}/${path}`);
+    await expectForbidden(viewer);
+    await expectAccessible(viewer);
+  }
+  expect((await callApi(viewer, api.listDevices, { params: { project: projectId } })).status()).toBe(403);
+  expect((await callApi(viewer, api.listAuditEvents, { params: { project: projectId } })).status()).toBe(403);
+  await close();
+});

@@ -46,7 +46,12 @@ export async function expectPasskeyOffer(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Create a passkey' })).toBeVisible();
 }
 
+/**
+ * The ceremony buttons work once the page's scripts ran (a click before that posts the form without
+ * a passkey): wait for the load event, as a person waits for the page to finish loading.
+ */
 export async function clickCreatePasskey(page: Page): Promise<void> {
+  await page.waitForLoadState('load');
   await page.getByRole('button', { name: 'Create a passkey' }).click();
 }
 
@@ -56,6 +61,7 @@ export async function expectPasskeyStep(page: Page): Promise<void> {
 }
 
 export async function clickSignInWithPasskey(page: Page): Promise<void> {
+  await page.waitForLoadState('load');
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
 }
 

@@ -17,19 +17,17 @@ export interface UsageHit {
 export async function countUsage(tx: Db, hit: UsageHit): Promise<void> {
   const hour = new Date(Math.floor(hit.at.getTime() / 3_600_000) * 3_600_000);
   const day = hit.at.toISOString().slice(0, 10);
+  // One round trip: the three upserts as data-modifying CTEs of one statement.
   await tx.query(
-    `INSERT INTO usage_hourly AS u (project_id, hour, key, count) VALUES ($1, $2, $3, 1)
-     ON CONFLICT (project_id, hour, key) DO UPDATE SET count = u.count + 1`,
-    [hit.projectId, hour, hit.key],
-  );
-  await tx.query(
-    `INSERT INTO usage_daily AS u (project_id, day, key, count) VALUES ($1, $2, $3, 1)
-     ON CONFLICT (project_id, day, key) DO UPDATE SET count = u.count + 1`,
-    [hit.projectId, day, hit.key],
-  );
-  await tx.query(
-    `INSERT INTO usage_daily_country AS u (project_id, day, country, key, count) VALUES ($1, $2, $3, $4, 1)
+    `WITH hourly AS (
+       INSERT INTO usage_hourly AS u (project_id, hour, key, count) VALUES ($1, $2, $3, 1)
+       ON CONFLICT (project_id, hour, key) DO UPDATE SET count = u.count + 1
+     ), daily AS (
+       INSERT INTO usage_daily AS u (project_id, day, key, count) VALUES ($1, $4, $3, 1)
+       ON CONFLICT (project_id, day, key) DO UPDATE SET count = u.count + 1
+     )
+     INSERT INTO usage_daily_country AS u (project_id, day, country, key, count) VALUES ($1, $4, $5, $3, 1)
      ON CONFLICT (project_id, day, country, key) DO UPDATE SET count = u.count + 1`,
-    [hit.projectId, day, hit.country, hit.key],
+    [hit.projectId, hour, hit.key, day, hit.country],
   );
 }

@@ -12,11 +12,10 @@ import type { Db } from '../src/db/db.ts';
 import { SESSION_COOKIE } from '../src/http/cookies.ts';
 import { insertAuditEvent } from '../src/modules/audit/audit.repository.ts';
 import { ensureEventPartitions } from '../src/modules/audit/event-partitions.ts';
-import { insertDevice } from '../src/provider/devices.repository.ts';
 import { userIdForEmail } from '../src/provider/project-users.repository.ts';
 import { anonymous, signedInAccount, startTestApp, useTestApp, type SignedIn } from './support/app.ts';
 import { describeEachDatabase } from './support/databases.ts';
-import { apiPath, closeProject, createProject } from './support/fixtures.ts';
+import { apiPath, closeProject, createProject, storeDevice } from './support/fixtures.ts';
 
 const MINUTE = 60_000;
 const monthStart = (at: Date, offset = 0) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + offset, 1));
@@ -360,16 +359,12 @@ describeEachDatabase('exporting the audit log and the devices (GET …/audit/exp
       const userId = await userIdForEmail(t.db, { projectId: project, email: 'dana@example.com', now: app.clock.now() });
       const names = ['Chrome on Linux', '=cmd|calc', 'Safari, "new"'];
       for (const [i, name] of names.entries()) {
-        await insertDevice(t.db, {
+        await storeDevice(t.db, {
           projectId: project,
           id: `cred-${i}`,
           userId,
-          publicKey: 'AQID',
-          counter: 0,
-          transports: ['internal'],
           name,
           ip: i === 0 ? null : `10.0.0.${i}`,
-          country: null,
           createdAt: new Date(app.clock.now().getTime() - (3 - i) * MINUTE),
         });
       }

@@ -1,11 +1,11 @@
 import { expect, it } from 'vitest';
 import { api, BULK_REVOCATION_MAX_LIMIT, REVOCATION_REASON, type BulkRevocation, type BulkRevocationBody } from '@latchkey/domain';
-import { findDevice, insertDevice } from '../src/provider/devices.repository.ts';
+import { findDevice } from '../src/provider/devices.repository.ts';
 import { userIdForEmail } from '../src/provider/project-users.repository.ts';
 import { findRegistrationCode, replaceRegistrationCode } from '../src/provider/registration-codes.repository.ts';
 import { anonymous, signedInAccount, useTestApp, type SignedIn } from './support/app.ts';
 import { describeEachDatabase } from './support/databases.ts';
-import { apiPath, closeProject, createProject, databaseFingerprint } from './support/fixtures.ts';
+import { apiPath, closeProject, createProject, databaseFingerprint, storeDevice } from './support/fixtures.ts';
 
 interface ErrorAnswer {
   error: string;
@@ -45,18 +45,7 @@ describeEachDatabase('revoking every device matching a filter (POST projects/{pr
     const users: Record<string, string> = {};
     const add = async (p: string, id: string, email: string, name: string, createdAt: Date) => {
       const userId = (users[`${p}/${email}`] ??= await userIdForEmail(t.db, { projectId: p, email, now }));
-      await insertDevice(t.db, {
-        projectId: p,
-        id,
-        userId,
-        publicKey: 'AQID',
-        counter: 0,
-        transports: ['internal'],
-        name,
-        ip: '10.0.0.1',
-        country: null,
-        createdAt,
-      });
+      await storeDevice(t.db, { projectId: p, id, userId, name, ip: '10.0.0.1', createdAt });
       return userId;
     };
     const alice = await add(projectId, 'a1', 'alice@example.com', 'Chrome on Linux', thisMonth(1));

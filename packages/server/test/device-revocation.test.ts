@@ -1,13 +1,13 @@
 import * as client from 'openid-client';
 import { describe, expect, it } from 'vitest';
 import { buildPath, devicesApi, REVOCATION_REASON } from '@latchkey/domain';
-import { findDevice, insertDevice, type Device } from '../src/provider/devices.repository.ts';
+import { findDevice, type Device } from '../src/provider/devices.repository.ts';
 import { userIdForEmail } from '../src/provider/project-users.repository.ts';
 import { anonymous, signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Passkey, type RequestOptions } from './support/authenticator.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
-import { closeProject, createProject, REDIRECT } from './support/fixtures.ts';
+import { closeProject, createProject, REDIRECT, storeDevice } from './support/fixtures.ts';
 import { authorizationRequest, projectWithRelyingParty, untilApp, type RelyingParty } from './support/relying-party.ts';
 import { codeInsteadAction, formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
 
@@ -29,19 +29,7 @@ describeEachDatabase('revoking a device (POST projects/{project}/mpinids/{mpinId
     const owner = admin ?? (await signedInAccount(app, t.db));
     const projectId = await createProject(owner);
     const userId = await userIdForEmail(t.db, { projectId, email: uniqueEmail('end-user'), now: app.clock.now() });
-    const mpinId = `cred-${Math.random().toString(36).slice(2)}`;
-    await insertDevice(t.db, {
-      projectId,
-      id: mpinId,
-      userId,
-      publicKey: 'AQID',
-      counter: 0,
-      transports: ['internal'],
-      name: 'Chrome on Linux',
-      ip: null,
-      country: null,
-      createdAt: app.clock.now(),
-    });
+    const mpinId = await storeDevice(t.db, { projectId, userId, createdAt: app.clock.now() });
     return { owner, projectId, userId, mpinId };
   }
 

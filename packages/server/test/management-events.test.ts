@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { appsApi, devicesApi, projectsApi, REVOCATION_REASON, type ApplicationKeys, type Issuer, type Project } from '@latchkey/domain';
 import { changesBetween, SECRET_CHANGED } from '../src/modules/audit/changes.ts';
-import { insertDevice } from '../src/provider/devices.repository.ts';
 import { userIdForEmail } from '../src/provider/project-users.repository.ts';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { describeEachDatabase } from './support/databases.ts';
-import { apiPath, REDIRECT } from './support/fixtures.ts';
+import { apiPath, REDIRECT, storeDevice } from './support/fixtures.ts';
 
 /** A public address the GeoIP database places in Great Britain, sent as a proxy would (the test app trusts loopback). */
 const CLIENT_IP = '81.2.69.160';
@@ -304,19 +303,7 @@ describeEachDatabase('management actions in the audit log', (t) => {
       const id = await newProject(admin);
       const owner = uniqueEmail('end-user');
       const userId = await userIdForEmail(t.db, { projectId: id, email: owner, now: app.clock.now() });
-      const mpinId = `cred-${Math.random().toString(36).slice(2)}`;
-      await insertDevice(t.db, {
-        projectId: id,
-        id: mpinId,
-        userId,
-        publicKey: 'AQID',
-        counter: 0,
-        transports: ['internal'],
-        name: 'Chrome on Linux',
-        ip: null,
-        country: null,
-        createdAt: app.clock.now(),
-      });
+      const mpinId = await storeDevice(t.db, { projectId: id, userId, createdAt: app.clock.now() });
       const res = await admin.api.post(apiPath(devicesApi.revokeDevice, { project: id, mpinId }), { reason: REVOCATION_REASON }, FROM);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       const event = await lastEventOf(id);

@@ -1,11 +1,11 @@
 import * as client from 'openid-client';
 import { beforeAll, expect, it } from 'vitest';
-import { insertDevice, userDevices, type Device } from '../src/provider/devices.repository.ts';
+import { userDevices, type Device } from '../src/provider/devices.repository.ts';
 import { signedInAccount, startTestApp, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Passkey, type RequestOptions } from './support/authenticator.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
-import { REDIRECT } from './support/fixtures.ts';
+import { REDIRECT, storeDevice } from './support/fixtures.ts';
 import { authorizationRequest, projectWithRelyingParty, untilApp, type RelyingParty } from './support/relying-party.ts';
 import { codeInsteadAction, formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
 
@@ -129,16 +129,12 @@ describeEachDatabase('end users sign in with passkeys at a project issuer', (d) 
     await newUserWithPasskey(a); // another user of the same project
     await newUserWithPasskey(b, user.email); // the same address at another project
     const revokedId = 'revoked-credential-id';
-    await insertDevice(d.db, {
+    await storeDevice(d.db, {
       projectId: a.projectId,
       id: revokedId,
       userId: user.sub,
-      publicKey: 'AQID',
-      counter: 0,
       transports: ['usb'],
       name: 'Old key',
-      ip: null,
-      country: null,
       createdAt: t.clock.now(),
     });
     await revoke(a.projectId, revokedId);

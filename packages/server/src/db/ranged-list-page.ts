@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { isCleanText, TOTAL_CAP } from '@latchkey/domain';
+import { isCleanText, TOTAL_CAP, type DateRange } from '@latchkey/domain';
 import type { Db } from './db.ts';
-import { listPageSql, sqlDirection, type Condition, type ListPageSpec } from './list-page.ts';
+import { eq, listPageSql, sqlDirection, type Condition, type ListPageSpec } from './list-page.ts';
 
 /**
  * Keyset paging behind the spec's offset API (docs/decisions/0019). A page answers `nextCursor`:
@@ -10,6 +10,15 @@ import { listPageSql, sqlDirection, type Condition, type ListPageSpec } from './
  * of skipping `offset` entries. The offset stays the truth: a cursor made for another query or
  * offset, or one that does not read back, is ignored and the page is found by offset as ever.
  */
+
+/**
+ * A project's rows created in `range` (from inclusive, to exclusive): every list, export and bulk
+ * action of the devices and the audit log starts here, so each is an index range read (and, for
+ * events, prunes the monthly partitions).
+ */
+export function projectInRange(projectId: string, range: DateRange): Condition[] {
+  return [eq('project_id', projectId), { sql: 'created_at >= $?', value: range.from }, { sql: 'created_at < $?', value: range.to }];
+}
 
 /** One column of a sort key as the seek compares it; its value travels as text and is cast back. */
 export interface SeekColumn {

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { API_BASE_PATH, api, buildPath, type Application, type ApplicationKeys, type Endpoint, type Project } from '@latchkey/domain';
 import type { Db } from '../../src/db/db.ts';
+import { insertDevice } from '../../src/provider/devices.repository.ts';
 import type { SignedIn } from './app.ts';
 
 /** The path of a contract entry under /api (paths are written once, in the contract). */
@@ -67,4 +68,28 @@ export async function databaseFingerprint(db: Db): Promise<Record<string, string
     fingerprint[name] = `${rows[0]?.n}:${rows[0]?.digest ?? ''}`;
   }
   return fingerprint;
+}
+
+/**
+ * A device stored as a passkey registration stores it (a dummy public key: it never signs), for
+ * tests that need devices without running the ceremony. Answers its id (the mpinId).
+ */
+export async function storeDevice(
+  db: Db,
+  d: { projectId: string; userId: string; createdAt: Date; id?: string; name?: string; ip?: string | null; transports?: string[] },
+): Promise<string> {
+  const id = d.id ?? `cred-${Math.random().toString(36).slice(2)}`;
+  await insertDevice(db, {
+    projectId: d.projectId,
+    id,
+    userId: d.userId,
+    publicKey: 'AQID',
+    counter: 0,
+    transports: d.transports ?? ['internal'],
+    name: d.name ?? 'Chrome on Linux',
+    ip: d.ip ?? null,
+    country: null,
+    createdAt: d.createdAt,
+  });
+  return id;
 }

@@ -1,7 +1,7 @@
 import type { AuditEvent, AuditExportQuery, DateRange } from '@latchkey/domain';
 import type { Db } from '../../db/db.ts';
 import { keysetBatches } from '../../db/keyset-batches.ts';
-import { eq } from '../../db/list-page.ts';
+import { projectInRange } from '../../db/ranged-list-page.ts';
 import { COLUMNS, CREATED, filterOf, ID, type Row } from './audit-list.repository.ts';
 
 /** Rows per statement of an export: about 0.5 MB of events at a time. */
@@ -22,7 +22,7 @@ export async function* auditEventBatches(
   const batches = keysetBatches<Row>(db, {
     table: 'audit_events',
     columns: COLUMNS,
-    where: [eq('project_id', projectId), { sql: 'created_at >= $?', value: range.from }, { sql: 'created_at < $?', value: range.to }, ...filterOf(q)],
+    where: [...projectInRange(projectId, range), ...filterOf(q)],
     order: [CREATED, ID],
     direction: q.direction,
     batchSize,

@@ -1,7 +1,7 @@
 import type { AuditEvent, AuditListQuery, AuditSortField, DateRange } from '@latchkey/domain';
 import type { Db } from '../../db/db.ts';
 import { eq, escapeLike, type Condition } from '../../db/list-page.ts';
-import { CREATED_AT_TEXT, queryFingerprint, rangedListPage, type RangedSort, type SeekColumn } from '../../db/ranged-list-page.ts';
+import { CREATED_AT_TEXT, projectInRange, queryFingerprint, rangedListPage, type RangedSort, type SeekColumn } from '../../db/ranged-list-page.ts';
 
 // Every sort ends with the table's key order (migration 0010): created_at, then the time-ordered id.
 export const CREATED: SeekColumn = { column: 'created_at', text: CREATED_AT_TEXT, cast: 'timestamptz' };
@@ -47,8 +47,7 @@ export async function listAuditEvents(db: Db, projectId: string, range: DateRang
     table: 'audit_events',
     key: KEY,
     columns: COLUMNS,
-    // The range also prunes the monthly partitions.
-    scope: [eq('project_id', projectId), { sql: 'created_at >= $?', value: range.from }, { sql: 'created_at < $?', value: range.to }],
+    scope: projectInRange(projectId, range),
     filters: filterOf(q),
     sort: SORTS[q.sort],
     direction: q.direction,

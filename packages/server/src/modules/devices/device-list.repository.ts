@@ -1,7 +1,7 @@
 import type { DateRange, DeviceIdentity, DeviceListQuery, DeviceSortField } from '@latchkey/domain';
 import type { Db } from '../../db/db.ts';
 import { eq, escapeLike, type Condition } from '../../db/list-page.ts';
-import { CREATED_AT_TEXT, queryFingerprint, rangedListPage, type RangedSort, type SeekColumn } from '../../db/ranged-list-page.ts';
+import { CREATED_AT_TEXT, projectInRange, queryFingerprint, rangedListPage, type RangedSort, type SeekColumn } from '../../db/ranged-list-page.ts';
 
 // The columns every sort ends with: the creation time, then the credential id (total order).
 export const CREATED: SeekColumn = { column: 'created_at', text: CREATED_AT_TEXT, cast: 'timestamptz' };
@@ -63,7 +63,7 @@ export async function listDevices(db: Db, projectId: string, range: DateRange, q
     table: 'devices',
     key: 'project_id, id',
     columns: COLUMNS,
-    scope: [eq('project_id', projectId), { sql: 'created_at >= $?', value: range.from }, { sql: 'created_at < $?', value: range.to }],
+    scope: projectInRange(projectId, range),
     filters: filterOf(q),
     sort: SORTS[q.sort],
     direction: q.direction,

@@ -10,6 +10,7 @@ import {
   keysBodySchema,
   redirectUriMatches,
   toFieldIssues,
+  returnsToUnverifiedApp,
 } from '../src/index.ts';
 
 function issues(result: { success: boolean; error?: unknown }) {
@@ -138,5 +139,22 @@ describe('redirect URIs the issuer can return to', () => {
     expect(issues(keysBodySchema.safeParse({ redirectURI: ['com.example.app:/cb', 'http://app.example/cb'] }))[0]?.message).toContain(
       'http on 127.0.0.1, [::1] or localhost',
     );
+  });
+});
+
+describe('apps whose return the issuer cannot verify (RFC 8252 §8.6)', () => {
+  it.each([
+    ['com.example.app:/oauth2redirect', true],
+    ['myapp://callback', true],
+    ['http://127.0.0.1:8765/cb', true],
+    ['http://[::1]/cb', true],
+    ['http://localhost:3000/cb', true],
+    ['https://localhost/cb', true],
+    ['https://app.example.com/callback', false],
+    ['http://app.example.com/callback', false],
+    ['https://app.example.com/cb#frag', false],
+    ['not a uri', false],
+  ])('%s: %s', (uri, unverified) => {
+    expect(returnsToUnverifiedApp(uri)).toBe(unverified);
   });
 });

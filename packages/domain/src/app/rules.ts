@@ -34,6 +34,18 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 // Schemes a browser never leaves for an application: they run code, read local files or name nothing.
 const NO_RETURN_SCHEMES = new Set(['javascript:', 'vbscript:', 'data:', 'blob:', 'file:', 'about:', 'filesystem:']);
 
+/**
+ * Does this redirect URI return to an app whose identity the issuer cannot verify — a private-use
+ * scheme, or any address on a loopback host (RFC 8252 §7.1, §7.3, §8.6) — rather than a claimed
+ * https origin? A signed-in person is asked before such an app gets a code (sign-in-pages.ts).
+ */
+export function returnsToUnverifiedApp(uri: string): boolean {
+  const kind = redirectUriKind(uri);
+  if (kind === 'app-scheme' || kind === 'loopback') return true;
+  if (kind !== 'web') return false;
+  return LOOPBACK_HOSTS.has(new URL(uri).hostname);
+}
+
 function redirectUriKind(uri: string): RedirectUriKind | RedirectUriProblem {
   // RFC 6749 §3.1.2: the endpoint URI MUST NOT include a fragment component.
   if (uri.includes('#')) return 'validation.redirect_uri_fragment';

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
-import { isEmail, TEXT_MAX_LENGTH } from '@latchkey/domain';
+import { isEmail, returnsToUnverifiedApp, TEXT_MAX_LENGTH } from '@latchkey/domain';
 import { decodeUtf8Strictly } from '../http/input-guard.ts';
 import { setSecurityHeaders, STRICT_TRANSPORT_SECURITY } from '../http/security-headers.ts';
 import type { LoginCodes, RequestRefusal } from './login-codes.service.ts';
@@ -47,21 +47,6 @@ export function signInCsp(returnsTo?: string, logoFrom?: string): string {
 }
 
 export const SIGN_IN_CSP = signInCsp();
-
-/**
- * Does this redirect URI return to an app whose identity the issuer cannot verify — a private-use
- * scheme or a loopback address (RFC 8252 §7.1, §7.3, §8.6) — rather than a claimed https origin?
- */
-export function returnsToUnverifiedApp(redirectUri: unknown): boolean {
-  if (typeof redirectUri !== 'string') return false;
-  try {
-    const url = new URL(redirectUri);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return true;
-    return url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]';
-  } catch {
-    return false;
-  }
-}
 
 // Schemes never allowed as a form's destination, even were a redirect URI to name one.
 const NO_FORM_SCHEMES = new Set(['javascript:', 'vbscript:', 'data:', 'blob:', 'file:', 'about:', 'filesystem:']);
@@ -524,7 +509,8 @@ export async function registerSignInPages(
       if (consent) {
         // RFC 8252 §8.6: an app returning to a private-use scheme or a loopback address cannot be
         // told from another app claiming the same; a signed-in person confirms it is theirs.
-        if (returnsToUnverifiedApp(consent.details.params.redirect_uri)) {
+        const redirectUri = consent.details.params.redirect_uri;
+        if (typeof redirectUri === 'string' && returnsToUnverifiedApp(redirectUri)) {
           return page(reply, 200, continueToAppPage(linksFor(site, consent.details.uid), site.brand));
         }
         const grantId = await grantFor(site, consent.details, consent.accountId);

@@ -95,23 +95,31 @@ export interface RangedSort {
   seekable: boolean;
 }
 
-export interface RangedListSpec {
+/** The paging part of a ranged list's query (the contract's sort, direction, offset, limit, cursor). */
+export interface RangedPaging<S extends string> {
+  sort: S;
+  direction: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+  cursor?: string | undefined;
+}
+
+export interface RangedListSpec<S extends string> {
   table: string;
   /** The columns that identify a row (the join of the page's keys back to their rows). */
   key: string;
   /** The page's SELECT list, aliased to the domain's field names. */
   columns: string;
-  /** The project and the created_at range: every query has them. */
-  scope: readonly Condition[];
+  /** Every query names the project and a created_at range (projectInRange). */
+  projectId: string;
+  range: DateRange;
   /** The filters the caller asked for beyond the range (userId, deviceName, …). */
   filters: readonly Condition[];
-  sort: RangedSort;
-  direction: 'asc' | 'desc';
-  offset: number;
-  limit: number;
-  cursor?: string | undefined;
-  /** Everything that decides the rows and their order (project, filters, range, sort, direction). */
-  fingerprint: string;
+  /** Those filters' values as asked: with the table, project, range, sort and direction, the cursor's fingerprint. */
+  filterValues: readonly unknown[];
+  /** The list's sorts by name; `query.sort` picks one. */
+  sorts: Readonly<Record<S, RangedSort>>;
+  query: RangedPaging<S>;
 }
 
 /**
@@ -122,21 +130,32 @@ export interface RangedListSpec {
  * would otherwise walk the sort's index through the whole range looking for them). Then the cursor
  * of the next page.
  */
-export async function rangedListPage<T>(
+export async function rangedListPage<T, S extends string = string>(
   db: Db,
-  spec: RangedListSpec,
+  spec: RangedListSpec<S>,
 ): Promise<{ total: number; totalCapped: boolean; list: T[]; nextCursor: string | null }> {
-  const direction = sqlDirection(spec.direction);
-  const order = spec.sort.columns;
-  const key = spec.sort.seekable ? readCursor(spec.cursor, spec.offset, spec.fingerprint, order) : null;
+  const { query } = spec;
+  const sort = spec.sorts[query.sort];
+  const direction = sqlDirection(query.direction);
+  const order = sort.columns;
+  const fingerprint = queryFingerprint([
+    spec.table,
+    spec.projectId,
+    spec.range.from.toISOString(),
+    spec.range.to.toISOString(),
+    ...spec.filterValues,
+    query.sort,
+    query.direction,
+  ]);
+  const key = sort.seekable ? readCursor(query.cursor, query.offset, fingerprint, order) : null;
   const base: ListPageSpec = {
     table: spec.table,
     key: spec.key,
-    columns: spec.sort.seekable ? `${spec.columns}, ARRAY[${order.map((c) => c.text).join(', ')}] AS "seekKey"` : spec.columns,
-    where: [...spec.scope, ...spec.filters],
+    columns: sort.seekable ? `${spec.columns}, ARRAY[${order.map((c) => c.text).join(', ')}] AS "seekKey"` : spec.columns,
+    where: [...projectInRange(spec.projectId, spec.range), ...spec.filters],
     orderBy: order.map((c) => `${c.column} ${direction}`).join(', '),
-    limit: spec.limit,
-    offset: key ? 0 : spec.offset,
+    limit: query.limit,
+    offset: key ? 0 : query.offset,
     totalCap: TOTAL_CAP,
     seek: key ? [seekAfter(order, direction, key)] : [],
   };
@@ -144,14 +163,14 @@ export async function rangedListPage<T>(
   const counted = Number((await db.query<{ total: number }>(countSql, countParams)).rows[0]?.total ?? 0);
   const capped = counted > TOTAL_CAP;
   const total = capped ? TOTAL_CAP : counted;
-  if (!capped && spec.offset >= total) return { total, totalCapped: false, list: [], nextCursor: null };
+  if (!capped && query.offset >= total) return { total, totalCapped: false, list: [], nextCursor: null };
 
   const few = !capped && spec.filters.length > 0;
-  const { pageSql, pageParams } = listPageSql(few ? { ...base, matchColumns: spec.sort.reads } : base);
+  const { pageSql, pageParams } = listPageSql(few ? { ...base, matchColumns: sort.reads } : base);
   const rows = (await db.query<T & { seekKey?: string[] }>(pageSql, pageParams)).rows;
   const last = rows.at(-1);
-  const more = rows.length === spec.limit && (capped || spec.offset + spec.limit < total);
-  const nextCursor = more && last?.seekKey ? makeCursor(spec.offset + spec.limit, spec.fingerprint, last.seekKey) : null;
+  const more = rows.length === query.limit && (capped || query.offset + query.limit < total);
+  const nextCursor = more && last?.seekKey ? makeCursor(query.offset + query.limit, fingerprint, last.seekKey) : null;
   const list = rows.map(({ seekKey: _seekKey, ...row }) => row as T);
   return { total, totalCapped: capped, list, nextCursor };
 }

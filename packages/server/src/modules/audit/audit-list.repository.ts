@@ -1,7 +1,7 @@
 import type { AuditEvent, AuditListQuery, AuditSortField, DateRange } from '@latchkey/domain';
 import type { Db } from '../../db/db.ts';
 import { eq, escapeLike, type Condition } from '../../db/list-page.ts';
-import { CREATED_AT_TEXT, projectInRange, queryFingerprint, rangedListPage, type RangedSort, type SeekColumn } from '../../db/ranged-list-page.ts';
+import { CREATED_AT_TEXT, rangedListPage, type RangedSort, type SeekColumn } from '../../db/ranged-list-page.ts';
 
 // Every sort ends with the table's key order (migration 0010): created_at, then the time-ordered id.
 export const CREATED: SeekColumn = { column: 'created_at', text: CREATED_AT_TEXT, cast: 'timestamptz' };
@@ -43,29 +43,16 @@ export function filterOf(q: Pick<AuditListQuery, 'userId' | 'deviceName' | 'scop
 
 /** spec §7 "Audit": one page of a project's events in `range`, and their total (capped). */
 export async function listAuditEvents(db: Db, projectId: string, range: DateRange, q: AuditListQuery) {
-  const page = await rangedListPage<Row>(db, {
+  const page = await rangedListPage<Row, AuditSortField>(db, {
     table: 'audit_events',
     key: KEY,
     columns: COLUMNS,
-    scope: projectInRange(projectId, range),
+    projectId,
+    range,
     filters: filterOf(q),
-    sort: SORTS[q.sort],
-    direction: q.direction,
-    offset: q.offset,
-    limit: q.limit,
-    cursor: q.cursor,
-    fingerprint: queryFingerprint([
-      'audit',
-      projectId,
-      range.from.toISOString(),
-      range.to.toISOString(),
-      q.userId?.toLowerCase() ?? null,
-      q.deviceName ?? null,
-      q.scope ?? null,
-      q.result ?? null,
-      q.sort,
-      q.direction,
-    ]),
+    filterValues: [q.userId?.toLowerCase() ?? null, q.deviceName ?? null, q.scope ?? null, q.result ?? null],
+    sorts: SORTS,
+    query: q,
   });
   const list: AuditEvent[] = page.list.map((r) => ({ ...r, createdAt: new Date(r.createdAt).toISOString() }));
   return { ...page, list };

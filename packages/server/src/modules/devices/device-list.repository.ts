@@ -1,7 +1,7 @@
 import type { DateRange, DeviceIdentity, DeviceListQuery, DeviceSortField } from '@latchkey/domain';
 import type { Db } from '../../db/db.ts';
 import { eq, escapeLike, type Condition } from '../../db/list-page.ts';
-import { CREATED_AT_TEXT, projectInRange, queryFingerprint, rangedListPage, type RangedSort, type SeekColumn } from '../../db/ranged-list-page.ts';
+import { CREATED_AT_TEXT, rangedListPage, type RangedSort, type SeekColumn } from '../../db/ranged-list-page.ts';
 
 // The columns every sort ends with: the creation time, then the credential id (total order).
 export const CREATED: SeekColumn = { column: 'created_at', text: CREATED_AT_TEXT, cast: 'timestamptz' };
@@ -59,29 +59,16 @@ export function filterOf(q: Pick<DeviceListQuery, 'userId' | 'deviceName' | 'ip'
 
 /** spec §7 "Devices": one page of a project's devices registered in `range`, and their total (capped). */
 export async function listDevices(db: Db, projectId: string, range: DateRange, q: DeviceListQuery) {
-  const page = await rangedListPage<Row>(db, {
+  const page = await rangedListPage<Row, DeviceSortField>(db, {
     table: 'devices',
     key: 'project_id, id',
     columns: COLUMNS,
-    scope: projectInRange(projectId, range),
+    projectId,
+    range,
     filters: filterOf(q),
-    sort: SORTS[q.sort],
-    direction: q.direction,
-    offset: q.offset,
-    limit: q.limit,
-    cursor: q.cursor,
-    fingerprint: queryFingerprint([
-      'devices',
-      projectId,
-      range.from.toISOString(),
-      range.to.toISOString(),
-      q.userId?.toLowerCase() ?? null,
-      q.deviceName ?? null,
-      q.ip ?? null,
-      q.revoked ?? null,
-      q.sort,
-      q.direction,
-    ]),
+    filterValues: [q.userId?.toLowerCase() ?? null, q.deviceName ?? null, q.ip ?? null, q.revoked ?? null],
+    sorts: SORTS,
+    query: q,
   });
   const list: DeviceIdentity[] = page.list.map((r) => ({
     ...r,

@@ -3,10 +3,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, type ApiCall, type FakeAnswer } from './fake-api.ts';
 import { ACCOUNT, consoleConfig, project, projectSummary } from './fixtures.ts';
+import { browser } from '../src/lib/browser.ts';
 import { renderApp } from './render-app.tsx';
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 type Routes = Record<string, FakeAnswer | ((call: ApiCall) => FakeAnswer)>;
@@ -144,5 +146,30 @@ describe('audit log (spec §2, §7, §9)', () => {
     expect(within(dialog).getByLabelText('Event details').textContent).toBe(JSON.stringify(event, null, 2));
     await ui.user.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+});
+
+describe('audit export (docs/decisions/0019 "Export")', () => {
+  it("downloads the filter as JSON Lines in the list's date order", async () => {
+    const save = vi.spyOn(browser, 'save').mockImplementation(() => undefined);
+    const line = `${JSON.stringify(auditEvent())}\n`;
+    const api = server({
+      [LIST]: { body: page([auditEvent()]) },
+      'GET /projects/p1/audit/export': {
+        text: [line, line, line],
+        headers: { 'Content-Type': 'application/x-ndjson', 'Content-Disposition': 'attachment; filename="audit-p1-2025-03-01-2025-03-31.jsonl"' },
+      },
+    });
+    const ui = renderApp('/project/p1/audit#scope=oidc&result=denied&sort=createdAt&direction=asc');
+    await screen.findByRole('row', { name: /ada@example.com/ });
+    await ui.user.click(screen.getByRole('button', { name: 'Export' }));
+    await ui.user.click(await screen.findByRole('menuitem', { name: 'JSON Lines' }));
+    expect(await screen.findByText('3 rows exported to audit-p1-2025-03-01-2025-03-31.jsonl')).toBeInTheDocument();
+    const [call] = api.callsTo('GET /projects/p1/audit/export');
+    expect(call?.query.get('format')).toBe('jsonl');
+    expect(call?.query.get('direction')).toBe('asc');
+    expect(call?.query.get('scope')).toBe('oidc');
+    expect(call?.query.get('result')).toBe('denied');
+    expect(save.mock.calls[0]?.[1]).toBe('audit-p1-2025-03-01-2025-03-31.jsonl');
   });
 });

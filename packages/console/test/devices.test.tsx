@@ -3,10 +3,12 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, type ApiCall, type FakeAnswer } from './fake-api.ts';
 import { ACCOUNT, consoleConfig, project, projectSummary } from './fixtures.ts';
+import { browser } from '../src/lib/browser.ts';
 import { renderApp } from './render-app.tsx';
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 type Routes = Record<string, FakeAnswer | ((call: ApiCall) => FakeAnswer)>;
@@ -245,5 +247,180 @@ describe('revoking a device (spec §2, §4, §8)', () => {
     await within(table).findByText('ada@example.com');
     expect(within(table).queryByRole('button', { name: /Revoke/ })).not.toBeInTheDocument();
     expect(within(table).queryByRole('columnheader', { name: 'Actions' })).not.toBeInTheDocument();
+  });
+});
+
+describe('devices export (docs/decisions/0019 "Export")', () => {
+  it("downloads the list's filter as CSV, counting the rows as they arrive", async () => {
+    const save = vi.spyOn(browser, 'save').mockImplementation(() => undefined);
+    const api = server({
+      [LIST]: { body: page([device(), device({ mpinId: 'm2' })]) },
+      'GET /projects/p1/mpinids/export': {
+        text: ['mpinId,userId\r\nm1,ada@example.com\r\n', 'm2,ada@example.com\r\n'],
+        headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': 'attachment; filename="devices-p1-2025-03-01-2025-03-31.csv"' },
+      },
+    });
+    const ui = renderApp('/project/p1/devices#userId=ada%40example.com');
+    await screen.findAllByRole('row', { name: /ada@example.com/ });
+    await ui.user.click(screen.getByRole('button', { name: 'Export' }));
+    await ui.user.click(await screen.findByRole('menuitem', { name: 'CSV (spreadsheet)' }));
+    expect(await screen.findByText('2 rows exported to devices-p1-2025-03-01-2025-03-31.csv')).toBeInTheDocument();
+
+    const [call] = api.callsTo('GET /projects/p1/mpinids/export');
+    const { from, to } = thisMonth();
+    expect(Object.fromEntries(call?.query ?? [])).toEqual({
+      format: 'csv',
+      direction: 'desc',
+      userId: 'ada@example.com',
+      fromDate: `${from}T00:00:00Z`,
+      toDate: `${to}T23:59:59Z`,
+    });
+    expect(save).toHaveBeenCalledTimes(1);
+    const [blob, filename] = save.mock.calls[0] ?? [];
+    expect(filename).toBe('devices-p1-2025-03-01-2025-03-31.csv');
+    expect(await (blob as Blob).text()).toBe('mpinId,userId\r\nm1,ada@example.com\r\nm2,ada@example.com\r\n');
+    // The export is done: the menu is back.
+    expect(screen.getByRole('button', { name: 'Export' })).toBeInTheDocument();
+  });
+
+  it('shows the rows received against the rows counted while the file streams, and can be cancelled', async () => {
+    const save = vi.spyOn(browser, 'save').mockImplementation(() => undefined);
+    let writer: ReadableStreamDefaultController<Uint8Array> | undefined;
+    let cancelled = false;
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        writer = controller;
+        controller.enqueue(new TextEncoder().encode('mpinId,userId\r\nm1,ada@example.com\r\n'));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    server({
+      [LIST]: { body: page([device(), device({ mpinId: 'm2', userId: 'bob@example.com' })]) },
+      'GET /projects/p1/mpinids/export': { stream, headers: { 'Content-Type': 'text/csv' } },
+    });
+    const ui = renderApp('/project/p1/devices');
+    await screen.findByRole('row', { name: /bob@example.com/ });
+    await ui.user.click(screen.getByRole('button', { name: 'Export' }));
+    await ui.user.click(await screen.findByRole('menuitem', { name: 'CSV (spreadsheet)' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Exporting CSV: 1 of 2 rows');
+    expect(screen.getByRole('progressbar', { name: 'Exporting CSV: 1 of 2 rows' })).toHaveAttribute('aria-valuenow', '50');
+    expect(writer).toBeDefined();
+
+    await ui.user.click(screen.getByRole('button', { name: 'Cancel export' }));
+    expect(await screen.findByRole('button', { name: 'Export' })).toBeInTheDocument();
+    await waitFor(() => expect(cancelled).toBe(true));
+    expect(save).not.toHaveBeenCalled();
+    expect(screen.queryByText(/rows exported/)).not.toBeInTheDocument();
+  });
+
+  it('says why an export was refused, and saves nothing', async () => {
+    const save = vi.spyOn(browser, 'save').mockImplementation(() => undefined);
+    server({
+      [LIST]: { body: page([device()]) },
+      'GET /projects/p1/mpinids/export': {
+        status: 400,
+        body: { error: 'validation_failed', message: 'The date range cannot be longer than 366 days' },
+      },
+    });
+    const ui = renderApp('/project/p1/devices');
+    await screen.findByRole('row', { name: /ada@example.com/ });
+    await ui.user.click(screen.getByRole('button', { name: 'Export' }));
+    await ui.user.click(await screen.findByRole('menuitem', { name: 'JSON Lines' }));
+    expect(await screen.findByText('Export failed')).toBeInTheDocument();
+    expect(screen.getByText('The date range cannot be longer than 366 days')).toBeInTheDocument();
+    expect(save).not.toHaveBeenCalled();
+  });
+});
+
+describe('revoking every device of the filter (docs/decisions/0019 "Bulk revocation")', () => {
+  const BULK = 'POST /projects/p1/mpinids/revocations';
+
+  it('counts first, asks with the count, then revokes in batches until none is left', async () => {
+    let left = 3;
+    const api = server({
+      [LIST]: () => ({ body: page([device({ revoked: left === 0 })]) }),
+      [BULK]: (call) => {
+        const { limit } = call.body as { limit: number };
+        const revoked = Math.min(limit, left, 2);
+        left -= revoked;
+        return { body: { revoked, remaining: left } };
+      },
+    });
+    const ui = renderApp('/project/p1/devices#deviceName=Chrome');
+    await screen.findByRole('row', { name: /ada@example.com/ });
+    const before = Date.now();
+    await ui.user.click(screen.getByRole('button', { name: 'Revoke all matching' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Revoke 3 devices' });
+    expect(dialog).toHaveTextContent(
+      /All 3 active devices matching the current filter, registered up to \d+ \w{3} \d{4} \d\d:\d\d:\d\d UTC, will be revoked/,
+    );
+    const [count] = api.callsTo(BULK);
+    const filter = (count?.body as { filter: { toDate: string } }).filter;
+    expect(count?.body).toMatchObject({
+      reason: 'PORTAL_REVOKE',
+      limit: 0,
+      filter: { deviceName: 'Chrome', fromDate: `${thisMonth().from}T00:00:00Z` },
+    });
+    // The range ends when the devices were counted, not at the end of the month.
+    expect(Date.parse(filter.toDate)).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+    expect(Date.parse(filter.toDate)).toBeLessThanOrEqual(Date.now());
+
+    await ui.user.click(within(dialog).getByRole('button', { name: 'Revoke 3 devices' }));
+    expect(await screen.findByText('3 devices revoked')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(api.callsTo(BULK).map((c) => c.body)).toEqual([
+      { reason: 'PORTAL_REVOKE', filter, limit: 0 },
+      { reason: 'PORTAL_REVOKE', filter, limit: 200, expectedCount: 3 },
+      { reason: 'PORTAL_REVOKE', filter, limit: 200, expectedCount: 1 },
+    ]);
+    // The list is read again and shows the device revoked.
+    expect(await within(screen.getByRole('row', { name: /ada@example.com/ })).findByText('Revoked')).toBeInTheDocument();
+  });
+
+  it('asks nothing when no active device matches, and says so', async () => {
+    const api = server({ [LIST]: { body: page([device()]) }, [BULK]: { body: { revoked: 0, remaining: 0 } } });
+    const ui = renderApp('/project/p1/devices');
+    await screen.findByRole('row', { name: /ada@example.com/ });
+    await ui.user.click(screen.getByRole('button', { name: 'Revoke all matching' }));
+    expect(await screen.findByText('No active device matches the filter: nothing to revoke.')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(api.callsTo(BULK)).toHaveLength(1);
+  });
+
+  it("stops at a refusal, saying how many were revoked and the server's reason", async () => {
+    let calls = 0;
+    server({
+      [LIST]: { body: page([device()]) },
+      [BULK]: () => {
+        calls += 1;
+        if (calls === 1) return { body: { revoked: 0, remaining: 250 } };
+        if (calls === 2) return { body: { revoked: 200, remaining: 50 } };
+        return { status: 409, body: { error: 'conflict', message: 'More devices match the filter than were confirmed' } };
+      },
+    });
+    const ui = renderApp('/project/p1/devices');
+    await screen.findByRole('row', { name: /ada@example.com/ });
+    await ui.user.click(screen.getByRole('button', { name: 'Revoke all matching' }));
+    await ui.user.click(
+      within(await screen.findByRole('dialog', { name: 'Revoke 250 devices' })).getByRole('button', { name: 'Revoke 250 devices' }),
+    );
+    expect(await screen.findByText('Revoked 200 of 250 devices, then failed')).toBeInTheDocument();
+    expect(screen.getByText('More devices match the filter than were confirmed')).toBeInTheDocument();
+  });
+
+  it('is not offered for revoked devices, nor in a closed project', async () => {
+    server({ [LIST]: { body: page([device({ revoked: true })]) } });
+    const first = renderApp('/project/p1/devices#revoked=true');
+    await screen.findByRole('row', { name: /ada@example.com/ });
+    expect(screen.queryByRole('button', { name: 'Revoke all matching' })).not.toBeInTheDocument();
+    first.unmount();
+
+    server({ [LIST]: { body: page([device()]) } }, { enabled: false });
+    renderApp('/project/p1/devices');
+    await screen.findByRole('row', { name: /ada@example.com/ });
+    expect(screen.queryByRole('button', { name: 'Revoke all matching' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Export' })).toBeInTheDocument();
   });
 });

@@ -13,6 +13,10 @@ export interface ApiCall {
 export interface FakeAnswer {
   status?: number;
   body?: unknown;
+  /** A body that is not JSON (an exported file), sent as it is, in `chunks` when given as several. */
+  text?: string | string[];
+  /** A body that arrives as the test writes it. */
+  stream?: ReadableStream<Uint8Array>;
   headers?: Record<string, string>;
 }
 
@@ -43,6 +47,17 @@ export function fakeApi(routes: Record<string, Responder>) {
       : typeof responder === 'function'
         ? await responder(call)
         : responder;
+    if (answer.stream) return new Response(answer.stream, { status: answer.status ?? 200, headers: { ...answer.headers } });
+    if (answer.text !== undefined) {
+      const chunks = (Array.isArray(answer.text) ? answer.text : [answer.text]).map((chunk) => new TextEncoder().encode(chunk));
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (const chunk of chunks) controller.enqueue(chunk);
+          controller.close();
+        },
+      });
+      return new Response(stream, { status: answer.status ?? 200, headers: { ...answer.headers } });
+    }
     return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
       status: answer.status ?? 200,
       headers: { 'Content-Type': 'application/json', ...answer.headers },

@@ -73,3 +73,28 @@ export function todayAsShown(): string {
   const now = new Date();
   return `${now.getUTCDate()} ${MONTHS[now.getUTCMonth()]} ${now.getUTCFullYear()}`;
 }
+
+/** The page's Export menu, a format, and the file the browser downloads: its name and text. */
+export async function exportList(page: Page, format: 'CSV (spreadsheet)' | 'JSON Lines'): Promise<{ filename: string; text: string }> {
+  await page.getByRole('button', { name: 'Export', exact: true }).click();
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('menuitem', { name: format }).click();
+  const download = await downloading;
+  const stream = await download.createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  await expect(page.getByRole('alert').filter({ hasText: `exported to ${download.suggestedFilename()}` })).toBeVisible();
+  return { filename: download.suggestedFilename(), text: Buffer.concat(chunks).toString('utf8') };
+}
+
+/** "Revoke all matching": the dialog must state `count` devices; confirmed, the run ends in its notification. */
+export async function revokeAllMatching(page: Page, count: number, onDialog?: () => Promise<void>): Promise<void> {
+  await page.getByRole('button', { name: 'Revoke all matching' }).click();
+  const title = `Revoke ${count} device${count === 1 ? '' : 's'}`;
+  const dialog = page.getByRole('dialog', { name: title });
+  await expect(dialog).toContainText('matching the current filter, registered up to');
+  await onDialog?.();
+  await dialog.getByRole('button', { name: title }).click();
+  await expect(page.getByRole('alert').filter({ hasText: `${count} device${count === 1 ? '' : 's'} revoked` })).toBeVisible();
+  await expect(dialog).toBeHidden();
+}

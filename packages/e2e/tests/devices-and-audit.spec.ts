@@ -9,11 +9,13 @@ import {
   closeDialog,
   deviceRow,
   expectDeviceRow,
+  exportList,
   fillListFilter,
   goToAudit,
   goToDevices,
   listRows,
   openAuditDetails,
+  revokeAllMatching,
   todayAsShown,
 } from '../support/devices-pages.ts';
 import { expect, expectAccessible, test } from '../support/fixtures.ts';
@@ -44,6 +46,8 @@ async function saveShots(page: Page, name: string, fullPage = true): Promise<voi
   // And on a phone's width.
   const size = page.viewportSize();
   await page.setViewportSize({ width: 390, height: 844 });
+  // The layout's navigation slides away at a phone's width: the picture is taken when it has.
+  await expect(page.getByRole('navigation', { name: 'Project menu' })).not.toBeInViewport();
   await page.screenshot({ path: join(dir, `${name}-phone.png`), fullPage: true });
   if (size) await page.setViewportSize(size);
 }
@@ -169,6 +173,55 @@ test('a project admin finds a user’s device, revokes it, and finds the revocat
     const refused = await openAuditDetails(page, refusal);
     expect(refused).toMatchObject({ userID: lost, scope: 'oidc', eventStatus: 'denied' });
     await closeDialog(page);
+  });
+});
+
+test('an admin exports the audit log and the devices, and revokes every device of a filter in one go', async ({ page, browser, baseURL }) => {
+  const projectName = `Bulk shop ${Date.now().toString(36)}`;
+  await signIn(page, newEmail('bulk-admin'));
+  const projectId = await createProjectThroughApi(page, projectName);
+  const keys = await createAppWithKeysThroughApi(page, projectId, [app.redirectUri]);
+  app.useClient({ issuer: `${baseURL}/p/${projectId}`, clientId: keys.clientId, clientSecret: keys.clientSecret });
+  const people = [newEmail('bulk-one'), newEmail('bulk-two')];
+  for (const email of people) await (await registerPasskey(browser, app, projectName, email)).context.close();
+
+  await test.step('the audit log downloads as JSON Lines: one event per line, the list items as the API answers them', async () => {
+    await goToAudit(page, projectId);
+    const file = await exportList(page, 'JSON Lines');
+    expect(file.filename).toMatch(new RegExp(`^audit-${projectId}-\\d{4}-\\d{2}-\\d{2}-\\d{4}-\\d{2}-\\d{2}\\.jsonl$`));
+    const events = file.text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { userID: string | null; scope: string; createdAt: string });
+    for (const email of people) expect(events.some((e) => e.userID === email && e.scope === 'oidc')).toBe(true);
+    // Newest first, as the list.
+    expect(events.map((e) => e.createdAt)).toEqual([...events.map((e) => e.createdAt)].sort().reverse());
+  });
+
+  await test.step('every active device of the filter is revoked after a dialog that states their count', async () => {
+    await goToDevices(page, projectId);
+    await expect(listRows(page, 'Devices')).toHaveCount(2);
+    await revokeAllMatching(page, 2, async () => {
+      await expectAccessible(page);
+      await saveShots(page, 'devices-bulk-confirm', false);
+    });
+    for (const email of people) await expectDeviceRow(page, email, 'Revoked');
+    // Nothing is left to revoke: asking again says so.
+    await page.getByRole('button', { name: 'Revoke all matching' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'No active device matches the filter' })).toBeVisible();
+  });
+
+  await test.step('the devices download as CSV with their status, and each revocation is its own audit event', async () => {
+    const file = await exportList(page, 'CSV (spreadsheet)');
+    const [header, ...records] = file.text.trimEnd().split('\r\n');
+    expect(header?.split(',')).toContain('revoked');
+    expect(records).toHaveLength(2);
+    for (const email of people) expect(records.find((r) => r.includes(email))).toContain(',true,');
+
+    const { list } = await callApiOk(page, api.listAuditEvents, { params: { project: projectId }, query: { scope: 'console' } });
+    const revocations = list.filter((e) => JSON.stringify(e.details).includes('device.revoke'));
+    expect(revocations.map((e) => e.userID).sort()).toEqual([...people].sort());
+    for (const event of revocations) expect(event.details).toMatchObject({ bulk: true });
   });
 });
 

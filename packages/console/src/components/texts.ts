@@ -45,6 +45,18 @@ export const uiTexts = {
   settings: {
     dangerZone: 'Danger zone',
   },
+  /** Export of a list's current filter (docs/decisions/0019 "Export"). */
+  export: {
+    label: 'Export',
+    asCsv: 'CSV (spreadsheet)',
+    asJsonl: 'JSON Lines',
+    formats: { csv: 'CSV', jsonl: 'JSON Lines' },
+    progress: 'Exporting {{format}}: {{rows}} rows',
+    progressOf: 'Exporting {{format}}: {{rows}} of {{total}} rows',
+    cancel: 'Cancel export',
+    done: '{{rows}} rows exported to {{file}}',
+    failed: 'Export failed',
+  },
 } as const;
 
 addTexts('ui', uiTexts);

@@ -1,5 +1,5 @@
 /**
- * Full-page navigations (to the identity provider and back). One seam, so tests can observe them:
+ * Full-page navigations (to the identity provider and back) and downloads. One seam, so tests can observe them:
  * jsdom's `window.location.assign` cannot be replaced.
  */
 export const browser = {
@@ -13,5 +13,17 @@ export const browser = {
   currentPath(): string {
     const { pathname, search, hash } = window.location;
     return `${pathname}${search}${hash}`;
+  },
+  /** Hands a file to the browser's downloads (an export), as a link to it clicked. */
+  save(blob: Blob, filename: string): void {
+    const url = URL.createObjectURL(blob);
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = filename;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    // The download has started from the object URL by now; a minute is ample before letting it go.
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
   },
 };

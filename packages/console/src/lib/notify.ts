@@ -32,3 +32,14 @@ export function notifyRawError(error: unknown): void {
     autoClose: 8000,
   });
 }
+
+/** A job done that the person waited for (an export, a bulk revocation): said once, then gone. */
+export function notifySuccess(message: string): void {
+  notifications.show({
+    color: 'teal',
+    message,
+    withCloseButton: true,
+    closeButtonProps: { 'aria-label': i18n.t('common.dismiss') },
+    autoClose: 6000,
+  });
+}

@@ -6,29 +6,26 @@ import { useTranslation } from 'react-i18next';
 import { DataList } from '../../../components/list/data-list.tsx';
 import type { Column } from '../../../components/list/data-table.tsx';
 import { DateRangeFilter } from '../../../components/list/date-range-filter.tsx';
+import { ExportMenu } from '../../../components/list/export-menu.tsx';
 import type { ActiveFilter } from '../../../components/list/filter-bar.tsx';
 import { PageFrame } from '../../../components/page-frame.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { UtcTime } from '../../../components/utc-time.tsx';
-import { currentMonthDays, formatUtcDateTime } from '../../../lib/format-date.ts';
-import type { ListDefaults } from '../../../lib/list-state/list-state.ts';
+import { formatUtcDateTime } from '../../../lib/format-date.ts';
 import { useFilterText } from '../../../lib/list-state/use-filter-text.ts';
-import { useListState } from '../../../lib/list-state/use-list-state.ts';
+import { useMonthListState } from '../../../lib/list-state/use-ranged-list.ts';
 import { useCurrentProject } from '../../../lib/project-context.ts';
-import { useAuditEvents } from '../api/use-audit-events.ts';
+import { exportAuditEvents, useAuditEvents } from '../api/use-audit-events.ts';
 import { AuditEventModal } from '../components/audit-event-modal.tsx';
 import classes from '../components/audit.module.css';
 import '../texts.ts';
 
 /** spec §9: audit events by createdAt descending, in the current month; spec §7: the filters. */
-function listDefaults(month: { fromDate: string; toDate: string }): ListDefaults {
-  return {
-    ...AUDIT_LIST_DEFAULT_SORT,
-    filters: month,
-    sortFields: AUDIT_SORT_FIELDS,
-    filterKeys: ['userId', 'deviceName', 'scope', 'result', 'fromDate', 'toDate'],
-  };
-}
+const LIST_DEFAULTS = {
+  ...AUDIT_LIST_DEFAULT_SORT,
+  sortFields: AUDIT_SORT_FIELDS,
+  filterKeys: ['userId', 'deviceName', 'scope', 'result', 'fromDate', 'toDate'],
+};
 
 /** spec §2 "Audit list": eventStatus with underscores shown as spaces. */
 function resultText(result: string): string {
@@ -50,12 +47,7 @@ export default function AuditPage() {
   const { t: tu } = useTranslation('ui');
   const { t: tc } = useTranslation();
   const project = useCurrentProject();
-  // The current month as of opening the page: a constant for the list state.
-  const [{ month, defaults }] = useState(() => {
-    const days = currentMonthDays(new Date());
-    return { month: days, defaults: listDefaults(days) };
-  });
-  const list = useListState(defaults);
+  const { list, month } = useMonthListState(LIST_DEFAULTS);
   const events = useAuditEvents(project.id, list.state);
   const { filters } = list.state;
   const setFilter = list.setFilter;
@@ -152,7 +144,11 @@ export default function AuditPage() {
   if (filters['result']) active.push({ key: 'result', label: t('list.result'), value: resultText(filters['result']) });
 
   return (
-    <PageFrame title={tc('pages.projectAudit')} description={t('list.intro')}>
+    <PageFrame
+      title={tc('pages.projectAudit')}
+      description={t('list.intro')}
+      actions={<ExportMenu expected={events.data} load={(format, options) => exportAuditEvents(project.id, list.state, format, options)} />}
+    >
       <DataList
         label={t('list.label')}
         list={list}

@@ -7,31 +7,28 @@ import { ConfirmModal } from '../../../components/confirm-modal.tsx';
 import { DataList } from '../../../components/list/data-list.tsx';
 import type { Column } from '../../../components/list/data-table.tsx';
 import { DateRangeFilter } from '../../../components/list/date-range-filter.tsx';
+import { ExportMenu } from '../../../components/list/export-menu.tsx';
 import type { ActiveFilter } from '../../../components/list/filter-bar.tsx';
 import { PageFrame } from '../../../components/page-frame.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { UtcTime } from '../../../components/utc-time.tsx';
 import { isApiError } from '../../../lib/api/index.ts';
-import { currentMonthDays } from '../../../lib/format-date.ts';
-import type { ListDefaults } from '../../../lib/list-state/list-state.ts';
 import { useFilterText } from '../../../lib/list-state/use-filter-text.ts';
-import { useListState } from '../../../lib/list-state/use-list-state.ts';
+import { useMonthListState } from '../../../lib/list-state/use-ranged-list.ts';
 import { useCurrentProject } from '../../../lib/project-context.ts';
-import { useDevices } from '../api/use-devices.ts';
+import { exportDevices, useDevices } from '../api/use-devices.ts';
 import { useRevokeDevice } from '../api/use-revoke-device.ts';
+import { BulkRevocation } from '../components/bulk-revocation.tsx';
 import classes from '../components/devices.module.css';
 import { RevokeDeviceButton } from '../components/revoke-device-button.tsx';
 import '../texts.ts';
 
 /** spec §9: devices by createdAt descending, in the current month; spec §7: the filters. */
-function listDefaults(month: { fromDate: string; toDate: string }): ListDefaults {
-  return {
-    ...DEVICE_LIST_DEFAULT_SORT,
-    filters: month,
-    sortFields: DEVICE_SORT_FIELDS,
-    filterKeys: ['userId', 'deviceName', 'ip', 'revoked', 'fromDate', 'toDate'],
-  };
-}
+const LIST_DEFAULTS = {
+  ...DEVICE_LIST_DEFAULT_SORT,
+  sortFields: DEVICE_SORT_FIELDS,
+  filterKeys: ['userId', 'deviceName', 'ip', 'revoked', 'fromDate', 'toDate'],
+};
 
 /** spec §2 "Devices list", §4 Device, §8 revocation failure. */
 export default function DevicesPage() {
@@ -39,12 +36,7 @@ export default function DevicesPage() {
   const { t: tu } = useTranslation('ui');
   const { t: tc } = useTranslation();
   const project = useCurrentProject();
-  // The current month as of opening the page: a constant for the list state.
-  const [{ month, defaults }] = useState(() => {
-    const days = currentMonthDays(new Date());
-    return { month: days, defaults: listDefaults(days) };
-  });
-  const list = useListState(defaults);
+  const { list, month } = useMonthListState(LIST_DEFAULTS);
   const devices = useDevices(project.id, list.state);
   const { filters } = list.state;
   const setFilter = list.setFilter;
@@ -153,7 +145,17 @@ export default function DevicesPage() {
   if (status) active.push({ key: 'revoked', label: t('list.status'), value: status });
 
   return (
-    <PageFrame title={tc('pages.projectDevices')} description={t('list.intro')}>
+    <PageFrame
+      title={tc('pages.projectDevices')}
+      description={t('list.intro')}
+      actions={
+        <>
+          <ExportMenu expected={devices.data} load={(format, options) => exportDevices(project.id, list.state, format, options)} />
+          {/* Revoked devices cannot be revoked again: with that filter there is nothing to ask. */}
+          {canRevoke && filters['revoked'] !== 'true' ? <BulkRevocation projectId={project.id} list={list.state} /> : null}
+        </>
+      }
+    >
       <DataList
         label={t('list.label')}
         list={list}

@@ -1,21 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  api,
-  type AuditEvent,
-  type AuditExportParams,
-  type AuditList,
-  type AuditResult,
-  type DeviceExportParams,
-  type DeviceIdentity,
-} from '@latchkey/domain';
+import { api, type AuditEvent, type AuditExportParams, type AuditList, type DeviceExportParams, type DeviceIdentity } from '@latchkey/domain';
 import type { Db } from '../src/db/db.ts';
 import { SESSION_COOKIE } from '../src/http/cookies.ts';
-import { insertAuditEvent } from '../src/modules/audit/audit.repository.ts';
 import { ensureEventPartitions } from '../src/modules/audit/event-partitions.ts';
 import { userIdForEmail } from '../src/provider/project-users.repository.ts';
 import { anonymous, signedInAccount, startTestApp, useTestApp, type SignedIn } from './support/app.ts';
 import { describeEachDatabase } from './support/databases.ts';
-import { apiPath, closeProject, createProject, storeDevice } from './support/fixtures.ts';
+import { apiPath, closeProject, createProject, storeAuditEvent, storeDevice, type StoredEvent } from './support/fixtures.ts';
 
 const MINUTE = 60_000;
 const monthStart = (at: Date, offset = 0) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + offset, 1));
@@ -75,34 +66,13 @@ describeEachDatabase('exporting the audit log and the devices (GET …/audit/exp
     return { status: res.statusCode, headers: res.headers, lines: lines.map((l) => JSON.parse(l) as T), raw: res.body };
   }
 
-  interface Seed {
-    action: string;
-    at: Date;
-    userId: string | null;
-    deviceName: string | null;
-    scope: string;
-    result: AuditResult;
-    userAgent?: string;
-  }
-  const addEvent = (projectId: string, s: Seed) =>
-    insertAuditEvent(t.db, {
-      projectId,
-      createdAt: s.at,
-      userId: s.userId,
-      deviceName: s.deviceName,
-      scope: s.scope,
-      eventStatus: s.result,
-      ip: '81.2.69.160',
-      country: 'GB',
-      clientId: 'client-1',
-      userAgent: s.userAgent ?? 'Mozilla/5.0 (X11; Linux x86_64)',
-      details: { action: s.action, note: 'a "quoted", comma, and\nnewline' },
-    });
+  const addEvent = (projectId: string, s: StoredEvent) =>
+    storeAuditEvent(t.db, projectId, { ...s, details: { note: 'a "quoted", comma, and\nnewline' } });
 
   let admin: SignedIn;
   let projectId: string;
   let otherProject: string;
-  let seeds: Seed[];
+  let seeds: StoredEvent[];
   let now: Date;
 
   beforeAll(async () => {

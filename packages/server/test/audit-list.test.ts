@@ -1,22 +1,12 @@
 import * as client from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  api,
-  REVOCATION_REASON,
-  TOTAL_CAP,
-  type AuditEvent,
-  type AuditList,
-  type AuditListParams,
-  type AuditResult,
-  type DeviceList,
-} from '@latchkey/domain';
-import { insertAuditEvent } from '../src/modules/audit/audit.repository.ts';
+import { api, REVOCATION_REASON, TOTAL_CAP, type AuditEvent, type AuditList, type AuditListParams, type DeviceList } from '@latchkey/domain';
 import { ensureEventPartitions } from '../src/modules/audit/event-partitions.ts';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { createPasskey, pageOptions, usePasskey, type CreationOptions, type RequestOptions } from './support/authenticator.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
-import { apiPath, closeProject, createProject, REDIRECT } from './support/fixtures.ts';
+import { apiPath, closeProject, createProject, REDIRECT, storeAuditEvent, type StoredEvent } from './support/fixtures.ts';
 import { authorizationRequest, projectWithRelyingParty, untilApp, type RelyingParty } from './support/relying-party.ts';
 import { formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
 
@@ -47,35 +37,13 @@ describeEachDatabase('the audit log (GET projects/{project}/audit)', (t) => {
   }
   const actions = (page: AuditList) => page.list.map((e) => String(e.details.action));
 
-  interface Seed {
-    action: string;
-    at: Date;
-    userId: string | null;
-    deviceName: string | null;
-    scope: string;
-    result: AuditResult;
-  }
-  /** An event as the issuer and the console write them (the one writer). */
-  const addEvent = (projectId: string, s: Seed) =>
-    insertAuditEvent(t.db, {
-      projectId,
-      createdAt: s.at,
-      userId: s.userId,
-      deviceName: s.deviceName,
-      scope: s.scope,
-      eventStatus: s.result,
-      ip: '81.2.69.160',
-      country: 'GB',
-      clientId: 'client-1',
-      userAgent: CHROME_ON_LINUX,
-      details: { action: s.action },
-    });
+  const addEvent = (projectId: string, s: StoredEvent) => storeAuditEvent(t.db, projectId, { ...s, userAgent: CHROME_ON_LINUX });
 
   let admin: SignedIn;
   let projectId: string;
   let otherProject: string;
   let now: Date;
-  let seeds: Seed[];
+  let seeds: StoredEvent[];
 
   beforeAll(async () => {
     now = app.clock.now();
@@ -165,7 +133,7 @@ describeEachDatabase('the audit log (GET projects/{project}/audit)', (t) => {
   });
 
   it('sorts by date and by each column both ways; ties in date order, in the same direction; no value last ascending', async () => {
-    type Key = (s: Seed) => string | number | null;
+    type Key = (s: StoredEvent) => string | number | null;
     const keys: Record<string, Key> = {
       createdAt: (s) => s.at.getTime(),
       userId: (s) => s.userId,

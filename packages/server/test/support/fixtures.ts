@@ -1,6 +1,16 @@
 import { expect } from 'vitest';
-import { API_BASE_PATH, api, buildPath, type Application, type ApplicationKeys, type Endpoint, type Project } from '@latchkey/domain';
+import {
+  API_BASE_PATH,
+  api,
+  buildPath,
+  type Application,
+  type ApplicationKeys,
+  type AuditResult,
+  type Endpoint,
+  type Project,
+} from '@latchkey/domain';
 import type { Db } from '../../src/db/db.ts';
+import { insertAuditEvent } from '../../src/modules/audit/audit.repository.ts';
 import { insertDevice } from '../../src/provider/devices.repository.ts';
 import type { SignedIn } from './app.ts';
 
@@ -92,4 +102,34 @@ export async function storeDevice(
     createdAt: d.createdAt,
   });
   return id;
+}
+
+/** An audit event to store: what the list tests filter and sort on; `action` goes to details to name it. */
+export interface StoredEvent {
+  action: string;
+  at: Date;
+  userId: string | null;
+  deviceName: string | null;
+  scope: string;
+  result: AuditResult;
+  userAgent?: string;
+  /** More details beside the action. */
+  details?: Record<string, unknown>;
+}
+
+/** An event stored as the issuer and the console store them (the one writer), from a fixed address and client. */
+export function storeAuditEvent(db: Db, projectId: string, e: StoredEvent) {
+  return insertAuditEvent(db, {
+    projectId,
+    createdAt: e.at,
+    userId: e.userId,
+    deviceName: e.deviceName,
+    scope: e.scope,
+    eventStatus: e.result,
+    ip: '81.2.69.160',
+    country: 'GB',
+    clientId: 'client-1',
+    userAgent: e.userAgent ?? 'Mozilla/5.0 (X11; Linux x86_64)',
+    details: { action: e.action, ...e.details },
+  });
 }

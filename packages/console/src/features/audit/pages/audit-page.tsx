@@ -1,8 +1,9 @@
 import { AUDIT_LIST_DEFAULT_SORT, AUDIT_RESULTS, AUDIT_SCOPES, AUDIT_SORT_FIELDS, type AuditEvent, type AuditResult } from '@latchkey/domain';
-import { Button, Select, Text, TextInput } from '@mantine/core';
+import { Button, Select, TextInput } from '@mantine/core';
 import { IconListDetails, IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CellText } from '../../../components/list/cell-text.tsx';
 import { DataList } from '../../../components/list/data-list.tsx';
 import type { Column } from '../../../components/list/data-table.tsx';
 import { DateRangeFilter } from '../../../components/list/date-range-filter.tsx';
@@ -70,30 +71,14 @@ export default function AuditPage() {
         key: 'account',
         header: t('list.account'),
         sortField: 'userId',
-        render: (event) =>
-          event.userID ? (
-            <Text size="sm" fw={500} className={classes.account}>
-              {event.userID}
-            </Text>
-          ) : (
-            <Text size="sm" c="dimmed">
-              {t('list.none')}
-            </Text>
-          ),
+        render: (event) => <CellText value={event.userID} none={t('list.none')} className={classes.account} strong />,
       },
       {
         key: 'deviceName',
         header: t('list.deviceName'),
         sortField: 'deviceName',
         hiddenOnPhone: true,
-        render: (event) =>
-          event.deviceName ? (
-            <span className={classes.deviceName}>{event.deviceName}</span>
-          ) : (
-            <Text size="sm" c="dimmed">
-              {t('list.none')}
-            </Text>
-          ),
+        render: (event) => <CellText value={event.deviceName} none={t('list.none')} className={classes.deviceName} />,
       },
       {
         key: 'scope',

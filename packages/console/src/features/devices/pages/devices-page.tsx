@@ -4,6 +4,7 @@ import { IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal.tsx';
+import { CellText } from '../../../components/list/cell-text.tsx';
 import { DataList } from '../../../components/list/data-list.tsx';
 import type { Column } from '../../../components/list/data-table.tsx';
 import { DateRangeFilter } from '../../../components/list/date-range-filter.tsx';
@@ -97,14 +98,7 @@ export default function DevicesPage() {
         header: t('list.ip'),
         sortField: 'ip',
         hiddenOnPhone: true,
-        render: (device) =>
-          device.ip ? (
-            <span className={classes.address}>{device.ip}</span>
-          ) : (
-            <Text size="sm" c="dimmed">
-              {t('list.noAddress')}
-            </Text>
-          ),
+        render: (device) => <CellText value={device.ip} none={t('list.noAddress')} className={classes.address} />,
       },
       {
         key: 'createdAt',

@@ -8,6 +8,7 @@ import {
   type BodyOf,
   type Endpoint,
   type ParamsOf,
+  type QueryOf,
   type ResponseOf,
 } from '@latchkey/domain';
 import { expect, type Page } from '@playwright/test';
@@ -21,6 +22,7 @@ export async function xsrfToken(page: Page): Promise<string> {
 
 interface CallOptions<E> {
   params?: ParamsOf<E>;
+  query?: QueryOf<E>;
   body?: BodyOf<E>;
 }
 
@@ -32,7 +34,9 @@ export async function callApi<E extends Endpoint>(page: Page, endpoint: E, optio
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (endpoint.method !== 'GET') headers[XSRF_HEADER] = await xsrfToken(page);
   const path = buildPath(endpoint.path, (options.params ?? {}) as Record<string, string>);
-  return page.request.fetch(`${API_BASE_PATH}${path}`, {
+  const query = Object.entries((options.query ?? {}) as Record<string, unknown>).filter(([, v]) => v !== undefined && v !== null);
+  const search = query.length > 0 ? `?${new URLSearchParams(query.map(([k, v]) => [k, String(v)])).toString()}` : '';
+  return page.request.fetch(`${API_BASE_PATH}${path}${search}`, {
     method: endpoint.method,
     headers,
     data: options.body === undefined ? undefined : JSON.stringify(options.body),

@@ -1,4 +1,6 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
+import type { RelyingParty } from './relying-party.ts';
+import { readCode } from './sign-in.ts';
 
 // A project's hosted sign-in pages with passkeys (docs/decisions/0013), and the test app around them.
 
@@ -75,4 +77,25 @@ export async function expectSignedInAtApp(page: Page): Promise<string> {
 export async function expectPasskeyRevoked(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { name: 'This passkey was revoked' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Email me a code instead' })).toBeVisible();
+}
+
+/**
+ * An end user, in a browser of their own with a platform authenticator, signs in at the test app for
+ * the first time: verifies by the emailed code and creates a passkey. `forwardedFor`: the address a
+ * trusted proxy says they come from (default: loopback, no known country).
+ */
+export async function registerPasskey(browser: Browser, app: RelyingParty, projectName: string, email: string, forwardedFor?: string) {
+  const context = await browser.newContext(forwardedFor ? { extraHTTPHeaders: { 'x-forwarded-for': forwardedFor } } : {});
+  const user = await context.newPage();
+  await addVirtualAuthenticator(user);
+  await goToAppSignIn(user, app.url, projectName);
+  await fillIdentityAndContinue(user, email);
+  await fillEmailedCodeAndSignIn(user, await readCode(email, 0));
+  await expectPasskeyOffer(user);
+  // The page's WebAuthn script must be in place before the click, or the form posts without a
+  // passkey ('No passkey was created'); seen on a busy machine.
+  await user.waitForLoadState('load');
+  await clickCreatePasskey(user);
+  await expectSignedInAtApp(user);
+  return { context, user };
 }

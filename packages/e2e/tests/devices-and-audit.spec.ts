@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { api, projectPermission } from '@latchkey/domain';
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { callApi, callApiOk, createAppWithKeysThroughApi, createProjectThroughApi, revokeDeviceThroughApi } from '../support/call-api.ts';
 import { setPermissions } from '../support/database.ts';
 import {
@@ -20,18 +20,9 @@ import {
 } from '../support/devices-pages.ts';
 import { expect, expectAccessible, test } from '../support/fixtures.ts';
 import { expectForbidden } from '../support/layout.ts';
-import {
-  addVirtualAuthenticator,
-  clickCreatePasskey,
-  expectPasskeyOffer,
-  expectPasskeyRevoked,
-  expectSignedInAtApp,
-  fillEmailedCodeAndSignIn,
-  fillIdentityAndContinue,
-  goToAppSignIn,
-} from '../support/passkey-pages.ts';
+import { expectPasskeyRevoked, fillIdentityAndContinue, goToAppSignIn, registerPasskey } from '../support/passkey-pages.ts';
 import { startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
-import { newEmail, readCode, signIn, signInInNewContext } from '../support/sign-in.ts';
+import { newEmail, signIn, signInInNewContext } from '../support/sign-in.ts';
 
 /** CONSOLE_SHOTS=<dir> saves both pages as the admin sees them, light and dark, to look at them. */
 async function saveShots(page: Page, name: string, fullPage = true): Promise<void> {
@@ -50,23 +41,6 @@ async function saveShots(page: Page, name: string, fullPage = true): Promise<voi
   await expect(page.getByRole('navigation', { name: 'Project menu' })).not.toBeInViewport();
   await page.screenshot({ path: join(dir, `${name}-phone.png`), fullPage: true });
   if (size) await page.setViewportSize(size);
-}
-
-/** An end user, in a browser of their own with a platform authenticator, verifies by code and creates a passkey. */
-async function registerPasskey(browser: Browser, app: RelyingParty, projectName: string, email: string) {
-  const context = await browser.newContext();
-  const user = await context.newPage();
-  await addVirtualAuthenticator(user);
-  await goToAppSignIn(user, app.url, projectName);
-  await fillIdentityAndContinue(user, email);
-  await fillEmailedCodeAndSignIn(user, await readCode(email, 0));
-  await expectPasskeyOffer(user);
-  // The page's WebAuthn script must be in place before the click, or the form posts without a
-  // passkey ('No passkey was created'); seen on a busy machine.
-  await user.waitForLoadState('load');
-  await clickCreatePasskey(user);
-  await expectSignedInAtApp(user);
-  return { context, user };
 }
 
 let app: RelyingParty;

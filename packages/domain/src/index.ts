@@ -12,3 +12,4 @@ export * from './list/index.ts';
 export * from './app/index.ts';
 export * from './device/index.ts';
 export * from './audit/index.ts';
+export * from './usage/index.ts';

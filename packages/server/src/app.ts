@@ -35,6 +35,8 @@ import { findIssuer } from './modules/projects/projects.repository.ts';
 import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.ts';
 import { sealStoredPushKeys } from './modules/projects/push-keys.ts';
 import { registerSessionRoutes } from './modules/session/session.routes.ts';
+import { registerUsageRoutes } from './modules/usage/usage.routes.ts';
+import { createUsageService } from './modules/usage/usage.service.ts';
 import { createSessionService, type SessionService } from './modules/session/session.service.ts';
 import { openIdSignInProvider, type SignInProvider } from './modules/session/sign-in-provider.ts';
 import { issuerSite, routeCustomDomains } from './provider/custom-domains.ts';
@@ -149,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   const devices = createDevicesService({ db, clock, audit, secretBox });
   const deviceList = createDeviceListService({ db, clock });
   const auditList = createAuditListService({ db, clock });
+  const usage = createUsageService({ db, clock });
   // Every project is an OpenID Connect issuer (issue 8): its clients are the project's applications.
   await registerProjectIssuerRoutes(app, { db, clock, mailer, secretBox, clients: apps, publicUrl: config.publicUrl });
 
@@ -162,6 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   registerAppRoutes(app, apps);
   registerDeviceRoutes(app, devices, deviceList);
   registerAuditRoutes(app, auditList);
+  registerUsageRoutes(app, usage);
   await installStaticConsole(app, deps.consoleDist ?? CONSOLE_DIST);
 
   // Expired sessions, sign-in attempts, codes and provider artefacts are swept now and then.

@@ -57,11 +57,11 @@ describeEachDatabase('the audit log (GET projects/{project}/audit)', (t) => {
     seeds = [
       { action: 'e1', at: at(1), userId: 'alice@example.com', deviceName: 'Chrome on Linux', scope: 'oidc', result: 'created' },
       { action: 'e2', at: at(2), userId: 'alice@example.com', deviceName: 'Chrome on Linux', scope: 'oidc', result: 'success' },
-      { action: 'e3', at: at(3), userId: 'bob@example.com', deviceName: null, scope: 'oidc', result: 'failed' },
+      { action: 'e3', at: at(3), userId: 'bob@example.com', deviceName: null, scope: 'oidc', result: 'failed', country: 'NL' },
       { action: 'e4', at: at(4), userId: 'alice@example.com', deviceName: null, scope: 'authcode', result: 'success' },
       { action: 'e5', at: at(5), userId: null, deviceName: null, scope: 'oidc', result: 'disabled' },
       { action: 'e6', at: at(6), userId: 'admin@example.com', deviceName: 'chrome on Mac', scope: 'console', result: 'success' },
-      { action: 'e7', at: at(7), userId: 'bob@example.com', deviceName: 'Safari on iPhone', scope: 'oidc', result: 'denied' },
+      { action: 'e7', at: at(7), userId: 'bob@example.com', deviceName: 'Safari on iPhone', scope: 'oidc', result: 'denied', country: 'NL' },
       { action: 'e8', at: at(8), userId: 'carol@example.com', deviceName: 'Edge 100%', scope: 'reg-code', result: 'error' },
     ];
     for (const s of seeds) await addEvent(projectId, s);
@@ -105,7 +105,7 @@ describeEachDatabase('the audit log (GET projects/{project}/audit)', (t) => {
     expect((await listed(admin, projectId, { fromDate: '2001-01-01', toDate: '2001-12-31' })).list).toEqual([]);
   });
 
-  it('filters by userId (the whole identity, any case), deviceName (starting with, any case), scope and result', async () => {
+  it('filters by userId (the whole identity, any case), deviceName (starting with, any case), scope, result and country', async () => {
     const cases: Array<[AuditListParams, string[]]> = [
       [{ userId: 'alice@example.com' }, ['e4', 'e2', 'e1']],
       [{ userId: ' Alice@EXAMPLE.com ' }, ['e4', 'e2', 'e1']],
@@ -124,6 +124,10 @@ describeEachDatabase('the audit log (GET projects/{project}/audit)', (t) => {
       [{ userId: 'alice@example.com', scope: 'oidc', result: 'success' }, ['e2']],
       [{ userId: 'bob@example.com', deviceName: 'safari', result: 'denied', scope: 'oidc' }, ['e7']],
       [{ userId: '', deviceName: '' }, seeds.map((s) => s.action).reverse()],
+      [{ country: 'NL' }, ['e7', 'e3']],
+      [{ country: 'nl', result: 'failed' }, ['e3']],
+      [{ country: 'GB', scope: 'oidc' }, ['e5', 'e2', 'e1']],
+      [{ country: 'US' }, []],
     ];
     for (const [query, expected] of cases) {
       const page = await listed(admin, projectId, query);
@@ -297,6 +301,7 @@ describeEachDatabase('the audit log (GET projects/{project}/audit)', (t) => {
       ['from long ago to the default end', { fromDate: '1999-01-01' }, 'fromDate', 'validation.date_range_too_long'],
       ['a scope not in the options', { scope: 'admin' }, 'scope', 'validation.invalid_value'],
       ['a result not in spec §4', { result: 'ok' }, 'result', 'validation.invalid_value'],
+      ['a country that is not a two-letter code', { country: 'NLD' }, 'country', 'validation.invalid_value'],
       ['an unknown sort', { sort: 'ip' }, 'sort', 'validation.invalid_value'],
       ['an unknown direction', { direction: 'up' }, 'direction', 'validation.invalid_value'],
       ['an offset past 1,000,000', { offset: '1000001' }, 'offset', 'validation.out_of_range'],

@@ -64,6 +64,8 @@ const EXPECTED: Record<keyof typeof api, ApiErrorStatus[]> = {
   revokeDevices: [400, 401, 403, 404, 409, 413, 415],
   listAuditEvents: [400, 401, 403, 404],
   exportAuditEvents: [400, 401, 403, 404],
+  getUsage: [400, 401, 403, 404],
+  getGlobalUsage: [400, 401, 403],
 };
 
 // The document does not depend on the database: one run on PGlite is enough.

@@ -2,6 +2,7 @@ import 'i18next';
 import type { uiTexts } from '../components/texts.ts';
 import type { appsTexts } from '../features/apps/texts.ts';
 import type { auditTexts } from '../features/audit/texts.ts';
+import type { dashboardTexts } from '../features/dashboard/texts.ts';
 import type { devicesTexts } from '../features/devices/texts.ts';
 import type { en } from '../lib/i18n/en.ts';
 
@@ -11,6 +12,13 @@ import type { en } from '../lib/i18n/en.ts';
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en; ui: typeof uiTexts; apps: typeof appsTexts; devices: typeof devicesTexts; audit: typeof auditTexts };
+    resources: {
+      translation: typeof en;
+      ui: typeof uiTexts;
+      apps: typeof appsTexts;
+      devices: typeof devicesTexts;
+      audit: typeof auditTexts;
+      dashboard: typeof dashboardTexts;
+    };
   }
 }

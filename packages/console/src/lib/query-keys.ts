@@ -15,4 +15,9 @@ export const queryKeys = {
   /** Every page of a project's audit log, whatever its filters. */
   auditEvents: (projectId: string) => ['projects', projectId, 'audit'] as const,
   auditList: (projectId: string, query: Record<string, unknown>) => ['projects', projectId, 'audit', query] as const,
+  /** A project's usage (the dashboard), whatever its range. */
+  usage: (projectId: string) => ['projects', projectId, 'usage'] as const,
+  usageQuery: (projectId: string, query: Record<string, unknown>) => ['projects', projectId, 'usage', query] as const,
+  /** Usage of every project (the global dashboard). */
+  globalUsage: (query: Record<string, unknown>) => ['usage', query] as const,
 };

@@ -29,6 +29,10 @@ const SPEC_ROUTES = [
   '/project/{project}/serviceaccount/create',
 ];
 
+// Routes beyond the spec, each with the issue that asks for it: the dashboard over every project,
+// whose path the spec leaves open (issue 10, docs/decisions/0020).
+const BEYOND_SPEC_ROUTES = ['/usage'];
+
 // The names spec §2 gives (the others are the table's own).
 const SPEC_NAMES: Record<string, RouteName> = {
   '/login': 'login',
@@ -46,7 +50,7 @@ const sampleOf = (specPath: string) => specPath.replace(/\{([A-Za-z0-9_]+)\}/g, 
 describe('route table (spec §2 "Routes")', () => {
   it('has exactly the routes of the spec, no more and no fewer', () => {
     const tablePaths = routeNames.map((name) => toSpecPath(routeTable[name].path));
-    expect([...tablePaths].sort()).toEqual([...SPEC_ROUTES].sort());
+    expect([...tablePaths].sort()).toEqual([...SPEC_ROUTES, ...BEYOND_SPEC_ROUTES].sort());
   });
 
   it.each(SPEC_ROUTES)('%s is matched by its own route', (specPath) => {

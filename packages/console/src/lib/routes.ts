@@ -65,6 +65,14 @@ export const routeTable = {
     parent: null,
     scope: 'account',
   },
+  globalUsage: {
+    path: '/usage',
+    page: '../features/dashboard/pages/global-usage-page.tsx',
+    guard: guards.globalUsage,
+    title: 'globalUsage',
+    parent: 'projectList',
+    scope: 'account',
+  },
   projectCreate: {
     path: '/project/create',
     page: '../features/projects/pages/project-create-page.tsx',

@@ -41,6 +41,7 @@ import {
 } from '../device/schema.ts';
 import { auditExportQuerySchema, auditListQuerySchema, auditListSchema } from '../audit/schema.ts';
 import { EXPORT_FORMATS, exportFileSchema } from '../list/export.ts';
+import { globalUsageQuerySchema, globalUsageSchema, usageQuerySchema, usageSchema } from '../usage/schema.ts';
 
 // Ids in paths: the one text rule (no control characters, no lone surrogates), at most 100 characters.
 const id = () => cleanString(100).min(1, { error: 'validation.required' });
@@ -333,5 +334,31 @@ export const auditApi = {
   }),
 };
 
-export const api = { ...sessionApi, ...projectsApi, ...appsApi, ...devicesApi, ...auditApi };
+// spec §7 "Usage" (issue 10, docs/decisions/0020)
+export const usageApi = {
+  getUsage: endpoint({
+    method: 'GET',
+    path: '/projects/:project/usage',
+    tag: 'usage',
+    summary:
+      "A project's usage from its rollups: totals and every period of the range (default: the current year, UTC; periodType by spec §4's rule), or with type=locations its events by country",
+    auth: 'session',
+    permission: guards.dashboard,
+    params: projectParams,
+    query: usageQuerySchema,
+    response: usageSchema,
+  }),
+  getGlobalUsage: endpoint({
+    method: 'GET',
+    path: '/usage',
+    tag: 'usage',
+    summary: "Every project's usage together (glb::usage): totals and periods, type=locations by country, type=projects the top projects",
+    auth: 'session',
+    permission: guards.globalUsage,
+    query: globalUsageQuerySchema,
+    response: globalUsageSchema,
+  }),
+};
+
+export const api = { ...sessionApi, ...projectsApi, ...appsApi, ...devicesApi, ...auditApi, ...usageApi };
 export type Api = typeof api;

@@ -50,7 +50,7 @@ export const errorStatusMeaning: Record<ApiErrorStatus, string> = {
  * - 400 always: every request's path, query and headers are checked before any route, then the
  *   entry's params, query and body;
  * - 401 and 403 when it needs a signed-in caller (no session; XSRF or a missing permission);
- * - 404 when it has a required permission: the guard answers 404 about a project or application the
+ * - 404 when it has a required permission and names something (a path parameter, or a project in the body): the guard answers 404 about a project or application the
  *   caller may not see or that does not exist (docs/decisions/0004);
  * - 409 when a signed-in caller writes: a closed project refuses changes, and conflicts with the
  *   stored state;
@@ -66,7 +66,8 @@ export function errorStatusesOf(endpoint: Endpoint): ApiErrorStatus[] {
     statuses.add(401).add(403);
     if (endpoint.method !== 'GET') statuses.add(409);
   }
-  if (endpoint.permission) statuses.add(404);
+  // Something named that may not be there (or not be shown): a path parameter, or a project in the body.
+  if (endpoint.permission && (/\/:[A-Za-z]/.test(endpoint.path) || endpoint.projectFrom === 'body.projectId')) statuses.add(404);
   if (endpoint.method === 'PUT') statuses.add(412);
   if (endpoint.body) statuses.add(413).add(415);
   return API_ERROR_STATUSES.filter((status) => statuses.has(status));

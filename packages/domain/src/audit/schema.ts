@@ -46,6 +46,8 @@ export const AUDIT_LIST_DEFAULT_SORT = { sort: 'createdAt', direction: 'desc' } 
  * sort, direction, offset, limit (docs/decisions/0019). userId: the whole identity or account,
  * any case; deviceName: starting with the text, any case; scope and result: one value each. An
  * empty text filters nothing. fromDate / toDate: see `resolveDateRange` (default: the current month).
+ * country (issue 10: a country of the dashboard's map opens its events): an ISO 3166-1 alpha-2 code
+ * (ZZ: no known location), any case.
  */
 const auditFilter = () => ({
   userId: text().optional(),
@@ -54,6 +56,11 @@ const auditFilter = () => ({
   toDate: dateParam().optional(),
   scope: z.enum(AUDIT_SCOPES, { error: 'validation.invalid_value' }).optional(),
   result: z.enum(AUDIT_RESULTS, { error: 'validation.invalid_value' }).optional(),
+  country: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, { error: 'validation.invalid_value' })
+    .transform((c) => c.toUpperCase())
+    .optional(),
 });
 export const auditListQuerySchema = listQuerySchema(AUDIT_SORT_FIELDS, AUDIT_LIST_DEFAULT_SORT)
   .extend({ ...auditFilter(), cursor: cursorParam().optional() })

@@ -64,31 +64,62 @@ export interface DateRange {
 
 const issue = (field: string, code: ValidationMessageKey): FieldIssue => ({ field, code, message: validationText(code) });
 
+/** How a kind of call bounds and defaults its range. */
+export interface RangeRules {
+  /** The longest range answered, in days. */
+  maxDays: number;
+  /** The issue a longer range gets. */
+  tooLong: ValidationMessageKey;
+  /** The period a call without dates covers, by the clock (e.g. the current month); toDate alone starts at the beginning of the same period. */
+  defaultRange: (now: Date) => DateRange;
+}
+
+/** Lists (devices, audit): the current month by default, a year at the most (docs/decisions/0019). */
+export const LIST_RANGE: RangeRules = { maxDays: MAX_RANGE_DAYS, tooLong: 'validation.date_range_too_long', defaultRange: currentMonthRange };
+
 /**
- * The range a list call covers (spec §9: devices and audit default to the current month, UTC).
- * Without toDate the range ends with the current month; without fromDate it starts at the
- * beginning of toDate's month. Answers the issues instead when toDate is before fromDate or the
- * range is longer than MAX_RANGE_DAYS: every list is bounded in time, so no call reads everything.
+ * The range a call covers. Without toDate the range ends with the default period; without fromDate
+ * it starts at the beginning of toDate's default period. Answers the issues instead when toDate is
+ * before fromDate or the range is longer than the rules allow: every such call is bounded in time,
+ * so no call reads everything.
  */
-export function resolveDateRange(q: { fromDate?: string | undefined; toDate?: string | undefined }, now: Date): DateRange | FieldIssue[] {
-  const to = q.toDate ? rangeEnd(q.toDate) : currentMonthRange(now).to;
-  const from = q.fromDate ? rangeStart(q.fromDate) : currentMonthRange(new Date(to.getTime() - 1)).from;
+export function resolveRange(
+  q: { fromDate?: string | undefined; toDate?: string | undefined },
+  now: Date,
+  rules: RangeRules,
+): DateRange | FieldIssue[] {
+  const to = q.toDate ? rangeEnd(q.toDate) : rules.defaultRange(now).to;
+  const from = q.fromDate ? rangeStart(q.fromDate) : rules.defaultRange(new Date(to.getTime() - 1)).from;
   if (to.getTime() <= from.getTime()) return [issue(q.toDate ? 'toDate' : 'fromDate', 'validation.date_order')];
-  if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * DAY_MS) return [issue(q.fromDate ? 'fromDate' : 'toDate', 'validation.date_range_too_long')];
+  if (to.getTime() - from.getTime() > rules.maxDays * DAY_MS) return [issue(q.fromDate ? 'fromDate' : 'toDate', rules.tooLong)];
   return { from, to };
 }
 
-/** `resolveDateRange`, or a 400 `validation_failed` naming the field and the message. */
-export function requireDateRange(q: { fromDate?: string | undefined; toDate?: string | undefined }, now: Date): DateRange {
-  const found = resolveDateRange(q, now);
+/** The range a list call covers (spec §9: devices and audit default to the current month, UTC): `resolveRange` with LIST_RANGE. */
+export function resolveDateRange(q: { fromDate?: string | undefined; toDate?: string | undefined }, now: Date): DateRange | FieldIssue[] {
+  return resolveRange(q, now, LIST_RANGE);
+}
+
+/** `resolveRange` (LIST_RANGE unless told), or a 400 `validation_failed` naming the field and the message. */
+export function requireDateRange(
+  q: { fromDate?: string | undefined; toDate?: string | undefined },
+  now: Date,
+  rules: RangeRules = LIST_RANGE,
+): DateRange {
+  const found = resolveRange(q, now, rules);
   if (Array.isArray(found)) throw new DomainError('validation_failed', found.map((i) => i.message).join('; '), found);
   return found;
 }
 
 /** Both ends given: the range's issues are the query's (a 400 before the call runs, and the console's form rule). */
 export function refineDateRange(q: { fromDate?: string | undefined; toDate?: string | undefined }, ctx: z.RefinementCtx): void {
+  refineRange(q, ctx, LIST_RANGE);
+}
+
+/** As `refineDateRange`, by other rules. */
+export function refineRange(q: { fromDate?: string | undefined; toDate?: string | undefined }, ctx: z.RefinementCtx, rules: RangeRules): void {
   if (!q.fromDate || !q.toDate || !isDateParam(q.fromDate) || !isDateParam(q.toDate)) return;
-  const found = resolveDateRange(q, new Date(0));
+  const found = resolveRange(q, new Date(0), rules);
   if (Array.isArray(found)) for (const i of found) ctx.addIssue({ code: 'custom', path: [i.field], message: i.code });
 }
 

@@ -10,6 +10,8 @@ export const guards = {
   /** Any permission on the project at all: enough to see it listed and read its name. */
   projectMember: [cst('?'), glb('?')],
   dashboard: [cst('usage'), glb('usage')],
+  /** The dashboard over every project (issue 10). */
+  globalUsage: [glb('usage')],
   apps: [cst('apps'), glb('apps')],
   accounts: [cst('accounts'), glb('accounts')],
   audit: [cst('audit')],

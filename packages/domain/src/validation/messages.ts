@@ -20,6 +20,8 @@ export const validationMessages = {
   'validation.invalid_date': 'Invalid date',
   'validation.date_order': 'The end date must not be before the start date',
   'validation.date_range_too_long': 'The date range cannot be longer than 366 days',
+  'validation.usage_range_too_long': 'The date range cannot be longer than 5 years',
+  'validation.too_many_periods': 'Too many periods for this date range: choose a longer period type',
 } as const;
 
 export type ValidationMessageKey = keyof typeof validationMessages;

@@ -113,6 +113,8 @@ export interface StoredEvent {
   scope: string;
   result: AuditResult;
   userAgent?: string;
+  /** Where it came from (ISO 3166-1 alpha-2); GB unless told. */
+  country?: string;
   /** More details beside the action. */
   details?: Record<string, unknown>;
 }
@@ -127,7 +129,7 @@ export function storeAuditEvent(db: Db, projectId: string, e: StoredEvent) {
     scope: e.scope,
     eventStatus: e.result,
     ip: '81.2.69.160',
-    country: 'GB',
+    country: e.country ?? 'GB',
     clientId: 'client-1',
     userAgent: e.userAgent ?? 'Mozilla/5.0 (X11; Linux x86_64)',
     details: { action: e.action, ...e.details },

@@ -1,4 +1,4 @@
-import { isDateParam, resolveDateRange, type ValidationMessageKey } from '@latchkey/domain';
+import { isDateParam, LIST_RANGE, resolveRange, type RangeRules, type ValidationMessageKey } from '@latchkey/domain';
 import { TextInput } from '@mantine/core';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +15,8 @@ interface DateRangeFilterProps {
   /** What an emptied field goes back to (spec §9: the current month). */
   defaults: { fromDate: string; toDate: string };
   onChange: (key: DateKey, value: string) => void;
+  /** The ranges the API answers (default: a list's, at most 366 days). */
+  rules?: RangeRules;
 }
 
 /**
@@ -23,12 +25,28 @@ interface DateRangeFilterProps {
  * before the start, at most 366 days); otherwise the field says why and the list stays as it was.
  * An emptied field goes back to its default.
  */
-export function DateRangeFilter({ fromDate, toDate, defaults, onChange }: DateRangeFilterProps) {
+export function DateRangeFilter({ fromDate, toDate, defaults, onChange, rules = LIST_RANGE }: DateRangeFilterProps) {
   const { t } = useTranslation('ui');
   return (
     <>
-      <DateField label={t('list.fromDate')} name="fromDate" value={fromDate} other={toDate} fallback={defaults.fromDate} onChange={onChange} />
-      <DateField label={t('list.toDate')} name="toDate" value={toDate} other={fromDate} fallback={defaults.toDate} onChange={onChange} />
+      <DateField
+        label={t('list.fromDate')}
+        name="fromDate"
+        value={fromDate}
+        other={toDate}
+        fallback={defaults.fromDate}
+        onChange={onChange}
+        rules={rules}
+      />
+      <DateField
+        label={t('list.toDate')}
+        name="toDate"
+        value={toDate}
+        other={fromDate}
+        fallback={defaults.toDate}
+        onChange={onChange}
+        rules={rules}
+      />
     </>
   );
 }
@@ -41,19 +59,20 @@ interface DateFieldProps {
   other: string;
   fallback: string;
   onChange: (key: DateKey, value: string) => void;
+  rules: RangeRules;
 }
 
-function DateField({ label, name, value, other, fallback, onChange }: DateFieldProps) {
+function DateField({ label, name, value, other, fallback, onChange, rules }: DateFieldProps) {
   const { t } = useTranslation();
   const [error, setError] = useState<ValidationMessageKey | null>(null);
   const commit = useCallback(
     (next: string) => {
       const day = next === '' ? fallback : next;
-      const issue = rangeIssue(name, day, other);
+      const issue = rangeIssue(name, day, other, rules);
       setError(issue);
       if (!issue) onChange(name, day);
     },
-    [name, other, fallback, onChange],
+    [name, other, fallback, onChange, rules],
   );
   const [draft, setDraft] = useFilterText(value, commit);
   return (
@@ -71,11 +90,11 @@ function DateField({ label, name, value, other, fallback, onChange }: DateFieldP
 }
 
 /** Why the API would refuse the range this day makes (the message's key), or null. */
-function rangeIssue(name: DateKey, day: string, other: string): ValidationMessageKey | null {
+function rangeIssue(name: DateKey, day: string, other: string, rules: RangeRules): ValidationMessageKey | null {
   // A day alone (what a date field gives); a year below 1000 is a year still being typed.
   if (day.length !== 10 || !isDateParam(day) || day < '1000') return 'validation.invalid_date';
   const otherDay = other && isDateParam(other) ? other : undefined;
   const range = name === 'fromDate' ? { fromDate: day, toDate: otherDay } : { fromDate: otherDay, toDate: day };
-  const found = resolveDateRange(range, new Date());
+  const found = resolveRange(range, new Date(), rules);
   return Array.isArray(found) ? validationKey(found[0]?.code ?? '') : null;
 }

@@ -10,6 +10,8 @@ export const auditTexts = {
     deviceName: 'Device name',
     scope: 'Scope',
     result: 'Result',
+    country: 'Country',
+    countryHint: 'Two letters, e.g. NL',
     details: 'Details',
     detailsOf: 'Details of the event of {{date}}',
     none: '—',

@@ -63,6 +63,7 @@ export const en = {
     projectList: 'Projects',
     projectCreate: 'Create project',
     projectDashboard: 'Dashboard',
+    globalUsage: 'Usage of all projects',
     projectApps: 'Applications',
     projectAccounts: 'Accounts',
     projectAudit: 'Audit Log',

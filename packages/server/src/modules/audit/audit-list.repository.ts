@@ -30,14 +30,15 @@ export type Row = Omit<AuditEvent, 'createdAt'> & { createdAt: Date };
 /**
  * The filters of an audit list beyond the project and the range (docs/decisions/0019): userId =
  * the whole identity or account (stored lower-case), deviceName starting with the text in any
- * case, scope, result.
+ * case, scope, result, country (the code, upper-case as stored).
  */
-export function filterOf(q: Pick<AuditListQuery, 'userId' | 'deviceName' | 'scope' | 'result'>): Condition[] {
+export function filterOf(q: Pick<AuditListQuery, 'userId' | 'deviceName' | 'scope' | 'result' | 'country'>): Condition[] {
   const where: Condition[] = [];
   if (q.userId) where.push(eq('user_id', q.userId.toLowerCase()));
   if (q.deviceName) where.push({ sql: 'device_key LIKE lower($?)', value: `${escapeLike(q.deviceName)}%` });
   if (q.scope) where.push(eq('scope', q.scope));
   if (q.result) where.push(eq('event_status', q.result));
+  if (q.country) where.push(eq('country', q.country));
   return where;
 }
 
@@ -50,7 +51,7 @@ export async function listAuditEvents(db: Db, projectId: string, range: DateRang
     projectId,
     range,
     filters: filterOf(q),
-    filterValues: [q.userId?.toLowerCase() ?? null, q.deviceName ?? null, q.scope ?? null, q.result ?? null],
+    filterValues: [q.userId?.toLowerCase() ?? null, q.deviceName ?? null, q.scope ?? null, q.result ?? null, q.country ?? null],
     sorts: SORTS,
     query: q,
   });

@@ -20,12 +20,13 @@ function oneOf<V extends string>(values: readonly V[], value: string | undefined
 
 /** The list state's filters as the contract knows them (the list and the export share them). */
 function auditFilter(state: ListState) {
-  const { userId, deviceName, scope, result } = state.filters;
+  const { userId, deviceName, scope, result, country } = state.filters;
   return {
     userId: userId || undefined,
     deviceName: deviceName || undefined,
     scope: oneOf<AuditScope>(AUDIT_SCOPES, scope),
     result: oneOf<AuditResult>(AUDIT_RESULTS, result),
+    country: country && /^[A-Z]{2}$/.test(country) ? country : undefined,
     ...dateRangeQuery(state.filters),
   };
 }

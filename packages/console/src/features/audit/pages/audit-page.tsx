@@ -15,6 +15,7 @@ import { UtcTime } from '../../../components/utc-time.tsx';
 import { formatUtcDateTime } from '../../../lib/format-date.ts';
 import { useFilterText } from '../../../lib/list-state/use-filter-text.ts';
 import { useMonthListState } from '../../../lib/list-state/use-ranged-list.ts';
+import { countryName } from '../../../lib/country-name.ts';
 import { useCurrentProject } from '../../../lib/project-context.ts';
 import { exportAuditEvents, useAuditEvents } from '../api/use-audit-events.ts';
 import { AuditEventModal } from '../components/audit-event-modal.tsx';
@@ -25,8 +26,14 @@ import '../texts.ts';
 const LIST_DEFAULTS = {
   ...AUDIT_LIST_DEFAULT_SORT,
   sortFields: AUDIT_SORT_FIELDS,
-  filterKeys: ['userId', 'deviceName', 'scope', 'result', 'fromDate', 'toDate'],
+  filterKeys: ['userId', 'deviceName', 'scope', 'result', 'country', 'fromDate', 'toDate'],
 };
+
+/** A country code as people read it: `Netherlands (NL)`. */
+function countryText(code: string): string {
+  const name = countryName(code, code);
+  return name === code ? code : `${name} (${code})`;
+}
 
 /** spec §2 "Audit list": eventStatus with underscores shown as spaces. */
 function resultText(result: string): string {
@@ -54,6 +61,10 @@ export default function AuditPage() {
   const setFilter = list.setFilter;
   const [userId, setUserId] = useFilterText(filters['userId'] ?? '', (value) => setFilter('userId', value));
   const [deviceName, setDeviceName] = useFilterText(filters['deviceName'] ?? '', (value) => setFilter('deviceName', value));
+  // A country is a two-letter code (ISO 3166-1, as the dashboard's map links it); it filters once whole.
+  const [country, setCountry] = useFilterText(filters['country'] ?? '', (value) => {
+    if (value === '' || /^[A-Za-z]{2}$/.test(value)) setFilter('country', value.toUpperCase());
+  });
   // The event shown; it stays while the dialog closes, so the closing dialog keeps its text.
   const [shown, setShown] = useState<AuditEvent | null>(null);
   const [showing, setShowing] = useState(false);
@@ -127,6 +138,7 @@ export default function AuditPage() {
   if (filters['deviceName']) active.push({ key: 'deviceName', label: t('list.deviceName'), value: filters['deviceName'] });
   if (filters['scope']) active.push({ key: 'scope', label: t('list.scope'), value: filters['scope'] });
   if (filters['result']) active.push({ key: 'result', label: t('list.result'), value: resultText(filters['result']) });
+  if (filters['country']) active.push({ key: 'country', label: t('list.country'), value: countryText(filters['country']) });
 
   return (
     <PageFrame
@@ -175,6 +187,14 @@ export default function AuditPage() {
               clearable
               clearButtonProps={{ 'aria-label': tu('list.clearFilter', { label: t('list.result') }) }}
               allowDeselect
+            />
+            <TextInput
+              label={t('list.country')}
+              placeholder={t('list.countryHint')}
+              autoComplete="off"
+              maxLength={2}
+              value={country}
+              onChange={(event) => setCountry(event.currentTarget.value)}
             />
             <DateRangeFilter fromDate={filters['fromDate'] ?? ''} toDate={filters['toDate'] ?? ''} defaults={month} onChange={setFilter} />
           </>

@@ -1,8 +1,12 @@
 import { useTranslation } from 'react-i18next';
-import { UnavailablePage } from '../../../components/unavailable-page.tsx';
+import { useCurrentProject } from '../../../lib/project-context.ts';
+import { UsageDashboard } from '../components/usage-dashboard.tsx';
+import '../texts.ts';
 
-// The guarded route is in place; the page itself comes with its own issue.
+/** spec §2 "Dashboard" of one project (guard `cst:<C>:usage`). */
 export default function DashboardPage() {
-  const { t } = useTranslation();
-  return <UnavailablePage title={t('pages.projectDashboard')} />;
+  const { t } = useTranslation('dashboard');
+  const { t: tc } = useTranslation();
+  const project = useCurrentProject();
+  return <UsageDashboard title={tc('pages.projectDashboard')} description={t('intro')} projectId={project.id} fileLabel={project.id} />;
 }

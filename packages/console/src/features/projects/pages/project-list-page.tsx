@@ -1,8 +1,13 @@
-import { SimpleGrid, Skeleton, Switch, Text } from '@mantine/core';
+import { guards } from '@latchkey/domain';
+import { Button, SimpleGrid, Skeleton, Switch, Text } from '@mantine/core';
+import { IconChartBar } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageFrame } from '../../../components/page-frame.tsx';
+import { routes } from '../../../lib/routes.ts';
+import { usePermission } from '../../../lib/use-permission.ts';
 import { useAccountProjects } from '../api/use-account-projects.ts';
 import { AddProjectCard } from '../components/add-project-card.tsx';
 import { EmptyProjects } from '../components/empty-projects.tsx';
@@ -17,7 +22,18 @@ export default function ProjectListPage() {
   const projects = useAccountProjects();
   const [showClosed, setShowClosed] = useState(false);
 
-  const toggle = <Switch label={t('projects.showClosed')} checked={showClosed} onChange={(event) => setShowClosed(event.currentTarget.checked)} />;
+  // Issue 10: an account holding glb::usage reaches the dashboard of every project from here.
+  const globalUsage = usePermission(guards.globalUsage);
+  const toggle = (
+    <>
+      {globalUsage ? (
+        <Button component={Link} to={routes.globalUsage()} variant="default" leftSection={<IconChartBar size={16} aria-hidden="true" />}>
+          {t('pages.globalUsage')}
+        </Button>
+      ) : null}
+      <Switch label={t('projects.showClosed')} checked={showClosed} onChange={(event) => setShowClosed(event.currentTarget.checked)} />
+    </>
+  );
 
   if (projects.isPending) {
     return (

@@ -1,0 +1,130 @@
+import { CHART_HEIGHT, type UsageKey, type UsagePeriods } from '@latchkey/domain';
+import { Anchor, Button, Collapse, Group, Table, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconTable } from '@tabler/icons-react';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { formatUtcDate } from '../../../lib/format-date.ts';
+import { auditLinkOfPeriod, CHART_KEYS, countOf, periodLabel } from '../usage-data.ts';
+import '../texts.ts';
+import classes from './dashboard.module.css';
+import { EChart, type ChartOption } from './echart.tsx';
+
+/** One colour a key, the same in both schemes (Mantine's palette at shade 6; readable on white and on dark). */
+const KEY_COLORS: Record<UsageKey, string> = {
+  issued: '#12b886',
+  oidc: '#4c6ef5',
+  jwt: '#7950f2',
+  'dvs-auth': '#fd7e14',
+  'dvs-verify': '#fab005',
+  'reg-code': '#e64980',
+};
+
+interface UsageChartProps {
+  usage: UsagePeriods;
+  /** The range shown (days, UTC), for the chart's description. */
+  range: { fromDate: string; toDate: string };
+  /** The project whose audit log a column opens; null (every project): columns open nothing. */
+  projectId: string | null;
+}
+
+/**
+ * spec §2 "Dashboard": a column chart (height 400) of the periods, `issued` and the event keys as
+ * series (registrations beside the stacked events). A column opens the audit log at those events
+ * (issue 10). The same data as a table, for a screen reader and for reading exact numbers.
+ */
+export function UsageChart({ usage, range, projectId }: UsageChartProps) {
+  const { t } = useTranslation('dashboard');
+  const navigate = useNavigate();
+  const [tableShown, table] = useDisclosure(false);
+  const labels = useMemo(() => usage.periods.map((p) => periodLabel(p.period, usage.periodType)), [usage]);
+
+  const option = useMemo<ChartOption>(
+    () => ({
+      color: CHART_KEYS.map((k) => KEY_COLORS[k]),
+      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+      legend: { top: 0, type: 'scroll' },
+      // ECharts 6 keeps the axis labels inside this box (outerBounds), as containLabel did.
+      grid: { left: 8, right: 8, top: 40, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' },
+      xAxis: { type: 'category', data: labels, axisTick: { alignWithLabel: true } },
+      yAxis: { type: 'value', minInterval: 1 },
+      series: CHART_KEYS.map((key) => ({
+        type: 'bar',
+        name: t(`keys.${key}`),
+        // Registrations stand beside the events, which stack: the column's height is the period's event sum.
+        stack: key === 'issued' ? 'issued' : 'events',
+        barMaxWidth: 28,
+        emphasis: { focus: 'series' },
+        cursor: projectId ? 'pointer' : 'default',
+        data: usage.periods.map((p) => countOf(p.keys, key)),
+      })),
+    }),
+    [labels, usage, projectId, t],
+  );
+
+  const periodName = t(`chart.periods.${usage.periodType}`);
+  return (
+    <>
+      <EChart
+        option={option}
+        height={CHART_HEIGHT}
+        label={t('chart.label', { period: periodName, from: formatUtcDate(range.fromDate), to: formatUtcDate(range.toDate) })}
+        onItemClick={({ seriesIndex, dataIndex }) => {
+          const key = CHART_KEYS[seriesIndex];
+          const period = usage.periods[dataIndex];
+          if (projectId && key && period) void navigate(auditLinkOfPeriod(projectId, period.period, usage.periodType, key));
+        }}
+      />
+      <Group justify="space-between" gap="sm" mt="xs">
+        <Text size="xs" c="dimmed">
+          {projectId ? t('chart.clickHint') : null}
+        </Text>
+        <Button variant="subtle" size="xs" leftSection={<IconTable size={14} aria-hidden="true" />} onClick={table.toggle} aria-expanded={tableShown}>
+          {tableShown ? t('table.hide') : t('table.show')}
+        </Button>
+      </Group>
+      <Collapse expanded={tableShown}>
+        <div className={classes.tableScroll}>
+          <Table striped withTableBorder aria-label={t('table.periodsLabel', { period: periodName })} className={classes.dataTable}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">{t('table.period')}</Table.Th>
+                {CHART_KEYS.map((key) => (
+                  <Table.Th key={key} scope="col" className={classes.number}>
+                    {t(`keys.${key}`)}
+                  </Table.Th>
+                ))}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {usage.periods.map((p, i) => (
+                <Table.Tr key={p.period}>
+                  <Table.Th scope="row">{labels[i]}</Table.Th>
+                  {CHART_KEYS.map((key) => {
+                    const count = countOf(p.keys, key);
+                    return (
+                      <Table.Td key={key} className={classes.number}>
+                        {projectId && count > 0 ? (
+                          <Anchor
+                            component={Link}
+                            to={auditLinkOfPeriod(projectId, p.period, usage.periodType, key)}
+                            aria-label={t('table.openAudit', { what: `${t(`keys.${key}`)}, ${labels[i] ?? ''}` })}
+                          >
+                            {count.toLocaleString('en')}
+                          </Anchor>
+                        ) : (
+                          count.toLocaleString('en')
+                        )}
+                      </Table.Td>
+                    );
+                  })}
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </div>
+      </Collapse>
+    </>
+  );
+}

@@ -1,0 +1,144 @@
+import { UNKNOWN_COUNTRY, type UsageLocations } from '@latchkey/domain';
+import { Anchor, Button, Collapse, Group, Table, Text, useComputedColorScheme } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconTable } from '@tabler/icons-react';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { countryName } from '../../../lib/country-name.ts';
+import { formatUtcDate } from '../../../lib/format-date.ts';
+import { worldGeoJson } from '../map/world.ts';
+import { auditLinkOfCountry } from '../usage-data.ts';
+import '../texts.ts';
+import classes from './dashboard.module.css';
+import { EChart, echarts, type ChartOption } from './echart.tsx';
+
+const MAP_HEIGHT = 420;
+
+// The world's shapes, registered once (world-atlas 110m, clipped at the antimeridian; map/world.ts).
+const world = worldGeoJson();
+echarts.registerMap('world', world as Parameters<typeof echarts.registerMap>[1]);
+const REGIONS = new Set(world.features.map((f) => String(f.properties?.['name'] ?? '')));
+
+interface UsageMapProps {
+  locations: UsageLocations['locations'];
+  range: { fromDate: string; toDate: string };
+  /** The project whose audit log a country opens; null (every project): countries open nothing. */
+  projectId: string | null;
+}
+
+/**
+ * spec §2 "Dashboard": a world map, each country shaded by its event sum. A country the map does not
+ * have (ZZ, or too small for 110m shapes) is logged and left off the map (spec §8), and stays in
+ * the table; no rows at all: a text in place of the map. A country opens the audit log of its
+ * events (issue 10).
+ */
+export function UsageMap({ locations, range, projectId }: UsageMapProps) {
+  const { t } = useTranslation('dashboard');
+  const navigate = useNavigate();
+  const [tableShown, table] = useDisclosure(false);
+  const dark = useComputedColorScheme('light', { getInitialValueInEffect: false }) === 'dark';
+
+  const onMap = useMemo(() => {
+    const shown = locations.filter((l) => REGIONS.has(l.country));
+    for (const l of locations) if (!REGIONS.has(l.country)) console.warn(`Usage map: no shape for country ${l.country} (${l.keys.sum} events)`);
+    return shown;
+  }, [locations]);
+
+  const option = useMemo<ChartOption>(() => {
+    const max = Math.max(1, ...onMap.map((l) => l.keys.sum));
+    return {
+      tooltip: {
+        trigger: 'item',
+        formatter: (p: { name: string; value?: number }) =>
+          `${countryName(p.name, t('map.unknown'))}: ${Number.isFinite(p.value) ? (p.value as number).toLocaleString('en') : 0}`,
+      },
+      visualMap: {
+        min: 0,
+        max,
+        left: 8,
+        bottom: 8,
+        itemHeight: 90,
+        calculable: false,
+        inRange: { color: dark ? ['#1c3a5e', '#74c0fc'] : ['#d0ebff', '#1864ab'] },
+        textStyle: { color: dark ? '#c9c9c9' : '#495057' },
+      },
+      series: [
+        {
+          type: 'map',
+          map: 'world',
+          roam: false,
+          nameProperty: 'name',
+          cursor: projectId ? 'pointer' : 'default',
+          itemStyle: { areaColor: dark ? '#2e2e2e' : '#f1f3f5', borderColor: dark ? '#5c5f66' : '#adb5bd', borderWidth: 0.5 },
+          emphasis: { label: { show: false }, itemStyle: { areaColor: dark ? '#fab005' : '#ffd43b' } },
+          select: { disabled: true },
+          data: onMap.map((l) => ({ name: l.country, value: l.keys.sum })),
+        },
+      ],
+    };
+  }, [onMap, dark, projectId, t]);
+
+  if (locations.length === 0) {
+    return (
+      <Text c="dimmed" size="sm" role="status" className={classes.mapEmpty}>
+        {t('map.none')}
+      </Text>
+    );
+  }
+
+  return (
+    <>
+      <EChart
+        option={option}
+        height={MAP_HEIGHT}
+        label={t('map.label', { from: formatUtcDate(range.fromDate), to: formatUtcDate(range.toDate) })}
+        onItemClick={({ name }) => {
+          if (projectId && onMap.some((l) => l.country === name)) void navigate(auditLinkOfCountry(projectId, name, range));
+        }}
+      />
+      <Group justify="flex-end" mt="xs">
+        <Button variant="subtle" size="xs" leftSection={<IconTable size={14} aria-hidden="true" />} onClick={table.toggle} aria-expanded={tableShown}>
+          {tableShown ? t('table.hide') : t('table.show')}
+        </Button>
+      </Group>
+      <Collapse expanded={tableShown}>
+        <div className={classes.tableScroll}>
+          <Table striped withTableBorder aria-label={t('table.countriesLabel')} className={classes.dataTable}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">{t('table.country')}</Table.Th>
+                <Table.Th scope="col" className={classes.number}>
+                  {t('table.events')}
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {locations.map((l) => {
+                const name = countryName(l.country, t('map.unknown'));
+                return (
+                  <Table.Tr key={l.country}>
+                    <Table.Th scope="row">{l.country === UNKNOWN_COUNTRY ? name : `${name} (${l.country})`}</Table.Th>
+                    <Table.Td className={classes.number}>
+                      {projectId && l.country !== UNKNOWN_COUNTRY ? (
+                        <Anchor
+                          component={Link}
+                          to={auditLinkOfCountry(projectId, l.country, range)}
+                          aria-label={t('table.openAudit', { what: name })}
+                        >
+                          {l.keys.sum.toLocaleString('en')}
+                        </Anchor>
+                      ) : (
+                        l.keys.sum.toLocaleString('en')
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </div>
+      </Collapse>
+    </>
+  );
+}

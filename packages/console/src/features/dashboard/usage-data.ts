@@ -1,0 +1,80 @@
+import {
+  MAX_RANGE_DAYS,
+  USAGE_EVENT_KEYS,
+  type AuditResult,
+  type AuditScope,
+  type UsageKey,
+  type UsagePeriods,
+  type UsagePeriodType,
+} from '@latchkey/domain';
+import { utcDay } from '../../lib/format-date.ts';
+import { routes } from '../../lib/routes.ts';
+
+// What the dashboard makes of a usage answer (issue 10): the chart's series and labels, the links
+// from a column or a country to the audit log, and the chart's data as CSV. Everything UTC.
+
+/** spec §9 "Usage event keys" and `issued`, in the chart's order: registrations first, then the event keys. */
+export const CHART_KEYS: readonly UsageKey[] = ['issued', ...USAGE_EVENT_KEYS];
+
+/** A period's count of one key. */
+export function countOf(keys: UsagePeriods['periods'][number]['keys'], key: UsageKey): number {
+  return key === 'issued' ? keys.issued : keys.events[key];
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+
+/** A period as the chart's axis names it: `14:00` (hour), `5 Mar` (day), `Mar 2025` (month), UTC. */
+export function periodLabel(period: string, type: UsagePeriodType): string {
+  const at = new Date(period);
+  if (type === 'hour') return `${String(at.getUTCHours()).padStart(2, '0')}:00`;
+  if (type === 'day') return `${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]}`;
+  return `${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}`;
+}
+
+/** The first and last day (`YYYY-MM-DD`, UTC) of the period starting at `period`. */
+export function periodDays(period: string, type: UsagePeriodType): { fromDate: string; toDate: string } {
+  const at = new Date(period);
+  if (type !== 'month') return { fromDate: utcDay(at), toDate: utcDay(at) };
+  return { fromDate: utcDay(at), toDate: utcDay(new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 0))) };
+}
+
+/**
+ * The audit events a usage key counts (docs/decisions/0014 "What counts where"), as the audit log's
+ * filters: a registration is an oidc event `created`, a sign-in an oidc `success`, an ID token an
+ * authcode `success` (the codes issued are listed beside the exchanges), a QuickCode a reg-code `success`.
+ */
+const AUDIT_FILTER_OF_KEY: Record<UsageKey, { scope: AuditScope; result?: AuditResult }> = {
+  issued: { scope: 'oidc', result: 'created' },
+  oidc: { scope: 'oidc', result: 'success' },
+  jwt: { scope: 'authcode', result: 'success' },
+  'reg-code': { scope: 'reg-code', result: 'success' },
+  'dvs-auth': { scope: 'dvs-auth' },
+  'dvs-verify': { scope: 'dvs-verify' },
+};
+
+function auditLink(projectId: string, filters: Record<string, string>): string {
+  return `${routes.projectAudit(projectId)}#${new URLSearchParams(filters).toString()}`;
+}
+
+/** The audit log of a column: the events of `key` in the period's days (an hour's column opens its day). */
+export function auditLinkOfPeriod(projectId: string, period: string, type: UsagePeriodType, key: UsageKey): string {
+  const filter = AUDIT_FILTER_OF_KEY[key];
+  return auditLink(projectId, { ...periodDays(period, type), scope: filter.scope, ...(filter.result ? { result: filter.result } : {}) });
+}
+
+/**
+ * The audit log of a country over the dashboard's range. The audit log answers at most a year: a
+ * longer range opens its last 366 days.
+ */
+export function auditLinkOfCountry(projectId: string, country: string, range: { fromDate: string; toDate: string }): string {
+  const last = new Date(`${range.toDate}T00:00:00Z`);
+  const earliest = utcDay(new Date(last.getTime() - (MAX_RANGE_DAYS - 1) * 86_400_000));
+  return auditLink(projectId, { fromDate: range.fromDate < earliest ? earliest : range.fromDate, toDate: range.toDate, country });
+}
+
+/** The chart's data as CSV (RFC 4180; every cell is a date or a number): one row a period, one column a key. */
+export function usageCsv(usage: UsagePeriods): string {
+  const rows = [['period', ...CHART_KEYS].join(',')];
+  for (const p of usage.periods) rows.push([p.period, ...CHART_KEYS.map((k) => String(countOf(p.keys, k)))].join(','));
+  return `${rows.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,66 @@
+import type { Position } from 'geojson';
+import { describe, expect, it } from 'vitest';
+import { cutAtAntimeridian, worldGeoJson } from '../src/features/dashboard/map/world.ts';
+
+// Issue 10: the map's shapes are world-atlas's, named by alpha-2 code and cut at the antimeridian.
+
+/** The longest east-west step between two points in a row of any ring. */
+function longestStep(rings: Position[][]): number {
+  let longest = 0;
+  for (const ring of rings)
+    for (let i = 1; i < ring.length; i += 1) longest = Math.max(longest, Math.abs((ring[i]?.[0] ?? 0) - (ring[i - 1]?.[0] ?? 0)));
+  return longest;
+}
+
+describe('the world map', () => {
+  const world = worldGeoJson();
+  const byCode = new Map(world.features.map((f) => [f.properties.name, f]));
+
+  it('names every country by its ISO 3166-1 alpha-2 code, without Antarctica', () => {
+    expect(world.features).toHaveLength(176);
+    for (const code of ['GB', 'US', 'NL', 'RO', 'FR', 'BR', 'JP', 'RU', 'FJ', 'XK']) expect(byCode.has(code), code).toBe(true);
+    expect(byCode.has('AQ')).toBe(false);
+    const codes = world.features.map((f) => f.properties.name).filter((n) => /^[A-Z]{2}$/.test(n));
+    expect(new Set(codes).size).toBe(codes.length);
+  });
+
+  it('draws no edge across the world: Russia and Fiji are cut at 180°, on both sides', () => {
+    for (const f of world.features) expect(longestStep(f.geometry.coordinates.flat()), f.properties.name).toBeLessThan(180);
+    for (const code of ['RU', 'FJ']) {
+      const xs = byCode
+        .get(code)!
+        .geometry.coordinates.flat(2)
+        .map((p) => p[0] ?? 0);
+      expect(Math.max(...xs), code).toBeCloseTo(180, 0);
+      expect(Math.min(...xs), code).toBeLessThan(0);
+      expect(Math.max(...xs)).toBeLessThanOrEqual(180);
+      expect(Math.min(...xs)).toBeGreaterThanOrEqual(-180);
+    }
+  });
+
+  it('cuts a square across 180° into its western and eastern halves, and leaves other polygons alone', () => {
+    const square: Position[] = [
+      [170, 10],
+      [-170, 10],
+      [-170, -10],
+      [170, -10],
+      [170, 10],
+    ];
+    const [west, east] = cutAtAntimeridian([square]);
+    expect(west?.[0]).toEqual([
+      [180, 10],
+      [180, -10],
+      [170, -10],
+      [170, 10],
+      [180, 10],
+    ]);
+    expect(east?.[0]?.map(([x]) => x)).toEqual([-180, -170, -170, -180, -180]);
+    const plain: Position[] = [
+      [0, 0],
+      [1, 0],
+      [1, 1],
+      [0, 0],
+    ];
+    expect(cutAtAntimeridian([plain])).toEqual([[plain]]);
+  });
+});

@@ -1,0 +1,94 @@
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { createAppWithKeysThroughApi, createProjectThroughApi } from '../support/call-api.ts';
+import { auditRow, listRows } from '../support/devices-pages.ts';
+import { expect, expectAccessible, test } from '../support/fixtures.ts';
+import { registerPasskey } from '../support/passkey-pages.ts';
+import { startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
+import { newEmail, signIn } from '../support/sign-in.ts';
+
+/** A public address in Great Britain (the offline GeoIP database's answer, as the server tests use it). */
+const BRITISH_ADDRESS = '81.2.69.160';
+
+/** CONSOLE_SHOTS=<dir> saves the dashboard as the admin sees it, light and dark. */
+async function saveShots(page: Page, name: string): Promise<void> {
+  const dir = process.env.CONSOLE_SHOTS;
+  if (!dir) return;
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    // The charts are drawn again in the scheme's colours.
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: join(dir, `${name}-${scheme}.png`), fullPage: true });
+  }
+  await page.emulateMedia({ colorScheme: null });
+}
+
+function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+let app: RelyingParty;
+test.beforeAll(async () => {
+  app = await startRelyingParty();
+});
+test.afterAll(async () => app?.close());
+
+test('sign-ins a second ago show in today’s hour and on the map, and their column opens them in the audit log', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const projectName = `Dashboard shop ${Date.now().toString(36)}`;
+  await signIn(page, newEmail('dashboard-admin'));
+  const projectId = await createProjectThroughApi(page, projectName);
+  const keys = await createAppWithKeysThroughApi(page, projectId, [app.redirectUri]);
+  app.useClient({ issuer: `${baseURL}/p/${projectId}`, clientId: keys.clientId, clientSecret: keys.clientSecret });
+  const people = [newEmail('dash-one'), newEmail('dash-two')];
+  // Two end users behind a proxy the server trusts, from a British address: each registers a passkey and is signed in.
+  for (const email of people) await (await registerPasskey(browser, app, projectName, email, BRITISH_ADDRESS)).context.close();
+
+  await test.step('the year shows them at once: totals, the month, and Great Britain on the map', async () => {
+    await page.goto(`/project/${projectId}/dashboard`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    const totals = page.getByRole('region', { name: 'Totals' });
+    await expect(totals.getByText('Device registrations', { exact: true }).locator('xpath=following-sibling::*[1]')).toHaveText('2');
+    await expect(page.getByRole('img', { name: /^Column chart of registrations and events by month/ })).toBeVisible();
+    const map = page.getByRole('region', { name: 'Events by country' });
+    await map.getByRole('button', { name: 'Show the data as a table' }).click();
+    await expect(map.getByRole('row', { name: /United Kingdom \(GB\)/ })).toContainText('2');
+    await expectAccessible(page);
+    await saveShots(page, 'dashboard-year');
+  });
+
+  await test.step('today, by hour: the sign-ins are in the current hour', async () => {
+    await page.goto(`/project/${projectId}/dashboard#fromDate=${today()}&toDate=${today()}`);
+    const chart = page.getByRole('region', { name: 'Usage' });
+    await expect(chart.getByRole('img', { name: /^Column chart of registrations and events by hour/ })).toBeVisible();
+    await chart.getByRole('button', { name: 'Show the data as a table' }).click();
+    const table = chart.getByRole('table', { name: 'Usage by hour' });
+    await expect(listRowsOf(table)).toHaveCount(24);
+    const hour = `${String(new Date().getUTCHours()).padStart(2, '0')}:00`;
+    await expect(table.getByRole('row', { name: new RegExp(`^${hour}`) }).getByRole('link', { name: /Sign-ins \(oidc\)/ })).toHaveText('2');
+    await saveShots(page, 'dashboard-day');
+  });
+
+  await test.step('the column of the sign-ins opens the audit log filtered to them', async () => {
+    const chart = page.getByRole('region', { name: 'Usage' });
+    // The sign-ins' column is the tallest shape drawn in their series' colour (the legend's mark is smaller).
+    const bars = chart.locator('svg path[fill="#4c6ef5"]');
+    const boxes = await bars.evaluateAll((paths) =>
+      paths.map((p) => p.getBoundingClientRect()).map((r) => ({ x: r.x + r.width / 2, y: r.y + r.height / 2, h: r.height })),
+    );
+    const tallest = boxes.sort((a, b) => b.h - a.h)[0];
+    expect(tallest?.h ?? 0).toBeGreaterThan(20);
+    await page.mouse.click(tallest?.x ?? 0, tallest?.y ?? 0);
+    await expect(page).toHaveURL(new RegExp(`/project/${projectId}/audit#.*scope=oidc.*result=success`));
+    await expect(page.getByRole('heading', { level: 1, name: 'Audit Log' })).toBeVisible();
+    await expect(listRows(page, 'Audit events')).toHaveCount(2);
+    for (const email of people) await expect(auditRow(page, email, 'oidc', 'success')).toHaveCount(1);
+  });
+});
+
+function listRowsOf(table: ReturnType<Page['getByRole']>) {
+  return table.locator('tbody').getByRole('row');
+}

@@ -80,7 +80,13 @@ export function UsageChart({ usage, range, projectId }: UsageChartProps) {
         <Text size="xs" c="dimmed">
           {projectId ? t('chart.clickHint') : null}
         </Text>
-        <Button variant="subtle" size="xs" leftSection={<IconTable size={14} aria-hidden="true" />} onClick={table.toggle} aria-expanded={tableShown}>
+        <Button
+          variant="default"
+          size="xs"
+          leftSection={<IconTable size={14} aria-hidden="true" />}
+          onClick={table.toggle}
+          aria-expanded={tableShown}
+        >
           {tableShown ? t('table.hide') : t('table.show')}
         </Button>
       </Group>

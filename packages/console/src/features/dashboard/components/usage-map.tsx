@@ -60,6 +60,8 @@ export function UsageMap({ locations, range, projectId }: UsageMapProps) {
         bottom: 8,
         itemHeight: 90,
         calculable: false,
+        // The scale's ends, as numbers: the darkest shade is the busiest country.
+        text: [max.toLocaleString('en'), '0'],
         inRange: { color: dark ? ['#1c3a5e', '#74c0fc'] : ['#d0ebff', '#1864ab'] },
         textStyle: { color: dark ? '#c9c9c9' : '#495057' },
       },
@@ -68,6 +70,11 @@ export function UsageMap({ locations, range, projectId }: UsageMapProps) {
           type: 'map',
           map: 'world',
           roam: false,
+          // The world fills the box's width (its height follows the map's proportions).
+          left: 8,
+          right: 8,
+          top: 8,
+          bottom: 8,
           nameProperty: 'name',
           cursor: projectId ? 'pointer' : 'default',
           itemStyle: { areaColor: dark ? '#2e2e2e' : '#f1f3f5', borderColor: dark ? '#5c5f66' : '#adb5bd', borderWidth: 0.5 },
@@ -98,7 +105,13 @@ export function UsageMap({ locations, range, projectId }: UsageMapProps) {
         }}
       />
       <Group justify="flex-end" mt="xs">
-        <Button variant="subtle" size="xs" leftSection={<IconTable size={14} aria-hidden="true" />} onClick={table.toggle} aria-expanded={tableShown}>
+        <Button
+          variant="default"
+          size="xs"
+          leftSection={<IconTable size={14} aria-hidden="true" />}
+          onClick={table.toggle}
+          aria-expanded={tableShown}
+        >
           {tableShown ? t('table.hide') : t('table.show')}
         </Button>
       </Group>

@@ -17,6 +17,8 @@
  *     unpartitioned copy of the events (`kc_events`) with only Keycloak's time index (IDX_EVENT_TIME
  *     is (REALM_ID, EVENT_TIME): here (project_id, created_at)), an exact count(*) and LIMIT/OFFSET,
  *     as SQL with no HTTP around it; the ratio of the p50s is printed.
+ *  4. The usage dashboard's questions (bench/usage.ts, issue 10) from rollups made of the same
+ *     events, beside the same questions answered by aggregating the raw events.
  * Prints one JSON line per figure ({name, value, unit, target, better?}); other lines are progress
  * and plans. A call over its target has its statements EXPLAINed (BENCH_PLANS=all: every case's).
  *
@@ -51,6 +53,8 @@ import { listDevices } from '../src/modules/devices/device-list.repository.ts';
 import { insertProject } from '../src/modules/projects/projects.repository.ts';
 import { deviceNameFromUserAgent } from '../src/provider/device-name.ts';
 import { createScratchPostgres } from '../test/support/scratch-postgres.ts';
+import { figure, say, seconds, timing, type Timing } from './report.ts';
+import { addUsageRollups, benchUsage } from './usage.ts';
 
 const SERVER_URL = process.env.LATCHKEY_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
@@ -75,23 +79,6 @@ const FIRST_PAGE_MS = 50;
 const EMPTY_MS = 50;
 const DEEP_PAGE_MS = 200;
 const KC_RATIO = 100;
-
-function say(line: string): void {
-  process.stdout.write(`${line.startsWith('{') ? ' ' : ''}${line}\n`);
-}
-
-function figure(name: string, value: number, unit: string, target?: number, better: 'lower' | 'higher' = 'lower'): void {
-  const rounded = Math.round(value * 10) / 10;
-  process.stdout.write(
-    `${JSON.stringify({ name, value: rounded, unit, ...(target === undefined ? {} : { target }), ...(better === 'higher' ? { better } : {}) })}\n`,
-  );
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
-}
-
-const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
 // A few dozen browsers, most common first (the load picks them skewed towards the start); the
 // device names are the server's own names for them (deviceNameFromUserAgent).
@@ -272,7 +259,7 @@ async function load(direct: pg.Client, db: Db): Promise<Loaded> {
               ($AGENTS::text[])[1 + e.ua],
               jsonb_build_object('action', CASE e.scope WHEN 'authcode' THEN CASE WHEN e.rx < 0.5 THEN 'code.issued' ELSE 'code.exchanged' END
                                                         WHEN 'console' THEN 'device.revoke'
-                                                        WHEN 'reg-code' THEN 'quickcode.issued'
+                                                        WHEN 'reg-code' THEN 'reg_code.issued'
                                                         ELSE CASE e.status WHEN 'created' THEN 'device.register' ELSE 'sign_in' END END)
          FROM (SELECT b.*, s.scope, s.status,
                       s.status = 'failed' AND s.scope = 'oidc' AND b.rx < 0.3 AS anonymous,
@@ -325,6 +312,9 @@ async function load(direct: pg.Client, db: Db): Promise<Loaded> {
   await direct.query('CREATE INDEX kc_events_time_idx ON kc_events (project_id, created_at)');
   say(`  kc_events (unpartitioned copy + (project_id, created_at) index) in ${seconds(started)}`);
 
+  // What the provider counts in the rollups with each event (issue 10's dashboard reads them).
+  await addUsageRollups(direct);
+
   // Autovacuum may be off or late; index-only scans need the visibility map, plans need statistics.
   started = performance.now();
   for (const table of ['audit_events', 'devices', 'project_users', 'kc_events']) await direct.query(`VACUUM (ANALYZE) ${table}`);
@@ -347,18 +337,6 @@ interface Case {
   kc?: 'slow' | 'fast' | 'fast-month';
   /** Send the cursor the page before answered (the console does when it moves to the next page). */
   cursor?: boolean;
-}
-
-interface Timing {
-  p50: number;
-  p95: number;
-  max: number;
-  runs: number;
-}
-
-function timing(times: number[]): Timing {
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p95: percentile(times, 95), max: times.at(-1) as number, runs: times.length };
 }
 
 /** A Db that notes every statement it runs (the repository's statements, to EXPLAIN or time alone). */
@@ -454,7 +432,7 @@ async function main(): Promise<void> {
     });
     closeApp = () => built.app.close();
     const account = await insertAccount(db, { id: randomUUID(), email: 'bench@example.test', createdAt: new Date() });
-    await grantPermissions(db, account.id, [`cst:${BIG}:audit`, `cst:${BIG}:revocation`]);
+    await grantPermissions(db, account.id, [`cst:${BIG}:audit`, `cst:${BIG}:revocation`, `cst:${BIG}:usage`, 'glb::usage']);
     const session = await built.services.sessions.createSession(account.id, null);
     const cookie = `${SESSION_COOKIE}=${session.sessionId}`;
 
@@ -720,6 +698,9 @@ async function main(): Promise<void> {
         for (const [i, s] of statements.entries()) await explain(db, i === 0 ? 'keycloak count' : 'keycloak page', s.sql, s.params);
     }
     say(`  keycloak-shaped cases in ${seconds(kcStarted)}`);
+
+    // Issue 10: the dashboard's questions from the rollups, beside the raw events' aggregation.
+    await benchUsage({ app: built.app, db, cookie, project: BIG, now, runs: RUNS, warmup: WARMUP, rawSeconds: KC_SECONDS });
     say(`  lists bench total ${seconds(benchStarted)}`);
   } finally {
     await direct.end();

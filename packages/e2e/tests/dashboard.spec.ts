@@ -5,7 +5,7 @@ import { auditRow, listRows } from '../support/devices-pages.ts';
 import { expect, expectAccessible, test } from '../support/fixtures.ts';
 import { registerPasskey } from '../support/passkey-pages.ts';
 import { startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
-import { newEmail, signIn } from '../support/sign-in.ts';
+import { newEmail, OWNER_EMAIL, signIn } from '../support/sign-in.ts';
 
 /** A public address in Great Britain (the offline GeoIP database's answer, as the server tests use it). */
 const BRITISH_ADDRESS = '81.2.69.160';
@@ -60,6 +60,23 @@ test('sign-ins a second ago show in today’s hour and on the map, and their col
     await expectAccessible(page);
   });
 
+  await test.step('this month, by day: the sign-ins are in today’s column', async () => {
+    const now = new Date();
+    const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString().slice(0, 10);
+    const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0)).toISOString().slice(0, 10);
+    await page.goto(`/project/${projectId}/dashboard#fromDate=${first}&toDate=${last}`);
+    const chart = page.getByRole('region', { name: 'Usage' });
+    await expect(chart.getByRole('img', { name: /^Column chart of registrations and events by day/ })).toBeVisible();
+    await chart.getByRole('button', { name: 'Show the data as a table' }).click();
+    const table = chart.getByRole('table', { name: 'Usage by day' });
+    await expect(listRowsOf(table)).toHaveCount(Number(last.slice(8)));
+    const todayLabel = `${now.getUTCDate()} ${now.toLocaleString('en', { month: 'short', timeZone: 'UTC' })}`;
+    await expect(table.getByRole('row', { name: new RegExp(`^${todayLabel} `) }).getByRole('link', { name: /Registrations \(issued\)/ })).toHaveText(
+      '2',
+    );
+    await saveShots(page, 'dashboard-month');
+  });
+
   await test.step('today, by hour: the sign-ins are in the current hour', async () => {
     await page.goto(`/project/${projectId}/dashboard#fromDate=${today()}&toDate=${today()}`);
     const chart = page.getByRole('region', { name: 'Usage' });
@@ -92,3 +109,24 @@ test('sign-ins a second ago show in today’s hour and on the map, and their col
 function listRowsOf(table: ReturnType<Page['getByRole']>) {
   return table.locator('tbody').getByRole('row');
 }
+
+test('an administrator of every project sees their usage together, and the busiest projects first', async ({ page, browser, baseURL }) => {
+  const projectName = `Global usage shop ${Date.now().toString(36)}`;
+  await signIn(page, OWNER_EMAIL);
+  const projectId = await createProjectThroughApi(page, projectName);
+  const keys = await createAppWithKeysThroughApi(page, projectId, [app.redirectUri]);
+  app.useClient({ issuer: `${baseURL}/p/${projectId}`, clientId: keys.clientId, clientSecret: keys.clientSecret });
+  await (await registerPasskey(browser, app, projectName, newEmail('global-one'), BRITISH_ADDRESS)).context.close();
+
+  await page.goto('/');
+  await page.getByRole('link', { name: 'Usage of all projects' }).click();
+  await expect(page).toHaveURL(/\/usage$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Usage of all projects' })).toBeVisible();
+  const top = page.getByRole('table', { name: 'Projects with the most events' });
+  const row = top.getByRole('row', { name: new RegExp(`^${projectName}`) });
+  await expect(row).toContainText('1');
+  await saveShots(page, 'global-usage');
+  await expectAccessible(page);
+  await row.getByRole('link', { name: projectName }).click();
+  await expect(page).toHaveURL(new RegExp(`/project/${projectId}/dashboard`));
+});

@@ -31,6 +31,7 @@ import { createDeviceListService } from './modules/devices/device-list.service.t
 import { registerDeviceRoutes } from './modules/devices/devices.routes.ts';
 import { createDevicesService } from './modules/devices/devices.service.ts';
 import { registerProjectRoutes } from './modules/projects/projects.routes.ts';
+import { createSettingsHistory } from './modules/projects/settings-history.service.ts';
 import { findIssuer } from './modules/projects/projects.repository.ts';
 import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.ts';
 import { sealStoredPushKeys } from './modules/projects/push-keys.ts';
@@ -161,7 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
     projectOfApplication: apps.projectOfApplication,
   });
   registerSessionRoutes(app, sessions, cookies, config.publicUrl);
-  registerProjectRoutes(app, projects);
+  registerProjectRoutes(app, projects, createSettingsHistory({ db }));
   registerAppRoutes(app, apps);
   registerDeviceRoutes(app, devices, deviceList);
   registerAuditRoutes(app, auditList);

@@ -11,7 +11,7 @@ import { readSecretKey, SECRET_KEY_FILE } from '../src/secret-key.ts';
 import { signedInAccount, startTestApp, storedSessionRef, TEST_SECRET_KEY, uniqueEmail, type TestApp, useTestApp } from './support/app.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
-import { createProject, getProject } from './support/fixtures.ts';
+import { createProject, getProject, serviceAccountKey } from './support/fixtures.ts';
 import { formAction, openSignIn, postLogin, submitCode, submitEmail } from './support/sign-in.ts';
 
 const TABLES_WITH_SECRETS = ['sessions', 'idp_login_codes', 'oidc_payloads', 'server_keys'] as const;
@@ -148,7 +148,7 @@ describeEachDatabase('secrets at rest (issue 7, defect 8)', (t) => {
 
 describeEachDatabase('push keys at rest (issue 7, defect 8)', (t) => {
   const app = useTestApp(t);
-  const KEY = '{"private_key":"-----BEGIN PRIVATE KEY-----OLD"}';
+  const KEY = serviceAccountKey('fb-1', 'old');
 
   interface StoredProject {
     text: string;

@@ -48,6 +48,7 @@ const EXPECTED: Record<keyof typeof api, ApiErrorStatus[]> = {
   getProject: [400, 401, 403, 404],
   updateProject: [400, 401, 403, 404, 409, 412, 413, 415],
   updateProjectMeta: [400, 401, 403, 404, 409, 412, 413, 415],
+  listSettingsHistory: [400, 401, 403, 404],
   getIssuer: [400, 401, 403, 404],
   updateIssuer: [400, 401, 403, 404, 409, 412, 413, 415],
   listApps: [400, 401, 403, 404],

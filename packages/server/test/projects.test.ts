@@ -2,7 +2,7 @@ import { beforeAll, expect, it, describe } from 'vitest';
 import { defaultIssuer, type Issuer, type Project, type ProjectSummary } from '@latchkey/domain';
 import { anonymous, signedInAccount, type SignedIn, useTestApp } from './support/app.ts';
 import { describeEachDatabase } from './support/databases.ts';
-import { createProject, getProject } from './support/fixtures.ts';
+import { createProject, getProject, serviceAccountKey } from './support/fixtures.ts';
 
 describeEachDatabase('projects', (t) => {
   const app = useTestApp(t);
@@ -226,7 +226,7 @@ describeEachDatabase('projects', (t) => {
       const { id, admin, viewer } = await projectWithPeople();
       const global = await signedInAccount(app, t.db, ['glb::projects']);
       const project = await getProject(admin, id);
-      const key = '{"private_key":"-----BEGIN PRIVATE KEY-----SECRET"}';
+      const key = serviceAccountKey('fb-1', 'first');
       const pushOptions = {
         allowed: true,
         enabled: true,
@@ -235,11 +235,11 @@ describeEachDatabase('projects', (t) => {
       };
       const saved = await global.api.put<Project>(`/api/projects/${id}`, { ...project, pushOptions });
       expect(saved.status, JSON.stringify(saved.body)).toBe(200);
-      expect(JSON.stringify(saved.body)).not.toContain('SECRET');
+      expect(JSON.stringify(saved.body)).not.toContain('PRIVATE KEY');
       for (const reader of [admin, viewer, global]) {
         const read = await reader.api.get<Project>(`/api/projects/${id}`);
         expect(read.headers['cache-control']).toBe('no-store');
-        expect(JSON.stringify(read.body)).not.toContain('SECRET');
+        expect(JSON.stringify(read.body)).not.toContain('PRIVATE KEY');
       }
       // The console sends back what it read (an empty key): the stored key stays.
       const again = await getProject(admin, id);
@@ -254,12 +254,12 @@ describeEachDatabase('projects', (t) => {
       // A new key replaces it; an emptied platform list removes it.
       const replaced = await global.api.put(`/api/projects/${id}`, {
         ...(await getProject(admin, id)),
-        pushOptions: { ...pushOptions, platforms: [{ ...pushOptions.platforms[0], config: '{"private_key":"NEW"}' }] },
+        pushOptions: { ...pushOptions, platforms: [{ ...pushOptions.platforms[0], config: serviceAccountKey('fb-1', 'second') }] },
       });
       expect(replaced.status).toBe(200);
       const { rows: after } = await t.db.query<{ settings: Project }>('SELECT settings FROM projects WHERE id = $1', [id]);
       expect(app.services.secretBox.open(after[0]?.settings.pushOptions.platforms[0]?.config ?? '', `project:${id}:push:firebase`)).toBe(
-        '{"private_key":"NEW"}',
+        serviceAccountKey('fb-1', 'second'),
       );
     });
 

@@ -4,6 +4,7 @@ import type { appsTexts } from '../features/apps/texts.ts';
 import type { auditTexts } from '../features/audit/texts.ts';
 import type { dashboardTexts } from '../features/dashboard/texts.ts';
 import type { devicesTexts } from '../features/devices/texts.ts';
+import type { settingsTexts } from '../features/settings/texts.ts';
 import type { en } from '../lib/i18n/en.ts';
 
 // The catalogue's namespaces: `translation` is in the first download (lib/i18n/en.ts); the others
@@ -19,6 +20,7 @@ declare module 'i18next' {
       devices: typeof devicesTexts;
       audit: typeof auditTexts;
       dashboard: typeof dashboardTexts;
+      settings: typeof settingsTexts;
     };
   }
 }

@@ -15,12 +15,24 @@ interface ConfirmModalProps {
   loading?: boolean;
   /** A destructive action is red; anything else the primary color. */
   danger?: boolean;
+  /** The confirm button waits for something the dialog asks for (e.g. the project's name typed). */
+  confirmDisabled?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }
 
 /** A question before an action that cannot be taken back (spec §2: generate keys, disable, enable, revoke…). */
-export function ConfirmModal({ opened, title, message, confirmLabel, loading = false, danger = true, onConfirm, onCancel }: ConfirmModalProps) {
+export function ConfirmModal({
+  opened,
+  title,
+  message,
+  confirmLabel,
+  loading = false,
+  danger = true,
+  confirmDisabled = false,
+  onConfirm,
+  onCancel,
+}: ConfirmModalProps) {
   const { t } = useTranslation('ui');
   const cancel = () => {
     if (!loading) onCancel();
@@ -44,6 +56,7 @@ export function ConfirmModal({ opened, title, message, confirmLabel, loading = f
         <Button
           color={danger ? DANGER_COLOR : undefined}
           onClick={onConfirm}
+          disabled={confirmDisabled}
           loading={loading}
           aria-busy={loading}
           data-autofocus={!danger || undefined}

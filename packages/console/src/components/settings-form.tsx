@@ -41,7 +41,10 @@ export function SettingsForm({ label, children, valid, pending, locked = false, 
     <Stack gap="xl">
       <Paper withBorder p={{ base: 'md', sm: 'xl' }} component="form" onSubmit={submit} noValidate aria-label={label}>
         <Stack gap="lg">
-          {children}
+          {/* spec §4: while the project is closed every form is disabled, not only its Save button. */}
+          <fieldset disabled={closed} className={classes.fields}>
+            <Stack gap="lg">{children}</Stack>
+          </fieldset>
           <div>
             <SubmitButton pending={pending} disabled={!canSave}>
               {t('actions.save')}

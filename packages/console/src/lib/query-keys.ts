@@ -4,6 +4,11 @@ export const queryKeys = {
   consoleConfig: ['console-config'] as const,
   accountProjects: (accountId: string) => ['accounts', accountId, 'projects'] as const,
   project: (projectId: string) => ['projects', projectId] as const,
+  /** The project as the settings pages read it: with its ETag. */
+  projectDocument: (projectId: string) => ['projects', projectId, 'document'] as const,
+  issuer: (projectId: string) => ['projects', projectId, 'issuer'] as const,
+  /** The settings changes of a project (the settings pages' history). */
+  settingsHistory: (projectId: string) => ['projects', projectId, 'settings-history'] as const,
   /** Every list of a project's applications, whatever its filters and page. */
   apps: (projectId: string) => ['projects', projectId, 'apps'] as const,
   appList: (projectId: string, query: Record<string, unknown>) => ['projects', projectId, 'apps', query] as const,

@@ -9,6 +9,7 @@ import {
   projectUpdateSchema,
 } from '../project/schema.ts';
 import { issuerSchema } from '../issuer/schema.ts';
+import { settingsHistoryQuerySchema, settingsHistorySchema } from '../project/history.ts';
 import {
   authUrlQuerySchema,
   authUrlResponseSchema,
@@ -149,6 +150,15 @@ export const projectsApi = {
     summary: 'Close (or, for global administrators, reopen) a project',
     body: projectMetaSchema,
     response: projectSchema,
+  }),
+  listSettingsHistory: endpoint({
+    method: 'GET',
+    path: '/projects/:project/settings/history',
+    ...administerProject,
+    summary:
+      "The changes of one settings page's fields, newest first, 20 at a time: who, when, and each field's value before and after (a secret only as changed); read from the project's audit log (issue 11)",
+    query: settingsHistoryQuerySchema,
+    response: settingsHistorySchema,
   }),
   getIssuer: endpoint({
     ...administerProject,

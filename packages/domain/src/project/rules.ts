@@ -69,19 +69,36 @@ export function isPrimaryEditable(options: Pick<LoginOptions, 'mobileLoginEnable
 }
 
 /**
- * spec §4 "Verification": the standard email method forces identityType email; the registration code
- * off forces limitRegCodeVerified off. spec §5: custom fields are editable only for fullCustom, so
- * other methods keep them empty.
+ * spec §4 "Verification": the standard email method forces identityType email; the registration
+ * code off forces limitRegCodeVerified off. Applied as the user edits (the form) and on every write.
  */
-export function normalizeVerification(settings: ProjectSettings): ProjectSettings {
-  const next: ProjectSettings = { ...settings, verificationOptions: { ...settings.verificationOptions } };
+export function applyVerificationRules(settings: ProjectSettings): ProjectSettings {
+  const next: ProjectSettings = { ...settings };
   if (next.verificationOptions.method === 'standardEmail') next.identityType = 'email';
   if (!next.enableRegistrationCode) next.limitRegCodeVerified = false;
-  if (next.verificationOptions.method !== 'fullCustom') {
-    next.verificationOptions.url = '';
-    next.verificationOptions.customText = '';
-  }
   return next;
+}
+
+/** spec §5: the custom verification fields belong to fullCustom alone; another method stores them empty. */
+export function isCustomVerification(settings: Pick<ProjectSettings, 'verificationOptions'>): boolean {
+  return settings.verificationOptions.method === 'fullCustom';
+}
+
+/**
+ * `applyVerificationRules`, and (spec §5: custom fields are editable only for fullCustom) the
+ * custom URL and text kept empty for other methods. The form keeps what the user typed there until
+ * the save, so switching the method back and forth loses nothing.
+ */
+export function normalizeVerification(settings: ProjectSettings): ProjectSettings {
+  const next = applyVerificationRules(settings);
+  if (isCustomVerification(next)) return next;
+  return { ...next, verificationOptions: { ...next.verificationOptions, url: '', customText: '' } };
+}
+
+/** The rules of spec §4 as the user edits a settings form: login options and verification, nothing cleared. */
+export function applyFormRules(settings: ProjectSettings): ProjectSettings {
+  const withVerification = applyVerificationRules(settings);
+  return { ...withVerification, loginOptions: normalizeLoginOptions(withVerification.loginOptions, withVerification.pushOptions.enabled) };
 }
 
 /** All the derived rules of spec §4 applied to a settings document. */

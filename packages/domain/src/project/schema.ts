@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES, PIN_LENGTH_DEFAULT, THEMES } from '../constants.ts';
+import { parseServiceAccountKey } from './push.ts';
 import {
   cleanString,
   optionalEmail,
@@ -41,7 +42,10 @@ export type VerificationOptions = z.infer<typeof verificationOptionsSchema>;
 export const pushPlatformSchema = z.object({
   name: z.literal('firebase', { error: 'validation.invalid_value' }),
   projectId: text(),
-  config: cleanString(100_000),
+  // The service account key file's text; empty: keep the stored one (reads always answer it empty).
+  config: cleanString(100_000).refine((config) => config === '' || parseServiceAccountKey(config) !== null, {
+    error: 'validation.service_account_key',
+  }),
 });
 
 export const pushOptionsSchema = z.object({

@@ -21,6 +21,8 @@ export const validationMessages = {
   'validation.date_order': 'The end date must not be before the start date',
   'validation.date_range_too_long': 'The date range cannot be longer than 366 days',
   'validation.usage_range_too_long': 'The date range cannot be longer than 5 years',
+  'validation.service_account_key':
+    'This is not a Firebase service account key file: choose the JSON file of type "service_account" with project_id, client_email and private_key',
   'validation.too_many_periods': 'Too many periods for this date range: choose a longer period type',
 } as const;
 

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { expect } from 'vitest';
 import {
   API_BASE_PATH,
@@ -133,5 +134,27 @@ export function storeAuditEvent(db: Db, projectId: string, e: StoredEvent) {
     clientId: 'client-1',
     userAgent: e.userAgent ?? 'Mozilla/5.0 (X11; Linux x86_64)',
     details: { action: e.action, ...e.details },
+  });
+}
+
+let privateKeyPem: string | null = null;
+
+/**
+ * A Firebase service account key file as the Firebase console gives it (issue 11: the Mobile
+ * Applications page takes the file): type service_account, the project, an account and a real
+ * PKCS #8 private key (made once per process). `label` goes into the key id and the account, so
+ * two keys differ.
+ */
+export function serviceAccountKey(projectId = 'latchkey-push-test', label = 'one'): string {
+  privateKeyPem ??= generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  return JSON.stringify({
+    type: 'service_account',
+    project_id: projectId,
+    private_key_id: `key-${label}`,
+    private_key: privateKeyPem,
+    client_email: `firebase-adminsdk-${label}@${projectId}.iam.gserviceaccount.com`,
+    client_id: '103456789012345678901',
+    auth_uri: 'https://accounts.google.com/o/oauth2/auth',
+    token_uri: 'https://oauth2.googleapis.com/token',
   });
 }

@@ -5,7 +5,9 @@
  * (`pushOptions.platforms.0.projectId`), other arrays and values whole. A secret is never written:
  * its entry is `"(changed)"` in place of the pair.
  */
-export const SECRET_CHANGED = '(changed)';
+import { SECRET_CHANGED } from '@latchkey/domain';
+
+export { SECRET_CHANGED };
 
 export type FieldChange = { before: unknown; after: unknown } | typeof SECRET_CHANGED;
 export type Changes = Record<string, FieldChange>;

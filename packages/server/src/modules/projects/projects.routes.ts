@@ -3,9 +3,10 @@ import { projectsApi } from '@latchkey/domain';
 import { ifMatchVersion, sendVersioned } from '../../http/etag.ts';
 import { registerEndpoint } from '../../http/register-endpoint.ts';
 import type { ProjectsService } from './projects.service.ts';
+import type { SettingsHistoryService } from './settings-history.service.ts';
 
 /** spec §7 "Projects". Reads send the version as ETag; writes honour If-Match (docs/decisions/0007). */
-export function registerProjectRoutes(app: FastifyInstance, projects: ProjectsService): void {
+export function registerProjectRoutes(app: FastifyInstance, projects: ProjectsService, history: SettingsHistoryService): void {
   registerEndpoint(app, projectsApi.listAccountProjects, async ({ params, actor }) => projects.listAccountProjects(actor(), params.accountId));
 
   registerEndpoint(app, projectsApi.createProject, async ({ body, actor }) => projects.createProject(actor(), body));
@@ -25,4 +26,6 @@ export function registerProjectRoutes(app: FastifyInstance, projects: ProjectsSe
   registerEndpoint(app, projectsApi.updateIssuer, async ({ params, body, actor, request, reply }) =>
     sendVersioned(reply, await projects.updateIssuer(actor(), params.project, body, ifMatchVersion(request))),
   );
+
+  registerEndpoint(app, projectsApi.listSettingsHistory, async ({ params, query }) => history.list(params.project, query));
 }

@@ -1,8 +1,147 @@
+import { CODE_CHALLENGE_METHODS, issuerSchema, SIGNING_ALGS, TOKEN_ENDPOINT_AUTH_METHODS, withValueAtPath, type Issuer } from '@latchkey/domain';
+import { Checkbox, Group, Select, Switch } from '@mantine/core';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { UnavailablePage } from '../../../components/unavailable-page.tsx';
+import { CenteredLoader } from '../../../components/centered-loader.tsx';
+import { CopyField } from '../../../components/copy-field.tsx';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { PageFrame } from '../../../components/page-frame.tsx';
+import { SettingsForm } from '../../../components/settings-form.tsx';
+import type { Tagged } from '../../../lib/api/index.ts';
+import { validationKey } from '../../../lib/i18n/validation.ts';
+import { notifyError, notifySuccess } from '../../../lib/notify.ts';
+import { useCurrentProject } from '../../../lib/project-context.ts';
+import { useIssuer, useSaveIssuer } from '../api/use-issuer.ts';
+import { HistoryButton } from '../components/project-settings-frame.tsx';
+import { SettingsHistory } from '../components/settings-history.tsx';
+import '../texts.ts';
 
-// The guarded route is in place; the page itself comes with its own issue.
+/**
+ * spec §2 "Settings pages" OpenID Connect (/project/{project}/oidc): the issuer's address to copy,
+ * its PKCE and token endpoint methods (at least one each, spec §5), PKCE-only exchange and the
+ * signing algorithm; GET/PUT projects/{project}/issuer; a failure is 'Failed to update issuer' (§8).
+ */
 export default function OidcPage() {
-  const { t } = useTranslation();
-  return <UnavailablePage title={t('pages.projectOidc')} />;
+  const { t } = useTranslation('settings');
+  const { t: tc } = useTranslation();
+  const project = useCurrentProject();
+  const issuer = useIssuer(project.id);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  return (
+    <PageFrame title={tc('pages.projectOidc')} description={t('oidc.intro')} actions={<HistoryButton onClick={() => setHistoryOpen(true)} />}>
+      {issuer.error ? (
+        <ErrorAlert title={t('loadFailed')} error={issuer.error} onRetry={() => void issuer.refetch()} />
+      ) : issuer.data ? (
+        <IssuerForm
+          key={issuer.data.etag ?? ''}
+          projectId={project.id}
+          current={issuer.data}
+          closed={!project.enabled}
+          historyOpen={historyOpen}
+          onHistoryClose={() => setHistoryOpen(false)}
+        />
+      ) : (
+        <CenteredLoader label={tc('common.loading')} />
+      )}
+    </PageFrame>
+  );
+}
+
+interface IssuerFormProps {
+  projectId: string;
+  current: Tagged<Issuer>;
+  closed: boolean;
+  historyOpen: boolean;
+  onHistoryClose: () => void;
+}
+
+function IssuerForm({ projectId, current, closed, historyOpen, onHistoryClose }: IssuerFormProps) {
+  const { t } = useTranslation('settings');
+  const { t: tc } = useTranslation();
+  const [value, setValue] = useState<Issuer>(current.data);
+  const [touched, setTouched] = useState(false);
+  const save = useSaveIssuer(projectId);
+  const checked = useMemo(() => issuerSchema.safeParse(value), [value]);
+  const issueOf = (field: keyof Issuer) => {
+    if (!touched || checked.success) return undefined;
+    const issue = checked.error.issues.find((i) => i.path[0] === field);
+    return issue ? tc(validationKey(issue.message)) : undefined;
+  };
+  const change = (next: Partial<Issuer>) => {
+    setValue((v) => ({ ...v, ...next }));
+    setTouched(true);
+  };
+  const submit = () => {
+    setTouched(true);
+    if (!checked.success) return;
+    save.mutate({ current, issuer: checked.data }, { onError: (error) => notifyError(tc('notifications.error.issuer_updated'), error) });
+  };
+
+  // Issue 11: an earlier value from the history goes into the form, to be saved as a change of its own.
+  const restore = (field: string, earlier: unknown) => {
+    setValue((v) => withValueAtPath(v, field, earlier) ?? v);
+    setTouched(true);
+    onHistoryClose();
+    notifySuccess(t('history.restored', { field }));
+  };
+
+  return (
+    <>
+      <SettingsForm label={tc('pages.projectOidc')} valid={checked.success} pending={save.isPending} onSave={submit}>
+        <CopyField label={t('oidc.address')} value={current.data.address} monospace />
+        <Checkbox.Group
+          label={t('oidc.pkce')}
+          description={t('oidc.pkceHelp')}
+          value={value.code_challenge_methods}
+          onChange={(methods) => change({ code_challenge_methods: CODE_CHALLENGE_METHODS.filter((m) => methods.includes(m)) })}
+          error={issueOf('code_challenge_methods')}
+        >
+          <Group gap="lg" mt="xs">
+            {CODE_CHALLENGE_METHODS.map((m) => (
+              <Checkbox key={m} value={m} label={t(`oidc.methods.${m}`)} />
+            ))}
+          </Group>
+        </Checkbox.Group>
+        <Checkbox.Group
+          label={t('oidc.auth')}
+          description={t('oidc.authHelp')}
+          value={value.token_endpoint_auth_methods}
+          onChange={(methods) => change({ token_endpoint_auth_methods: TOKEN_ENDPOINT_AUTH_METHODS.filter((m) => methods.includes(m)) })}
+          error={issueOf('token_endpoint_auth_methods')}
+        >
+          <Group gap="lg" mt="xs">
+            {TOKEN_ENDPOINT_AUTH_METHODS.map((m) => (
+              <Checkbox key={m} value={m} label={m} ff="monospace" />
+            ))}
+          </Group>
+        </Checkbox.Group>
+        <Switch
+          label={t('oidc.pkceOnly')}
+          description={t('oidc.pkceOnlyHelp')}
+          checked={value.allow_pkce_only_token_exchange}
+          onChange={(event) => change({ allow_pkce_only_token_exchange: event.currentTarget.checked })}
+        />
+        <Select
+          label={t('oidc.alg')}
+          maw={320}
+          data={[...SIGNING_ALGS]}
+          value={value.id_token_signing_alg}
+          allowDeselect={false}
+          onChange={(alg) => {
+            const found = SIGNING_ALGS.find((a) => a === alg);
+            if (found) change({ id_token_signing_alg: found });
+          }}
+          error={issueOf('id_token_signing_alg')}
+        />
+      </SettingsForm>
+      <SettingsHistory
+        projectId={projectId}
+        page="oidc"
+        title={tc('pages.projectOidc')}
+        opened={historyOpen}
+        onClose={onHistoryClose}
+        onRestore={closed ? null : restore}
+      />
+    </>
+  );
 }

@@ -1,8 +1,194 @@
+import { isPrimaryEditable, LANGUAGES, PIN_LENGTH_MAX, PIN_LENGTH_MIN, THEMES, type LoginOptions } from '@latchkey/domain';
+import { Fieldset, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { UnavailablePage } from '../../../components/unavailable-page.tsx';
+import { validationKey } from '../../../lib/i18n/validation.ts';
+import { CloseProject } from '../components/close-project.tsx';
+import { CorsOriginsField } from '../components/cors-origins-field.tsx';
+import { GlobalUnlockField } from '../components/global-unlock-field.tsx';
+import { ProjectSettingsFrame } from '../components/project-settings-frame.tsx';
+import type { SettingsDraft } from '../components/use-settings-draft.ts';
+import classes from '../components/settings.module.css';
+import '../texts.ts';
 
-// The guarded route is in place; the page itself comes with its own issue.
+/** spec §2 "Settings pages" General (/project/{project}/settings), with closing the project in its danger zone. */
 export default function SettingsPage() {
-  const { t } = useTranslation();
-  return <UnavailablePage title={t('pages.projectSettings')} />;
+  const { t } = useTranslation('settings');
+  const { t: tc } = useTranslation();
+  return (
+    <ProjectSettingsFrame
+      page="general"
+      title={tc('pages.projectSettings')}
+      description={t('general.intro')}
+      dangerZone={(document) => (document.data.enabled ? <CloseProject document={document} /> : null)}
+    >
+      {(draft) => <GeneralFields draft={draft} />}
+    </ProjectSettingsFrame>
+  );
+}
+
+function GeneralFields({ draft }: { draft: SettingsDraft }) {
+  const { t } = useTranslation('settings');
+  const { t: tc } = useTranslation();
+  const v = draft.value;
+  const message = (path: string) => {
+    const issue = draft.issue(path);
+    return issue ? tc(validationKey(issue)) : undefined;
+  };
+  return (
+    <>
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" verticalSpacing="lg">
+        <TextInput
+          label={t('general.title')}
+          description={t('general.titleHelp')}
+          required
+          autoComplete="off"
+          value={v.name}
+          onChange={(event) => {
+            const name = event.currentTarget.value;
+            draft.set('name', (s) => ({ ...s, name }));
+          }}
+          error={message('name')}
+        />
+        <Select
+          label={t('general.language')}
+          description={t('general.languageHelp')}
+          data={LANGUAGES.map((l) => ({ value: l, label: t(`general.languages.${l}`) }))}
+          value={v.midentityLanguage}
+          allowDeselect={false}
+          onChange={(value) => {
+            const language = LANGUAGES.find((l) => l === value);
+            if (language) draft.set('midentityLanguage', (s) => ({ ...s, midentityLanguage: language }));
+          }}
+        />
+        <Select
+          label={t('general.theme')}
+          data={THEMES.map((theme) => ({ value: theme, label: t(`general.themes.${theme}`) }))}
+          value={v.midentityTheme}
+          allowDeselect={false}
+          onChange={(value) => {
+            const theme = THEMES.find((th) => th === value);
+            if (theme) draft.set('midentityTheme', (s) => ({ ...s, midentityTheme: theme }));
+          }}
+        />
+        <NumberInput
+          label={t('general.pinLength')}
+          description={t('general.pinLengthHelp')}
+          min={PIN_LENGTH_MIN}
+          max={PIN_LENGTH_MAX}
+          clampBehavior="none"
+          allowDecimal={false}
+          allowNegative={false}
+          value={v.pinLength}
+          onChange={(value) => draft.set('pinLength', (s) => ({ ...s, pinLength: typeof value === 'number' ? value : Number.NaN }))}
+          error={message('pinLength')}
+        />
+      </SimpleGrid>
+      <GlobalUnlockField
+        label={t('general.domain')}
+        description={t('general.domainHelp')}
+        value={v.customDomain}
+        onChange={(customDomain) => draft.set('customDomain', (s) => ({ ...s, customDomain }))}
+        issue={draft.issue('customDomain')}
+      />
+      <CorsOriginsField draft={draft} />
+      <LoginMethods draft={draft} />
+      <Fieldset legend={t('general.quickCodeSection')} variant="unstyled" className={classes.section}>
+        <div className={classes.switches}>
+          <Switch
+            label={t('general.quickCode')}
+            description={t('general.quickCodeHelp')}
+            checked={v.enableRegistrationCode}
+            onChange={(event) => {
+              const on = event.currentTarget.checked;
+              draft.set('enableRegistrationCode', (s) => ({ ...s, enableRegistrationCode: on }));
+            }}
+          />
+          <Switch
+            label={t('general.quickCodeLimit')}
+            description={t('general.quickCodeLimitHelp')}
+            checked={v.limitRegCodeVerified}
+            // spec §4: with the QuickCode off, the limit is off too.
+            disabled={!v.enableRegistrationCode}
+            onChange={(event) => {
+              const on = event.currentTarget.checked;
+              draft.set('limitRegCodeVerified', (s) => ({ ...s, limitRegCodeVerified: on }));
+            }}
+          />
+        </div>
+      </Fieldset>
+    </>
+  );
+}
+
+/**
+ * spec §2 "login methods (Browser Login, Mobile Login, primary)", §4 "Login options" as the user
+ * edits (applied by the draft), §5 'You must select at least one login method'.
+ */
+function LoginMethods({ draft }: { draft: SettingsDraft }) {
+  const { t } = useTranslation('settings');
+  const { t: tc } = useTranslation();
+  const primaryLabel = useId();
+  const options = draft.value.loginOptions;
+  const set = (path: string, change: (o: LoginOptions) => LoginOptions) => draft.set(path, (s) => ({ ...s, loginOptions: change(s.loginOptions) }));
+  // The rule of §5 is about the pair: either switch touches it.
+  const issue = draft.issue('loginOptions');
+  return (
+    <Fieldset legend={t('general.loginMethods')} variant="unstyled" className={classes.section}>
+      <Stack gap="md">
+        <div className={classes.switches}>
+          <Switch
+            label={t('general.browserLogin')}
+            description={t('general.browserLoginHelp')}
+            checked={options.browserLoginEnabled}
+            onChange={(event) => {
+              const on = event.currentTarget.checked;
+              set('loginOptions', (o) => ({ ...o, browserLoginEnabled: on }));
+            }}
+          />
+          <Switch
+            label={t('general.mobileLogin')}
+            description={t('general.mobileLoginHelp')}
+            checked={options.mobileLoginEnabled}
+            onChange={(event) => {
+              const on = event.currentTarget.checked;
+              set('loginOptions', (o) => ({ ...o, mobileLoginEnabled: on }));
+            }}
+          />
+        </div>
+        {issue ? (
+          <Text size="sm" c="var(--mantine-color-error)" role="alert">
+            {tc(validationKey(issue))}
+          </Text>
+        ) : null}
+        <div>
+          <Text size="sm" fw={500} id={primaryLabel}>
+            {t('general.primary')}
+          </Text>
+          <Text size="xs" c="dimmed" mb={6}>
+            {t('general.primaryHelp')}
+          </Text>
+          <SegmentedControl
+            aria-labelledby={primaryLabel}
+            disabled={!isPrimaryEditable(options)}
+            value={options.primary}
+            onChange={(value) => set('loginOptions.primary', (o) => ({ ...o, primary: value === 'browserLogin' ? 'browserLogin' : 'mobileLogin' }))}
+            data={[
+              { value: 'browserLogin', label: t('general.browserLogin') },
+              { value: 'mobileLogin', label: t('general.mobileLogin') },
+            ]}
+          />
+        </div>
+        <Switch
+          label={t('general.browserWarning')}
+          description={t('general.browserWarningHelp')}
+          checked={draft.value.enableBrowserWarning}
+          onChange={(event) => {
+            const on = event.currentTarget.checked;
+            draft.set('enableBrowserWarning', (s) => ({ ...s, enableBrowserWarning: on }));
+          }}
+        />
+      </Stack>
+    </Fieldset>
+  );
 }

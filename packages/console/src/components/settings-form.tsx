@@ -19,13 +19,27 @@ interface SettingsFormProps {
   onSave: () => void;
   /** Irreversible actions, below the form under the heading "Danger zone". */
   dangerZone?: ReactNode;
+  /**
+   * spec §4: while the project is closed, every field is disabled too, not only Save (the settings
+   * pages). A form whose fields say on their own when they are editable leaves this off.
+   */
+  lockFieldsWhenClosed?: boolean;
 }
 
 /**
  * spec §2 "Settings pages": the fields and one Save button, disabled while the form is invalid, while
  * saving, or while the project is closed (spec §5); then, optionally, the danger zone.
  */
-export function SettingsForm({ label, children, valid, pending, locked = false, onSave, dangerZone }: SettingsFormProps) {
+export function SettingsForm({
+  label,
+  children,
+  valid,
+  pending,
+  locked = false,
+  onSave,
+  dangerZone,
+  lockFieldsWhenClosed = false,
+}: SettingsFormProps) {
   const { t } = useTranslation('ui');
   const project = useContext(CurrentProjectContext);
   const closed = project !== null && !project.enabled;
@@ -41,8 +55,7 @@ export function SettingsForm({ label, children, valid, pending, locked = false, 
     <Stack gap="xl">
       <Paper withBorder p={{ base: 'md', sm: 'xl' }} component="form" onSubmit={submit} noValidate aria-label={label}>
         <Stack gap="lg">
-          {/* spec §4: while the project is closed every form is disabled, not only its Save button. */}
-          <fieldset disabled={closed} className={classes.fields}>
+          <fieldset disabled={closed && lockFieldsWhenClosed} className={classes.fields}>
             <Stack gap="lg">{children}</Stack>
           </fieldset>
           <div>

@@ -17,8 +17,8 @@ export function CorsOriginsField({ draft }: { draft: SettingsDraft }) {
   const setAt = (index: number, value: string) =>
     draft.set(`allowedCORSDomains.${index}`, (s) => ({ ...s, allowedCORSDomains: s.allowedCORSDomains.map((o, i) => (i === index ? value : o)) }));
   return (
-    <Fieldset legend={t('general.cors')} variant="unstyled">
-      <Text size="sm" c="dimmed" mb="sm">
+    <Fieldset legend={t('general.cors')} variant="unstyled" classNames={{ legend: classes.listLegend }}>
+      <Text size="xs" c="dimmed" mb="sm">
         {t('general.corsHelp')}
       </Text>
       <Stack gap="sm">

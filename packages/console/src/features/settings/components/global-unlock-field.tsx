@@ -5,6 +5,7 @@ import { CopyField } from '../../../components/copy-field.tsx';
 import { validationKey } from '../../../lib/i18n/validation.ts';
 import { usePermission } from '../../../lib/use-permission.ts';
 import '../texts.ts';
+import classes from './settings.module.css';
 
 interface GlobalUnlockFieldProps {
   label: string;
@@ -47,7 +48,14 @@ export function GlobalUnlockField({ label, description, value, onChange, issue, 
     error: issue ? tc(validationKey(issue)) : undefined,
   };
   return multiline ? (
-    <Textarea {...common} autosize minRows={3} maxRows={12} ff="monospace" onChange={(event) => onChange(event.currentTarget.value)} />
+    <Textarea
+      {...common}
+      autosize
+      minRows={3}
+      maxRows={12}
+      classNames={{ input: classes.monospaceInput }}
+      onChange={(event) => onChange(event.currentTarget.value)}
+    />
   ) : (
     <TextInput {...common} type="url" inputMode="url" onChange={(event) => onChange(event.currentTarget.value)} />
   );

@@ -103,7 +103,7 @@ function DocumentForm({ page, historyOpen, onHistoryClose, label, document, chil
   };
   return (
     <>
-      <SettingsForm label={label} valid={draft.valid !== null} pending={save.isPending} onSave={submit} dangerZone={dangerZone}>
+      <SettingsForm lockFieldsWhenClosed label={label} valid={draft.valid !== null} pending={save.isPending} onSave={submit} dangerZone={dangerZone}>
         {children(draft, document.data)}
       </SettingsForm>
       <SettingsHistory

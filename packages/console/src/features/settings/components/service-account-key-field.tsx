@@ -4,6 +4,7 @@ import { IconFileUpload, IconKey, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../texts.ts';
+import classes from './settings.module.css';
 import type { SettingsDraft } from './use-settings-draft.ts';
 
 /** The largest key file read (a real one is about 2.3 KB; the server takes at most 100,000 characters). */
@@ -68,6 +69,7 @@ export function ServiceAccountKeyField({ draft }: { draft: SettingsDraft }) {
         accept="application/json,.json"
         leftSection={<IconFileUpload size={16} aria-hidden="true" />}
         clearable
+        classNames={{ placeholder: classes.filePlaceholder }}
         value={file}
         onChange={(picked) => void choose(picked)}
         error={problem ?? undefined}
@@ -78,7 +80,14 @@ export function ServiceAccountKeyField({ draft }: { draft: SettingsDraft }) {
           <Text size="sm" role="status">
             {account ? t('mobile.keyNew', { account }) : stored ? t('mobile.keySetUnknown') : null}
           </Text>
-          <Button variant="subtle" color="red.9" size="xs" leftSection={<IconTrash size={14} aria-hidden="true" />} onClick={remove}>
+          <Button
+            variant="subtle"
+            color="red"
+            className={classes.removeKey}
+            size="xs"
+            leftSection={<IconTrash size={14} aria-hidden="true" />}
+            onClick={remove}
+          >
             {t('mobile.removeKey')}
           </Button>
         </Group>

@@ -29,10 +29,13 @@ export function useSettingsDraft(project: Project) {
     value,
     /** The document as it will be saved (trimmed), or null while a field is invalid. */
     valid: checked.success ? checked.data : null,
-    /** Changes the document at `path` (the field the user touched) and applies spec §4's rules. */
-    set(path: string, change: (current: ProjectSettings) => ProjectSettings) {
+    /**
+     * Changes the document at `path` (the field the user touched; several when the change makes
+     * another field's message matter) and applies spec §4's rules.
+     */
+    set(path: string | readonly string[], change: (current: ProjectSettings) => ProjectSettings) {
       setValue((current) => applyFormRules(change(current)));
-      setTouched((current) => new Set(current).add(path));
+      setTouched((current) => new Set([...current, ...(typeof path === 'string' ? [path] : path)]));
     },
     /** The message key of what is wrong at `path` (or below it), once it is shown. */
     issue(path: string): string | null {

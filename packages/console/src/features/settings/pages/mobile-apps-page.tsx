@@ -1,5 +1,5 @@
 import { guards, type ProjectSettings } from '@latchkey/domain';
-import { Fieldset, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
+import { Fieldset, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { validationKey } from '../../../lib/i18n/validation.ts';
 import { usePermission } from '../../../lib/use-permission.ts';
@@ -7,6 +7,7 @@ import { GlobalUnlockField } from '../components/global-unlock-field.tsx';
 import { ProjectSettingsFrame } from '../components/project-settings-frame.tsx';
 import { ServiceAccountKeyField } from '../components/service-account-key-field.tsx';
 import type { SettingsDraft } from '../components/use-settings-draft.ts';
+import { SettingSwitch } from '../components/setting-switch.tsx';
 import classes from '../components/settings.module.css';
 import '../texts.ts';
 
@@ -38,7 +39,7 @@ function MobileFields({ draft }: { draft: SettingsDraft }) {
     return issue ? tc(validationKey(issue)) : undefined;
   };
   const platform = (label: string, association: AssociationField, associationLabel: string, store: StoreField, storeLabel: string) => (
-    <Fieldset legend={label} variant="unstyled" className={classes.section}>
+    <Fieldset legend={label} variant="unstyled" className={classes.section} classNames={{ legend: classes.sectionTitle }}>
       <Stack gap="md">
         <TextInput
           label={storeLabel}
@@ -74,30 +75,28 @@ function MobileFields({ draft }: { draft: SettingsDraft }) {
         {platform(t('mobile.android'), 'associationAndroid', t('mobile.associationAndroid'), 'mobileAndroidLocation', t('mobile.androidStore'))}
         {platform(t('mobile.ios'), 'associationIOS', t('mobile.associationIOS'), 'mobileIOSLocation', t('mobile.iosStore'))}
       </SimpleGrid>
-      <Fieldset legend={t('mobile.push')} variant="unstyled" className={classes.section}>
+      <Fieldset legend={t('mobile.push')} variant="unstyled" className={classes.section} classNames={{ legend: classes.sectionTitle }}>
         <Stack gap="md">
           {mayAllowPush ? (
-            <Switch
+            <SettingSwitch
               label={t('mobile.pushAllowed')}
               checked={push.allowed}
-              onChange={(event) => {
-                const allowed = event.currentTarget.checked;
+              onChange={(allowed) =>
                 draft.set('pushOptions.allowed', (s) => ({
                   ...s,
                   pushOptions: { ...s.pushOptions, allowed, enabled: allowed && s.pushOptions.enabled },
-                }));
-              }}
+                }))
+              }
             />
           ) : null}
-          <Switch
+          <SettingSwitch
             label={t('mobile.push')}
             description={push.allowed || push.enabled ? t('mobile.pushHelp') : t('mobile.pushNotAllowed')}
             checked={push.enabled}
             disabled={!push.allowed && !push.enabled}
-            onChange={(event) => {
-              const enabled = event.currentTarget.checked;
-              draft.set('pushOptions.enabled', (s) => ({ ...s, pushOptions: { ...s.pushOptions, enabled } }));
-            }}
+            onChange={(enabled) =>
+              draft.set(['pushOptions.enabled', 'pushOptions.projectId'], (s) => ({ ...s, pushOptions: { ...s.pushOptions, enabled } }))
+            }
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
             <TextInput

@@ -1,5 +1,5 @@
 import { CODE_CHALLENGE_METHODS, issuerSchema, SIGNING_ALGS, TOKEN_ENDPOINT_AUTH_METHODS, withValueAtPath, type Issuer } from '@latchkey/domain';
-import { Checkbox, Group, Select, Switch } from '@mantine/core';
+import { Checkbox, Group, Select } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CenteredLoader } from '../../../components/centered-loader.tsx';
@@ -14,6 +14,7 @@ import { useCurrentProject } from '../../../lib/project-context.ts';
 import { useIssuer, useSaveIssuer } from '../api/use-issuer.ts';
 import { HistoryButton } from '../components/project-settings-frame.tsx';
 import { SettingsHistory } from '../components/settings-history.tsx';
+import { SettingSwitch } from '../components/setting-switch.tsx';
 import '../texts.ts';
 
 /**
@@ -87,7 +88,7 @@ function IssuerForm({ projectId, current, closed, historyOpen, onHistoryClose }:
 
   return (
     <>
-      <SettingsForm label={tc('pages.projectOidc')} valid={checked.success} pending={save.isPending} onSave={submit}>
+      <SettingsForm lockFieldsWhenClosed label={tc('pages.projectOidc')} valid={checked.success} pending={save.isPending} onSave={submit}>
         <CopyField label={t('oidc.address')} value={current.data.address} monospace />
         <Checkbox.Group
           label={t('oidc.pkce')}
@@ -115,11 +116,11 @@ function IssuerForm({ projectId, current, closed, historyOpen, onHistoryClose }:
             ))}
           </Group>
         </Checkbox.Group>
-        <Switch
+        <SettingSwitch
           label={t('oidc.pkceOnly')}
           description={t('oidc.pkceOnlyHelp')}
           checked={value.allow_pkce_only_token_exchange}
-          onChange={(event) => change({ allow_pkce_only_token_exchange: event.currentTarget.checked })}
+          onChange={(checked) => change({ allow_pkce_only_token_exchange: checked })}
         />
         <Select
           label={t('oidc.alg')}

@@ -1,13 +1,14 @@
 import { isPrimaryEditable, LANGUAGES, PIN_LENGTH_MAX, PIN_LENGTH_MIN, THEMES, type LoginOptions } from '@latchkey/domain';
-import { Fieldset, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
-import { useId } from 'react';
+import { Fieldset, NumberInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { validationKey } from '../../../lib/i18n/validation.ts';
 import { CloseProject } from '../components/close-project.tsx';
 import { CorsOriginsField } from '../components/cors-origins-field.tsx';
+import { LabelledChoice } from '../components/labelled-choice.tsx';
 import { GlobalUnlockField } from '../components/global-unlock-field.tsx';
 import { ProjectSettingsFrame } from '../components/project-settings-frame.tsx';
 import type { SettingsDraft } from '../components/use-settings-draft.ts';
+import { SettingSwitch } from '../components/setting-switch.tsx';
 import classes from '../components/settings.module.css';
 import '../texts.ts';
 
@@ -93,27 +94,21 @@ function GeneralFields({ draft }: { draft: SettingsDraft }) {
       />
       <CorsOriginsField draft={draft} />
       <LoginMethods draft={draft} />
-      <Fieldset legend={t('general.quickCodeSection')} variant="unstyled" className={classes.section}>
+      <Fieldset legend={t('general.quickCodeSection')} variant="unstyled" className={classes.section} classNames={{ legend: classes.sectionTitle }}>
         <div className={classes.switches}>
-          <Switch
+          <SettingSwitch
             label={t('general.quickCode')}
             description={t('general.quickCodeHelp')}
             checked={v.enableRegistrationCode}
-            onChange={(event) => {
-              const on = event.currentTarget.checked;
-              draft.set('enableRegistrationCode', (s) => ({ ...s, enableRegistrationCode: on }));
-            }}
+            onChange={(on) => draft.set('enableRegistrationCode', (s) => ({ ...s, enableRegistrationCode: on }))}
           />
-          <Switch
+          <SettingSwitch
+            // spec §4: with the QuickCode off, the limit is off too.
             label={t('general.quickCodeLimit')}
             description={t('general.quickCodeLimitHelp')}
             checked={v.limitRegCodeVerified}
-            // spec §4: with the QuickCode off, the limit is off too.
             disabled={!v.enableRegistrationCode}
-            onChange={(event) => {
-              const on = event.currentTarget.checked;
-              draft.set('limitRegCodeVerified', (s) => ({ ...s, limitRegCodeVerified: on }));
-            }}
+            onChange={(on) => draft.set('limitRegCodeVerified', (s) => ({ ...s, limitRegCodeVerified: on }))}
           />
         </div>
       </Fieldset>
@@ -128,32 +123,25 @@ function GeneralFields({ draft }: { draft: SettingsDraft }) {
 function LoginMethods({ draft }: { draft: SettingsDraft }) {
   const { t } = useTranslation('settings');
   const { t: tc } = useTranslation();
-  const primaryLabel = useId();
   const options = draft.value.loginOptions;
   const set = (path: string, change: (o: LoginOptions) => LoginOptions) => draft.set(path, (s) => ({ ...s, loginOptions: change(s.loginOptions) }));
   // The rule of §5 is about the pair: either switch touches it.
   const issue = draft.issue('loginOptions');
   return (
-    <Fieldset legend={t('general.loginMethods')} variant="unstyled" className={classes.section}>
+    <Fieldset legend={t('general.loginMethods')} variant="unstyled" className={classes.section} classNames={{ legend: classes.sectionTitle }}>
       <Stack gap="md">
         <div className={classes.switches}>
-          <Switch
+          <SettingSwitch
             label={t('general.browserLogin')}
             description={t('general.browserLoginHelp')}
             checked={options.browserLoginEnabled}
-            onChange={(event) => {
-              const on = event.currentTarget.checked;
-              set('loginOptions', (o) => ({ ...o, browserLoginEnabled: on }));
-            }}
+            onChange={(on) => set('loginOptions', (o) => ({ ...o, browserLoginEnabled: on }))}
           />
-          <Switch
+          <SettingSwitch
             label={t('general.mobileLogin')}
             description={t('general.mobileLoginHelp')}
             checked={options.mobileLoginEnabled}
-            onChange={(event) => {
-              const on = event.currentTarget.checked;
-              set('loginOptions', (o) => ({ ...o, mobileLoginEnabled: on }));
-            }}
+            onChange={(on) => set('loginOptions', (o) => ({ ...o, mobileLoginEnabled: on }))}
           />
         </div>
         {issue ? (
@@ -161,32 +149,22 @@ function LoginMethods({ draft }: { draft: SettingsDraft }) {
             {tc(validationKey(issue))}
           </Text>
         ) : null}
-        <div>
-          <Text size="sm" fw={500} id={primaryLabel}>
-            {t('general.primary')}
-          </Text>
-          <Text size="xs" c="dimmed" mb={6}>
-            {t('general.primaryHelp')}
-          </Text>
-          <SegmentedControl
-            aria-labelledby={primaryLabel}
-            disabled={!isPrimaryEditable(options)}
-            value={options.primary}
-            onChange={(value) => set('loginOptions.primary', (o) => ({ ...o, primary: value === 'browserLogin' ? 'browserLogin' : 'mobileLogin' }))}
-            data={[
-              { value: 'browserLogin', label: t('general.browserLogin') },
-              { value: 'mobileLogin', label: t('general.mobileLogin') },
-            ]}
-          />
-        </div>
-        <Switch
+        <LabelledChoice
+          label={t('general.primary')}
+          description={t('general.primaryHelp')}
+          disabled={!isPrimaryEditable(options)}
+          value={options.primary}
+          onChange={(primary) => set('loginOptions.primary', (o) => ({ ...o, primary }))}
+          data={[
+            { value: 'browserLogin', label: t('general.browserLogin') },
+            { value: 'mobileLogin', label: t('general.mobileLogin') },
+          ]}
+        />
+        <SettingSwitch
           label={t('general.browserWarning')}
           description={t('general.browserWarningHelp')}
           checked={draft.value.enableBrowserWarning}
-          onChange={(event) => {
-            const on = event.currentTarget.checked;
-            draft.set('enableBrowserWarning', (s) => ({ ...s, enableBrowserWarning: on }));
-          }}
+          onChange={(on) => draft.set('enableBrowserWarning', (s) => ({ ...s, enableBrowserWarning: on }))}
         />
       </Stack>
     </Fieldset>

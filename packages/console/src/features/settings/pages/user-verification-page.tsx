@@ -1,9 +1,9 @@
-import { IDENTITY_TYPES, isCustomVerification, VERIFICATION_METHODS, type VerificationOptions } from '@latchkey/domain';
-import { Radio, SegmentedControl, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { useId } from 'react';
+import { isCustomVerification, VERIFICATION_METHODS, type VerificationOptions } from '@latchkey/domain';
+import { Radio, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { validationKey } from '../../../lib/i18n/validation.ts';
 import { GlobalUnlockField } from '../components/global-unlock-field.tsx';
+import { LabelledChoice } from '../components/labelled-choice.tsx';
 import { ProjectSettingsFrame } from '../components/project-settings-frame.tsx';
 import type { SettingsDraft } from '../components/use-settings-draft.ts';
 import '../texts.ts';
@@ -22,7 +22,6 @@ export default function UserVerificationPage() {
 function VerificationFields({ draft }: { draft: SettingsDraft }) {
   const { t } = useTranslation('settings');
   const { t: tc } = useTranslation();
-  const identityLabel = useId();
   const options = draft.value.verificationOptions;
   const custom = isCustomVerification(draft.value);
   const setOption = (path: string, change: (o: VerificationOptions) => VerificationOptions) =>
@@ -87,23 +86,14 @@ function VerificationFields({ draft }: { draft: SettingsDraft }) {
         onChange={(confirmationURL) => setOption('confirmationURL', (o) => ({ ...o, confirmationURL }))}
         issue={draft.issue('verificationOptions.confirmationURL')}
       />
-      <div>
-        <Text size="sm" fw={500} id={identityLabel}>
-          {t('verification.identityType')}
-        </Text>
-        <SegmentedControl
-          mt={6}
-          aria-labelledby={identityLabel}
-          // spec §4: the Email Link method forces the email identity type.
-          disabled={options.method === 'standardEmail'}
-          value={draft.value.identityType}
-          onChange={(value) => {
-            const identityType = IDENTITY_TYPES.find((i) => i === value);
-            if (identityType) draft.set('identityType', (s) => ({ ...s, identityType }));
-          }}
-          data={(['alphanumeric', 'email'] as const).map((i) => ({ value: i, label: t(`verification.identityTypes.${i}`) }))}
-        />
-      </div>
+      <LabelledChoice
+        label={t('verification.identityType')}
+        // spec §4: the Email Link method forces the email identity type.
+        disabled={options.method === 'standardEmail'}
+        value={draft.value.identityType}
+        onChange={(identityType) => draft.set('identityType', (s) => ({ ...s, identityType }))}
+        data={(['alphanumeric', 'email'] as const).map((i) => ({ value: i, label: t(`verification.identityTypes.${i}`) }))}
+      />
       <TextInput
         label={t('verification.identityTypeLabel')}
         description={t('verification.identityTypeLabelHelp')}

@@ -188,6 +188,19 @@ describeEachDatabase('projects', (t) => {
       ['a support email', { supportEmail: 'support' }, 'supportEmail', 'Invalid email'],
       ['a phone with spaces', { supportPhone: '+40 123' }, 'supportPhone', 'Invalid phone number'],
       ['a CORS entry that is not a URI', { allowedCORSDomains: ['not a uri'] }, 'allowedCORSDomains.0', 'Invalid URI'],
+      [
+        'a push key that is not a service account key file',
+        {
+          pushOptions: {
+            allowed: false,
+            enabled: false,
+            projectId: '',
+            platforms: [{ name: 'firebase', projectId: '', config: '{"private_key":"x"}' }],
+          },
+        },
+        'pushOptions.platforms.0.config',
+        'This is not a Firebase service account key file: choose the JSON file of type "service_account" with project_id, client_email and private_key',
+      ],
       ['an empty CORS entry', { allowedCORSDomains: [''] }, 'allowedCORSDomains.0', 'Required'],
       ['an Android location', { mobileAndroidLocation: 'market' }, 'mobileAndroidLocation', 'Invalid URL'],
       ['a javascript: CORS entry', { allowedCORSDomains: ['javascript:alert(1)'] }, 'allowedCORSDomains.0', 'Invalid URI'],

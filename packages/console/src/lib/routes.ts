@@ -70,7 +70,7 @@ export const routeTable = {
     page: '../features/dashboard/pages/global-usage-page.tsx',
     guard: guards.globalUsage,
     title: 'globalUsage',
-    parent: 'projectList',
+    parent: null,
     scope: 'account',
   },
   projectCreate: {

@@ -56,9 +56,11 @@ export const settingsTexts = {
   branding: {
     intro: "How the project's sign-in page presents itself and where users find help.",
     supportEmail: 'Support Email',
+    supportEmailHelp: 'Where users write for help, linked from the sign-in page.',
     supportPhone: 'Support Phone Number',
     supportPhoneHelp: 'Digits only, with an optional leading plus, e.g. +441234567890.',
     helpUrl: 'Help URL',
+    helpUrlHelp: 'A page of help for your users, linked from the sign-in page.',
     logoUrl: 'Logo URL',
     logoUrlHelp: 'An https address of an image, shown at the top of the sign-in page.',
     displayName: 'Display name',

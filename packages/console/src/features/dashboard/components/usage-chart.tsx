@@ -1,7 +1,5 @@
 import { CHART_HEIGHT, type UsageKey, type UsagePeriods } from '@latchkey/domain';
-import { Anchor, Button, Collapse, Group, Table, Text } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
-import { IconTable } from '@tabler/icons-react';
+import { Anchor, Table, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -9,6 +7,7 @@ import { formatUtcDate } from '../../../lib/format-date.ts';
 import { auditLinkOfPeriod, CHART_KEYS, countOf, periodLabel } from '../usage-data.ts';
 import '../texts.ts';
 import classes from './dashboard.module.css';
+import { DataTableToggle } from './data-table-toggle.tsx';
 import { EChart, type ChartOption } from './echart.tsx';
 
 /** One colour a key, the same in both schemes (Mantine's palette at shade 6; readable on white and on dark). */
@@ -37,7 +36,6 @@ interface UsageChartProps {
 export function UsageChart({ usage, range, projectId }: UsageChartProps) {
   const { t } = useTranslation('dashboard');
   const navigate = useNavigate();
-  const [tableShown, table] = useDisclosure(false);
   const labels = useMemo(() => usage.periods.map((p) => periodLabel(p.period, usage.periodType)), [usage]);
 
   const option = useMemo<ChartOption>(
@@ -76,61 +74,50 @@ export function UsageChart({ usage, range, projectId }: UsageChartProps) {
           if (projectId && key && period) void navigate(auditLinkOfPeriod(projectId, period.period, usage.periodType, key));
         }}
       />
-      <Group justify="space-between" gap="sm" mt="xs">
-        <Text size="xs" c="dimmed">
-          {projectId ? t('chart.clickHint') : null}
-        </Text>
-        <Button
-          variant="default"
-          size="xs"
-          leftSection={<IconTable size={14} aria-hidden="true" />}
-          onClick={table.toggle}
-          aria-expanded={tableShown}
-        >
-          {tableShown ? t('table.hide') : t('table.show')}
-        </Button>
-      </Group>
-      <Collapse expanded={tableShown}>
-        <div className={classes.tableScroll}>
-          <Table striped withTableBorder aria-label={t('table.periodsLabel', { period: periodName })} className={classes.dataTable}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('table.period')}</Table.Th>
-                {CHART_KEYS.map((key) => (
-                  <Table.Th key={key} scope="col" className={classes.number}>
-                    {t(`keys.${key}`)}
-                  </Table.Th>
-                ))}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {usage.periods.map((p, i) => (
-                <Table.Tr key={p.period}>
-                  <Table.Th scope="row">{labels[i]}</Table.Th>
-                  {CHART_KEYS.map((key) => {
-                    const count = countOf(p.keys, key);
-                    return (
-                      <Table.Td key={key} className={classes.number}>
-                        {projectId && count > 0 ? (
-                          <Anchor
-                            component={Link}
-                            to={auditLinkOfPeriod(projectId, p.period, usage.periodType, key)}
-                            aria-label={t('table.openAudit', { what: `${t(`keys.${key}`)}, ${labels[i] ?? ''}` })}
-                          >
-                            {count.toLocaleString('en')}
-                          </Anchor>
-                        ) : (
-                          count.toLocaleString('en')
-                        )}
-                      </Table.Td>
-                    );
-                  })}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </div>
-      </Collapse>
+      <DataTableToggle
+        label={t('table.periodsLabel', { period: periodName })}
+        note={
+          <Text size="xs" c="dimmed">
+            {projectId ? t('chart.clickHint') : null}
+          </Text>
+        }
+      >
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">{t('table.period')}</Table.Th>
+            {CHART_KEYS.map((key) => (
+              <Table.Th key={key} scope="col" className={classes.number}>
+                {t(`keys.${key}`)}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {usage.periods.map((p, i) => (
+            <Table.Tr key={p.period}>
+              <Table.Th scope="row">{labels[i]}</Table.Th>
+              {CHART_KEYS.map((key) => {
+                const count = countOf(p.keys, key);
+                return (
+                  <Table.Td key={key} className={classes.number}>
+                    {projectId && count > 0 ? (
+                      <Anchor
+                        component={Link}
+                        to={auditLinkOfPeriod(projectId, p.period, usage.periodType, key)}
+                        aria-label={t('table.openAudit', { what: `${t(`keys.${key}`)}, ${labels[i] ?? ''}` })}
+                      >
+                        {count.toLocaleString('en')}
+                      </Anchor>
+                    ) : (
+                      count.toLocaleString('en')
+                    )}
+                  </Table.Td>
+                );
+              })}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </DataTableToggle>
     </>
   );
 }

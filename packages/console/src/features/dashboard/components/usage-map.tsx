@@ -1,7 +1,5 @@
 import { UNKNOWN_COUNTRY, type UsageLocations } from '@latchkey/domain';
-import { Anchor, Button, Collapse, Group, Table, Text, useComputedColorScheme } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
-import { IconTable } from '@tabler/icons-react';
+import { Anchor, Table, Text, useComputedColorScheme } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -11,6 +9,7 @@ import { worldGeoJson } from '../map/world.ts';
 import { auditLinkOfCountry } from '../usage-data.ts';
 import '../texts.ts';
 import classes from './dashboard.module.css';
+import { DataTableToggle } from './data-table-toggle.tsx';
 import { EChart, echarts, type ChartOption } from './echart.tsx';
 
 const MAP_HEIGHT = 420;
@@ -36,7 +35,6 @@ interface UsageMapProps {
 export function UsageMap({ locations, range, projectId }: UsageMapProps) {
   const { t } = useTranslation('dashboard');
   const navigate = useNavigate();
-  const [tableShown, table] = useDisclosure(false);
   const dark = useComputedColorScheme('light', { getInitialValueInEffect: false }) === 'dark';
 
   const onMap = useMemo(() => {
@@ -104,54 +102,35 @@ export function UsageMap({ locations, range, projectId }: UsageMapProps) {
           if (projectId && onMap.some((l) => l.country === name)) void navigate(auditLinkOfCountry(projectId, name, range));
         }}
       />
-      <Group justify="flex-end" mt="xs">
-        <Button
-          variant="default"
-          size="xs"
-          leftSection={<IconTable size={14} aria-hidden="true" />}
-          onClick={table.toggle}
-          aria-expanded={tableShown}
-        >
-          {tableShown ? t('table.hide') : t('table.show')}
-        </Button>
-      </Group>
-      <Collapse expanded={tableShown}>
-        <div className={classes.tableScroll}>
-          <Table striped withTableBorder aria-label={t('table.countriesLabel')} className={classes.dataTable}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('table.country')}</Table.Th>
-                <Table.Th scope="col" className={classes.number}>
-                  {t('table.events')}
-                </Table.Th>
+      <DataTableToggle label={t('table.countriesLabel')}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">{t('table.country')}</Table.Th>
+            <Table.Th scope="col" className={classes.number}>
+              {t('table.events')}
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {locations.map((l) => {
+            const name = countryName(l.country, t('map.unknown'));
+            return (
+              <Table.Tr key={l.country}>
+                <Table.Th scope="row">{l.country === UNKNOWN_COUNTRY ? name : `${name} (${l.country})`}</Table.Th>
+                <Table.Td className={classes.number}>
+                  {projectId && l.country !== UNKNOWN_COUNTRY ? (
+                    <Anchor component={Link} to={auditLinkOfCountry(projectId, l.country, range)} aria-label={t('table.openAudit', { what: name })}>
+                      {l.keys.sum.toLocaleString('en')}
+                    </Anchor>
+                  ) : (
+                    l.keys.sum.toLocaleString('en')
+                  )}
+                </Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {locations.map((l) => {
-                const name = countryName(l.country, t('map.unknown'));
-                return (
-                  <Table.Tr key={l.country}>
-                    <Table.Th scope="row">{l.country === UNKNOWN_COUNTRY ? name : `${name} (${l.country})`}</Table.Th>
-                    <Table.Td className={classes.number}>
-                      {projectId && l.country !== UNKNOWN_COUNTRY ? (
-                        <Anchor
-                          component={Link}
-                          to={auditLinkOfCountry(projectId, l.country, range)}
-                          aria-label={t('table.openAudit', { what: name })}
-                        >
-                          {l.keys.sum.toLocaleString('en')}
-                        </Anchor>
-                      ) : (
-                        l.keys.sum.toLocaleString('en')
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </div>
-      </Collapse>
+            );
+          })}
+        </Table.Tbody>
+      </DataTableToggle>
     </>
   );
 }

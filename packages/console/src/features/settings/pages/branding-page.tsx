@@ -43,9 +43,9 @@ function BrandingFields({ draft }: { draft: SettingsDraft }) {
     <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" verticalSpacing="lg">
       {field('displayName', t('branding.displayName'), { description: t('branding.displayNameHelp') })}
       {field('logoUrl', t('branding.logoUrl'), { description: t('branding.logoUrlHelp'), type: 'url', inputMode: 'url' })}
-      {field('supportEmail', t('branding.supportEmail'), { type: 'email', inputMode: 'email' })}
+      {field('supportEmail', t('branding.supportEmail'), { description: t('branding.supportEmailHelp'), type: 'email', inputMode: 'email' })}
       {field('supportPhone', t('branding.supportPhone'), { description: t('branding.supportPhoneHelp'), type: 'tel', inputMode: 'tel' })}
-      {field('helpUrl', t('branding.helpUrl'), { type: 'url', inputMode: 'url' })}
+      {field('helpUrl', t('branding.helpUrl'), { description: t('branding.helpUrlHelp'), type: 'url', inputMode: 'url' })}
     </SimpleGrid>
   );
 }

@@ -13,3 +13,4 @@ export * from './app/index.ts';
 export * from './device/index.ts';
 export * from './audit/index.ts';
 export * from './usage/index.ts';
+export * from './account/index.ts';

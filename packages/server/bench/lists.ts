@@ -427,7 +427,7 @@ async function main(): Promise<void> {
       config: loadConfig({ PORT: '8080', PUBLIC_URL: 'http://127.0.0.1:8080' }),
       db,
       logger: false,
-      mailer: { sendLoginCode: async () => {}, sendLoginLink: async () => {} },
+      mailer: { sendLoginCode: async () => {}, sendLoginLink: async () => {}, sendInvitation: async () => {} },
       consoleDist: '/nonexistent/console/dist',
     });
     closeApp = () => built.app.close();

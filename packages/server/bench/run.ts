@@ -165,7 +165,7 @@ async function main(): Promise<void> {
       config,
       db,
       logger: false,
-      mailer: { sendLoginCode: async () => {}, sendLoginLink: async () => {} },
+      mailer: { sendLoginCode: async () => {}, sendLoginLink: async () => {}, sendInvitation: async () => {} },
       consoleDist: '/nonexistent/console/dist',
     });
     closeApp = () => built.app.close();

@@ -5,7 +5,7 @@ import { systemClock, type Clock } from './clock.ts';
 import { isSecure, type Config } from './config.ts';
 import type { SecretBox } from './crypto.ts';
 import type { Db } from './db/db.ts';
-import { createRequestAuthenticator, noBearerTokens, type BearerAuthenticator } from './http/auth.ts';
+import { createRequestAuthenticator, type BearerAuthenticator } from './http/auth.ts';
 import { cookieOptions } from './http/cookies.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { answerFrameworkError, installInputGuard } from './http/input-guard.ts';
@@ -36,6 +36,9 @@ import { findIssuer } from './modules/projects/projects.repository.ts';
 import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.ts';
 import { sealStoredPushKeys } from './modules/projects/push-keys.ts';
 import { registerSessionRoutes } from './modules/session/session.routes.ts';
+import { registerAccountRoutes } from './modules/accounts/accounts.routes.ts';
+import { createAccountsService } from './modules/accounts/accounts.service.ts';
+import { serviceTokenAuthenticator } from './modules/accounts/service-token-auth.ts';
 import { registerUsageRoutes } from './modules/usage/usage.routes.ts';
 import { createUsageService } from './modules/usage/usage.service.ts';
 import { createSessionService, type SessionService } from './modules/session/session.service.ts';
@@ -153,11 +156,12 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   const deviceList = createDeviceListService({ db, clock });
   const auditList = createAuditListService({ db, clock });
   const usage = createUsageService({ db, clock });
+  const accounts = createAccountsService({ db, clock, audit, mailer, secretBox, consoleUrl: config.publicUrl });
   // Every project is an OpenID Connect issuer (issue 8): its clients are the project's applications.
   await registerProjectIssuerRoutes(app, { db, clock, mailer, secretBox, clients: apps, publicUrl: config.publicUrl });
 
   app.decorate('endpointGuard', {
-    authenticate: createRequestAuthenticator({ sessions, bearer: deps.bearer ?? noBearerTokens, cookies }),
+    authenticate: createRequestAuthenticator({ sessions, bearer: deps.bearer ?? serviceTokenAuthenticator({ db, clock, secretBox }), cookies }),
     projectExists: projects.projectExists,
     projectOfApplication: apps.projectOfApplication,
   });
@@ -167,6 +171,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   registerDeviceRoutes(app, devices, deviceList);
   registerAuditRoutes(app, auditList);
   registerUsageRoutes(app, usage);
+  registerAccountRoutes(app, accounts);
   await installStaticConsole(app, deps.consoleDist ?? CONSOLE_DIST);
 
   // Expired sessions, sign-in attempts, codes and provider artefacts are swept now and then.

@@ -120,6 +120,10 @@ describeEachDatabase('bad input never answers 5xx and never writes', (t) => {
       updateAppKeys: { redirectURI: [REDIRECT] },
       generateAppKeys: { redirectURI: [REDIRECT] },
       revokeDevice: { reason: 'PORTAL_REVOKE' },
+      createAccount: { email: 'fuzzed-person@example.com', permissions: [`cst:${projectId}:usage`], active: true },
+      updateAccount: { permissions: [`cst:${projectId}:usage`], active: true },
+      createServiceAccount: { name: 'Fuzzed CI', permissions: [`cst:${projectId}:apps`], active: true },
+      rotateServiceToken: {},
       // A filter no device matches: the valid body would revoke nothing.
       revokeDevices: {
         reason: 'PORTAL_REVOKE',
@@ -136,6 +140,8 @@ describeEachDatabase('bad input never answers 5xx and never writes', (t) => {
     application: appId,
     accountId: owner.account.id,
     mpinId: 'AAAAAAAAAAAAAAAAAAAAAA',
+    // No account of the project has this id: changing it answers 404 and writes nothing.
+    account: 'no-such-account',
   });
 
   function badRequests(bodies: Partial<Record<keyof typeof api, Json>>): BadRequest[] {

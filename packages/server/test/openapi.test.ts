@@ -65,6 +65,13 @@ const EXPECTED: Record<keyof typeof api, ApiErrorStatus[]> = {
   revokeDevices: [400, 401, 403, 404, 409, 413, 415],
   listAuditEvents: [400, 401, 403, 404],
   exportAuditEvents: [400, 401, 403, 404],
+  listAccounts: [400, 401, 403, 404],
+  getProjectAccount: [400, 401, 403, 404],
+  createAccount: [400, 401, 403, 404, 409, 413, 415],
+  updateAccount: [400, 401, 403, 404, 409, 412, 413, 415],
+  createServiceAccount: [400, 401, 403, 404, 409, 413, 415],
+  rotateServiceToken: [400, 401, 403, 404, 409, 413, 415],
+  revokeServiceToken: [400, 401, 403, 404, 409],
   getUsage: [400, 401, 403, 404],
   getGlobalUsage: [400, 401, 403],
 };

@@ -11,6 +11,17 @@ import {
 import { issuerSchema } from '../issuer/schema.ts';
 import { settingsHistoryQuerySchema, settingsHistorySchema } from '../project/history.ts';
 import {
+  accountCreatedSchema,
+  accountListQuerySchema,
+  accountListSchema,
+  accountSchema,
+  accountUpdateSchema,
+  serviceAccountCreateSchema,
+  serviceAccountTokenSchema,
+  staffAccountCreateSchema,
+  tokenRotateSchema,
+} from '../account/schema.ts';
+import {
   authUrlQuerySchema,
   authUrlResponseSchema,
   loginBodySchema,
@@ -344,6 +355,78 @@ export const auditApi = {
   }),
 };
 
+// spec §7 "Accounts" (issue 12, docs/decisions/0022)
+const accountParams = z.object({ project: id(), account: id() });
+const manageAccounts = { tag: 'accounts', auth: 'session', permission: guards.accounts } as const;
+export const accountsApi = {
+  listAccounts: endpoint({
+    method: 'GET',
+    path: '/projects/:project/accounts',
+    ...manageAccounts,
+    summary: 'The staff and service accounts holding a permission on the project: filter by email (starting with, any case) and active; by email',
+    params: projectParams,
+    query: accountListQuerySchema,
+    response: accountListSchema,
+  }),
+  getProjectAccount: endpoint({
+    method: 'GET',
+    path: '/projects/:project/accounts/:account',
+    ...manageAccounts,
+    summary:
+      "An account of the project: its permissions on the project and its global ones, its status, a service account's token (never the token itself)",
+    params: accountParams,
+    response: accountSchema,
+  }),
+  createAccount: endpoint({
+    method: 'POST',
+    path: '/projects/:project/accounts',
+    ...manageAccounts,
+    summary:
+      'Add a staff account by email with permissions you hold yourself; an address that never signed in is invited by mail and finds its permissions at its first sign-in',
+    params: projectParams,
+    body: staffAccountCreateSchema,
+    response: accountCreatedSchema,
+    status: 201,
+  }),
+  updateAccount: endpoint({
+    method: 'PUT',
+    path: '/projects/:project/accounts/:account',
+    ...manageAccounts,
+    summary:
+      "Change an account's permissions (only ones you hold) and status; deactivating ends its sessions and token at once; the project keeps an active administrator",
+    params: accountParams,
+    body: accountUpdateSchema,
+    response: accountSchema,
+  }),
+  createServiceAccount: endpoint({
+    method: 'POST',
+    path: '/projects/:project/serviceaccounts',
+    ...manageAccounts,
+    summary: 'Create a service account; its token is in the answer, once (send it as Authorization: Bearer <token>)',
+    params: projectParams,
+    body: serviceAccountCreateSchema,
+    response: serviceAccountTokenSchema,
+    status: 201,
+  }),
+  rotateServiceToken: endpoint({
+    method: 'POST',
+    path: '/projects/:project/serviceaccounts/:account/token',
+    ...manageAccounts,
+    summary: "Replace a service account's token: the new one is in the answer, once; the old one stops working at once",
+    params: accountParams,
+    body: tokenRotateSchema,
+    response: serviceAccountTokenSchema,
+  }),
+  revokeServiceToken: endpoint({
+    method: 'POST',
+    path: '/projects/:project/serviceaccounts/:account/token/revocation',
+    ...manageAccounts,
+    summary: "Revoke a service account's token: it stops working at once (a new one can be made)",
+    params: accountParams,
+    response: z.object({ revoked: z.literal(true) }),
+  }),
+};
+
 // spec §7 "Usage" (issue 10, docs/decisions/0020)
 export const usageApi = {
   getUsage: endpoint({
@@ -370,5 +453,5 @@ export const usageApi = {
   }),
 };
 
-export const api = { ...sessionApi, ...projectsApi, ...appsApi, ...devicesApi, ...auditApi, ...usageApi };
+export const api = { ...sessionApi, ...projectsApi, ...appsApi, ...devicesApi, ...auditApi, ...accountsApi, ...usageApi };
 export type Api = typeof api;

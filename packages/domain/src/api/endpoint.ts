@@ -16,6 +16,7 @@ export const API_TAGS = {
   applications: 'The applications of a project and their client credentials',
   devices: "The passkeys (devices, `mpinId`) of a project's end users",
   audit: "A project's audit log: its end users' sign-ins and what accounts changed",
+  accounts: "A project's staff accounts (people, by email) and service accounts (tokens for the API)",
   usage: 'Usage counts of a project, or of every project, from the rollups the provider keeps',
 } as const;
 export type ApiTag = keyof typeof API_TAGS;

@@ -13,12 +13,12 @@ function originOf(request: FastifyRequest): CallOrigin {
 }
 
 /**
- * Service accounts call with `Authorization: Bearer <token>` (DESIGN "Service accounts"). Not
- * built yet: this hook answers who the token belongs to, or null. Bearer calls carry no cookie,
- * so they are exempt from the XSRF check by construction.
+ * Service accounts call with `Authorization: Bearer <token>` (DESIGN "Service accounts", issue 12):
+ * this hook answers who the token belongs to, or null (`origin`: where the call came from, noted
+ * as the token's last use). A bearer call is judged by its token alone: its cookies are not read,
+ * so it needs no XSRF header.
  */
-export type BearerAuthenticator = (token: string) => Promise<Actor | null>;
-export const noBearerTokens: BearerAuthenticator = async () => null;
+export type BearerAuthenticator = (token: string, origin: CallOrigin) => Promise<Actor | null>;
 
 export interface RequestAuthenticatorDeps {
   sessions: Pick<SessionService, 'authenticate'>;
@@ -33,9 +33,11 @@ export interface RequestAuthenticatorDeps {
 export function createRequestAuthenticator({ sessions, bearer, cookies }: RequestAuthenticatorDeps) {
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<Actor | null> {
     const authorization = request.headers.authorization;
-    if (authorization?.startsWith('Bearer ')) {
-      const actor = await bearer(authorization.slice('Bearer '.length).trim());
-      return actor && { ...actor, origin: originOf(request) };
+    if (authorization !== undefined && /^bearer /i.test(authorization)) {
+      const origin = originOf(request);
+      const actor = await bearer(authorization.slice('Bearer '.length).trim(), origin);
+      if (!actor) throw new DomainError('unauthorized', 'The bearer token is not valid, has expired or was revoked');
+      return { ...actor, origin };
     }
 
     const sessionId = request.cookies[SESSION_COOKIE];

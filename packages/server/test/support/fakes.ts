@@ -1,5 +1,5 @@
 import type { Clock } from '../../src/clock.ts';
-import type { LoginCodeMessage, Mailer } from '../../src/mail/mailer.ts';
+import type { Invitation, LoginCodeMessage, Mailer } from '../../src/mail/mailer.ts';
 
 /** A clock that stands still until a test moves it. */
 export class TestClock implements Clock {
@@ -38,6 +38,12 @@ export class RecordingMailer implements Mailer {
   async sendLoginLink(email: string, link: string, message: LoginCodeMessage): Promise<void> {
     if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:25');
     this.links.push({ email, link, message });
+  }
+  /** Every invitation "sent" (issue 12), in order. */
+  readonly invitations: Array<{ email: string; invitation: Invitation }> = [];
+  async sendInvitation(email: string, invitation: Invitation): Promise<void> {
+    if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:25');
+    this.invitations.push({ email, invitation });
   }
   lastLink(email: string): string {
     const found = this.links.filter((m) => m.email === email).at(-1);

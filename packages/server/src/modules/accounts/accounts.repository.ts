@@ -37,15 +37,32 @@ export interface NewAccount {
   isServiceAccount?: boolean;
   active?: boolean;
   createdAt: Date;
+  /** Added by an administrator before it ever signed in (issue 12): it has not signed in yet. */
+  invited?: boolean;
 }
 
 export async function insertAccount(db: Db, account: NewAccount): Promise<AccountRow> {
+  const signedIn = !account.isServiceAccount && !account.invited;
   const { rows } = await db.query<AccountRow>(
-    `INSERT INTO accounts (id, email, name, is_service_account, active, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
-    [account.id, account.email, account.name ?? '', account.isServiceAccount ?? false, account.active ?? true, account.createdAt],
+    `INSERT INTO accounts (id, email, name, is_service_account, active, created_at, signed_in_at, sort_key)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
+    [
+      account.id,
+      account.email,
+      account.name ?? '',
+      account.isServiceAccount ?? false,
+      account.active ?? true,
+      account.createdAt,
+      signedIn ? account.createdAt : null,
+      (account.email ?? account.name ?? '').toLowerCase(),
+    ],
   );
   return rows[0] as AccountRow;
+}
+
+/** The first sign-in of an invited account (issue 12): from now on it is no longer "invited". */
+export async function markSignedIn(db: Db, accountId: string, at: Date): Promise<void> {
+  await db.query('UPDATE accounts SET signed_in_at = $2 WHERE id = $1 AND signed_in_at IS NULL', [accountId, at]);
 }
 
 export async function listPermissions(db: Db, accountId: string): Promise<string[]> {

@@ -14,6 +14,7 @@ import {
   insertAccount,
   listPermissions,
   lockAccountCreation,
+  markSignedIn,
   type AccountRow,
 } from '../accounts/accounts.repository.ts';
 import { deleteExpiredSessions, deleteSession, findSession, insertSession, touchSession } from './session.repository.ts';
@@ -230,6 +231,8 @@ export function createSessionService({ db, clock, config, signIn, secretBox }: S
 
     const account = await findOrRegister(email);
     if (!account.active) throw new DomainError('forbidden', 'This account is inactive');
+    if (account.isServiceAccount) throw new DomainError('forbidden', 'A service account does not sign in to the console');
+    await markSignedIn(db, account.id, clock.now());
     if (p.previousSessionId) await deleteSession(db, sessionRef(p.previousSessionId));
     const session = await createSession(account.id, idToken);
     return { session, next: attempt.next, pending: remaining };

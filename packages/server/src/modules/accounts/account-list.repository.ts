@@ -1,0 +1,84 @@
+import type { AccountListQuery } from '@latchkey/domain';
+import type { Db } from '../../db/db.ts';
+import { escapeLike } from '../../db/list-page.ts';
+
+export interface ProjectAccountRow {
+  id: string;
+  email: string | null;
+  name: string;
+  isServiceAccount: boolean;
+  active: boolean;
+  signedInAt: Date | null;
+  /** Its permissions on the project and its global ones. */
+  permissions: string[];
+}
+
+const COLUMNS = `a.id, a.email, a.name, a.is_service_account AS "isServiceAccount", a.active, a.signed_in_at AS "signedInAt",
+  ARRAY(SELECT p.permission FROM account_permissions p WHERE p.account_id = a.id AND (p.project_id = $1 OR p.permission LIKE 'glb::%')
+        ORDER BY p.permission) AS permissions`;
+
+/** The accounts with a permission on the project (spec §2 "Accounts list"). */
+const OF_PROJECT = 'EXISTS (SELECT 1 FROM account_permissions m WHERE m.account_id = a.id AND m.project_id = $1)';
+
+/**
+ * spec §7 GET projects/{project}/accounts: email (a staff account's address or a service account's
+ * name) starting with the text in any case, active; by email (spec §9: ascending by default), then id.
+ */
+export async function listProjectAccounts(db: Db, projectId: string, q: AccountListQuery): Promise<{ total: number; list: ProjectAccountRow[] }> {
+  const params: unknown[] = [projectId];
+  const where = [OF_PROJECT];
+  if (q.email) where.push(`a.sort_key LIKE $${params.push(`${escapeLike(q.email.toLowerCase())}%`)}`);
+  if (q.active !== undefined) where.push(`a.active = $${params.push(q.active)}`);
+  const dir = q.direction === 'desc' ? 'DESC' : 'ASC';
+  const { rows: count } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM accounts a WHERE ${where.join(' AND ')}`, params);
+  const { rows } = await db.query<ProjectAccountRow>(
+    `SELECT ${COLUMNS} FROM accounts a WHERE ${where.join(' AND ')}
+      ORDER BY a.sort_key ${dir}, a.id ${dir} LIMIT $${params.push(q.limit)} OFFSET $${params.push(q.offset)}`,
+    params,
+  );
+  return { total: count[0]?.n ?? 0, list: rows };
+}
+
+/** One account as the project sees it, or null when it holds nothing on the project. */
+export async function findProjectAccount(db: Db, projectId: string, accountId: string): Promise<ProjectAccountRow | null> {
+  const { rows } = await db.query<ProjectAccountRow>(`SELECT ${COLUMNS} FROM accounts a WHERE a.id = $2 AND ${OF_PROJECT}`, [projectId, accountId]);
+  return rows[0] ?? null;
+}
+
+/**
+ * Issue 12: does the project keep an active administrator (cst:{project}:*, glb::projects or the global wildcard)?
+ * Asked inside the change's transaction, after it.
+ */
+export async function hasActiveAdministrator(db: Db, projectId: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `SELECT 1 FROM account_permissions p JOIN accounts a ON a.id = p.account_id
+      WHERE a.active AND p.permission IN ($1, 'glb::*', 'glb::projects') LIMIT 1`,
+    [`cst:${projectId}:*`],
+  );
+  return rows.length > 0;
+}
+
+/** Replaces the account's permissions on the project and its global ones by `permissions`. */
+export async function setProjectPermissions(db: Db, accountId: string, projectId: string, permissions: readonly string[]): Promise<void> {
+  await db.query(`DELETE FROM account_permissions WHERE account_id = $1 AND (project_id = $2 OR permission LIKE 'glb::%')`, [accountId, projectId]);
+  for (const permission of permissions) {
+    await db.query(
+      `INSERT INTO account_permissions (account_id, permission, project_id) VALUES ($1, $2, $3) ON CONFLICT (account_id, permission) DO NOTHING`,
+      [accountId, permission, permission.startsWith('glb::') ? null : projectId],
+    );
+  }
+}
+
+export async function setAccountActive(db: Db, accountId: string, active: boolean): Promise<void> {
+  await db.query('UPDATE accounts SET active = $2 WHERE id = $1', [accountId, active]);
+}
+
+/** Ends every console session of the account (issue 12: deactivated accounts are signed out at once). */
+export async function deleteSessionsOfAccount(db: Db, accountId: string): Promise<void> {
+  await db.query('DELETE FROM sessions WHERE account_id = $1', [accountId]);
+}
+
+/** Locks the project's account list for the change (the last-administrator check cannot race). */
+export async function lockProjectAccounts(db: Db, projectId: string): Promise<void> {
+  await db.query('SELECT 1 FROM projects WHERE id = $1 FOR UPDATE', [projectId]);
+}

@@ -1,0 +1,333 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, type Account, type AccountList, type Application, type ServiceAccountToken } from '@latchkey/domain';
+import { anonymous, signedInAccount, uniqueEmail, useTestApp, type ApiResponse, type SignedIn } from './support/app.ts';
+import { Browser } from './support/browser.ts';
+import { describeEachDatabase } from './support/databases.ts';
+import { apiPath, closeProject, createApp, createProject, databaseFingerprint } from './support/fixtures.ts';
+import { HOUR } from './support/fakes.ts';
+import { signInThroughProvider } from './support/sign-in.ts';
+
+interface ErrorAnswer {
+  error: string;
+  message: string;
+  issues?: Array<{ field: string; message: string }>;
+}
+
+// spec §7 "Accounts", §5 staff and service account rules, §6; issue 12 (docs/decisions/0022).
+describeEachDatabase('accounts and service accounts', (t) => {
+  const app = useTestApp(t, { listen: true, env: { PROJECTS_PER_ACCOUNT: '100' } });
+
+  let owner: SignedIn;
+  let projectId: string;
+
+  const accountsPath = (project: string) => apiPath(api.listAccounts, { project });
+  const accountPath = (project: string, account: string) => apiPath(api.updateAccount, { project, account });
+  const serviceAccountsPath = (project: string) => apiPath(api.createServiceAccount, { project });
+  const tokenPath = (project: string, account: string) => apiPath(api.rotateServiceToken, { project, account });
+  const revokePath = (project: string, account: string) => apiPath(api.revokeServiceToken, { project, account });
+
+  async function addStaff(by: SignedIn, project: string, email: string, permissions: string[], active = true) {
+    return by.api.post<{ id: string } & ErrorAnswer>(accountsPath(project), { email, permissions, active });
+  }
+  async function accountOf(project: string, id: string): Promise<Account> {
+    const res = await owner.api.get<Account>(accountPath(project, id));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body;
+  }
+  async function newServiceAccount(project: string, permissions: string[], extra: Record<string, unknown> = {}): Promise<ServiceAccountToken> {
+    const res = await owner.api.post<ServiceAccountToken>(serviceAccountsPath(project), { name: 'CI deploy', permissions, active: true, ...extra });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body;
+  }
+  /** A call to the API with a bearer token, as a service account's script makes it (no cookie, no XSRF). */
+  async function withBearer<T>(token: string, method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<ApiResponse<T & ErrorAnswer>> {
+    return anonymous(app).call<T & ErrorAnswer>(method, path, body, { headers: { authorization: `Bearer ${token}` } });
+  }
+
+  beforeAll(async () => {
+    owner = await signedInAccount(app, t.db);
+    projectId = await createProject(owner, 'Accounts shop');
+  });
+
+  describe('staff accounts', () => {
+    it('adds a person by email with View Usage only; they are invited by mail and find the permission at their first sign-in', async () => {
+      const email = uniqueEmail('invited');
+      const res = await addStaff(owner, projectId, `  ${email.toUpperCase()} `, [`cst:${projectId}:usage`]);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(await accountOf(projectId, res.body.id)).toEqual({
+        id: res.body.id,
+        email,
+        name: '',
+        active: true,
+        isServiceAccount: false,
+        permissions: [`cst:${projectId}:usage`],
+        invited: true,
+      });
+      expect(app.mailer.invitations.at(-1)).toEqual({
+        email,
+        invitation: { consoleUrl: app.config.publicUrl, projectName: 'Accounts shop', invitedBy: owner.account.email },
+      });
+
+      const browser = new Browser();
+      expect((await signInThroughProvider(app, browser, email)).status).toBe(200);
+      const account = await browser.get(`${app.baseUrl}/api/account`);
+      expect(account.json()).toMatchObject({ email, permissions: [`cst:${projectId}:usage`] });
+      expect((await accountOf(projectId, res.body.id)).invited).toBe(false);
+      // View Usage: the dashboard's call answers, the applications list does not.
+      expect((await browser.get(`${app.baseUrl}${apiPath(api.getUsage, { project: projectId })}`)).status).toBe(200);
+      expect((await browser.get(`${app.baseUrl}${apiPath(api.listApps, { project: projectId })}`)).status).toBe(403);
+    });
+
+    it('lists the project’s accounts by email, filters by email and status, shows permissions by scope (a parent alone)', async () => {
+      const project = await createProject(owner);
+      const emails = ['bea@example.test', 'al@example.test', 'cy@example.test'];
+      for (const [i, email] of emails.entries()) {
+        expect((await addStaff(owner, project, email, [`cst:${project}:*`, `cst:${project}:apps`], i !== 2)).status).toBe(201);
+      }
+      const all = await owner.api.get<AccountList>(accountsPath(project));
+      expect(all.body.list.map((a) => a.email)).toEqual(['al@example.test', 'bea@example.test', 'cy@example.test', owner.account.email]);
+      expect(all.body.list[0]?.permissions).toEqual([`cst:${project}:*`]);
+      expect(all.body.total).toBe(4);
+      const filtered = await owner.api.get<AccountList>(`${accountsPath(project)}?email=B&active=true`);
+      expect(filtered.body.list.map((a) => a.email)).toEqual(['bea@example.test']);
+      const inactive = await owner.api.get<AccountList>(`${accountsPath(project)}?active=false`);
+      expect(inactive.body.list.map((a) => a.email)).toEqual(['cy@example.test']);
+      const desc = await owner.api.get<AccountList>(`${accountsPath(project)}?direction=desc&limit=1`);
+      expect(desc.body).toMatchObject({ total: 4, list: [{ email: owner.account.email }] });
+    });
+
+    it.each<[string, (p: string) => Record<string, unknown>, string]>([
+      ['no email', (p) => ({ email: '', permissions: [`cst:${p}:usage`] }), 'email'],
+      ['an invalid email', (p) => ({ email: 'not-an-email', permissions: [`cst:${p}:usage`] }), 'email'],
+      ['no permission', () => ({ email: 'x@example.test', permissions: [] }), 'permissions'],
+      ['a permission not in the catalogue', (p) => ({ email: 'x@example.test', permissions: [`cst:${p}:root`] }), 'permissions.0'],
+      ['another project’s permission', () => ({ email: 'x@example.test', permissions: ['cst:elsewhere:usage'] }), 'permissions'],
+    ])('refuses %s with 400, changing nothing', async (_, body, field) => {
+      const before = await databaseFingerprint(t.db);
+      const res = await owner.api.post<ErrorAnswer>(accountsPath(projectId), body(projectId));
+      expect(res.status).toBe(400);
+      expect(res.body.issues?.map((i) => i.field)).toContain(field);
+      expect(await databaseFingerprint(t.db)).toEqual(before);
+    });
+
+    it('refuses an address that already has an account in the project (409)', async () => {
+      const email = uniqueEmail('twice');
+      expect((await addStaff(owner, projectId, email, [`cst:${projectId}:usage`])).status).toBe(201);
+      expect((await addStaff(owner, projectId, email, [`cst:${projectId}:apps`])).status).toBe(409);
+    });
+  });
+
+  describe('no one grants what they do not hold', () => {
+    let manager: SignedIn;
+    let project: string;
+    beforeAll(async () => {
+      project = await createProject(owner);
+      manager = await signedInAccount(app, t.db, [`cst:${project}:accounts`, `cst:${project}:usage`]);
+    });
+
+    it.each<[string, (p: string) => string[], string[]]>([
+      ['Manage Apps', (p) => [`cst:${p}:apps`], ['apps']],
+      ['select all', (p) => [`cst:${p}:*`], ['*']],
+      ['a global permission', () => ['glb::usage'], ['glb::usage']],
+      ['the global wildcard', () => ['glb::*'], ['glb::*']],
+      ['one held and one not', (p) => [`cst:${p}:usage`, `cst:${p}:audit`], ['audit']],
+    ])('refuses to grant %s: 403 naming it, nothing changed', async (_, permissions, named) => {
+      const before = await databaseFingerprint(t.db);
+      const res = await addStaff(manager, project, uniqueEmail('escalate'), permissions(project));
+      expect(res.status).toBe(403);
+      for (const n of named) expect(res.body.message).toContain(n);
+      expect(await databaseFingerprint(t.db)).toEqual(before);
+      const service = await manager.api.post<ErrorAnswer>(serviceAccountsPath(project), {
+        name: 'x',
+        permissions: permissions(project),
+        active: true,
+      });
+      expect(service.status).toBe(403);
+      expect(await databaseFingerprint(t.db)).toEqual(before);
+    });
+
+    it('grants what it holds; cannot take from or deactivate an account holding more', async () => {
+      const added = await addStaff(manager, project, uniqueEmail('viewer'), [`cst:${project}:usage`]);
+      expect(added.status).toBe(201);
+      const admin = await signedInAccount(app, t.db, [`cst:${project}:*`]);
+      const demote = await manager.api.put<ErrorAnswer>(accountPath(project, admin.account.id), {
+        permissions: [`cst:${project}:usage`],
+        active: true,
+      });
+      expect(demote.status).toBe(403);
+      expect(demote.body.message).toContain(`cst:${project}:*`);
+      const lockOut = await manager.api.put<ErrorAnswer>(accountPath(project, admin.account.id), {
+        permissions: [`cst:${project}:*`],
+        active: false,
+      });
+      expect(lockOut.status).toBe(403);
+    });
+  });
+
+  describe('the last administrator and oneself', () => {
+    it('refuses the change that leaves the project without an active account holding select all (409), and deactivating oneself (403)', async () => {
+      const alone = await signedInAccount(app, t.db);
+      const project = await createProject(alone);
+      const self = alone.account.id;
+      const before = await databaseFingerprint(t.db);
+      const demote = await alone.api.put<ErrorAnswer>(accountPath(project, self), { permissions: [`cst:${project}:accounts`], active: true });
+      expect(demote.status).toBe(409);
+      expect(demote.body.message).toContain('at least one active account');
+      const quit = await alone.api.put<ErrorAnswer>(accountPath(project, self), { permissions: [`cst:${project}:*`], active: false });
+      expect(quit.status).toBe(403);
+      expect(quit.body.message).toBe('You cannot deactivate your own account');
+      expect(await databaseFingerprint(t.db)).toEqual(before);
+    });
+  });
+
+  describe('deactivation', () => {
+    it('ends the account’s sessions at once; reactivating does not revive them', async () => {
+      const project = await createProject(owner);
+      const member = await signedInAccount(app, t.db);
+      expect((await addStaff(owner, project, member.account.email as string, [`cst:${project}:usage`])).status).toBe(201);
+      expect((await member.api.get(apiPath(api.getUsage, { project }))).status).toBe(200);
+      const off = await owner.api.put<Account>(accountPath(project, member.account.id), { permissions: [`cst:${project}:usage`], active: false });
+      expect(off.status).toBe(200);
+      expect(off.body.active).toBe(false);
+      expect((await member.api.get(apiPath(api.getUsage, { project }))).status).toBe(401);
+      expect((await owner.api.put(accountPath(project, member.account.id), { permissions: [`cst:${project}:usage`], active: true })).status).toBe(
+        200,
+      );
+      expect((await member.api.get(apiPath(api.getUsage, { project }))).status).toBe(401);
+    });
+  });
+
+  describe('service accounts and their tokens', () => {
+    it('creates one with its token shown once; the token lists the project’s apps by bearer, no cookie or XSRF needed', async () => {
+      const appId = await createApp(owner, projectId, 'Deployed app');
+      const created = await newServiceAccount(projectId, [`cst:${projectId}:apps`]);
+      expect(created.token).toMatch(/^lks_[A-Za-z0-9_-]{43}$/);
+      const apps = await withBearer<{ list: Application[] }>(created.token, 'GET', apiPath(api.listApps, { project: projectId }));
+      expect(apps.status).toBe(200);
+      expect(apps.body.list.map((a) => a.id)).toContain(appId);
+      // A write with the bearer needs no XSRF header.
+      const renamed = await withBearer<Application>(created.token, 'PUT', apiPath(api.updateApp, { application: appId }), {
+        name: 'Renamed by CI',
+        logoUrl: '',
+        enabled: true,
+      });
+      expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+      // Its permissions hold: the devices list is not one of them.
+      expect((await withBearer(created.token, 'GET', apiPath(api.listDevices, { project: projectId }))).status).toBe(403);
+
+      const account = await accountOf(projectId, created.id);
+      expect(account).toMatchObject({ isServiceAccount: true, name: 'CI deploy', email: null, permissions: [`cst:${projectId}:apps`] });
+      expect(account.token).toMatchObject({ prefix: created.token.slice(0, 10), expiresAt: null, lastUsedIp: '127.0.0.1' });
+      expect(account.token?.lastUsedAt).toEqual(expect.any(String));
+      expect(JSON.stringify(account)).not.toContain(created.token);
+      // Stored as a keyed hash only: no row of the database holds the token.
+      const { rows } = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM service_account_tokens WHERE token_hash = $1 OR prefix = $1`, [
+        created.token,
+      ]);
+      expect(rows[0]?.n).toBe(0);
+      const { rows: events } = await t.db.query<{ text: string }>(`SELECT details::text AS text FROM audit_events WHERE project_id = $1`, [
+        projectId,
+      ]);
+      expect(events.some((e) => e.text.includes(created.token))).toBe(false);
+    });
+
+    it('answers 401 for a malformed, unknown, revoked, rotated, expired or inactive token — whatever cookie comes with it', async () => {
+      const list = apiPath(api.listApps, { project: projectId });
+      for (const bad of ['', 'lks_', 'lks_' + 'x'.repeat(43), 'not-a-token', 'x'.repeat(300)]) {
+        expect((await withBearer(bad, 'GET', list)).status, bad).toBe(401);
+      }
+      // A valid cookie does not rescue a bad bearer token: the token alone decides.
+      const mixed = await owner.api.get(list, { headers: { authorization: 'Bearer lks_unknown' } });
+      expect(mixed.status).toBe(401);
+
+      const rotated = await newServiceAccount(projectId, [`cst:${projectId}:apps`]);
+      const next = await owner.api.post<ServiceAccountToken>(tokenPath(projectId, rotated.id), {});
+      expect(next.status).toBe(200);
+      expect((await withBearer(rotated.token, 'GET', list)).status).toBe(401);
+      expect((await withBearer(next.body.token, 'GET', list)).status).toBe(200);
+
+      const revoked = await newServiceAccount(projectId, [`cst:${projectId}:apps`]);
+      expect((await owner.api.post(revokePath(projectId, revoked.id))).status).toBe(200);
+      expect((await withBearer(revoked.token, 'GET', list)).status).toBe(401);
+      expect((await accountOf(projectId, revoked.id)).token).toBeNull();
+      expect((await owner.api.post(revokePath(projectId, revoked.id))).status).toBe(409);
+
+      const expiring = await newServiceAccount(projectId, [`cst:${projectId}:apps`], {
+        expiresAt: new Date(app.clock.now().getTime() + HOUR).toISOString(),
+      });
+      expect((await withBearer(expiring.token, 'GET', list)).status).toBe(200);
+      app.clock.advance(HOUR + 1);
+      expect((await withBearer(expiring.token, 'GET', list)).status).toBe(401);
+
+      const deactivated = await newServiceAccount(projectId, [`cst:${projectId}:apps`]);
+      expect((await owner.api.put(accountPath(projectId, deactivated.id), { permissions: [`cst:${projectId}:apps`], active: false })).status).toBe(
+        200,
+      );
+      expect((await withBearer(deactivated.token, 'GET', list)).status).toBe(401);
+      expect((await owner.api.put(accountPath(projectId, deactivated.id), { permissions: [`cst:${projectId}:apps`], active: true })).status).toBe(
+        200,
+      );
+      expect((await withBearer(deactivated.token, 'GET', list)).status).toBe(401);
+    });
+
+    it('refuses an expiry in the past and a service account without a name (400)', async () => {
+      const past = await owner.api.post<ErrorAnswer>(serviceAccountsPath(projectId), {
+        name: 'x',
+        permissions: [`cst:${projectId}:apps`],
+        active: true,
+        expiresAt: new Date(app.clock.now().getTime() - 1000).toISOString(),
+      });
+      expect(past.status).toBe(400);
+      const unnamed = await owner.api.post<ErrorAnswer>(serviceAccountsPath(projectId), {
+        name: ' ',
+        permissions: [`cst:${projectId}:apps`],
+        active: true,
+      });
+      expect(unnamed.status).toBe(400);
+      expect(unnamed.body.issues?.[0]).toMatchObject({ field: 'name', message: 'Required' });
+    });
+  });
+
+  describe('every call, by every kind of caller', () => {
+    let other: string;
+    let closed: string;
+    let member: SignedIn;
+    beforeAll(async () => {
+      other = await createProject(await signedInAccount(app, t.db));
+      closed = await createProject(owner);
+      member = await signedInAccount(app, t.db, [`cst:${projectId}:usage`]);
+      await closeProject(owner, closed);
+    });
+
+    const calls: Array<[string, 'GET' | 'POST' | 'PUT', (p: string, a: string) => string, unknown]> = [
+      ['list', 'GET', (p) => accountsPath(p), undefined],
+      ['get', 'GET', (p, a) => accountPath(p, a), undefined],
+      ['create', 'POST', (p) => accountsPath(p), { email: 'n@example.test', permissions: [] }],
+      ['update', 'PUT', (p, a) => accountPath(p, a), { permissions: ['glb::usage'], active: true }],
+      ['create service', 'POST', (p) => serviceAccountsPath(p), { name: 'x', permissions: [], active: true }],
+      ['rotate', 'POST', (p, a) => tokenPath(p, a), {}],
+      ['revoke', 'POST', (p, a) => revokePath(p, a), undefined],
+    ];
+
+    it.each(calls)('%s: 401 without a session, 404 for another project, 403 without accounts', async (_, method, path, body) => {
+      const a = owner.account.id;
+      expect((await anonymous(app).call(method, path(projectId, a), body)).status).toBe(401);
+      expect((await owner.api.call(method, path(other, a), body)).status).toBe(404);
+      expect((await member.api.call(method, path(projectId, a), body)).status).toBe(403);
+    });
+
+    it('a closed project’s accounts are read, and every write is 409 project_closed', async () => {
+      expect((await owner.api.get(accountsPath(closed))).status).toBe(200);
+      const valid: Array<['POST' | 'PUT', string, unknown]> = [
+        ['POST', accountsPath(closed), { email: uniqueEmail('late'), permissions: [`cst:${closed}:usage`] }],
+        ['PUT', accountPath(closed, owner.account.id), { permissions: [`cst:${closed}:*`], active: true }],
+        ['POST', serviceAccountsPath(closed), { name: 'late', permissions: [`cst:${closed}:apps`], active: true }],
+      ];
+      for (const [method, path, body] of valid) {
+        const res = await owner.api.call<ErrorAnswer>(method, path, body);
+        expect(res.status, path).toBe(409);
+        expect(res.body.error).toBe('project_closed');
+      }
+    });
+  });
+});

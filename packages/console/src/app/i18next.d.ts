@@ -1,5 +1,6 @@
 import 'i18next';
 import type { uiTexts } from '../components/texts.ts';
+import type { accountsTexts } from '../features/accounts/texts.ts';
 import type { appsTexts } from '../features/apps/texts.ts';
 import type { auditTexts } from '../features/audit/texts.ts';
 import type { dashboardTexts } from '../features/dashboard/texts.ts';
@@ -17,6 +18,7 @@ declare module 'i18next' {
       translation: typeof en;
       ui: typeof uiTexts;
       apps: typeof appsTexts;
+      accounts: typeof accountsTexts;
       devices: typeof devicesTexts;
       audit: typeof auditTexts;
       dashboard: typeof dashboardTexts;

@@ -24,6 +24,8 @@ interface SettingsFormProps {
    * pages). A form whose fields say on their own when they are editable leaves this off.
    */
   lockFieldsWhenClosed?: boolean;
+  /** The button's word when it creates rather than saves ("Create"); "Save" by default. */
+  saveLabel?: string;
 }
 
 /**
@@ -39,6 +41,7 @@ export function SettingsForm({
   onSave,
   dangerZone,
   lockFieldsWhenClosed = false,
+  saveLabel,
 }: SettingsFormProps) {
   const { t } = useTranslation('ui');
   const project = useContext(CurrentProjectContext);
@@ -60,7 +63,7 @@ export function SettingsForm({
           </fieldset>
           <div>
             <SubmitButton pending={pending} disabled={!canSave}>
-              {t('actions.save')}
+              {saveLabel ?? t('actions.save')}
             </SubmitButton>
           </div>
         </Stack>

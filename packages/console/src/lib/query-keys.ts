@@ -20,6 +20,11 @@ export const queryKeys = {
   /** Every page of a project's audit log, whatever its filters. */
   auditEvents: (projectId: string) => ['projects', projectId, 'audit'] as const,
   auditList: (projectId: string, query: Record<string, unknown>) => ['projects', projectId, 'audit', query] as const,
+  /** Every list of a project's accounts, whatever its filters. */
+  accounts: (projectId: string) => ['projects', projectId, 'accounts'] as const,
+  accountList: (projectId: string, query: Record<string, unknown>) => ['projects', projectId, 'accounts', query] as const,
+  /** One account of a project (not the signed-in account: that is `account`). */
+  projectAccount: (projectId: string, accountId: string) => ['projects', projectId, 'accounts', 'one', accountId] as const,
   /** A project's usage (the dashboard), whatever its range. */
   usage: (projectId: string) => ['projects', projectId, 'usage'] as const,
   usageQuery: (projectId: string, query: Record<string, unknown>) => ['projects', projectId, 'usage', query] as const,

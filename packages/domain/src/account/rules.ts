@@ -56,7 +56,8 @@ export function foreignPermissions(permissions: readonly string[], projectId: st
  * holding `held` may not give (its wildcards cover their children; `glb::*` covers everything).
  */
 export function ungrantablePermissions(held: readonly string[], granted: readonly string[]): string[] {
-  return granted.filter((p) => !hasPermission(held, p));
+  // A pattern of the check (`?`, `<C>`) is asked, never held: it is never given.
+  return granted.filter((p) => !isGrantablePermission(p) || !hasPermission(held, p));
 }
 
 /** Does an account holding `permissions` administer the project (spec §6: `cst:{project}:*`, or a global equivalent)? */

@@ -94,12 +94,24 @@ test('sign-ins a second ago show in today’s hour and on the map, and their col
     const chart = page.getByRole('region', { name: 'Usage' });
     // The sign-ins' column is the tallest shape drawn in their series' colour (the legend's mark is smaller).
     const bars = chart.locator('svg path[fill="#4c6ef5"]');
-    const boxes = await bars.evaluateAll((paths) =>
-      paths.map((p) => p.getBoundingClientRect()).map((r) => ({ x: r.x + r.width / 2, y: r.y + r.height / 2, h: r.height })),
-    );
-    const tallest = boxes.sort((a, b) => b.h - a.h)[0];
-    expect(tallest?.h ?? 0).toBeGreaterThan(20);
-    await page.mouse.click(tallest?.x ?? 0, tallest?.y ?? 0);
+    const tallestBar = async () => {
+      const boxes = await bars.evaluateAll((paths) =>
+        paths.map((p) => p.getBoundingClientRect()).map((r) => ({ x: r.x + r.width / 2, y: r.y + r.height / 2, h: r.height })),
+      );
+      return boxes.sort((a, b) => b.h - a.h)[0] ?? { x: 0, y: 0, h: 0 };
+    };
+    // The columns grow into place when the range changes: wait until the column stands at its height.
+    let previous = -1;
+    await expect
+      .poll(async () => {
+        const h = (await tallestBar()).h;
+        const settled = h > 20 && Math.abs(h - previous) < 0.5;
+        previous = h;
+        return settled;
+      })
+      .toBe(true);
+    const tallest = await tallestBar();
+    await page.mouse.click(tallest.x, tallest.y);
     await expect(page).toHaveURL(new RegExp(`/project/${projectId}/audit#.*scope=oidc.*result=success`));
     await expect(page.getByRole('heading', { level: 1, name: 'Audit Log' })).toBeVisible();
     await expect(listRows(page, 'Audit events')).toHaveCount(2);

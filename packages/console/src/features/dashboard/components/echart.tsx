@@ -56,7 +56,9 @@ export function EChart({ option, height, label, onItemClick, className }: EChart
 
   useEffect(() => {
     // The page's own background shows through; notMerge: a series or category that went away goes.
-    chart.current?.setOption({ backgroundColor: 'transparent', ...option }, { notMerge: true });
+    // Columns grow into place, unless the person asked their system for less motion.
+    const reducedMotion = typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    chart.current?.setOption({ backgroundColor: 'transparent', animation: !reducedMotion, ...option }, { notMerge: true });
   }, [option, scheme]);
 
   return <div ref={box} role="img" aria-label={label} className={className} style={{ height, width: '100%' }} />;

@@ -162,6 +162,47 @@ describeEachDatabase('accounts and service accounts', (t) => {
       });
       expect(lockOut.status).toBe(403);
     });
+
+    it('adds an existing person beside what they hold elsewhere, never taking their global permissions', async () => {
+      const global = await signedInAccount(app, t.db, ['glb::*']);
+      try {
+        expect((await addStaff(manager, project, global.account.email as string, [`cst:${project}:usage`])).status).toBe(201);
+        const { rows } = await t.db.query<{ permission: string }>('SELECT permission FROM account_permissions WHERE account_id = $1 ORDER BY 1', [
+          global.account.id,
+        ]);
+        expect(rows.map((r) => r.permission)).toEqual([`cst:${project}:usage`, 'glb::*']);
+      } finally {
+        await t.db.query(`DELETE FROM account_permissions WHERE account_id = $1`, [global.account.id]);
+      }
+    });
+
+    it('cannot reactivate, or make or revoke a token for, an account holding more than it holds (here or in another project)', async () => {
+      const powerful = await signedInAccount(app, t.db, ['glb::usage']);
+      expect((await addStaff(owner, project, powerful.account.email as string, [`cst:${project}:usage`])).status).toBe(201);
+      await t.db.query('UPDATE accounts SET active = false WHERE id = $1', [powerful.account.id]);
+      const revive = await manager.api.put<ErrorAnswer>(accountPath(project, powerful.account.id), {
+        permissions: [`cst:${project}:usage`],
+        active: true,
+      });
+      expect(revive.status).toBe(403);
+      expect(revive.body.message).toContain('glb::usage');
+
+      const service = await owner.api.post<ServiceAccountToken>(serviceAccountsPath(project), {
+        name: 'two-project CI',
+        permissions: [`cst:${project}:usage`],
+        active: true,
+      });
+      expect(service.status).toBe(201);
+      const other = await createProject(owner);
+      await t.db.query(`INSERT INTO account_permissions (account_id, permission, project_id) VALUES ($1, $2, $3)`, [
+        service.body.id,
+        `cst:${other}:*`,
+        other,
+      ]);
+      expect((await manager.api.post<ErrorAnswer>(tokenPath(project, service.body.id), {})).status).toBe(403);
+      expect((await manager.api.post<ErrorAnswer>(revokePath(project, service.body.id))).status).toBe(403);
+      expect((await withBearer(service.body.token, 'GET', apiPath(api.getUsage, { project }))).status).toBe(200);
+    });
   });
 
   describe('the last administrator and oneself', () => {
@@ -177,6 +218,25 @@ describeEachDatabase('accounts and service accounts', (t) => {
       expect(quit.status).toBe(403);
       expect(quit.body.message).toBe('You cannot deactivate your own account');
       expect(await databaseFingerprint(t.db)).toEqual(before);
+    });
+
+    it('refuses a change in one project that leaves another without an active administrator (a global permission reaches every project)', async () => {
+      const globalAdmin = await signedInAccount(app, t.db, ['glb::projects']);
+      const here = await createProject(globalAdmin);
+      const creator = await signedInAccount(app, t.db);
+      await createProject(creator);
+      // The other project's own administrator is gone: the global one is all it has.
+      await t.db.query('UPDATE accounts SET active = false WHERE id = $1', [creator.account.id]);
+      try {
+        const res = await globalAdmin.api.put<ErrorAnswer>(accountPath(here, globalAdmin.account.id), {
+          permissions: [`cst:${here}:*`],
+          active: true,
+        });
+        expect(res.status).toBe(409);
+        expect((await globalAdmin.api.get<Account>(accountPath(here, globalAdmin.account.id))).body.permissions).toContain('glb::projects');
+      } finally {
+        await t.db.query(`DELETE FROM account_permissions WHERE account_id = $1 AND permission = 'glb::projects'`, [globalAdmin.account.id]);
+      }
     });
   });
 
@@ -268,6 +328,14 @@ describeEachDatabase('accounts and service accounts', (t) => {
         200,
       );
       expect((await withBearer(deactivated.token, 'GET', list)).status).toBe(401);
+    });
+
+    it('a service account creates no project (403), and an account keeps a permission on its project (400)', async () => {
+      const created = await newServiceAccount(projectId, [`cst:${projectId}:apps`]);
+      const res = await withBearer<ErrorAnswer>(created.token, 'POST', '/api/projects', { name: 'Mine', pinLength: 4, email: 'ci@example.test' });
+      expect(res.status).toBe(403);
+      const onlyGlobal = await owner.api.put<ErrorAnswer>(accountPath(projectId, created.id), { permissions: ['glb::usage'], active: true });
+      expect(onlyGlobal.status).toBe(400);
     });
 
     it('refuses an expiry in the past and a service account without a name (400)', async () => {

@@ -46,16 +46,20 @@ export async function findProjectAccount(db: Db, projectId: string, accountId: s
 }
 
 /**
- * Issue 12: does the project keep an active administrator (cst:{project}:*, glb::projects or the global wildcard)?
- * Asked inside the change's transaction, after it.
+ * Issue 12: the projects that have no active administrator (an active account holding
+ * cst:{project}:*, glb::projects or the global wildcard). Asked before and after an account change,
+ * inside its transaction: the change may leave none of them without one that had one. With an
+ * active global administrator, no project lacks one and the answer comes from one index probe.
  */
-export async function hasActiveAdministrator(db: Db, projectId: string): Promise<boolean> {
-  const { rows } = await db.query(
-    `SELECT 1 FROM account_permissions p JOIN accounts a ON a.id = p.account_id
-      WHERE a.active AND p.permission IN ($1, 'glb::*', 'glb::projects') LIMIT 1`,
-    [`cst:${projectId}:*`],
+export async function projectsWithoutAdministrator(db: Db): Promise<Set<string>> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT p.id FROM projects p
+      WHERE NOT EXISTS (SELECT 1 FROM account_permissions g JOIN accounts a ON a.id = g.account_id
+                         WHERE a.active AND g.permission IN ('glb::*', 'glb::projects'))
+        AND NOT EXISTS (SELECT 1 FROM account_permissions ap JOIN accounts a ON a.id = ap.account_id
+                         WHERE a.active AND ap.project_id = p.id AND ap.permission = 'cst:' || p.id || ':*')`,
   );
-  return rows.length > 0;
+  return new Set(rows.map((r) => r.id));
 }
 
 /** Replaces the account's permissions on the project and its global ones by `permissions`. */

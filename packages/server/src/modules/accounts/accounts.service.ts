@@ -3,6 +3,7 @@ import {
   DomainError,
   foreignPermissions,
   normalizePermissions,
+  permissionsOfProject,
   ungrantablePermissions,
   type Account,
   type AccountList,
@@ -23,14 +24,14 @@ import { findProject } from '../projects/projects.repository.ts';
 import {
   deleteSessionsOfAccount,
   findProjectAccount,
-  hasActiveAdministrator,
   listProjectAccounts,
   lockProjectAccounts,
+  projectsWithoutAdministrator,
   setAccountActive,
   setProjectPermissions,
   type ProjectAccountRow,
 } from './account-list.repository.ts';
-import { findAccountByEmail, insertAccount, listPermissions } from './accounts.repository.ts';
+import { findAccountByEmail, grantPermissions, insertAccount, listPermissions, lockAccountCreation } from './accounts.repository.ts';
 import type { Actor } from './actor.ts';
 import { deleteServiceToken, findServiceTokens, replaceServiceToken, type ServiceTokenRow } from './service-tokens.repository.ts';
 
@@ -92,13 +93,19 @@ function forbidden(permissions: string[], why: string): DomainError {
  * deactivate itself; a deactivated account's sessions and token end at once.
  */
 export function createAccountsService({ db, clock, audit, mailer, secretBox, consoleUrl }: AccountsServiceDeps) {
-  /** Inside a transaction: the open project, locked so that account changes of one project run one at a time. */
-  async function openProject(tx: Db, projectId: string): Promise<string> {
+  /**
+   * Inside a transaction: account changes run one at a time across the installation (a status and
+   * a global permission hold in every project, so two changes in two projects could otherwise
+   * each remove the other's administrator), the project must be open, and the actor's permissions
+   * are read again under that lock (a grant does not outrun the actor's own demotion).
+   */
+  async function begin(tx: Db, actor: Actor, projectId: string): Promise<{ projectName: string; held: string[] }> {
+    await lockAccountCreation(tx);
     await lockProjectAccounts(tx, projectId);
     const project = await findProject(tx, projectId);
     if (!project) throw notFound();
     if (!project.value.enabled) throw projectClosed();
-    return project.value.name;
+    return { projectName: project.value.name, held: await listPermissions(tx, actor.accountId) };
   }
 
   /** The permissions asked for, normalised (spec §5: a parent stands for its children), checked against the project and the actor. */
@@ -113,15 +120,23 @@ export function createAccountsService({ db, clock, audit, mailer, secretBox, con
   }
 
   /** No one grants or removes what they do not hold (issue 12): 403 naming each such permission, nothing changed. */
-  function checkGrantable(actor: Actor, before: readonly string[], after: readonly string[]): void {
+  function checkGrantable(held: readonly string[], before: readonly string[], after: readonly string[]): void {
     const added = after.filter((p) => !before.includes(p));
     const removed = before.filter((p) => !after.includes(p));
-    const refused = ungrantablePermissions(actor.permissions, [...added, ...removed]);
+    const refused = ungrantablePermissions(held, [...added, ...removed]);
     if (refused.length > 0) throw forbidden(refused, 'You can only give or take away permissions you hold yourself');
   }
 
-  async function keepsAdministrator(tx: Db, projectId: string): Promise<void> {
-    if (!(await hasActiveAdministrator(tx, projectId))) {
+  /** Acting on an account as a whole (its status, its token) needs everything it holds, in every project. */
+  async function checkHoldsAllOf(tx: Db, held: readonly string[], accountId: string, why: string): Promise<void> {
+    const beyond = ungrantablePermissions(held, await listPermissions(tx, accountId));
+    if (beyond.length > 0) throw forbidden(beyond, why);
+  }
+
+  /** After a change: no project that had an active administrator before it is left without one (status and global permissions reach every project). */
+  async function keepsAdministrators(tx: Db, before: ReadonlySet<string>): Promise<void> {
+    const lost = [...(await projectsWithoutAdministrator(tx))].filter((id) => !before.has(id));
+    if (lost.length > 0) {
       throw new DomainError('conflict', 'A project must keep at least one active account holding all of its permissions (select all)');
     }
   }
@@ -181,39 +196,40 @@ export function createAccountsService({ db, clock, audit, mailer, secretBox, con
       const permissions = checkedPermissions(actor, projectId, input.permissions);
       const email = input.email.toLowerCase();
       const { id, invited, projectName } = await db.transaction(async (tx) => {
-        const name = await openProject(tx, projectId);
-        checkGrantable(actor, [], permissions);
+        const { projectName: name, held } = await begin(tx, actor, projectId);
+        checkGrantable(held, [], permissions);
         let account = await findAccountByEmail(tx, email);
         let created = false;
         if (account) {
-          if (account.isServiceAccount) throw new DomainError('conflict', 'This address belongs to a service account');
           if (await findProjectAccount(tx, projectId, account.id)) {
             throw new DomainError('conflict', 'This address already has an account in this project: change its permissions there', [
               { field: 'email', code: 'conflict', message: 'Already an account of this project' },
             ]);
           }
-          // The status is the account's own, in every project: adding it here does not change it.
-          if (account.active !== input.active) {
-            throw new DomainError('conflict', `This person already has an account, ${account.active ? 'active' : 'inactive'}: add it as it is`, [
-              { field: 'active', code: 'conflict', message: 'Not the status of the existing account' },
-            ]);
-          }
+          // A person who has an account keeps it as it is (its status, its other permissions): this
+          // project's permissions are added beside them.
         } else {
           account = await insertAccount(tx, { id: randomUUID(), email, createdAt: clock.now(), invited: true, active: input.active });
           created = true;
         }
-        await setProjectPermissions(tx, account.id, projectId, [...permissions]);
+        await grantPermissions(tx, account.id, permissions);
         await audit(tx, {
           actor,
           action: 'account.create',
           result: 'created',
           projectId,
-          changes: changesBetween(null, { email, permissions, active: input.active }),
+          changes: changesBetween(null, { email, permissions, ...(created ? { active: input.active } : {}) }),
           details: { accountId: account.id, invited: created },
         });
         return { id: account.id, invited: created, projectName: name };
       });
-      if (invited) await mailer.sendInvitation(email, { consoleUrl, projectName, invitedBy: actor.email });
+      if (invited) {
+        // The account exists whatever the mail server says: the person can sign in at the console's
+        // address; a failed invitation is logged, not answered as a failed creation.
+        await mailer.sendInvitation(email, { consoleUrl, projectName, invitedBy: actor.email }).catch((error: unknown) => {
+          console.error(`The invitation to ${email} could not be sent`, error);
+        });
+      }
       return { id };
     },
 
@@ -224,26 +240,35 @@ export function createAccountsService({ db, clock, audit, mailer, secretBox, con
      */
     async update(actor: Actor, projectId: string, accountId: string, input: AccountUpdate): Promise<Account> {
       const permissions = checkedPermissions(actor, projectId, input.permissions);
+      if (permissionsOfProject(permissions, projectId).length === 0) {
+        throw new DomainError('validation_failed', 'An account of the project keeps at least one permission on it', [
+          { field: 'permissions', code: 'validation.at_least_one_permission', message: 'Select at least one permission' },
+        ]);
+      }
       return db.transaction(async (tx) => {
-        await openProject(tx, projectId);
+        const { held } = await begin(tx, actor, projectId);
         const current = await findProjectAccount(tx, projectId, accountId);
         if (!current) throw notFound();
         const before = normalizePermissions(current.permissions);
-        checkGrantable(actor, before, permissions);
-        if (!input.active && current.active) {
-          if (accountId === actor.accountId) throw new DomainError('forbidden', 'You cannot deactivate your own account');
-          // An account's status holds in every project: locking out one that holds anything the actor
-          // does not (here, in another project, or globally) would take away what one does not hold.
-          const beyond = ungrantablePermissions(actor.permissions, await listPermissions(tx, accountId));
-          if (beyond.length > 0) throw forbidden(beyond, 'You cannot deactivate an account holding permissions you do not hold');
+        checkGrantable(held, before, permissions);
+        if (input.active !== current.active) {
+          if (!input.active && accountId === actor.accountId) throw new DomainError('forbidden', 'You cannot deactivate your own account');
+          // An account's status holds in every project: changing it (either way) needs everything it holds.
+          await checkHoldsAllOf(
+            tx,
+            held,
+            accountId,
+            `You cannot ${input.active ? 'activate' : 'deactivate'} an account holding permissions you do not hold`,
+          );
         }
+        const withoutAdministrator = await projectsWithoutAdministrator(tx);
         await setProjectPermissions(tx, accountId, projectId, permissions);
         if (input.active !== current.active) await setAccountActive(tx, accountId, input.active);
         if (!input.active) {
           await deleteSessionsOfAccount(tx, accountId);
           await deleteServiceToken(tx, accountId);
         }
-        await keepsAdministrator(tx, projectId);
+        await keepsAdministrators(tx, withoutAdministrator);
         await audit(tx, {
           actor,
           action: 'account.update',
@@ -263,8 +288,8 @@ export function createAccountsService({ db, clock, audit, mailer, secretBox, con
       const permissions = checkedPermissions(actor, projectId, input.permissions);
       const expiresAt = expiry(input.expiresAt);
       return db.transaction(async (tx) => {
-        await openProject(tx, projectId);
-        checkGrantable(actor, [], permissions);
+        const { held } = await begin(tx, actor, projectId);
+        checkGrantable(held, [], permissions);
         const account = await insertAccount(tx, {
           id: randomUUID(),
           email: null,
@@ -296,9 +321,10 @@ export function createAccountsService({ db, clock, audit, mailer, secretBox, con
     ): Promise<ServiceAccountToken> {
       const expiresAt = expiry(input.expiresAt);
       return db.transaction(async (tx) => {
-        await openProject(tx, projectId);
+        const { held } = await begin(tx, actor, projectId);
         const account = await serviceAccountOf(tx, projectId, accountId);
-        checkGrantable(actor, [], normalizePermissions(account.permissions));
+        // Its token is the account: making one needs everything it holds, in every project.
+        await checkHoldsAllOf(tx, held, accountId, 'You cannot make a token for an account holding permissions you do not hold');
         if (!account.active) throw new DomainError('conflict', 'This service account is inactive: activate it first');
         const token = await issueToken(tx, accountId, expiresAt);
         await audit(tx, {
@@ -316,9 +342,9 @@ export function createAccountsService({ db, clock, audit, mailer, secretBox, con
     /** Issue 12: the token stops working; the account stays (a new token can be made). */
     async revokeToken(actor: Actor, projectId: string, accountId: string): Promise<void> {
       await db.transaction(async (tx) => {
-        await openProject(tx, projectId);
+        const { held } = await begin(tx, actor, projectId);
         const account = await serviceAccountOf(tx, projectId, accountId);
-        checkGrantable(actor, [], normalizePermissions(account.permissions));
+        await checkHoldsAllOf(tx, held, accountId, 'You cannot revoke the token of an account holding permissions you do not hold');
         if (!(await deleteServiceToken(tx, accountId))) throw new DomainError('conflict', 'This service account has no token');
         await audit(tx, {
           actor,

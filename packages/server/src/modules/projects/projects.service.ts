@@ -188,6 +188,9 @@ export function createProjectsService({ db, clock, audit, projectsPerAccount, se
      * cannot pass the cap together. The creator's email recorded is the caller's own.
      */
     async createProject(actor: Actor, input: { name: string; pinLength: number; email: string }): Promise<{ id: string }> {
+      // A service account belongs to its project (issue 12): it would own the projects it made,
+      // beyond what its project's administrators can see or take back.
+      if (actor.via === 'bearer') throw new DomainError('forbidden', 'A service account cannot create projects');
       return db.transaction(async (tx) => {
         if (!hasAnyPermission(actor.permissions, guards.globalUnlock)) {
           await lockAccount(tx, actor.accountId);

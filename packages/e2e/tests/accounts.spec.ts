@@ -1,23 +1,12 @@
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { createAppWithKeysThroughApi, createProjectThroughApi } from '../support/call-api.ts';
 import { expect, expectAccessible, test } from '../support/fixtures.ts';
+import { saveShots } from '../support/shots.ts';
 import { FORBIDDEN_TEXT } from '../support/layout.ts';
 import { expectPageTitle } from '../support/project-pages.ts';
 import { newEmail, signIn } from '../support/sign-in.ts';
 
 // Issue 12: staff and service accounts, as a project's owner manages them.
-
-/** CONSOLE_SHOTS=<dir> saves the page as the owner sees it, light and dark. */
-async function saveShots(page: Page, name: string): Promise<void> {
-  const dir = process.env.CONSOLE_SHOTS;
-  if (!dir) return;
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: join(dir, `${name}-${scheme}.png`), fullPage: true });
-  }
-  await page.emulateMedia({ colorScheme: null });
-}
 
 const checkbox = (page: Page, name: string) => page.getByRole('group', { name: 'This project' }).getByRole('checkbox', { name, exact: true });
 

@@ -1,27 +1,14 @@
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { createAppWithKeysThroughApi, createProjectThroughApi } from '../support/call-api.ts';
 import { auditRow, listRows } from '../support/devices-pages.ts';
 import { expect, expectAccessible, test } from '../support/fixtures.ts';
+import { saveShots } from '../support/shots.ts';
 import { registerPasskey } from '../support/passkey-pages.ts';
 import { startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
 import { newEmail, OWNER_EMAIL, signIn } from '../support/sign-in.ts';
 
 /** A public address in Great Britain (the offline GeoIP database's answer, as the server tests use it). */
 const BRITISH_ADDRESS = '81.2.69.160';
-
-/** CONSOLE_SHOTS=<dir> saves the dashboard as the admin sees it, light and dark. */
-async function saveShots(page: Page, name: string): Promise<void> {
-  const dir = process.env.CONSOLE_SHOTS;
-  if (!dir) return;
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    // The charts are drawn again in the scheme's colours.
-    await page.waitForTimeout(400);
-    await page.screenshot({ path: join(dir, `${name}-${scheme}.png`), fullPage: true });
-  }
-  await page.emulateMedia({ colorScheme: null });
-}
 
 function today(): string {
   return new Date().toISOString().slice(0, 10);

@@ -1,6 +1,4 @@
-import { join } from 'node:path';
 import { api, projectPermission } from '@latchkey/domain';
-import type { Page } from '@playwright/test';
 import { callApi, callApiOk, createAppWithKeysThroughApi, createProjectThroughApi, revokeDeviceThroughApi } from '../support/call-api.ts';
 import { setPermissions } from '../support/database.ts';
 import {
@@ -19,29 +17,11 @@ import {
   todayAsShown,
 } from '../support/devices-pages.ts';
 import { expect, expectAccessible, test } from '../support/fixtures.ts';
+import { saveShots } from '../support/shots.ts';
 import { expectForbidden } from '../support/layout.ts';
 import { expectPasskeyRevoked, fillIdentityAndContinue, goToAppSignIn, registerPasskey } from '../support/passkey-pages.ts';
 import { startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
 import { newEmail, signIn, signInInNewContext } from '../support/sign-in.ts';
-
-/** CONSOLE_SHOTS=<dir> saves both pages as the admin sees them, light and dark, to look at them. */
-async function saveShots(page: Page, name: string, fullPage = true): Promise<void> {
-  const dir = process.env.CONSOLE_SHOTS;
-  if (!dir) return;
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: join(dir, `${name}-${scheme}.png`), fullPage });
-  }
-  await page.emulateMedia({ colorScheme: null });
-  if (!fullPage) return;
-  // And on a phone's width.
-  const size = page.viewportSize();
-  await page.setViewportSize({ width: 390, height: 844 });
-  // The layout's navigation slides away at a phone's width: the picture is taken when it has.
-  await expect(page.getByRole('navigation', { name: 'Project menu' })).not.toBeInViewport();
-  await page.screenshot({ path: join(dir, `${name}-phone.png`), fullPage: true });
-  if (size) await page.setViewportSize(size);
-}
 
 let app: RelyingParty;
 test.beforeAll(async () => {
@@ -79,7 +59,7 @@ test('a project admin finds a user’s device, revokes it, and finds the revocat
     await expect(listRows(page, 'Devices').first()).toContainText(other);
     await expectDeviceRow(page, lost, 'Active');
     await expect(deviceRow(page, lost)).toContainText(todayAsShown());
-    await saveShots(page, 'devices');
+    await saveShots(page, 'devices', { phone: true });
     await expectAccessible(page);
     await fillListFilter(page, 'Email', lost);
     await expect(listRows(page, 'Devices')).toHaveCount(1);
@@ -93,7 +73,7 @@ test('a project admin finds a user’s device, revokes it, and finds the revocat
     await expect(deviceRow(page, lost).getByRole('button')).toHaveCount(0);
     await page.reload();
     await expectDeviceRow(page, lost, 'Revoked');
-    await saveShots(page, 'devices-filtered-revoked');
+    await saveShots(page, 'devices-filtered-revoked', { phone: true });
   });
 
   await test.step('a device revoked meanwhile elsewhere: the second revocation changes nothing and says so on the button', async () => {
@@ -111,7 +91,7 @@ test('a project admin finds a user’s device, revokes it, and finds the revocat
     await expectDeviceRow(page, other, 'Revoked');
     await expect(deviceRow(page, other).getByRole('button')).toHaveCount(0);
     await expectAccessible(page);
-    await saveShots(page, 'devices-revoke-failed', false);
+    await saveShots(page, 'devices-revoke-failed', { fullPage: false });
   });
 
   await test.step("the end user's next sign-in is refused", async () => {
@@ -125,7 +105,7 @@ test('a project admin finds a user’s device, revokes it, and finds the revocat
   await test.step('the audit log holds the revocation and the refused sign-in after it, with their details', async () => {
     await goToAudit(page, projectId);
     await expect(auditRow(page, 'console', 'success').filter({ hasText: lost })).toHaveCount(1);
-    await saveShots(page, 'audit');
+    await saveShots(page, 'audit', { phone: true });
     await expectAccessible(page);
     await fillListFilter(page, 'Account', lost);
     const revocation = auditRow(page, lost, 'console', 'success');
@@ -141,7 +121,7 @@ test('a project admin finds a user’s device, revokes it, and finds the revocat
     expect(JSON.stringify(revoked)).toContain('device.revoke');
     expect(JSON.stringify(revoked)).toContain('PORTAL_REVOKE');
     await expectAccessible(page);
-    await saveShots(page, 'audit-details', false);
+    await saveShots(page, 'audit-details', { fullPage: false });
     await closeDialog(page);
 
     const refused = await openAuditDetails(page, refusal);
@@ -177,7 +157,7 @@ test('an admin exports the audit log and the devices, and revokes every device o
     await expect(listRows(page, 'Devices')).toHaveCount(2);
     await revokeAllMatching(page, 2, async () => {
       await expectAccessible(page);
-      await saveShots(page, 'devices-bulk-confirm', false);
+      await saveShots(page, 'devices-bulk-confirm', { fullPage: false });
     });
     for (const email of people) await expectDeviceRow(page, email, 'Revoked');
     // Nothing is left to revoke: asking again says so.

@@ -5,22 +5,12 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { createAppWithKeysThroughApi, createProjectThroughApi } from '../support/call-api.ts';
 import { expect, expectAccessible, test } from '../support/fixtures.ts';
+import { saveShots } from '../support/shots.ts';
 import { expectPageTitle } from '../support/project-pages.ts';
 import { startRelyingParty } from '../support/relying-party.ts';
 import { newEmail, OWNER_EMAIL, signIn } from '../support/sign-in.ts';
 
 // Issue 11: the five settings pages, as a project's administrator uses them.
-
-/** CONSOLE_SHOTS=<dir> saves each page as the admin sees it, light and dark. */
-async function saveShots(page: Page, name: string): Promise<void> {
-  const dir = process.env.CONSOLE_SHOTS;
-  if (!dir) return;
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: join(dir, `${name}-${scheme}.png`), fullPage: true });
-  }
-  await page.emulateMedia({ colorScheme: null });
-}
 
 async function goToSettings(page: Page, projectId: string, path: string, title: string): Promise<void> {
   await page.goto(`/project/${projectId}/${path}`);

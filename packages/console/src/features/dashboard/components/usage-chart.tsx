@@ -95,7 +95,9 @@ export function UsageChart({ usage, range, projectId }: UsageChartProps) {
         <Table.Tbody>
           {usage.periods.map((p, i) => (
             <Table.Tr key={p.period}>
-              <Table.Th scope="row">{labels[i]}</Table.Th>
+              <Table.Th scope="row" className={classes.period}>
+                {labels[i]}
+              </Table.Th>
               {CHART_KEYS.map((key) => {
                 const count = countOf(p.keys, key);
                 return (

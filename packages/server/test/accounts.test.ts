@@ -110,6 +110,27 @@ describeEachDatabase('accounts and service accounts', (t) => {
       expect(await databaseFingerprint(t.db)).toEqual(before);
     });
 
+    it('honours If-Match: the account’s ETag moves with each change, and a stale one is 412 changing nothing', async () => {
+      const added = await addStaff(owner, projectId, uniqueEmail('versioned'), [`cst:${projectId}:usage`]);
+      const read = await owner.api.get<Account>(accountPath(projectId, added.body.id));
+      const etag = String(read.headers.etag);
+      expect(etag).toMatch(/^"\d+"$/);
+      const first = await owner.api.put<Account>(
+        accountPath(projectId, added.body.id),
+        { permissions: [`cst:${projectId}:audit`], active: true },
+        { headers: { 'if-match': etag } },
+      );
+      expect(first.status).toBe(200);
+      expect(first.headers.etag).not.toBe(etag);
+      const stale = await owner.api.put<ErrorAnswer>(
+        accountPath(projectId, added.body.id),
+        { permissions: [`cst:${projectId}:apps`], active: true },
+        { headers: { 'if-match': etag } },
+      );
+      expect(stale.status).toBe(412);
+      expect((await accountOf(projectId, added.body.id)).permissions).toEqual([`cst:${projectId}:audit`]);
+    });
+
     it('refuses an address that already has an account in the project (409)', async () => {
       const email = uniqueEmail('twice');
       expect((await addStaff(owner, projectId, email, [`cst:${projectId}:usage`])).status).toBe(201);

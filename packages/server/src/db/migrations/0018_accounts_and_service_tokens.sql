@@ -5,6 +5,10 @@
 ALTER TABLE accounts ADD COLUMN signed_in_at timestamptz;
 UPDATE accounts SET signed_in_at = created_at WHERE NOT is_service_account;
 
+-- An account's document (its permissions and status, as a project reads it) is changed with
+-- If-Match like every other document (docs/decisions/0007): its version is sent as the ETag.
+ALTER TABLE accounts ADD COLUMN version integer NOT NULL DEFAULT 1;
+
 -- The accounts list of a project, by email (service accounts by name): the list sorts on this key.
 ALTER TABLE accounts ADD COLUMN sort_key text NOT NULL DEFAULT '';
 UPDATE accounts SET sort_key = lower(coalesce(email, name));

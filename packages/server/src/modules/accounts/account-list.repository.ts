@@ -9,11 +9,13 @@ export interface ProjectAccountRow {
   isServiceAccount: boolean;
   active: boolean;
   signedInAt: Date | null;
+  /** Bumped by every change of the account (its ETag). */
+  version: number;
   /** Its permissions on the project and its global ones. */
   permissions: string[];
 }
 
-const COLUMNS = `a.id, a.email, a.name, a.is_service_account AS "isServiceAccount", a.active, a.signed_in_at AS "signedInAt",
+const COLUMNS = `a.id, a.email, a.name, a.is_service_account AS "isServiceAccount", a.active, a.signed_in_at AS "signedInAt", a.version,
   ARRAY(SELECT p.permission FROM account_permissions p WHERE p.account_id = a.id AND (p.project_id = $1 OR p.permission LIKE 'glb::%')
         ORDER BY p.permission) AS permissions`;
 
@@ -73,8 +75,9 @@ export async function setProjectPermissions(db: Db, accountId: string, projectId
   }
 }
 
-export async function setAccountActive(db: Db, accountId: string, active: boolean): Promise<void> {
-  await db.query('UPDATE accounts SET active = $2 WHERE id = $1', [accountId, active]);
+/** Sets the account's status (unchanged when `active` is null) and moves its version on. */
+export async function saveAccount(db: Db, accountId: string, active: boolean): Promise<void> {
+  await db.query('UPDATE accounts SET active = $2, version = version + 1 WHERE id = $1', [accountId, active]);
 }
 
 /** Ends every console session of the account (issue 12: deactivated accounts are signed out at once). */

@@ -17,6 +17,7 @@ import type { Clock } from '../../clock.ts';
 import { randomToken, type SecretBox } from '../../crypto.ts';
 import type { Db } from '../../db/db.ts';
 import { notFound, projectClosed } from '../../errors.ts';
+import { checkVersion, type Versioned } from '../../http/etag.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import type { AuditHook } from '../audit/audit.service.ts';
 import { changesBetween, SECRET_CHANGED } from '../audit/changes.ts';
@@ -27,7 +28,7 @@ import {
   listProjectAccounts,
   lockProjectAccounts,
   projectsWithoutAdministrator,
-  setAccountActive,
+  saveAccount,
   setProjectPermissions,
   type ProjectAccountRow,
 } from './account-list.repository.ts';
@@ -181,10 +182,10 @@ export function createAccountsService({ db, clock, audit, mailer, secretBox, con
       return { total: found.total, list: found.list.map((row) => view(row, tokens.get(row.id))) };
     },
 
-    async get(projectId: string, accountId: string): Promise<Account> {
+    async get(projectId: string, accountId: string): Promise<Versioned<Account>> {
       const row = await findProjectAccount(db, projectId, accountId);
       if (!row) throw notFound();
-      return view(row, (await findServiceTokens(db, [row.id])).get(row.id));
+      return { value: view(row, (await findServiceTokens(db, [row.id])).get(row.id)), version: row.version };
     },
 
     /**
@@ -238,7 +239,7 @@ export function createAccountsService({ db, clock, audit, mailer, secretBox, con
      * and its status. Deactivating ends its sessions and its token at once; reactivating revives
      * neither.
      */
-    async update(actor: Actor, projectId: string, accountId: string, input: AccountUpdate): Promise<Account> {
+    async update(actor: Actor, projectId: string, accountId: string, input: AccountUpdate, ifMatch: number | null): Promise<Versioned<Account>> {
       const permissions = checkedPermissions(actor, projectId, input.permissions);
       if (permissionsOfProject(permissions, projectId).length === 0) {
         throw new DomainError('validation_failed', 'An account of the project keeps at least one permission on it', [
@@ -249,6 +250,7 @@ export function createAccountsService({ db, clock, audit, mailer, secretBox, con
         const { held } = await begin(tx, actor, projectId);
         const current = await findProjectAccount(tx, projectId, accountId);
         if (!current) throw notFound();
+        checkVersion(current.version, ifMatch, 'account');
         const before = normalizePermissions(current.permissions);
         checkGrantable(held, before, permissions);
         if (input.active !== current.active) {
@@ -263,7 +265,7 @@ export function createAccountsService({ db, clock, audit, mailer, secretBox, con
         }
         const withoutAdministrator = await projectsWithoutAdministrator(tx);
         await setProjectPermissions(tx, accountId, projectId, permissions);
-        if (input.active !== current.active) await setAccountActive(tx, accountId, input.active);
+        await saveAccount(tx, accountId, input.active);
         if (!input.active) {
           await deleteSessionsOfAccount(tx, accountId);
           await deleteServiceToken(tx, accountId);
@@ -279,7 +281,7 @@ export function createAccountsService({ db, clock, audit, mailer, secretBox, con
         });
         const saved = await findProjectAccount(tx, projectId, accountId);
         if (!saved) throw notFound();
-        return view(saved, (await findServiceTokens(tx, [accountId])).get(accountId));
+        return { value: view(saved, (await findServiceTokens(tx, [accountId])).get(accountId)), version: saved.version };
       });
     },
 

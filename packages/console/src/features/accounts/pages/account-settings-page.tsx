@@ -11,7 +11,7 @@ import { NotFoundMessage } from '../../../components/not-found-message.tsx';
 import { OneTimeSecretModal } from '../../../components/one-time-secret-modal.tsx';
 import { PageFrame } from '../../../components/page-frame.tsx';
 import { SettingsForm } from '../../../components/settings-form.tsx';
-import { isApiError } from '../../../lib/api/index.ts';
+import { isApiError, type Tagged } from '../../../lib/api/index.ts';
 import { formatUtcDateTime } from '../../../lib/format-date.ts';
 import { notifyError, notifyRawError } from '../../../lib/notify.ts';
 import { usePageLabel } from '../../../lib/page-label.ts';
@@ -31,14 +31,15 @@ export default function AccountSettingsPage() {
   const { account: accountId = '' } = useParams();
   const project = useCurrentProject();
   const account = useAccount(project.id, accountId);
-  usePageLabel(account.data ? (account.data.email ?? account.data.name) : undefined);
+  const shown = account.data?.data;
+  usePageLabel(shown ? (shown.email ?? shown.name) : undefined);
   if (isApiError(account.error) && account.error.status === 404) return <NotFoundMessage />;
   return (
-    <PageFrame title={tc('pages.accountSettings')} description={account.data ? (account.data.email ?? account.data.name) : undefined}>
+    <PageFrame title={tc('pages.accountSettings')} description={shown ? (shown.email ?? shown.name) : undefined}>
       {account.error ? (
         <ErrorAlert title={t('form.loadFailed')} error={account.error} onRetry={() => void account.refetch()} />
       ) : account.data ? (
-        <AccountForm key={JSON.stringify(account.data)} projectId={project.id} account={account.data} />
+        <AccountForm key={account.data.etag ?? JSON.stringify(account.data.data)} projectId={project.id} current={account.data} />
       ) : (
         <CenteredLoader label={tc('common.loading')} />
       )}
@@ -46,7 +47,8 @@ export default function AccountSettingsPage() {
   );
 }
 
-function AccountForm({ projectId, account }: { projectId: string; account: Account }) {
+function AccountForm({ projectId, current }: { projectId: string; current: Tagged<Account> }) {
+  const account = current.data;
   const { t } = useTranslation('accounts');
   const { t: tc } = useTranslation();
   const update = useUpdateAccount(projectId, account.id);
@@ -55,7 +57,7 @@ function AccountForm({ projectId, account }: { projectId: string; account: Accou
   const checked = useMemo(() => accountUpdateSchema.safeParse({ permissions, active }), [permissions, active]);
   const submit = () => {
     if (!checked.success) return;
-    update.mutate(checked.data, { onError: (error) => notifyError(tc('notifications.error.account_updated'), error) });
+    update.mutate({ current, update: checked.data }, { onError: (error) => notifyError(tc('notifications.error.account_updated'), error) });
   };
   return (
     <Stack gap="xl">

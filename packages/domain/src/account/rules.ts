@@ -1,11 +1,4 @@
-import {
-  GLOBAL_SCOPES,
-  PROJECT_SCOPES,
-  globalPermission,
-  isGrantablePermission,
-  projectOfPermission,
-  projectPermission,
-} from '../permissions/catalogue.ts';
+import { GLOBAL_SCOPES, PROJECT_SCOPES, isGrantablePermission, projectOfPermission } from '../permissions/catalogue.ts';
 import { hasAnyPermission, hasPermission } from '../permissions/check.ts';
 import { guards } from '../permissions/guards.ts';
 
@@ -37,11 +30,6 @@ export function permissionsOfProject(permissions: readonly string[], projectId: 
   return permissions.filter((p) => projectOfPermission(p) === projectId);
 }
 
-/** The global permissions (`glb::…`) in a list. */
-export function globalPermissionsOf(permissions: readonly string[]): string[] {
-  return permissions.filter((p) => p.startsWith('glb::'));
-}
-
 /**
  * What a permission list asked for a project may hold: this project's permissions and global ones
  * from the catalogue; anything else (another project's, an unknown scope) answers the offending
@@ -64,7 +52,3 @@ export function ungrantablePermissions(held: readonly string[], granted: readonl
 export function administersProject(permissions: readonly string[], projectId: string): boolean {
   return hasAnyPermission(permissions, guards.projectAdmin, projectId);
 }
-
-/** The project-admin permission of a project, and the catalogue's every permission of it, for the forms. */
-export const projectAdminPermission = (projectId: string) => projectPermission(projectId, '*');
-export const globalWildcard = () => globalPermission('*');

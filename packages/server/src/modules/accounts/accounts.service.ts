@@ -110,7 +110,7 @@ export function createAccountsService({ db, clock, audit, mailer, secretBox, con
   }
 
   /** The permissions asked for, normalised (spec §5: a parent stands for its children), checked against the project and the actor. */
-  function checkedPermissions(actor: Actor, projectId: string, asked: readonly string[]): string[] {
+  function checkedPermissions(projectId: string, asked: readonly string[]): string[] {
     const foreign = foreignPermissions(asked, projectId);
     if (foreign.length > 0) {
       throw new DomainError('validation_failed', `Not a permission of this project: ${foreign.join(', ')}`, [
@@ -170,6 +170,34 @@ export function createAccountsService({ db, clock, audit, mailer, secretBox, con
     if (!row || !row.isServiceAccount) throw notFound();
     return row;
   }
+  /**
+   * A change of a service account's token, in one transaction: the project open, the account one
+   * of its service accounts, and (its token *is* the account) everything it holds, in every
+   * project, held by the actor; then `change`, then the audit event of `action`.
+   */
+  async function changeToken<T>(
+    actor: Actor,
+    projectId: string,
+    accountId: string,
+    what: { action: string; refused: string; details?: Record<string, unknown> },
+    change: (tx: Db, account: ProjectAccountRow) => Promise<T>,
+  ): Promise<T> {
+    return db.transaction(async (tx) => {
+      const { held } = await begin(tx, actor, projectId);
+      const account = await serviceAccountOf(tx, projectId, accountId);
+      await checkHoldsAllOf(tx, held, accountId, what.refused);
+      const result = await change(tx, account);
+      await audit(tx, {
+        actor,
+        action: what.action,
+        result: 'success',
+        projectId,
+        changes: { token: SECRET_CHANGED },
+        details: { accountId, account: account.name, ...what.details },
+      });
+      return result;
+    });
+  }
 
   return {
     /** spec §7 GET projects/{project}/accounts; the guard has checked `accounts`. A closed project's accounts are read. */
@@ -194,7 +222,7 @@ export function createAccountsService({ db, clock, audit, mailer, secretBox, con
      * account, mailed the console's address, whose first sign-in finds its permissions waiting.
      */
     async createStaff(actor: Actor, projectId: string, input: StaffAccountCreate): Promise<{ id: string }> {
-      const permissions = checkedPermissions(actor, projectId, input.permissions);
+      const permissions = checkedPermissions(projectId, input.permissions);
       const email = input.email.toLowerCase();
       const { id, invited, projectName } = await db.transaction(async (tx) => {
         const { projectName: name, held } = await begin(tx, actor, projectId);
@@ -240,7 +268,7 @@ export function createAccountsService({ db, clock, audit, mailer, secretBox, con
      * neither.
      */
     async update(actor: Actor, projectId: string, accountId: string, input: AccountUpdate, ifMatch: number | null): Promise<Versioned<Account>> {
-      const permissions = checkedPermissions(actor, projectId, input.permissions);
+      const permissions = checkedPermissions(projectId, input.permissions);
       if (permissionsOfProject(permissions, projectId).length === 0) {
         throw new DomainError('validation_failed', 'An account of the project keeps at least one permission on it', [
           { field: 'permissions', code: 'validation.at_least_one_permission', message: 'Select at least one permission' },
@@ -287,7 +315,7 @@ export function createAccountsService({ db, clock, audit, mailer, secretBox, con
 
     /** spec §7 POST projects/{project}/serviceaccounts: the account and its first token, shown once. */
     async createService(actor: Actor, projectId: string, input: ServiceAccountCreate): Promise<ServiceAccountToken> {
-      const permissions = checkedPermissions(actor, projectId, input.permissions);
+      const permissions = checkedPermissions(projectId, input.permissions);
       const expiresAt = expiry(input.expiresAt);
       return db.transaction(async (tx) => {
         const { held } = await begin(tx, actor, projectId);
@@ -322,40 +350,22 @@ export function createAccountsService({ db, clock, audit, mailer, secretBox, con
       input: { expiresAt?: string | null | undefined },
     ): Promise<ServiceAccountToken> {
       const expiresAt = expiry(input.expiresAt);
-      return db.transaction(async (tx) => {
-        const { held } = await begin(tx, actor, projectId);
-        const account = await serviceAccountOf(tx, projectId, accountId);
-        // Its token is the account: making one needs everything it holds, in every project.
-        await checkHoldsAllOf(tx, held, accountId, 'You cannot make a token for an account holding permissions you do not hold');
+      const what = {
+        action: 'account.token.rotate',
+        refused: 'You cannot make a token for an account holding permissions you do not hold',
+        details: { expiresAt: expiresAt?.toISOString() ?? null },
+      };
+      return changeToken(actor, projectId, accountId, what, async (tx, account) => {
         if (!account.active) throw new DomainError('conflict', 'This service account is inactive: activate it first');
-        const token = await issueToken(tx, accountId, expiresAt);
-        await audit(tx, {
-          actor,
-          action: 'account.token.rotate',
-          result: 'success',
-          projectId,
-          changes: { token: SECRET_CHANGED },
-          details: { accountId, account: account.name, expiresAt: expiresAt?.toISOString() ?? null },
-        });
-        return { id: accountId, token };
+        return { id: accountId, token: await issueToken(tx, accountId, expiresAt) };
       });
     },
 
     /** Issue 12: the token stops working; the account stays (a new token can be made). */
     async revokeToken(actor: Actor, projectId: string, accountId: string): Promise<void> {
-      await db.transaction(async (tx) => {
-        const { held } = await begin(tx, actor, projectId);
-        const account = await serviceAccountOf(tx, projectId, accountId);
-        await checkHoldsAllOf(tx, held, accountId, 'You cannot revoke the token of an account holding permissions you do not hold');
+      const what = { action: 'account.token.revoke', refused: 'You cannot revoke the token of an account holding permissions you do not hold' };
+      await changeToken(actor, projectId, accountId, what, async (tx) => {
         if (!(await deleteServiceToken(tx, accountId))) throw new DomainError('conflict', 'This service account has no token');
-        await audit(tx, {
-          actor,
-          action: 'account.token.revoke',
-          result: 'success',
-          projectId,
-          changes: { token: SECRET_CHANGED },
-          details: { accountId, account: account.name },
-        });
       });
     },
   };

@@ -1,5 +1,5 @@
 import { projectOfPermission, type Account } from '@latchkey/domain';
-import { Badge, Button, Group, Select, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconRobot, IconSearch, IconSettings, IconUser } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import { DataList } from '../../../components/list/data-list.tsx';
 import type { Column } from '../../../components/list/data-table.tsx';
 import type { ActiveFilter } from '../../../components/list/filter-bar.tsx';
+import { useYesNoText, YesNoFilter } from '../../../components/list/yes-no-filter.tsx';
 import { PageFrame } from '../../../components/page-frame.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import type { ListDefaults } from '../../../lib/list-state/list-state.ts';
@@ -38,6 +39,7 @@ export default function AccountsPage() {
   const accounts = useAccounts(project.id, list.state);
   const { filters } = list.state;
   const setFilter = list.setFilter;
+  const yesNo = useYesNoText();
   const [email, setEmail] = useFilterText(filters['email'] ?? '', (value) => setFilter('email', value));
 
   const columns = useMemo<Column<Account>[]>(
@@ -119,9 +121,8 @@ export default function AccountsPage() {
 
   const active: ActiveFilter[] = [];
   if (filters['email']) active.push({ key: 'email', label: t('list.email'), value: filters['email'] });
-  if (filters['active'] === 'true' || filters['active'] === 'false') {
-    active.push({ key: 'active', label: t('list.active'), value: filters['active'] === 'true' ? tu('list.yes') : tu('list.no') });
-  }
+  const activeText = yesNo(filters['active']);
+  if (activeText) active.push({ key: 'active', label: t('list.active'), value: activeText });
 
   return (
     <PageFrame
@@ -162,19 +163,7 @@ export default function AccountsPage() {
               value={email}
               onChange={(event) => setEmail(event.currentTarget.value)}
             />
-            <Select
-              label={t('list.active')}
-              placeholder={tu('list.any')}
-              data={[
-                { value: 'true', label: tu('list.yes') },
-                { value: 'false', label: tu('list.no') },
-              ]}
-              value={filters['active'] ?? null}
-              onChange={(value) => setFilter('active', value ?? '')}
-              clearable
-              clearButtonProps={{ 'aria-label': tu('list.clearFilter', { label: t('list.active') }) }}
-              allowDeselect
-            />
+            <YesNoFilter label={t('list.active')} value={filters['active']} onChange={(value) => setFilter('active', value)} />
           </>
         }
       />

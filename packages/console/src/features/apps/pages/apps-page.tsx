@@ -1,5 +1,5 @@
 import { APP_LIST_DEFAULT_SORT, type Application } from '@latchkey/domain';
-import { Button, Select, Text, TextInput } from '@mantine/core';
+import { Button, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconSearch, IconSettings } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import { DataList } from '../../../components/list/data-list.tsx';
 import type { Column } from '../../../components/list/data-table.tsx';
 import type { ActiveFilter } from '../../../components/list/filter-bar.tsx';
+import { useYesNoText, YesNoFilter } from '../../../components/list/yes-no-filter.tsx';
 import { PageFrame } from '../../../components/page-frame.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import type { ListDefaults } from '../../../lib/list-state/list-state.ts';
@@ -36,7 +37,7 @@ export default function AppsPage() {
   const { filters } = list.state;
   const setFilter = list.setFilter;
   const [name, setName] = useFilterText(filters['name'] ?? '', (value) => setFilter('name', value));
-  const yesNo = (value: string | undefined) => (value === 'true' ? tu('list.yes') : value === 'false' ? tu('list.no') : undefined);
+  const yesNo = useYesNoText();
 
   const columns = useMemo<Column<Application>[]>(
     () => [
@@ -124,19 +125,7 @@ export default function AppsPage() {
               value={name}
               onChange={(event) => setName(event.currentTarget.value)}
             />
-            <Select
-              label={t('list.enabled')}
-              placeholder={tu('list.any')}
-              data={[
-                { value: 'true', label: tu('list.yes') },
-                { value: 'false', label: tu('list.no') },
-              ]}
-              value={filters['enabled'] ?? null}
-              onChange={(value) => setFilter('enabled', value ?? '')}
-              clearable
-              clearButtonProps={{ 'aria-label': tu('list.clearFilter', { label: t('list.enabled') }) }}
-              allowDeselect
-            />
+            <YesNoFilter label={t('list.enabled')} value={filters['enabled']} onChange={(value) => setFilter('enabled', value)} />
           </>
         }
       />

@@ -41,6 +41,7 @@ const EXPECTED: Record<keyof typeof api, ApiErrorStatus[]> = {
   getAuthUrl: [400],
   login: [400, 403, 413, 415],
   getAccount: [400, 401, 403],
+  setAccountLanguage: [400, 401, 403, 409, 412, 413, 415],
   getConsoleConfig: [400],
   logout: [400, 403],
   listAccountProjects: [400, 401, 403, 404],

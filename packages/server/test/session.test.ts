@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openPglite } from '../src/db/pglite.ts';
-import { anonymous, signedInAccount, startTestApp, storedSessionRef, type TestApp, useTestApp } from './support/app.ts';
+import { anonymous, ApiClient, signedInAccount, startTestApp, storedSessionRef, type TestApp, useTestApp } from './support/app.ts';
 import { describeEachDatabase } from './support/databases.ts';
 import { HOUR, MINUTE } from './support/fakes.ts';
 
@@ -38,7 +38,7 @@ describeEachDatabase('console session', (t) => {
     const me = await signedInAccount(app, t.db, ['glb::usage']);
     const res = await me.api.get('/api/account');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: me.account.id, email: me.account.email, permissions: ['glb::usage'] });
+    expect(res.body).toEqual({ id: me.account.id, email: me.account.email, permissions: ['glb::usage'], language: null });
     const { rows } = await t.db.query<{ id_hash: string }>('SELECT id_hash FROM sessions WHERE account_id = $1', [me.account.id]);
     expect(rows).toEqual([{ id_hash: storedSessionRef(app, me.session.sessionId) }]);
     expect(rows[0]?.id_hash).not.toBe(createHash('sha256').update(me.session.sessionId).digest('hex'));
@@ -59,6 +59,35 @@ describeEachDatabase('console session', (t) => {
     const ok = await me.api.post('/api/projects', body);
     expect(ok.status).toBe(201);
     expect(await projectCount()).toBe(before + 1);
+  });
+
+  it('remembers the console language an account chose, for that account only (issue 13)', async () => {
+    const me = await signedInAccount(app, t.db);
+    const other = await signedInAccount(app, t.db);
+    const chosen = await me.api.put('/api/account/language', { language: 'ro' });
+    expect(chosen.status).toBe(200);
+    expect(chosen.body).toMatchObject({ id: me.account.id, language: 'ro' });
+    expect((await me.api.get('/api/account')).body).toMatchObject({ language: 'ro' });
+    // A new session of the same account (another browser) finds it too; another account does not.
+    const again = new ApiClient(app.app, await app.services.sessions.createSession(me.account.id, null));
+    expect((await again.get('/api/account')).body).toMatchObject({ language: 'ro' });
+    expect((await other.api.get('/api/account')).body).toMatchObject({ language: null });
+    // null goes back to the browser's language.
+    expect((await me.api.put('/api/account/language', { language: null })).body).toMatchObject({ language: null });
+    expect((await me.api.get('/api/account')).body).toMatchObject({ language: null });
+  });
+
+  it('refuses a language it does not speak, a missing one, or no XSRF token, and changes nothing', async () => {
+    const me = await signedInAccount(app, t.db);
+    await me.api.put('/api/account/language', { language: 'fr' });
+    for (const body of [{ language: 'de' }, { language: 'FR' }, { language: 7 }, {}, { language: 'fr'.repeat(5000) }]) {
+      const res = await me.api.put('/api/account/language', body);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: 'validation_failed' });
+    }
+    expect((await me.api.put('/api/account/language', { language: 'en' }, { xsrf: false })).status).toBe(403);
+    expect((await anonymous(app).put('/api/account/language', { language: 'en' })).status).toBe(401);
+    expect((await me.api.get('/api/account')).body).toMatchObject({ language: 'fr' });
   });
 
   it('does not need the XSRF header on safe methods', async () => {

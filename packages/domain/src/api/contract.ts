@@ -29,6 +29,7 @@ import {
   logoutResponseSchema,
   consoleConfigSchema,
   sessionAccountSchema,
+  accountLanguageSchema,
 } from '../session/schema.ts';
 import { endpoint } from './endpoint.ts';
 import { cleanString } from '../validation/fields.ts';
@@ -91,6 +92,15 @@ export const sessionApi = {
     tag: 'session',
     summary: 'The signed-in account',
     auth: 'session',
+    response: sessionAccountSchema,
+  }),
+  setAccountLanguage: endpoint({
+    method: 'PUT',
+    path: '/account/language',
+    tag: 'session',
+    summary: 'Choose the console language of the signed-in account (null: the browser language)',
+    auth: 'session',
+    body: accountLanguageSchema,
     response: sessionAccountSchema,
   }),
   getConsoleConfig: endpoint({

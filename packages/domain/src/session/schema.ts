@@ -1,12 +1,21 @@
 import { z } from 'zod';
+import { LANGUAGES } from '../constants.ts';
 import { cleanString } from '../validation/fields.ts';
 
-/** The signed-in account (spec §3). */
+/** A language the console speaks (spec §9); null: none chosen, the browser's language holds. */
+const consoleLanguage = z.enum(LANGUAGES, { error: 'validation.invalid_value' }).nullable();
+
+/** The signed-in account (spec §3), with the console language it chose in the top bar (issue 13). */
 export const sessionAccountSchema = z.object({
   id: z.string(),
   email: z.string(),
   permissions: z.array(z.string()),
+  language: consoleLanguage,
 });
+
+/** The console language the signed-in account chooses (null: follow the browser again). */
+export const accountLanguageSchema = z.object({ language: consoleLanguage });
+export type AccountLanguage = z.infer<typeof accountLanguageSchema>;
 export type SessionAccount = z.infer<typeof sessionAccountSchema>;
 
 export const authUrlQuerySchema = z.object({

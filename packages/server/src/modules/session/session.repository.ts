@@ -1,4 +1,7 @@
+import type { LANGUAGES } from '@latchkey/domain';
 import type { Db } from '../../db/db.ts';
+
+type Language = (typeof LANGUAGES)[number];
 
 export interface SessionRow {
   idHash: string;
@@ -41,4 +44,14 @@ export async function deleteSession(db: Db, idHash: string): Promise<SessionRow 
 
 export async function deleteExpiredSessions(db: Db, now: Date, idleBefore: Date): Promise<void> {
   await db.query('DELETE FROM sessions WHERE expires_at <= $1 OR last_seen_at <= $2', [now, idleBefore]);
+}
+
+/** The console language an account chose (issue 13), null when it chose none. */
+export async function findAccountLanguage(db: Db, accountId: string): Promise<Language | null> {
+  const { rows } = await db.query<{ language: Language | null }>('SELECT language FROM accounts WHERE id = $1', [accountId]);
+  return rows[0]?.language ?? null;
+}
+
+export async function updateAccountLanguage(db: Db, accountId: string, language: Language | null): Promise<void> {
+  await db.query('UPDATE accounts SET language = $2 WHERE id = $1', [accountId, language]);
 }

@@ -31,6 +31,8 @@ export function registerSessionRoutes(app: FastifyInstance, sessions: SessionSer
 
   registerEndpoint(app, sessionApi.getAccount, async ({ actor }) => sessions.account(actor()));
 
+  registerEndpoint(app, sessionApi.setAccountLanguage, async ({ actor, body }) => sessions.setLanguage(actor(), body));
+
   registerEndpoint(app, sessionApi.getConsoleConfig, async () => sessions.consoleConfig());
 
   // spec §7 keeps logout a GET; an <img src=/api/logout> on another site must not sign anyone out.

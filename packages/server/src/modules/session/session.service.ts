@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as client from 'openid-client';
-import { DomainError, GLOBAL_WILDCARD, normaliseNextPath, validationText, type ConsoleConfig, type SessionAccount } from '@latchkey/domain';
+import { DomainError, GLOBAL_WILDCARD, normaliseNextPath, validationText, type AccountLanguage, type ConsoleConfig, type SessionAccount } from '@latchkey/domain';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { randomToken, safeEqual, type SecretBox } from '../../crypto.ts';
@@ -17,7 +17,15 @@ import {
   markSignedIn,
   type AccountRow,
 } from '../accounts/accounts.repository.ts';
-import { deleteExpiredSessions, deleteSession, findSession, insertSession, touchSession } from './session.repository.ts';
+import {
+  deleteExpiredSessions,
+  deleteSession,
+  findAccountLanguage,
+  findSession,
+  insertSession,
+  touchSession,
+  updateAccountLanguage,
+} from './session.repository.ts';
 import type { SignInProvider } from './sign-in-provider.ts';
 
 // DESIGN "Sessions": idle and absolute expiry.
@@ -257,8 +265,15 @@ export function createSessionService({ db, clock, config, signIn, secretBox }: S
     return { redirectUrl: endSession ?? home };
   }
 
-  function account(actor: Actor): SessionAccount {
-    return { id: actor.accountId, email: actor.email ?? '', permissions: actor.permissions };
+  async function account(actor: Actor): Promise<SessionAccount> {
+    const language = await findAccountLanguage(db, actor.accountId);
+    return { id: actor.accountId, email: actor.email ?? '', permissions: actor.permissions, language };
+  }
+
+  /** The console language the account chose in the top bar (issue 13): its own, no one else's. */
+  async function setLanguage(actor: Actor, { language }: AccountLanguage): Promise<SessionAccount> {
+    await updateAccountLanguage(db, actor.accountId, language);
+    return { id: actor.accountId, email: actor.email ?? '', permissions: actor.permissions, language };
   }
 
   function consoleConfig(): ConsoleConfig {
@@ -270,7 +285,7 @@ export function createSessionService({ db, clock, config, signIn, secretBox }: S
     await deleteExpiredSessions(db, now, new Date(now.getTime() - SESSION_IDLE_MS));
   }
 
-  return { authenticate, createSession, startLogin, login, logout, account, consoleConfig, purgeExpired };
+  return { authenticate, createSession, startLogin, login, logout, account, setLanguage, consoleConfig, purgeExpired };
 }
 
 export type SessionService = ReturnType<typeof createSessionService>;

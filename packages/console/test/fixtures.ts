@@ -12,7 +12,7 @@ import {
 // What the fake API answers, typed by the domain's read models: a change to a schema breaks these
 // fixtures at typecheck instead of leaving the tests on a shape the server no longer sends.
 
-export const ACCOUNT: SessionAccount = { id: 'acc-1', email: 'owner@example.com', permissions: [projectPermission('p1', '*')] };
+export const ACCOUNT: SessionAccount = { id: 'acc-1', email: 'owner@example.com', permissions: [projectPermission('p1', '*')], language: null };
 
 export function consoleConfig(overrides: Partial<ConsoleConfig> = {}): ConsoleConfig {
   return { docsUrl: '', supportUrl: '', registration: 'open', ...overrides };

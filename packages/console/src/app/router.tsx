@@ -5,6 +5,7 @@ import { createBrowserRouter, type RouteObject } from 'react-router';
 import { CenteredLoader } from '../components/centered-loader.tsx';
 import { routeNames, routeTable, type RouteDef, type RouteName } from '../lib/routes.ts';
 import { accountQuery } from '../lib/session.ts';
+import { loadPendingTexts } from '../lib/i18n/index.ts';
 import { RouteError } from './route-error.tsx';
 import type { RouteHandle } from './route-handle.ts';
 import { SessionGate } from './session/session-gate.tsx';
@@ -13,9 +14,20 @@ import { SessionGate } from './session/session-gate.tsx';
 // entry (which may send the browser straight to the identity provider). Everything else is loaded by
 // the router (route `lazy`): the signed-in shell and the page of the address, in parallel with each
 // other and with the account, before the first render — no waterfall of suspending components.
-const loadShell = () => import('./layout/shell.ts');
+// Each also fetches the current language's texts of what it loaded (lib/i18n `loadPendingTexts`)
+// before the router renders it, so a page in French never shows its English first.
+const loadShell = withTexts(() => import('./layout/shell.ts'));
 
 type PageModule = { default: ComponentType };
+
+/** Code loaded on demand, then the current language's texts it registered. */
+function withTexts<T>(load: () => Promise<T>): () => Promise<T> {
+  return async () => {
+    const loaded = await load();
+    await loadPendingTexts();
+    return loaded;
+  };
+}
 
 // Every page file, loaded on demand: the first download holds only these names and loaders. The
 // route table names each route's page by its path relative to lib/, which is this glob's key too
@@ -25,7 +37,7 @@ const pageModules = import.meta.glob<PageModule>('../features/*/pages/*-page.tsx
 function pageLoader(route: RouteName): () => Promise<PageModule> {
   const load = pageModules[routeTable[route].page];
   if (!load) throw new Error(`Route ${route}: no page file ${routeTable[route].page}`);
-  return load;
+  return withTexts(load);
 }
 
 /** Until the router has the code of the first address. */
@@ -80,7 +92,7 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
       children: [
         {
           // The sign-in pages: no session entry there (spec §2).
-          lazy: async () => ({ Component: (await import('./layout/public-layout.tsx')).PublicLayout }),
+          lazy: async () => ({ Component: (await withTexts(() => import('./layout/public-layout.tsx'))()).PublicLayout }),
           children: pagesOf('public'),
         },
         {

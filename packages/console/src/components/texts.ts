@@ -59,4 +59,7 @@ export const uiTexts = {
   },
 } as const;
 
-addTexts('ui', uiTexts);
+addTexts('ui', uiTexts, {
+  fr: async () => (await import('./texts.fr.ts')).uiTextsFr,
+  ro: async () => (await import('./texts.ro.ts')).uiTextsRo,
+});

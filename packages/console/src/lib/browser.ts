@@ -1,3 +1,5 @@
+const LANGUAGE_KEY = 'latchkey.language';
+
 /**
  * Full-page navigations (to the identity provider and back) and downloads. One seam, so tests can observe them:
  * jsdom's `window.location.assign` cannot be replaced.
@@ -25,5 +27,27 @@ export const browser = {
     link.remove();
     // The download has started from the object URL by now; a minute is ample before letting it go.
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  },
+  /** The browser's preferred languages, most wanted first (`fr-CA`, `en`). */
+  languages(): readonly string[] {
+    return navigator.languages.length > 0 ? navigator.languages : [navigator.language];
+  },
+  /**
+   * This browser's note of the console language last in use (issue 13), so the next visit starts
+   * in it before the account is loaded; null when none (or storage is off).
+   */
+  storedLanguage(): string | null {
+    try {
+      return window.localStorage.getItem(LANGUAGE_KEY);
+    } catch {
+      return null;
+    }
+  },
+  storeLanguage(language: string): void {
+    try {
+      window.localStorage.setItem(LANGUAGE_KEY, language);
+    } catch {
+      // Storage off (private mode, policy): the next visit starts in the browser's language instead.
+    }
   },
 };

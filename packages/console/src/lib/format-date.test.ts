@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { currentMonthDays, formatUtcDate, formatUtcDateTime, formatUtcTime } from './format-date.ts';
+import { formatNumber } from './format-number.ts';
+import { countryName } from './country-name.ts';
 
 describe('dates as D Mon YYYY in UTC, with HH:MM:SS for times (spec §9)', () => {
   it.each([
@@ -23,5 +25,24 @@ describe('the current month (spec §9 default ranges)', () => {
     ['2025-12-31T23:59:59Z', '2025-12-01', '2025-12-31'],
   ])('of %s is %s to %s', (now, fromDate, toDate) => {
     expect(currentMonthDays(new Date(now))).toEqual({ fromDate, toDate });
+  });
+});
+
+describe('dates, numbers and countries in the console language (issue 13)', () => {
+  it.each([
+    ['en', '5 Mar 2025 09:05:07', '1 Feb 2025', '1,234,567'],
+    ['fr', '5 mars 2025 09:05:07', '1 févr. 2025', '1\u202f234\u202f567'],
+    ['ro', '5 mar. 2025 09:05:07', '1 feb. 2025', '1.234.567'],
+  ] as const)('%s', (language, dateTime, date, number) => {
+    expect(formatUtcDateTime('2025-03-05T09:05:07Z', language)).toBe(dateTime);
+    expect(formatUtcDate('2025-01-31T22:30:00-02:00', language)).toBe(date);
+    expect(formatNumber(1234567, language)).toBe(number);
+  });
+
+  it('names countries in the language, and ZZ as unknown', () => {
+    expect(countryName('DE', '?', 'en')).toBe('Germany');
+    expect(countryName('DE', '?', 'fr')).toBe('Allemagne');
+    expect(countryName('DE', '?', 'ro')).toBe('Germania');
+    expect(countryName('ZZ', 'inconnu', 'fr')).toBe('inconnu');
   });
 });

@@ -1,15 +1,26 @@
-// spec §9: dates display as D Mon YYYY in UTC, with HH:MM:SS for times. Written out by hand rather
-// than with Intl: the same text in every browser and locale, and in tests.
+import { currentLanguage, type Language } from './i18n/index.ts';
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+// spec §9: dates display as D Mon YYYY in UTC, with HH:MM:SS for times, the month abbreviated in the
+// console's language (issue 13). Written out by hand rather than with Intl: the same text in every
+// browser, and in tests. The abbreviations are CLDR's (format, abbreviated).
+const MONTHS: Record<Language, readonly string[]> = {
+  en: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'],
+  fr: ['janv.', 'févr.', 'mars', 'avr.', 'mai', 'juin', 'juil.', 'août', 'sept.', 'oct.', 'nov.', 'déc.'],
+  ro: ['ian.', 'feb.', 'mar.', 'apr.', 'mai', 'iun.', 'iul.', 'aug.', 'sept.', 'oct.', 'nov.', 'dec.'],
+};
+
+/** The abbreviated name of a month (0 = January) in `language`. */
+export function monthName(month: number, language: Language = currentLanguage()): string {
+  return MONTHS[language][month] ?? '';
+}
 
 const two = (n: number) => String(n).padStart(2, '0');
 
-/** `1 Mar 2025` (UTC) of an ISO 8601 time; the input itself when it is not a time. */
-export function formatUtcDate(iso: string): string {
+/** `1 Mar 2025` (`1 mars 2025`, `1 mar. 2025`; UTC) of an ISO 8601 time; the input itself when it is not a time. */
+export function formatUtcDate(iso: string, language: Language = currentLanguage()): string {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return iso;
-  return `${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}`;
+  return `${at.getUTCDate()} ${monthName(at.getUTCMonth(), language)} ${at.getUTCFullYear()}`;
 }
 
 /** `09:05:07` (UTC) of an ISO 8601 time; empty when it is not a time. */
@@ -20,9 +31,9 @@ export function formatUtcTime(iso: string): string {
 }
 
 /** `1 Mar 2025 09:05:07` (UTC) of an ISO 8601 time; the input itself when it is not a time. */
-export function formatUtcDateTime(iso: string): string {
+export function formatUtcDateTime(iso: string, language: Language = currentLanguage()): string {
   const time = formatUtcTime(iso);
-  return time ? `${formatUtcDate(iso)} ${time}` : iso;
+  return time ? `${formatUtcDate(iso, language)} ${time}` : iso;
 }
 
 /** `YYYY-MM-DD` of an instant, in UTC. */

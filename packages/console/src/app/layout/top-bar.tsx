@@ -8,6 +8,7 @@ import { useSessionAccount } from '../../lib/session.ts';
 import type { RouteName } from '../../lib/routes.ts';
 import { Brand } from './brand.tsx';
 import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
+import { LanguageMenu } from './language-menu.tsx';
 import { projectNav } from './project-nav.ts';
 import { ProjectSwitcher } from './project-switcher.tsx';
 import { activeNavRoute } from './side-menu.tsx';
@@ -64,6 +65,7 @@ export function TopBar({ projectId, projectName, showProjectNav, current }: TopB
             {t('layout.logOut')}
           </Button>
         </Group>
+        <LanguageMenu />
         <ColorSchemeToggle />
         <Menu position="bottom-end" width={260} shadow="md" withInitialFocusPlaceholder={false} withinPortal={false}>
           <Menu.Target>

@@ -3,6 +3,8 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { CenteredLoader } from '../../components/centered-loader.tsx';
+import { browser } from '../../lib/browser.ts';
+import { accountLanguage, changeLanguage, currentLanguage } from '../../lib/i18n/index.ts';
 import { accountQuery, startSignIn } from '../../lib/session.ts';
 
 // Rarely needed (the sign-in service is down): not part of the first download.
@@ -14,14 +16,35 @@ const SignInUnavailable = lazy(() => import('./sign-in-unavailable.tsx'));
  * to the same path.
  */
 export function SessionGate() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const account = useQuery(accountQuery);
+  // issue 13: the account's language (or the browser's) before anything of the console shows; once
+  // applied, a later choice (the top bar's menu) changes the language itself before the account.
+  const language = account.data ? accountLanguage(account.data.language, browser.languages()) : null;
+  const [applied, setApplied] = useState(false);
+  const waitingForLanguage = language !== null && !applied && currentLanguage(i18n) !== language;
   const location = useLocation();
   const here = `${location.pathname}${location.search}${location.hash}`;
   const [signInError, setSignInError] = useState<unknown>(null);
   // One redirect per failure, even when StrictMode runs the effect twice.
   const redirecting = useRef(false);
   const needsSignIn = account.isError && !account.data && !account.isFetching;
+
+  useEffect(() => {
+    if (language === null) return;
+    browser.storeLanguage(language);
+    let live = true;
+    const change = currentLanguage(i18n) === language ? Promise.resolve() : changeLanguage(language);
+    // A language whose texts cannot be fetched leaves the console in the one it speaks.
+    void change
+      .catch(() => undefined)
+      .finally(() => {
+        if (live) setApplied(true);
+      });
+    return () => {
+      live = false;
+    };
+  }, [language, i18n]);
 
   useEffect(() => {
     if (!needsSignIn || redirecting.current) return;
@@ -42,7 +65,7 @@ export function SessionGate() {
     );
   }
 
-  if (!account.data) {
+  if (!account.data || waitingForLanguage) {
     return (
       <main>
         <CenteredLoader fullScreen label={t('common.loading')} />

@@ -6,6 +6,8 @@ import { useTranslation } from 'react-i18next';
 import type { DownloadedFile } from '../../lib/api/index.ts';
 import type { ExportRun } from '../../lib/list-state/use-ranged-list.ts';
 import { browser } from '../../lib/browser.ts';
+import { formatNumber } from '../../lib/format-number.ts';
+import { currentLanguage } from '../../lib/i18n/index.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import '../texts.ts';
 import classes from './list.module.css';
@@ -44,7 +46,7 @@ export function ExportMenu({ expected, load }: ExportMenuProps) {
   const controller = running?.controller;
   useEffect(() => () => controller?.abort(), [controller]);
 
-  const number = (n: number) => n.toLocaleString(i18n.language);
+  const number = (n: number) => formatNumber(n, currentLanguage(i18n));
   const formatName = (format: ExportFormat) => t(`export.formats.${format}`);
 
   const start = (format: ExportFormat) => {

@@ -5,11 +5,9 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, type To } from 'react-router';
 import { pageCount, paginationItems } from '../../lib/list-state/pagination.ts';
+import { formatNumber } from '../../lib/format-number.ts';
 import classes from './list.module.css';
 import '../texts.ts';
-
-/** Counts as people read them: 10,000. */
-const NUMBER = new Intl.NumberFormat('en-US');
 
 interface ListPaginationProps {
   total: number;
@@ -36,7 +34,8 @@ export function ListPagination({ total, totalCapped = false, page, size, pageLin
   const shownTotal = totalCapped ? Math.max(total, (page + 1) * size) : total;
   const from = Math.min(shownTotal, page * size + 1);
   const to = Math.min(shownTotal, (page + 1) * size);
-  const numbers = { from: NUMBER.format(from), to: NUMBER.format(to), total: NUMBER.format(total) };
+  // Counts as people read them in the console's language: 10,000 · 10 000 · 10.000.
+  const numbers = { from: formatNumber(from), to: formatNumber(to), total: formatNumber(total) };
 
   return (
     <div className={classes.pagination}>

@@ -1,7 +1,10 @@
+import { globalScopeLabels, projectScopeLabels } from '@latchkey/domain';
 import { addTexts } from '../../lib/i18n/index.ts';
 
 /** Texts of the accounts pages (namespace `accounts`); page titles and spec §8's notifications stay in the main catalogue. */
 export const accountsTexts = {
+  // spec §6's permission labels, written once in the domain package and translated here.
+  scopes: { project: projectScopeLabels, global: globalScopeLabels },
   list: {
     intro: 'The people and the service accounts that can work on this project, and what each may do.',
     label: 'Accounts',
@@ -59,4 +62,7 @@ export const accountsTexts = {
   },
 } as const;
 
-addTexts('accounts', accountsTexts);
+addTexts('accounts', accountsTexts, {
+  fr: async () => (await import('./texts.fr.ts')).accountsTextsFr,
+  ro: async () => (await import('./texts.ro.ts')).accountsTextsRo,
+});

@@ -75,4 +75,7 @@ export const appsTexts = {
   },
 } as const;
 
-addTexts('apps', appsTexts);
+addTexts('apps', appsTexts, {
+  fr: async () => (await import('./texts.fr.ts')).appsTextsFr,
+  ro: async () => (await import('./texts.ro.ts')).appsTextsRo,
+});

@@ -21,4 +21,7 @@ export const auditTexts = {
   },
 } as const;
 
-addTexts('audit', auditTexts);
+addTexts('audit', auditTexts, {
+  fr: async () => (await import('./texts.fr.ts')).auditTextsFr,
+  ro: async () => (await import('./texts.ro.ts')).auditTextsRo,
+});

@@ -56,4 +56,7 @@ export const dashboardTexts = {
   },
 } as const;
 
-addTexts('dashboard', dashboardTexts);
+addTexts('dashboard', dashboardTexts, {
+  fr: async () => (await import('./texts.fr.ts')).dashboardTextsFr,
+  ro: async () => (await import('./texts.ro.ts')).dashboardTextsRo,
+});

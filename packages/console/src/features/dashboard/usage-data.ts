@@ -7,7 +7,8 @@ import {
   type UsagePeriods,
   type UsagePeriodType,
 } from '@latchkey/domain';
-import { utcDay } from '../../lib/format-date.ts';
+import { monthName, utcDay } from '../../lib/format-date.ts';
+import { currentLanguage, type Language } from '../../lib/i18n/index.ts';
 import { routes } from '../../lib/routes.ts';
 
 // What the dashboard makes of a usage answer (issue 10): the chart's series and labels, the links
@@ -21,14 +22,12 @@ export function countOf(keys: UsagePeriods['periods'][number]['keys'], key: Usag
   return key === 'issued' ? keys.issued : keys.events[key];
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
-
-/** A period as the chart's axis names it: `14:00` (hour), `5 Mar` (day), `Mar 2025` (month), UTC. */
-export function periodLabel(period: string, type: UsagePeriodType): string {
+/** A period as the chart's axis names it: `14:00` (hour), `5 Mar` (day), `Mar 2025` (month), UTC, in the console's language. */
+export function periodLabel(period: string, type: UsagePeriodType, language: Language = currentLanguage()): string {
   const at = new Date(period);
   if (type === 'hour') return `${String(at.getUTCHours()).padStart(2, '0')}:00`;
-  if (type === 'day') return `${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]}`;
-  return `${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}`;
+  if (type === 'day') return `${at.getUTCDate()} ${monthName(at.getUTCMonth(), language)}`;
+  return `${monthName(at.getUTCMonth(), language)} ${at.getUTCFullYear()}`;
 }
 
 /** The first and last day (`YYYY-MM-DD`, UTC) of the period starting at `period`. */

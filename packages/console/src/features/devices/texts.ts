@@ -51,4 +51,7 @@ export const devicesTexts = {
   },
 } as const;
 
-addTexts('devices', devicesTexts);
+addTexts('devices', devicesTexts, {
+  fr: async () => (await import('./texts.fr.ts')).devicesTextsFr,
+  ro: async () => (await import('./texts.ro.ts')).devicesTextsRo,
+});

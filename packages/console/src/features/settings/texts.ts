@@ -153,4 +153,7 @@ export const settingsTexts = {
   },
 } as const;
 
-addTexts('settings', settingsTexts);
+addTexts('settings', settingsTexts, {
+  fr: async () => (await import('./texts.fr.ts')).settingsTextsFr,
+  ro: async () => (await import('./texts.ro.ts')).settingsTextsRo,
+});

@@ -33,6 +33,12 @@ export const en = {
     logOut: 'Log out',
     signedInAs: 'Signed in as',
     toggleColorScheme: 'Toggle color scheme',
+    /** Read before the chosen language's own name on the language button: "Language: Français". */
+    language: 'Language',
+    languageNotSaved: 'The language could not be saved for your account; it applies in this browser.',
+    /** The command palette's button in the top bar; the shortcut is shown beside it. */
+    search: 'Search',
+    skipToContent: 'Skip to content',
     menu: 'Menu',
     breadcrumb: 'Breadcrumb',
     projectNavigation: 'Project menu',

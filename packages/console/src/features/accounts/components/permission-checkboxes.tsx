@@ -1,14 +1,4 @@
-import {
-  GLOBAL_SCOPES,
-  globalPermission,
-  globalScopeLabels,
-  guards,
-  hasAnyPermission,
-  hasPermission,
-  PROJECT_SCOPES,
-  projectPermission,
-  projectScopeLabels,
-} from '@latchkey/domain';
+import { GLOBAL_SCOPES, globalPermission, guards, hasAnyPermission, hasPermission, PROJECT_SCOPES, projectPermission } from '@latchkey/domain';
 import { Checkbox, Fieldset, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { validationKey } from '../../../lib/i18n/validation.ts';
@@ -53,7 +43,7 @@ export function PermissionCheckboxes({ projectId, value, onChange, issue, disabl
     return (
       <Fieldset legend={legend} variant="unstyled" classNames={{ legend: classes.groupLegend }}>
         <Stack gap="xs">
-          {box(parent, projectScopeLabels['*'], false)}
+          {box(parent, t('scopes.project.*'), false)}
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" verticalSpacing="xs" pl="lg">
             {children.map((c) => box(c.permission, c.label, true))}
           </SimpleGrid>
@@ -74,13 +64,13 @@ export function PermissionCheckboxes({ projectId, value, onChange, issue, disabl
         {group(
           t('form.projectPermissions'),
           projectPermission(projectId, '*'),
-          PROJECT_SCOPES.map((scope) => ({ permission: projectPermission(projectId, scope), label: projectScopeLabels[scope] })),
+          PROJECT_SCOPES.map((scope) => ({ permission: projectPermission(projectId, scope), label: t(`scopes.project.${scope}`) })),
         )}
         {showGlobal
           ? group(
               t('form.globalPermissions'),
               globalPermission('*'),
-              GLOBAL_SCOPES.map((scope) => ({ permission: globalPermission(scope), label: globalScopeLabels[scope] })),
+              GLOBAL_SCOPES.map((scope) => ({ permission: globalPermission(scope), label: t(`scopes.global.${scope}`) })),
             )
           : null}
       </Stack>

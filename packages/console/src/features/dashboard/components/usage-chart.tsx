@@ -9,6 +9,7 @@ import '../texts.ts';
 import classes from './dashboard.module.css';
 import { DataTableToggle } from './data-table-toggle.tsx';
 import { EChart, type ChartOption } from './echart.tsx';
+import { formatNumber } from '../../../lib/format-number.ts';
 
 /** One colour a key, the same in both schemes (Mantine's palette at shade 6; readable on white and on dark). */
 const KEY_COLORS: Record<UsageKey, string> = {
@@ -108,10 +109,10 @@ export function UsageChart({ usage, range, projectId }: UsageChartProps) {
                         to={auditLinkOfPeriod(projectId, p.period, usage.periodType, key)}
                         aria-label={t('table.openAudit', { what: `${t(`keys.${key}`)}, ${labels[i] ?? ''}` })}
                       >
-                        {count.toLocaleString('en')}
+                        {formatNumber(count)}
                       </Anchor>
                     ) : (
-                      count.toLocaleString('en')
+                      formatNumber(count)
                     )}
                   </Table.Td>
                 );

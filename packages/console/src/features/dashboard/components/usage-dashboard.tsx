@@ -17,6 +17,7 @@ import '../texts.ts';
 import classes from './dashboard.module.css';
 import { UsageChart } from './usage-chart.tsx';
 import { UsageMap } from './usage-map.tsx';
+import { formatNumber } from '../../../lib/format-number.ts';
 
 /** spec §9 "Default ranges": the dashboard shows the current calendar year, 1 Jan to 31 Dec (UTC). */
 function currentYearDays(now: Date): { fromDate: string; toDate: string } {
@@ -128,7 +129,7 @@ function Total({ label, value }: { label: string; value: number | undefined }) {
         <Text size="sm" c="dimmed">
           {label}
         </Text>
-        {value === undefined ? <Skeleton height={34} width={120} /> : <Text className={classes.total}>{value.toLocaleString('en')}</Text>}
+        {value === undefined ? <Skeleton height={34} width={120} /> : <Text className={classes.total}>{formatNumber(value)}</Text>}
       </Stack>
     </Paper>
   );

@@ -11,6 +11,7 @@ import '../texts.ts';
 import classes from './dashboard.module.css';
 import { DataTableToggle } from './data-table-toggle.tsx';
 import { EChart, echarts, type ChartOption } from './echart.tsx';
+import { formatNumber } from '../../../lib/format-number.ts';
 
 const MAP_HEIGHT = 420;
 
@@ -49,7 +50,7 @@ export function UsageMap({ locations, range, projectId }: UsageMapProps) {
       tooltip: {
         trigger: 'item',
         formatter: (p: { name: string; value?: number }) =>
-          `${countryName(p.name, t('map.unknown'))}: ${Number.isFinite(p.value) ? (p.value as number).toLocaleString('en') : 0}`,
+          `${countryName(p.name, t('map.unknown'))}: ${Number.isFinite(p.value) ? formatNumber(p.value as number) : 0}`,
       },
       visualMap: {
         min: 0,
@@ -59,7 +60,7 @@ export function UsageMap({ locations, range, projectId }: UsageMapProps) {
         itemHeight: 90,
         calculable: false,
         // The scale's ends, as numbers: the darkest shade is the busiest country.
-        text: [max.toLocaleString('en'), '0'],
+        text: [formatNumber(max), '0'],
         inRange: { color: dark ? ['#1c3a5e', '#74c0fc'] : ['#d0ebff', '#1864ab'] },
         textStyle: { color: dark ? '#c9c9c9' : '#495057' },
       },
@@ -120,10 +121,10 @@ export function UsageMap({ locations, range, projectId }: UsageMapProps) {
                 <Table.Td className={classes.number}>
                   {projectId && l.country !== UNKNOWN_COUNTRY ? (
                     <Anchor component={Link} to={auditLinkOfCountry(projectId, l.country, range)} aria-label={t('table.openAudit', { what: name })}>
-                      {l.keys.sum.toLocaleString('en')}
+                      {formatNumber(l.keys.sum)}
                     </Anchor>
                   ) : (
-                    l.keys.sum.toLocaleString('en')
+                    formatNumber(l.keys.sum)
                   )}
                 </Table.Td>
               </Table.Tr>

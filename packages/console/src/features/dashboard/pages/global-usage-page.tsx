@@ -7,6 +7,7 @@ import { useUsageProjects, type UsageFilters } from '../api/use-usage.ts';
 import classes from '../components/dashboard.module.css';
 import { UsageDashboard } from '../components/usage-dashboard.tsx';
 import '../texts.ts';
+import { formatNumber } from '../../../lib/format-number.ts';
 
 /** Issue 10: the dashboard over every project, for an account holding `glb::usage` (docs/decisions/0020). */
 export default function GlobalUsagePage() {
@@ -58,8 +59,8 @@ function TopProjects({ filters }: { filters: UsageFilters }) {
                       {p.name}
                     </Anchor>
                   </Table.Th>
-                  <Table.Td className={classes.number}>{p.issued.toLocaleString('en')}</Table.Td>
-                  <Table.Td className={classes.number}>{p.sum.toLocaleString('en')}</Table.Td>
+                  <Table.Td className={classes.number}>{formatNumber(p.issued)}</Table.Td>
+                  <Table.Td className={classes.number}>{formatNumber(p.sum)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { DANGER_COLOR } from '../../../components/confirm-modal.tsx';
 import { formatUtcDateTime } from '../../../lib/format-date.ts';
 import type { ListState } from '../../../lib/list-state/list-state.ts';
+import { formatNumber } from '../../../lib/format-number.ts';
+import { currentLanguage } from '../../../lib/i18n/index.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { useBulkRevocation } from '../api/use-bulk-revocation.ts';
 import '../texts.ts';
@@ -23,7 +25,7 @@ export function BulkRevocation({ projectId, list }: BulkRevocationProps) {
   const { t, i18n } = useTranslation('devices');
   const { t: tu } = useTranslation('ui');
   const { state, ask, confirm, stop, dismiss } = useBulkRevocation(projectId);
-  const number = (n: number) => n.toLocaleString(i18n.language);
+  const number = (n: number) => formatNumber(n, currentLanguage(i18n));
 
   const start = () => {
     ask(list).then(

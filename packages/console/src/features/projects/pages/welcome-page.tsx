@@ -6,13 +6,14 @@ import { useNavigate } from 'react-router';
 import { PageFrame } from '../../../components/page-frame.tsx';
 import { useCurrentProject } from '../../../lib/project-context.ts';
 import { routes } from '../../../lib/routes.ts';
+import { formatNumber } from '../../../lib/format-number.ts';
 
 /** spec §1, §2 "Welcome page": for new accounts; the free tier, and the way to the first app. */
 export default function WelcomePage() {
   const { t } = useTranslation();
   const project = useCurrentProject();
   const navigate = useNavigate();
-  const limit = FREE_TIER_MONTHLY_AUTHENTICATIONS.toLocaleString('en');
+  const limit = formatNumber(FREE_TIER_MONTHLY_AUTHENTICATIONS);
 
   return (
     <PageFrame title={t('welcome.heading')} description={t('welcome.intro')}>

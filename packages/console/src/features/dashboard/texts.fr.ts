@@ -1,0 +1,56 @@
+import type { Translation } from '../../lib/i18n/translation.ts';
+import type { dashboardTexts } from './texts.ts';
+
+/** The dashboards in French (namespace `dashboard`). */
+export const dashboardTextsFr: Translation<typeof dashboardTexts, 'fr'> = {
+  intro: 'Enregistrements d’appareils et événements de ce projet, en temps réel, par période et par pays (UTC).',
+  globalIntro: 'Enregistrements d’appareils et événements de tous les projets réunis, par période, par pays et par projet (UTC).',
+  filters: {
+    scope: 'Portée',
+  },
+  totals: {
+    label: 'Totaux',
+    issued: 'Enregistrements d’appareils',
+    sum: 'Événements',
+  },
+  chart: {
+    title: 'Utilisation',
+    label:
+      'Histogramme des enregistrements et des événements par {{period}}, du {{from}} au {{to}}\u202f; les mêmes données figurent dans le tableau situé en dessous.',
+    periods: { hour: 'heure', day: 'jour', month: 'mois' },
+    failed: 'Échec du chargement de l’utilisation',
+    clickHint: 'Sélectionnez une colonne pour ouvrir ses événements dans le journal d’audit.',
+    downloadCsv: 'Télécharger le CSV',
+  },
+  keys: {
+    issued: 'Enregistrements (issued)',
+    oidc: 'Connexions (oidc)',
+    jwt: 'Jetons d’identité (jwt)',
+    'dvs-auth': 'Authentification DVS',
+    'dvs-verify': 'Vérification DVS',
+    'reg-code': 'QuickCodes (reg-code)',
+  },
+  table: {
+    show: 'Afficher les données sous forme de tableau',
+    hide: 'Masquer le tableau',
+    periodsLabel: 'Utilisation par {{period}}',
+    period: 'Période',
+    countriesLabel: 'Événements par pays',
+    country: 'Pays',
+    events: 'Événements',
+    openAudit: 'Ouvrir les événements de {{what}} dans le journal d’audit',
+  },
+  map: {
+    title: 'Événements par pays',
+    label: 'Carte du monde des événements par pays, du {{from}} au {{to}}\u202f; les mêmes données figurent dans le tableau situé en dessous.',
+    none: 'Aucun événement avec une localisation connue sur cette période.',
+    failed: 'Échec du chargement des localisations',
+    unknown: 'Localisation inconnue',
+  },
+  projects: {
+    title: 'Projets les plus actifs',
+    label: 'Projets ayant le plus d’événements',
+    project: 'Projet',
+    none: 'Aucun projet n’a été utilisé sur cette période.',
+  },
+};

@@ -14,3 +14,4 @@ export * from './device/index.ts';
 export * from './audit/index.ts';
 export * from './usage/index.ts';
 export * from './account/index.ts';
+export * from './search/index.ts';

@@ -39,6 +39,8 @@ import { registerSessionRoutes } from './modules/session/session.routes.ts';
 import { registerAccountRoutes } from './modules/accounts/accounts.routes.ts';
 import { createAccountsService } from './modules/accounts/accounts.service.ts';
 import { serviceTokenAuthenticator } from './modules/accounts/service-token-auth.ts';
+import { registerSearchRoutes } from './modules/search/search.routes.ts';
+import { createSearchService } from './modules/search/search.service.ts';
 import { registerUsageRoutes } from './modules/usage/usage.routes.ts';
 import { createUsageService } from './modules/usage/usage.service.ts';
 import { createSessionService, type SessionService } from './modules/session/session.service.ts';
@@ -172,6 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   registerAuditRoutes(app, auditList);
   registerUsageRoutes(app, usage);
   registerAccountRoutes(app, accounts);
+  registerSearchRoutes(app, createSearchService({ db }));
   await installStaticConsole(app, deps.consoleDist ?? CONSOLE_DIST);
 
   // Expired sessions, sign-in attempts, codes and provider artefacts are swept now and then.

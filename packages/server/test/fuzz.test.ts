@@ -44,6 +44,9 @@ const OUT_OF_RANGE_QUERY: Record<string, string[]> = {
   fromDate: ['yesterday', '2025-02-30', '2025-13-01', '2025-01-01T10:00:00', '2025-01-01T24:00:00Z', '1999-01-01', '+2025-01-01'],
   toDate: ['tomorrow', '2025-04-31', '2025-01-01T10:00'],
   format: ['xml', 'CSV', 'json', ''],
+  // The search's text: empty, blank, longer than 250 characters.
+  q: ['', '%20%20%20', 'x'.repeat(251)],
+  project: [''],
 };
 
 // Percent-encoded path segments and query values that decode to nothing clean.

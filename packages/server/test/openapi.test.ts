@@ -75,6 +75,7 @@ const EXPECTED: Record<keyof typeof api, ApiErrorStatus[]> = {
   revokeServiceToken: [400, 401, 403, 404, 409],
   getUsage: [400, 401, 403, 404],
   getGlobalUsage: [400, 401, 403],
+  search: [400, 401, 403],
 };
 
 // The document does not depend on the database: one run on PGlite is enough.

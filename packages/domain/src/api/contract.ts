@@ -54,6 +54,7 @@ import {
 } from '../device/schema.ts';
 import { auditExportQuerySchema, auditListQuerySchema, auditListSchema } from '../audit/schema.ts';
 import { EXPORT_FORMATS, exportFileSchema } from '../list/export.ts';
+import { searchQuerySchema, searchResponseSchema } from '../search/schema.ts';
 import { globalUsageQuerySchema, globalUsageSchema, usageQuerySchema, usageSchema } from '../usage/schema.ts';
 
 // Ids in paths: the one text rule (no control characters, no lone surrogates), at most 100 characters.
@@ -463,5 +464,20 @@ export const usageApi = {
   }),
 };
 
-export const api = { ...sessionApi, ...projectsApi, ...appsApi, ...devicesApi, ...auditApi, ...accountsApi, ...usageApi };
+// Issue 13 "Find anything" (docs/decisions/0023): the console's command palette.
+export const searchApi = {
+  search: endpoint({
+    method: 'GET',
+    path: '/search',
+    tag: 'search',
+    summary:
+      'Find by id or name, in every project the caller can see: projects (id, name starting with q), applications (id, client id, name starting with q), accounts (id, email or service-account name starting with q), devices (mpinId, owner identity starting with q), audit events (id); each kind only where the caller holds the permission its page needs; the current `project` first',
+    // No permission of its own: each kind of result is filtered by its page's guard (SEARCH_GUARDS).
+    auth: 'session',
+    query: searchQuerySchema,
+    response: searchResponseSchema,
+  }),
+};
+
+export const api = { ...sessionApi, ...projectsApi, ...appsApi, ...devicesApi, ...auditApi, ...accountsApi, ...usageApi, ...searchApi };
 export type Api = typeof api;

@@ -18,6 +18,7 @@ export const API_TAGS = {
   audit: "A project's audit log: its end users' sign-ins and what accounts changed",
   accounts: "A project's staff accounts (people, by email) and service accounts (tokens for the API)",
   usage: 'Usage counts of a project, or of every project, from the rollups the provider keeps',
+  search: 'Finding projects, applications, accounts, devices and audit events by id or name, across the projects the caller can see',
 } as const;
 export type ApiTag = keyof typeof API_TAGS;
 

@@ -19,6 +19,8 @@
  *     as SQL with no HTTP around it; the ratio of the p50s is printed.
  *  4. The usage dashboard's questions (bench/usage.ts, issue 10) from rollups made of the same
  *     events, beside the same questions answered by aggregating the raw events.
+ *  5. The search (bench/search.ts, issue 13) on the same rows plus 2,000 projects, 100,000
+ *     applications and 20,000 accounts, by a global account and by one of 30 projects.
  * Prints one JSON line per figure ({name, value, unit, target, better?}); other lines are progress
  * and plans. A call over its target has its statements EXPLAINed (BENCH_PLANS=all: every case's).
  *
@@ -53,7 +55,8 @@ import { listDevices } from '../src/modules/devices/device-list.repository.ts';
 import { insertProject } from '../src/modules/projects/projects.repository.ts';
 import { deviceNameFromUserAgent } from '../src/provider/device-name.ts';
 import { createScratchPostgres } from '../test/support/scratch-postgres.ts';
-import { figure, say, seconds, timing, type Timing } from './report.ts';
+import { explain, figure, say, seconds, timing, type Timing } from './report.ts';
+import { benchSearch } from './search.ts';
 import { addUsageRollups, benchUsage } from './usage.ts';
 
 const SERVER_URL = process.env.LATCHKEY_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -368,12 +371,6 @@ async function statementsOf(db: Db, c: Case, now: Date, cursor?: string) {
     await listDevices(rec.db, BIG, requireDateRange(q, now), q);
   }
   return rec.seen;
-}
-
-async function explain(db: Db, label: string, sql: string, params: readonly unknown[]): Promise<void> {
-  const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
-  say(`    ${label}:`);
-  for (const r of rows) say(`      ${r['QUERY PLAN']}`);
 }
 
 /** The Keycloak-shaped statements of an audit case: exact count(*), then the page by LIMIT/OFFSET, over kc_events. */
@@ -701,6 +698,19 @@ async function main(): Promise<void> {
 
     // Issue 10: the dashboard's questions from the rollups, beside the raw events' aggregation.
     await benchUsage({ app: built.app, db, cookie, project: BIG, now, runs: RUNS, warmup: WARMUP, rawSeconds: KC_SECONDS });
+    // Issue 13: the search, on the same data and more projects.
+    await benchSearch({
+      app: built.app,
+      db,
+      direct,
+      createSession: (accountId) => built.services.sessions.createSession(accountId, null),
+      big: BIG,
+      small: SMALL,
+      busiest: heavy,
+      runs: RUNS,
+      warmup: WARMUP,
+      plans: PLANS,
+    });
     say(`  lists bench total ${seconds(benchStarted)}`);
   } finally {
     await direct.end();

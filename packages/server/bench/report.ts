@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import type { Db } from '../src/db/db.ts';
 
 // What the server benches print (scripts/bench.mjs reads it): progress lines, and one JSON line a
 // figure {name, value, unit, target?, better?}.
@@ -31,3 +32,10 @@ export function timing(times: number[]): Timing {
 }
 
 export const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+
+/** Prints the plan of a statement as it ran (EXPLAIN ANALYZE, BUFFERS), under `label`. */
+export async function explain(db: Db, label: string, sql: string, params: readonly unknown[]): Promise<void> {
+  const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
+  say(`    ${label}:`);
+  for (const r of rows) say(`      ${r['QUERY PLAN']}`);
+}

@@ -323,6 +323,17 @@ describeEachDatabase('search', (t) => {
       expect(page.map((r) => r.title)).toEqual(Array.from({ length: 20 }, (_, i) => `${tag} app ${String(i).padStart(2, '0')}`));
     });
 
+    it('keeps the current project’s matches for an account of a few projects, however many others sort before them', async () => {
+      const tag = word();
+      const admin = await signedInAccount(app, t.db);
+      const first = await createProject(admin, `${tag} First`);
+      const second = await createProject(admin, `${tag} Second`);
+      for (const name of ['a', 'b', 'c']) await createApp(admin, first, `${tag} ${name}`);
+      const late = await createApp(admin, second, `${tag} z`);
+      const results = await found(admin, { q: `${tag} `, project: second, limit: 2 });
+      expect(results.map((r) => r.id)).toEqual([second, late]);
+    });
+
     it('finds a closed project and its things, marked as closed', async () => {
       const tag = word();
       const admin = await signedInAccount(app, t.db);

@@ -29,14 +29,18 @@ export function listQuerySchema<const S extends readonly [string, ...string[]]>(
       .min(0, { error: 'validation.out_of_range' })
       .max(MAX_OFFSET, { error: 'validation.out_of_range' })
       .default(0),
-    limit: z.coerce
-      .number({ error: 'validation.not_a_number' })
-      .int({ error: 'validation.not_a_number' })
-      .min(1, { error: 'validation.out_of_range' })
-      .max(MAX_PAGE_SIZE, { error: 'validation.out_of_range' })
-      .default(DEFAULT_PAGE_SIZE),
+    limit: limitParam(MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
   });
 }
+
+/** A query-string count of rows to answer: a whole number from 1 to `max`, `fallback` when absent. */
+export const limitParam = (max: number, fallback: number) =>
+  z.coerce
+    .number({ error: 'validation.not_a_number' })
+    .int({ error: 'validation.not_a_number' })
+    .min(1, { error: 'validation.out_of_range' })
+    .max(max, { error: 'validation.out_of_range' })
+    .default(fallback);
 
 /** spec §3 "List responses: total and a list". */
 export function listResponseSchema<T extends z.ZodType>(item: T) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AUDIT_RESULTS } from '../constants.ts';
+import { limitParam } from '../list/schema.ts';
 import { cleanString, requiredText } from '../validation/fields.ts';
 
 /** What the search finds (issue 13, docs/decisions/0023), in the order a tie between kinds is shown. */
@@ -18,12 +19,7 @@ export const SEARCH_MAX_LIMIT = 50;
 export const searchQuerySchema = z.object({
   q: requiredText(),
   project: cleanString(100).min(1, { error: 'validation.required' }).optional(),
-  limit: z.coerce
-    .number({ error: 'validation.not_a_number' })
-    .int({ error: 'validation.not_a_number' })
-    .min(1, { error: 'validation.out_of_range' })
-    .max(SEARCH_MAX_LIMIT, { error: 'validation.out_of_range' })
-    .default(SEARCH_DEFAULT_LIMIT),
+  limit: limitParam(SEARCH_MAX_LIMIT, SEARCH_DEFAULT_LIMIT),
 });
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
 export type SearchParams = z.input<typeof searchQuerySchema>;

@@ -37,102 +37,120 @@ function bound(sql: string, values: Record<string, unknown>): [string, unknown[]
 const reachOf = (reach: SearchReach, column: string) => (reach.everyProject ? 'true' : `${column} = ANY($projects::text[])`);
 
 /**
- * A kind's "starts with" matches in the projects `reach` allows, each part at most `$limit` rows in
- * its index's order. A caller of listed projects: one seek of the project-led index per project,
- * in one statement (LATERAL). A caller reaching every project: the current project's seek (so its
- * matches are never crowded out) and one seek of the table-wide index.
+ * A kind's "starts with" matches in the projects `reach` allows, at most `$limit` rows, by `order`
+ * (columns of the result). A caller of listed projects: one seek of the project-led index per
+ * project, in one statement (LATERAL), the current project's rows kept first. A caller reaching
+ * every project: the current project's seek (so its matches are never crowded out) and one seek of
+ * the table-wide index.
  */
-function startsWith(reach: SearchReach, current: string | null, inProject: (project: string) => string, everywhere: string): string {
+function startsWith(reach: SearchReach, current: string | null, order: string, inProject: (project: string) => string, everywhere: string): string {
   if (!reach.everyProject) {
-    return `(SELECT m.* FROM unnest($projects::text[]) AS r(project_id) CROSS JOIN LATERAL (${inProject('r.project_id')} LIMIT $limit) AS m)`;
+    return `(SELECT m.* FROM unnest($projects::text[]) AS r(project_id) CROSS JOIN LATERAL (${inProject('r.project_id')} LIMIT $limit) AS m
+              ORDER BY ${current ? 'm."projectId" = $current DESC, ' : ''}${order} LIMIT $limit)`;
   }
   const all = `(${everywhere} LIMIT $limit)`;
   return current ? `(${inProject('$current')} LIMIT $limit) UNION ALL ${all}` : all;
 }
 
-const PROJECT = `p.name AS "projectName", p.enabled AS "projectEnabled"`;
+/** Names are ordered lower-cased in byte order, as their indexes are. */
+const BY_TITLE = 'lower(m.title) COLLATE "C", m.id';
+
+/**
+ * A kind's statement: its parts (each answering the result's own columns, so no part's rows are
+ * joined again by key afterwards, which the planner may answer by reading the whole table), then
+ * `more` columns (per row of the answer, after every part's limit) and the project's name and state.
+ */
+const withProject = (parts: string[], more = '') => `
+  SELECT m.*, ${more} p.name AS "projectName", p.enabled AS "projectEnabled"
+    FROM (${parts.join('\n UNION ALL ')}) AS m
+    JOIN projects p ON p.id = m."projectId"`;
+
+const PROJECT_COLUMNS = `'project' AS kind, p.id, p.id AS "projectId", p.name AS title, NULL AS detail`;
+const APP_COLUMNS = `'app' AS kind, a.id, a.project_id AS "projectId", a.name AS title, a.enabled`;
+// Read for the rows answered only, not for every match a project's seek passes.
+const CLIENT_ID = '(SELECT k.client_id FROM application_keys k WHERE k.application_id = m.id)';
+const ACCOUNT_COLUMNS = `'account' AS kind, a.id, coalesce(a.email, a.name) AS title, CASE WHEN a.email IS NOT NULL THEN nullif(a.name, '') END AS detail,
+  (a.id IN ($text, $lower) OR a.sort_key = $lower) AS exact, a.email, a.is_service_account AS "serviceAccount", a.active`;
+const DEVICE_COLUMNS = `'device' AS kind, d.id, d.project_id AS "projectId", d.name AS title, d.user_key AS detail,
+  (d.id = $text OR d.user_key = $lower) AS exact, d.user_key AS "userId", d.name AS "deviceName", d.revoked, d.created_at AS "createdAt"`;
 
 /** The statement of each kind, or null when `q` cannot be one (an audit event's id is a UUID). */
 const STATEMENTS: Record<SearchKind, (t: SearchTerms, reach: SearchReach) => string | null> = {
   // Its id, or the start of its name.
-  project: (t, reach) => `
-    SELECT 'project' AS kind, p.id, p.id AS "projectId", ${PROJECT}, p.name AS title, NULL AS detail, m.exact
-      FROM (SELECT p.id, true AS exact FROM projects p WHERE p.id IN ($text, $lower) AND ${reachOf(reach, 'p.id')}
-            UNION ALL
-            ${startsWith(
-              reach,
-              t.current,
-              (project) => `SELECT p.id, false AS exact FROM projects p WHERE p.id = ${project} AND lower(p.name) COLLATE "C" LIKE $prefix`,
-              `SELECT p.id, false AS exact FROM projects p WHERE lower(p.name) COLLATE "C" LIKE $prefix ORDER BY lower(p.name) COLLATE "C", p.id`,
-            )}) AS m
-      JOIN projects p ON p.id = m.id`,
+  project: (t, reach) =>
+    withProject([
+      `SELECT ${PROJECT_COLUMNS}, true AS exact FROM projects p WHERE p.id IN ($text, $lower) AND ${reachOf(reach, 'p.id')}`,
+      startsWith(
+        reach,
+        t.current,
+        BY_TITLE,
+        (project) => `SELECT ${PROJECT_COLUMNS}, false AS exact FROM projects p WHERE p.id = ${project} AND lower(p.name) COLLATE "C" LIKE $prefix`,
+        `SELECT ${PROJECT_COLUMNS}, false AS exact FROM projects p WHERE lower(p.name) COLLATE "C" LIKE $prefix ORDER BY lower(p.name) COLLATE "C", p.id`,
+      ),
+    ]),
   // Its id, its client id (or, from CLIENT_ID_PREFIX_MIN characters, its start), or the start of its name.
-  app: (t, reach) => `
-    SELECT 'app' AS kind, a.id, a.project_id AS "projectId", ${PROJECT}, a.name AS title, k.client_id AS detail, m.exact,
-           k.client_id AS "clientId", a.enabled
-      FROM (SELECT a.id, true AS exact FROM applications a WHERE a.id IN ($text, $lower) AND ${reachOf(reach, 'a.project_id')}
-            UNION ALL
-            (SELECT a.id, k.client_id = $text AS exact FROM application_keys k JOIN applications a ON a.id = k.application_id
-              WHERE ${t.text.length >= CLIENT_ID_PREFIX_MIN ? `k.client_id COLLATE "C" LIKE $caseprefix` : 'k.client_id = $text'}
-                AND ${reachOf(reach, 'a.project_id')} LIMIT $limit)
-            UNION ALL
-            ${startsWith(
-              reach,
-              t.current,
-              (project) =>
-                `SELECT a.id, false AS exact FROM applications a WHERE a.project_id = ${project} AND a.name_key COLLATE "C" LIKE $prefix
-                  ORDER BY a.name_key COLLATE "C", a.id`,
-              `SELECT a.id, false AS exact FROM applications a WHERE a.name_key COLLATE "C" LIKE $prefix ORDER BY a.name_key COLLATE "C", a.id`,
-            )}) AS m
-      JOIN applications a ON a.id = m.id
-      JOIN projects p ON p.id = a.project_id
-      LEFT JOIN application_keys k ON k.application_id = a.id`,
+  app: (t, reach) =>
+    withProject(
+      [
+        `SELECT ${APP_COLUMNS}, true AS exact FROM applications a WHERE a.id IN ($text, $lower) AND ${reachOf(reach, 'a.project_id')}`,
+        `(SELECT ${APP_COLUMNS}, k.client_id = $text AS exact FROM application_keys k JOIN applications a ON a.id = k.application_id
+         WHERE ${t.text.length >= CLIENT_ID_PREFIX_MIN ? `k.client_id COLLATE "C" LIKE $caseprefix` : 'k.client_id = $text'}
+           AND ${reachOf(reach, 'a.project_id')} LIMIT $limit)`,
+        startsWith(
+          reach,
+          t.current,
+          BY_TITLE,
+          (project) =>
+            `SELECT ${APP_COLUMNS}, false AS exact FROM applications a
+            WHERE a.project_id = ${project} AND a.name_key COLLATE "C" LIKE $prefix ORDER BY a.name_key COLLATE "C", a.id`,
+          `SELECT ${APP_COLUMNS}, false AS exact FROM applications a
+          WHERE a.name_key COLLATE "C" LIKE $prefix ORDER BY a.name_key COLLATE "C", a.id`,
+        ),
+      ],
+      `${CLIENT_ID} AS detail, ${CLIENT_ID} AS "clientId",`,
+    ),
   // Its id, or the start of its email (a service account: of its name), in a project where it holds
   // a permission (an account holding global permissions only has no page in any project).
-  account: (t, reach) => `
-    SELECT 'account' AS kind, a.id, m.project_id AS "projectId", ${PROJECT}, coalesce(a.email, a.name) AS title,
-           CASE WHEN a.email IS NOT NULL THEN nullif(a.name, '') END AS detail, (a.id IN ($text, $lower) OR a.sort_key = $lower) AS exact,
-           a.email, a.is_service_account AS "serviceAccount", a.active
-      FROM (SELECT DISTINCT a.id, ap.project_id FROM accounts a JOIN account_permissions ap ON ap.account_id = a.id
-             WHERE a.id IN ($text, $lower) AND ap.project_id IS NOT NULL AND ${reachOf(reach, 'ap.project_id')}
-            UNION ALL
-            ${startsWith(
-              reach,
-              t.current,
-              (project) =>
-                `SELECT a.id, ap.project_id FROM (SELECT DISTINCT account_id, project_id FROM account_permissions WHERE project_id = ${project}) AS ap
-                   JOIN accounts a ON a.id = ap.account_id WHERE a.sort_key COLLATE "C" LIKE $prefix ORDER BY a.sort_key COLLATE "C", a.id`,
-              `SELECT a.id, pick.project_id FROM accounts a
-                 CROSS JOIN LATERAL (SELECT ap.project_id FROM account_permissions ap
-                                      WHERE ap.account_id = a.id AND ap.project_id IS NOT NULL ORDER BY ap.project_id LIMIT 1) AS pick
-                WHERE a.sort_key COLLATE "C" LIKE $prefix ORDER BY a.sort_key COLLATE "C", a.id`,
-            )}) AS m
-      JOIN accounts a ON a.id = m.id
-      JOIN projects p ON p.id = m.project_id`,
+  account: (t, reach) =>
+    withProject([
+      `SELECT DISTINCT ${ACCOUNT_COLUMNS}, ap.project_id AS "projectId" FROM accounts a JOIN account_permissions ap ON ap.account_id = a.id
+        WHERE a.id IN ($text, $lower) AND ap.project_id IS NOT NULL AND ${reachOf(reach, 'ap.project_id')}`,
+      startsWith(
+        reach,
+        t.current,
+        BY_TITLE,
+        (project) =>
+          `SELECT ${ACCOUNT_COLUMNS}, ap.project_id AS "projectId"
+             FROM (SELECT DISTINCT account_id, project_id FROM account_permissions WHERE project_id = ${project}) AS ap
+             JOIN accounts a ON a.id = ap.account_id WHERE a.sort_key COLLATE "C" LIKE $prefix ORDER BY a.sort_key COLLATE "C", a.id`,
+        `SELECT ${ACCOUNT_COLUMNS}, pick.project_id AS "projectId" FROM accounts a
+           CROSS JOIN LATERAL (SELECT ap.project_id FROM account_permissions ap
+                                WHERE ap.account_id = a.id AND ap.project_id IS NOT NULL ORDER BY ap.project_id LIMIT 1) AS pick
+          WHERE a.sort_key COLLATE "C" LIKE $prefix ORDER BY a.sort_key COLLATE "C", a.id`,
+      ),
+    ]),
   // Its mpinId, or its owner's identity or the start of it (user_key is byte-order, lower-case).
-  device: (t, reach) => `
-    SELECT 'device' AS kind, d.id, d.project_id AS "projectId", ${PROJECT}, d.name AS title, d.user_key AS detail,
-           (d.id = $text OR d.user_key = $lower) AS exact, d.user_key AS "userId", d.name AS "deviceName", d.revoked, d.created_at AS "createdAt"
-      FROM (SELECT d.project_id, d.id FROM devices d WHERE d.id = $text AND ${reachOf(reach, 'd.project_id')}
-            UNION ALL
-            ${startsWith(
-              reach,
-              t.current,
-              (project) =>
-                `SELECT d.project_id, d.id FROM devices d WHERE d.project_id = ${project} AND d.user_key LIKE $prefix ORDER BY d.user_key, d.created_at, d.id`,
-              `SELECT d.project_id, d.id FROM devices d WHERE d.user_key LIKE $prefix ORDER BY d.user_key, d.created_at, d.id`,
-            )}) AS m
-      JOIN devices d ON d.project_id = m.project_id AND d.id = m.id
-      JOIN projects p ON p.id = d.project_id`,
+  device: (t, reach) =>
+    withProject([
+      `SELECT ${DEVICE_COLUMNS} FROM devices d WHERE d.id = $text AND ${reachOf(reach, 'd.project_id')}`,
+      startsWith(
+        reach,
+        t.current,
+        'm."userId", m."createdAt", m.id',
+        (project) =>
+          `SELECT ${DEVICE_COLUMNS} FROM devices d WHERE d.project_id = ${project} AND d.user_key LIKE $prefix ORDER BY d.user_key, d.created_at, d.id`,
+        `SELECT ${DEVICE_COLUMNS} FROM devices d WHERE d.user_key LIKE $prefix ORDER BY d.user_key, d.created_at, d.id`,
+      ),
+    ]),
   // Its id (a UUID): one seek of audit_events_id_idx per monthly partition.
   audit: (t, reach) =>
     UUID.test(t.lower)
-      ? `
-    SELECT 'audit' AS kind, e.id::text AS id, e.project_id AS "projectId", ${PROJECT}, coalesce(e.details->>'action', e.scope) AS title,
-           e.user_id AS detail, true AS exact, e.created_at AS "createdAt", e.user_id AS "userId", e.scope, e.event_status AS "eventStatus",
-           e.details->>'action' AS action
-      FROM audit_events e JOIN projects p ON p.id = e.project_id
-     WHERE e.id = $lower::uuid AND ${reachOf(reach, 'e.project_id')}`
+      ? withProject([
+          `SELECT 'audit' AS kind, e.id::text AS id, e.project_id AS "projectId", coalesce(e.details->>'action', e.scope) AS title,
+                  e.user_id AS detail, true AS exact, e.created_at AS "createdAt", e.user_id AS "userId", e.scope,
+                  e.event_status AS "eventStatus", e.details->>'action' AS action
+             FROM audit_events e WHERE e.id = $lower::uuid AND ${reachOf(reach, 'e.project_id')}`,
+        ])
       : null,
 };
 

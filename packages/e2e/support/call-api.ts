@@ -70,7 +70,8 @@ export async function createAppWithKeysThroughApi(page: Page, projectId: string,
   const { id } = await callApiOk(page, api.createApp, {
     body: { platformCode: 'oidc', name: 'Test app', url: new URL(redirectUris[0] ?? 'https://app.example.com').origin, projectId },
   });
-  return callApiOk(page, api.createAppKeys, { params: { application: id }, body: { redirectURI: redirectUris } });
+  const keys = await callApiOk(page, api.createAppKeys, { params: { application: id }, body: { redirectURI: redirectUris } });
+  return { ...keys, id };
 }
 
 /** Revokes an end user's passkey as a project admin does (POST projects/{project}/mpinids/{mpinId}/revocation). */

@@ -5,6 +5,7 @@ import type { appsTexts } from '../features/apps/texts.ts';
 import type { auditTexts } from '../features/audit/texts.ts';
 import type { dashboardTexts } from '../features/dashboard/texts.ts';
 import type { devicesTexts } from '../features/devices/texts.ts';
+import type { searchTexts } from '../features/search/texts.ts';
 import type { settingsTexts } from '../features/settings/texts.ts';
 import type { en } from '../lib/i18n/en.ts';
 
@@ -23,6 +24,7 @@ declare module 'i18next' {
       audit: typeof auditTexts;
       dashboard: typeof dashboardTexts;
       settings: typeof settingsTexts;
+      search: typeof searchTexts;
     };
   }
 }

@@ -37,6 +37,7 @@ import '@mantine/core/styles/Card.layer.css';
 import '@mantine/core/styles/Center.layer.css';
 import '@mantine/core/styles/Drawer.layer.css';
 import '@mantine/core/styles/Fieldset.layer.css';
+import '@mantine/core/styles/Kbd.layer.css';
 import '@mantine/core/styles/List.layer.css';
 import '@mantine/core/styles/Menu.layer.css';
 import '@mantine/core/styles/Modal.layer.css';

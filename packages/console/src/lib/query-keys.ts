@@ -1,6 +1,8 @@
 /** Keys of the server state cached by react-query, in one place so invalidations match reads. */
 export const queryKeys = {
   account: ['account'] as const,
+  /** The command palette's answers (issue 13), by the query and the project it ranks first. */
+  search: (q: string, projectId: string | null) => ['search', q, projectId] as const,
   consoleConfig: ['console-config'] as const,
   accountProjects: (accountId: string) => ['accounts', accountId, 'projects'] as const,
   project: (projectId: string) => ['projects', projectId] as const,

@@ -9,6 +9,7 @@ import type { RouteName } from '../../lib/routes.ts';
 import { Brand } from './brand.tsx';
 import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
 import { LanguageMenu } from './language-menu.tsx';
+import { SearchLauncher } from './search-launcher.tsx';
 import { projectNav } from './project-nav.ts';
 import { ProjectSwitcher } from './project-switcher.tsx';
 import { activeNavRoute } from './side-menu.tsx';
@@ -38,8 +39,9 @@ export function TopBar({ projectId, projectName, showProjectNav, current }: TopB
         <Brand />
         <ProjectSwitcher currentProjectId={projectId} currentProjectName={projectName} />
       </Group>
-      <Group gap="xs" wrap="nowrap">
-        <Group gap="md" wrap="nowrap" visibleFrom="md">
+      <Group gap="xs" wrap="nowrap" className={classes.topEnd}>
+        <SearchLauncher projectId={projectId} />
+        <Group gap="md" wrap="nowrap" visibleFrom="md" className={classes.topEnd}>
           {docsUrl ? (
             <Anchor href={docsUrl} target="_blank" rel="noopener noreferrer" size="sm" className={classes.topLink}>
               {t('layout.documentation')}

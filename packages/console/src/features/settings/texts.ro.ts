@@ -117,7 +117,7 @@ export const settingsTextsRo: Translation<typeof settingsTexts, 'ro'> = {
     firebaseProjectIdHelp: 'Preluat din fișierul cheii contului de serviciu.',
     keyFile: 'Fișierul cheii contului de serviciu',
     keyFileHelp:
-      'Fișierul JSON oferit de Firebase la Project settings → Service accounts → Generate new private key. Este citit în acest browser; cheia sa privată este stocată criptat și nu mai este afișată niciodată.',
+      'Fișierul JSON oferit de consola Firebase la Setările proiectului → Conturi de serviciu → Generați o cheie privată nouă. Este citit în acest browser; cheia sa privată este stocată criptat și nu mai este afișată niciodată.',
     keyFilePlaceholder: 'Alegeți un fișier de cheie JSON',
     keySet: 'Este setată o cheie privată de cont de serviciu ({{account}}).',
     keySetUnknown: 'Este setată o cheie privată de cont de serviciu.',

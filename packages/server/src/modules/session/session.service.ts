@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import * as client from 'openid-client';
-import { DomainError, GLOBAL_WILDCARD, normaliseNextPath, validationText, type AccountLanguage, type ConsoleConfig, type SessionAccount } from '@latchkey/domain';
+import {
+  DomainError,
+  GLOBAL_WILDCARD,
+  normaliseNextPath,
+  validationText,
+  type AccountLanguage,
+  type ConsoleConfig,
+  type SessionAccount,
+} from '@latchkey/domain';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { randomToken, safeEqual, type SecretBox } from '../../crypto.ts';

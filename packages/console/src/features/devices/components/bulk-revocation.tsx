@@ -2,6 +2,7 @@ import { Button, Group, Modal, Progress, Stack, Text } from '@mantine/core';
 import { IconBan } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { DANGER_COLOR } from '../../../components/confirm-modal.tsx';
+import { DangerButton } from '../../../components/settings-form.tsx';
 import { formatUtcDateTime } from '../../../lib/format-date.ts';
 import type { ListState } from '../../../lib/list-state/list-state.ts';
 import { formatNumber } from '../../../lib/format-number.ts';
@@ -53,16 +54,9 @@ export function BulkRevocation({ projectId, list }: BulkRevocationProps) {
 
   return (
     <>
-      <Button
-        variant="outline"
-        color={DANGER_COLOR}
-        leftSection={<IconBan size={16} aria-hidden="true" />}
-        onClick={start}
-        loading={state.step === 'counting'}
-        disabled={open}
-      >
+      <DangerButton leftSection={<IconBan size={16} aria-hidden="true" />} onClick={start} loading={state.step === 'counting'} disabled={open}>
         {t('bulk.open')}
-      </Button>
+      </DangerButton>
       <Modal
         opened={open}
         onClose={running ? () => undefined : dismiss}

@@ -1,6 +1,6 @@
 import { guards } from '@latchkey/domain';
 import { AppShell } from '@mantine/core';
-import { useState } from 'react';
+import { useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { useProject } from '../../features/projects/api/use-project.ts';
@@ -18,6 +18,14 @@ import classes from './layout.module.css';
 
 const HEADER_HEIGHT = 60;
 const NAVBAR_WIDTH = 260;
+
+/**
+ * Focuses the page itself. The address keeps its hash: the list pages hold their filters there.
+ */
+function skipToMain(event: MouseEvent<HTMLAnchorElement>) {
+  event.preventDefault();
+  document.getElementById('main')?.focus();
+}
 
 /** spec §2 "Layout": top bar, side menu inside projects, breadcrumbs, the page, footer. */
 export function AppLayout() {
@@ -41,6 +49,10 @@ export function AppLayout() {
       padding="lg"
     >
       <DocumentTitle projectName={projectName} pageLabel={pageLabel} />
+      {/* WCAG 2.4.1: the first stop of the keyboard goes past the top bar and the menu to the page. */}
+      <a href="#main" className={classes.skipLink} onClick={skipToMain}>
+        {t('layout.skipToContent')}
+      </a>
       <AppShell.Header className={classes.header}>
         <TopBar projectId={projectId} projectName={projectName} showProjectNav={withNavbar} current={handle?.route ?? null} />
       </AppShell.Header>
@@ -49,7 +61,7 @@ export function AppLayout() {
           <SideMenu projectId={projectId} current={handle?.route ?? null} />
         </AppShell.Navbar>
       ) : null}
-      <AppShell.Main className={classes.main}>
+      <AppShell.Main id="main" tabIndex={-1} className={classes.main}>
         <div className={classes.column}>
           <Breadcrumbs projectName={projectName} pageLabel={pageLabel} />
           <div className={classes.content}>

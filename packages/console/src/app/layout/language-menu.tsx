@@ -28,7 +28,9 @@ export function LanguageMenu() {
       <Menu.Target>
         <Button variant="default" leftSection={<IconLanguage size={18} aria-hidden="true" />} className={classes.languageButton}>
           <VisuallyHidden>{t('layout.language')}: </VisuallyHidden>
-          <span lang={current}>{LANGUAGE_NAMES[current]}</span>
+          <span lang={current} className={classes.phoneHidden}>
+            {LANGUAGE_NAMES[current]}
+          </span>
         </Button>
       </Menu.Target>
       <Menu.Dropdown>

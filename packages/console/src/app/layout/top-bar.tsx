@@ -71,8 +71,8 @@ export function TopBar({ projectId, projectName, showProjectNav, current }: TopB
         <ColorSchemeToggle />
         <Menu position="bottom-end" width={260} shadow="md" withInitialFocusPlaceholder={false} withinPortal={false}>
           <Menu.Target>
-            <Button variant="default" hiddenFrom="md" leftSection={<IconMenu2 size={18} aria-hidden="true" />}>
-              {t('layout.menu')}
+            <Button variant="default" hiddenFrom="md" leftSection={<IconMenu2 size={18} aria-hidden="true" />} className={classes.menuButton}>
+              <span className={classes.phoneHidden}>{t('layout.menu')}</span>
             </Button>
           </Menu.Target>
           <Menu.Dropdown>

@@ -60,7 +60,7 @@ export function ExportMenu({ expected, load }: ExportMenuProps) {
     })
       .then((file) => {
         browser.save(file.blob, file.filename);
-        notifySuccess(t('export.done', { rows: number(rowsOf(format, file.lines)), file: file.filename }));
+        notifySuccess(t('export.done', { count: rowsOf(format, file.lines), rows: number(rowsOf(format, file.lines)), file: file.filename }));
       })
       .catch((error: unknown) => {
         if (error instanceof DOMException && error.name === 'AbortError') return;
@@ -75,8 +75,8 @@ export function ExportMenu({ expected, load }: ExportMenuProps) {
     const exact = expected && !expected.totalCapped && expected.total > 0 ? expected.total : null;
     const of = exact ? number(exact) : expected?.totalCapped ? `${number(expected.total)}+` : null;
     const status = of
-      ? t('export.progressOf', { format: formatName(running.format), rows: number(running.rows), total: of })
-      : t('export.progress', { format: formatName(running.format), rows: number(running.rows) });
+      ? t('export.progressOf', { count: exact ?? expected?.total ?? 0, format: formatName(running.format), rows: number(running.rows), total: of })
+      : t('export.progress', { count: running.rows, format: formatName(running.format), rows: number(running.rows) });
     return (
       <Group gap="sm" wrap="nowrap" className={classes.exportProgress}>
         <Stack gap={4} className={classes.exportStatus}>

@@ -16,6 +16,8 @@ export type UsageKey = 'issued' | UsageEventKey;
 /** The country of an address that has none (private, loopback, not in the database): CLDR's "Unknown Region". */
 export const UNKNOWN_COUNTRY = 'ZZ';
 export const LANGUAGES = ['en', 'fr', 'ro'] as const;
+/** A language the product speaks (spec §9): the console, the hosted page and their mail. */
+export type Language = (typeof LANGUAGES)[number];
 export const THEMES = ['classic'] as const;
 export const REVOCATION_REASON = 'PORTAL_REVOKE';
 export const AUDIT_RESULTS = ['success', 'failed', 'created', 'disabled', 'denied', 'error'] as const;

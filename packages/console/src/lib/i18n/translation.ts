@@ -1,7 +1,7 @@
-import type { LANGUAGES } from '@latchkey/domain';
+import type { Language } from '@latchkey/domain';
 
 /** A language the console speaks (spec §9: en, fr, ro); English is the source of every text. */
-export type Language = (typeof LANGUAGES)[number];
+export type { Language };
 /** The languages translated from English, each loaded only when chosen. */
 export type TranslatedLanguage = Exclude<Language, 'en'>;
 

@@ -1,7 +1,5 @@
-import type { LANGUAGES } from '@latchkey/domain';
+import type { Language } from '@latchkey/domain';
 import type { Db } from '../../db/db.ts';
-
-type Language = (typeof LANGUAGES)[number];
 
 export interface SessionRow {
   idHash: string;

@@ -4,6 +4,18 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import layers from './tools/eslint/import-direction.js';
 
+// packages/e2e (issue 20): scenarios wait for what a person waits for, never a fixed time, and find
+// things only through the page helpers of packages/e2e/support (README "Write a scenario").
+const noFixedSleep = {
+  selector: "MemberExpression[property.name='waitForTimeout']",
+  message: 'No fixed sleeps in e2e tests: wait for what the person waits for (web-first assertions, toHaveURL, expect.poll).',
+};
+const noSelectorsInSpecs = {
+  selector:
+    "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(getBy(Role|Label|Text|Placeholder|TestId|Title|AltText)|locator|frameLocator)$/]",
+  message: 'Selectors belong in the page helpers of packages/e2e/support (goTo*, fill*, click*, expect*), not in a spec.',
+};
+
 export default tseslint.config(
   {
     ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '**/test-results/**', '**/playwright-report/**'],
@@ -20,6 +32,15 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       'no-console': 'off',
     },
+  },
+  {
+    files: ['packages/e2e/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', noFixedSleep] },
+  },
+  {
+    // The later block's options replace the earlier one's for these files: both restrictions are listed.
+    files: ['packages/e2e/tests/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', noFixedSleep, noSelectorsInSpecs] },
   },
   {
     files: ['packages/console/**/*.{ts,tsx}'],

@@ -1,9 +1,13 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // One runner, three projects: pure domain units, server integration on real databases, and
 // console components in jsdom. The browser end-to-end suite is Playwright (packages/e2e).
+// docs/decisions/0025: every core runs test files (Vitest's default leaves one free), the server's
+// files in parallel on databases of their own, copied from one migrated template per run.
 export default defineConfig({
   test: {
+    maxWorkers: Number(process.env.LATCHKEY_TEST_WORKERS) || availableParallelism(),
     projects: [
       {
         test: {
@@ -17,12 +21,16 @@ export default defineConfig({
           name: 'server',
           include: ['packages/server/test/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['packages/server/test/support/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          fileParallelism: false,
+          // The app's module graph is imported once per worker, not once per file: the server keeps
+          // no state in its modules (each test file builds its own app on its own database).
+          isolate: false,
         },
       },
       'packages/console/vite.config.ts',
+      'packages/console/vitest.unit.config.ts',
     ],
   },
 });

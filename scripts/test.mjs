@@ -1,43 +1,82 @@
 #!/usr/bin/env node
-// `npm test`: every check a change must pass, in the order that fails fastest — lint, typecheck,
-// domain + server (PGlite and PostgreSQL) + console tests with Vitest, then the browser
-// end-to-end suite with Playwright against the built console and a real server.
-// Ends with one summary line, "N passed, N failed", counted from the runners' JSON reports.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+// `npm test`: every check a change must pass — lint, typecheck, domain + server + console tests with
+// Vitest, then the browser end-to-end suite with Playwright against the built console and a real
+// server. docs/decisions/0025: the steps that need no database (lint, typecheck, the console's build)
+// run side by side, one per core; then Vitest and Playwright, each with a worker per core.
+// Ends with each step's time and result, and one line "N passed, N failed" counted from the runners'
+// JSON reports.
+//
+//   node scripts/test.mjs [lint|typecheck|build|unit|e2e ...]   only these steps
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const reports = mkdtempSync(join(tmpdir(), 'latchkey-test-'));
 const vitestReport = join(reports, 'vitest.json');
 const playwrightReport = join(reports, 'playwright.json');
-const only = process.argv[2]; // optional: lint | typecheck | unit | e2e
+const only = new Set(process.argv.slice(2));
 
-const steps = [
-  // `npm run lint`: ESLint, then Redocly on the OpenAPI document generated from the app.
-  { name: 'lint', cmd: 'npm', args: ['run', '--silent', 'lint'] },
-  { name: 'typecheck', cmd: 'npm', args: ['run', '--silent', 'typecheck'] },
-  {
-    name: 'unit',
-    cmd: 'npx',
-    args: ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`],
-  },
-  {
-    name: 'e2e',
-    cmd: 'npm',
-    args: ['run', '--silent', 'test:e2e', '--', '--reporter=list,json'],
-    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport },
-  },
-].filter((s) => !only || s.name === only);
+/** Each stage's steps run at once; a stage starts when the one before it has ended. */
+const stages = [
+  [
+    // `npm run lint`: ESLint, Prettier, then Redocly on the OpenAPI document generated from the app.
+    { name: 'lint', cmd: 'npm', args: ['run', '--silent', 'lint'] },
+    { name: 'typecheck', cmd: 'npm', args: ['run', '--silent', 'typecheck'] },
+    { name: 'build', cmd: 'npm', args: ['run', '--silent', 'build'] },
+  ],
+  [
+    {
+      name: 'unit',
+      cmd: 'npx',
+      args: ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`],
+    },
+  ],
+  [
+    {
+      name: 'e2e',
+      cmd: 'npx',
+      args: ['playwright', 'test', '-c', 'packages/e2e/playwright.config.ts', '--reporter=list,json'],
+      env: { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport },
+    },
+  ],
+]
+  .map((stage) => stage.filter((s) => only.size === 0 || only.has(s.name)))
+  .filter((stage) => stage.length > 0);
+
+/**
+ * Runs one step. Alone in its stage, its output goes straight to the terminal; beside others, each
+ * step's output is held and printed whole when it ends, so steps never interleave their lines.
+ */
+function run(step, alone) {
+  return new Promise((resolve) => {
+    const t0 = Date.now();
+    const child = spawn(step.cmd, step.args, {
+      stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...step.env, ...(alone ? {} : { FORCE_COLOR: '1' }) },
+    });
+    const output = [];
+    child.stdout?.on('data', (chunk) => output.push(chunk));
+    child.stderr?.on('data', (chunk) => output.push(chunk));
+    child.on('close', (code) => {
+      const seconds = (Date.now() - t0) / 1000;
+      if (!alone) {
+        console.log(`\n━━ ${step.name} ━━`);
+        process.stdout.write(Buffer.concat(output));
+      }
+      const ok = code === 0;
+      console.log(`━━ ${step.name}: ${ok ? 'ok' : 'FAILED'} in ${seconds.toFixed(1)} s`);
+      resolve({ name: step.name, ok, seconds });
+    });
+  });
+}
 
 const started = Date.now();
-const failedSteps = [];
-for (const step of steps) {
-  console.log(`\n━━ ${step.name} ━━`);
-  const t0 = Date.now();
-  const r = spawnSync(step.cmd, step.args, { stdio: 'inherit', env: { ...process.env, ...step.env } });
-  console.log(`━━ ${step.name}: ${r.status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  if (r.status !== 0) failedSteps.push(step.name);
+const results = [];
+for (const stage of stages) {
+  if (stage.length === 1) console.log(`\n━━ ${stage[0].name} ━━`);
+  else console.log(`\n━━ ${stage.map((s) => s.name).join(' + ')} (side by side) ━━`);
+  results.push(...(await Promise.all(stage.map((step) => run(step, stage.length === 1)))));
 }
 
 let passed = 0;
@@ -55,10 +94,12 @@ if (existsSync(playwrightReport)) {
   failed += p.stats?.unexpected ?? 0;
   skipped += p.stats?.skipped ?? 0;
 }
-// A check that failed outside a test runner (lint, typecheck, a crashed runner) counts as one failure.
-const uncounted = failedSteps.filter((s) => s === 'lint' || s === 'typecheck').length;
-if (failedSteps.length > 0 && failed === 0) failed = Math.max(uncounted, 1);
+const failedSteps = results.filter((r) => !r.ok).map((r) => r.name);
+// A check that failed outside a test runner (lint, typecheck, build, a crashed runner) counts as one failure.
+if (failedSteps.length > 0 && failed === 0) failed = failedSteps.length;
 
+console.log('\nStep        time     result');
+for (const r of results) console.log(`${r.name.padEnd(10)} ${`${r.seconds.toFixed(1)} s`.padStart(8)}   ${r.ok ? 'ok' : 'FAILED'}`);
 console.log(`\nWall time ${((Date.now() - started) / 1000).toFixed(1)} s${failedSteps.length ? `; failed steps: ${failedSteps.join(', ')}` : ''}`);
 console.log(`Tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failedSteps.length ? 1 : 0);

@@ -83,11 +83,14 @@ export default defineConfig({
       },
     },
   },
+  // Component tests (*.test.tsx) in happy-dom (docs/decisions/0025: a third faster than jsdom, the
+  // same assertions); the console's tests that touch no DOM (*.test.ts) run in
+  // Node (vitest.unit.config.ts), where a file starts in a tenth of the time.
   test: {
     name: 'console',
     root,
-    environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
+    environment: 'happy-dom',
+    include: ['src/**/*.test.tsx', 'test/**/*.test.tsx'],
     setupFiles: ['test/setup.ts'],
     restoreMocks: true,
   },

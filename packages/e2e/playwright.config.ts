@@ -5,10 +5,14 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: './tests',
   globalSetup: './support/global-setup.ts',
-  fullyParallel: false,
-  workers: 1,
+  // docs/decisions/0025: every scenario makes its own data, so scenarios (not only files) share the
+  // workers; the longest walks no longer hold one worker while the other waits.
+  fullyParallel: true,
+  workers: 2,
   retries: 0,
-  timeout: 60_000,
+  // Two workers share two cores with the server, PostgreSQL and two browsers: a scenario takes about
+  // twice its time alone (docs/decisions/0025).
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
   outputDir: '../../test-results/e2e',

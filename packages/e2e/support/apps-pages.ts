@@ -16,6 +16,11 @@ export async function clickAddApplication(page: Page, projectId: string): Promis
   await expect(page).toHaveURL(new RegExp(`/project/${projectId}/app/create$`));
 }
 
+/** The list offers no Add application (a closed project). */
+export async function expectNoAddApplication(page: Page): Promise<void> {
+  await expect(page.getByRole('link', { name: 'Add application' })).toHaveCount(0);
+}
+
 export async function fillAppName(page: Page, name: string): Promise<void> {
   await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
 }

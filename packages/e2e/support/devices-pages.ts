@@ -18,6 +18,11 @@ export async function fillListFilter(page: Page, label: string, text: string): P
   await expect(page).toHaveURL(new RegExp(`#.*=${encodeURIComponent(text).replace(/[.]/g, '\\.')}`));
 }
 
+/** The filter bar says `text` (what is filtered, e.g. `Email: a@b.c`). */
+export async function expectFilterSummary(page: Page, text: string): Promise<void> {
+  await expect(page.getByRole('search', { name: 'Filters' })).toContainText(text);
+}
+
 /** The rows of the list (the header row left out). */
 export function listRows(page: Page, table: string): Locator {
   return page.getByRole('table', { name: table }).locator('tbody').getByRole('row');
@@ -31,6 +36,11 @@ export async function expectDeviceRow(page: Page, userId: string, status: 'Activ
   const row = deviceRow(page, userId);
   await expect(row).toHaveCount(1);
   await expect(row.getByText(status, { exact: true })).toBeVisible();
+}
+
+/** Nothing left to do on the device: its row has no button. */
+export async function expectNoDeviceActions(page: Page, userId: string): Promise<void> {
+  await expect(deviceRow(page, userId).getByRole('button')).toHaveCount(0);
 }
 
 /** The row's Revoke, then the confirm dialog's Revoke. */
@@ -87,9 +97,14 @@ export async function exportList(page: Page, format: 'CSV (spreadsheet)' | 'JSON
   return { filename: download.suggestedFilename(), text: Buffer.concat(chunks).toString('utf8') };
 }
 
+/** The devices list's "Revoke all matching" button (see revokeAllMatching for the whole run). */
+export async function clickRevokeAllMatching(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Revoke all matching' }).click();
+}
+
 /** "Revoke all matching": the dialog must state `count` devices; confirmed, the run ends in its notification. */
 export async function revokeAllMatching(page: Page, count: number, onDialog?: () => Promise<void>): Promise<void> {
-  await page.getByRole('button', { name: 'Revoke all matching' }).click();
+  await clickRevokeAllMatching(page);
   const title = `Revoke ${count} device${count === 1 ? '' : 's'}`;
   const dialog = page.getByRole('dialog', { name: title });
   await expect(dialog).toContainText('matching the current filter, registered up to');

@@ -103,3 +103,13 @@ export async function expectText(page: Page, text: string | RegExp): Promise<voi
 export async function expectTextAbsent(page: Page, text: string): Promise<void> {
   await expect(page.getByText(text)).toHaveCount(0);
 }
+
+/** A text the page shows in one place (strict, as `getByText` is: a second place fails). */
+export async function expectTextOnce(page: Page, text: string | RegExp): Promise<void> {
+  await expect(page.getByText(text)).toBeVisible();
+}
+
+/** A notification or banner (role alert) that says `text`. */
+export async function expectAlert(page: Page, text: string): Promise<void> {
+  await expect(page.getByRole('alert').filter({ hasText: text })).toBeVisible();
+}

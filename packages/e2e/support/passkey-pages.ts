@@ -74,6 +74,47 @@ export async function expectSignedInAtApp(page: Page): Promise<string> {
   return text.replace(/^Subject: /, '');
 }
 
+/** The passkey offer's "Not now": no passkey for now, the sign-in goes on. */
+export async function clickNotNow(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Not now' }).click();
+}
+
+/** On the passkey step: ask for a QuickCode to add another device, with this sign-in. */
+export async function checkAlsoGetQuickCode(page: Page): Promise<void> {
+  await page.getByLabel('Also get a QuickCode to add another device').check();
+}
+
+/** After a sign-in that asked for one, the page shows the QuickCode. */
+export async function expectQuickCodeShown(page: Page): Promise<void> {
+  await expect(page.getByRole('heading', { name: 'Your QuickCode' })).toBeVisible();
+}
+
+/** The QuickCode as the page shows it (its digits may be spaced). */
+export async function readQuickCode(page: Page): Promise<string> {
+  return (await page.getByLabel('Your QuickCode').textContent()) ?? '';
+}
+
+/** A hosted page's Continue (the QuickCode shown, the QuickCode entered). */
+export async function clickContinue(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+/** On the sign-in page of a new device: "I have a QuickCode". */
+export async function clickIHaveAQuickCode(page: Page): Promise<void> {
+  await page.getByRole('link', { name: 'I have a QuickCode' }).click();
+}
+
+export async function expectQuickCodeEntry(page: Page): Promise<void> {
+  await expect(page.getByRole('heading', { name: 'Enter your QuickCode' })).toBeVisible();
+}
+
+/** The QuickCode entry: the email and the QuickCode from the other device, then Continue. */
+export async function fillQuickCodeAndContinue(page: Page, email: string, quickCode: string): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('QuickCode').fill(quickCode);
+  await clickContinue(page);
+}
+
 export async function expectPasskeyRevoked(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { name: 'This passkey was revoked' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Email me a code instead' })).toBeVisible();

@@ -74,6 +74,6 @@ export async function clickAddApp(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Add App' }).click();
 }
 
-export async function expectValidationMessage(page: Page, message: string): Promise<void> {
+export async function expectValidationMessage(page: Page, message: string | RegExp): Promise<void> {
   await expect(page.getByText(message)).toBeVisible();
 }

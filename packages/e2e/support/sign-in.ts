@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { api, API_BASE_PATH } from '@latchkey/domain';
 import { expect, type Browser, type Page } from '@playwright/test';
 
 export const OWNER_EMAIL = 'owner@latchkey.test';
@@ -88,11 +89,56 @@ export async function signInAgainIfAsked(page: Page, email: string): Promise<voi
   await expect(loggedIn).toBeVisible();
 }
 
-/** Opens the console signed out, signs in through the built-in provider, lands on `path`. */
-export async function signIn(page: Page, email: string, path = '/'): Promise<void> {
+/** Opens the console signed out, signs in on the built-in provider's pages, lands on `path`. */
+export async function signInThroughPages(page: Page, email: string, path = '/'): Promise<void> {
   await page.goto(path);
   await expectSignInPage(page);
   await fillSignInForm(page, email);
+  await expectSignedIn(page);
+}
+
+/** The address a form of a provider page posts to (the page's own address when it names none). */
+function formAction(html: string, field: string, pageUrl: string): string {
+  for (const [, attributes, body] of html.matchAll(/<form([^>]*)>([\s\S]*?)<\/form>/g)) {
+    if (!body?.includes(`name="${field}"`)) continue;
+    const action = /action="([^"]*)"/.exec(attributes ?? '')?.[1]?.replace(/&amp;/g, '&');
+    return new URL(action ?? pageUrl, pageUrl).href;
+  }
+  throw new Error(`no form with a ${field} field at ${pageUrl}`);
+}
+
+/**
+ * Signs `email` in as the console and the provider's pages do, call by call, without drawing them
+ * (issue 20: only the scenarios about signing in walk its pages): the provider's address from
+ * GET authurl, the address and the mailed code posted to its forms, the code it returns exchanged
+ * by POST login. The session's cookies land in the page's browser context; then `path` opens.
+ */
+export async function signIn(page: Page, email: string, path = '/'): Promise<void> {
+  const http = page.request;
+  const base = process.env.LATCHKEY_URL;
+  if (!base) throw new Error('LATCHKEY_URL is not set: is global setup running?');
+  const redirectURL = `${base}/login`;
+  const started = await http.get(`${API_BASE_PATH}${api.getAuthUrl.path}`, { params: { redirectURL } });
+  expect(started.ok(), `GET authurl: ${started.status()}`).toBe(true);
+  const { authUrl } = (await started.json()) as { authUrl: string };
+
+  const emailPage = await http.get(authUrl);
+  expect(emailPage.ok(), `the provider's first page: ${emailPage.status()}`).toBe(true);
+  const before = codesFor(email).length;
+  const codePage = await http.post(formAction(await emailPage.text(), 'email', emailPage.url()), { form: { email } });
+  expect(codePage.ok(), `the address posted: ${codePage.status()}`).toBe(true);
+  const code = await readCode(email, before);
+  const returned = await http.post(formAction(await codePage.text(), 'code', codePage.url()), { form: { code } });
+  const back = new URL(returned.url());
+  const exchanged = back.searchParams.get('code');
+  expect(exchanged, `the provider returned to ${back.pathname}${back.search}`).toBeTruthy();
+
+  const state = back.searchParams.get('state');
+  const login = await http.post(`${API_BASE_PATH}${api.login.path}`, {
+    data: { code: exchanged, redirectURL, ...(state ? { state } : {}) },
+  });
+  expect(login.ok(), `POST login: ${login.status()} ${await login.text()}`).toBe(true);
+  await page.goto(path);
   await expectSignedIn(page);
 }
 

@@ -3,10 +3,13 @@ import { callApi, callApiOk, createAppWithKeysThroughApi, createProjectThroughAp
 import { setPermissions } from '../support/database.ts';
 import {
   auditRow,
+  clickRevokeAllMatching,
   clickRevokeDevice,
   closeDialog,
   deviceRow,
   expectDeviceRow,
+  expectFilterSummary,
+  expectNoDeviceActions,
   exportList,
   fillListFilter,
   goToAudit,
@@ -18,7 +21,7 @@ import {
 } from '../support/devices-pages.ts';
 import { expect, expectAccessible, test } from '../support/fixtures.ts';
 import { saveShots } from '../support/shots.ts';
-import { expectForbidden } from '../support/layout.ts';
+import { expectAlert, expectForbidden } from '../support/layout.ts';
 import { expectPasskeyRevoked, fillIdentityAndContinue, goToAppSignIn, registerPasskey } from '../support/passkey-pages.ts';
 import { startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
 import { newEmail, signIn, signInInNewContext } from '../support/sign-in.ts';
@@ -64,13 +67,13 @@ test('a project admin finds a user’s device, revokes it, and finds the revocat
     await fillListFilter(page, 'Email', lost);
     await expect(listRows(page, 'Devices')).toHaveCount(1);
     await expectDeviceRow(page, lost, 'Active');
-    await expect(page.getByRole('search', { name: 'Filters' })).toContainText(`Email: ${lost}`);
+    await expectFilterSummary(page, `Email: ${lost}`);
   });
 
   await test.step('revokes it through the confirm dialog: the row says Revoked, and says so after a reload', async () => {
     await clickRevokeDevice(page, lost);
     await expectDeviceRow(page, lost, 'Revoked');
-    await expect(deviceRow(page, lost).getByRole('button')).toHaveCount(0);
+    await expectNoDeviceActions(page, lost);
     await page.reload();
     await expectDeviceRow(page, lost, 'Revoked');
     await saveShots(page, 'devices-filtered-revoked', { phone: true });
@@ -89,7 +92,7 @@ test('a project admin finds a user’s device, revokes it, and finds the revocat
     await expect(deviceRow(page, other)).toContainText('Failed to revoke device');
     await expect(deviceRow(page, other)).toContainText('This device is already revoked');
     await expectDeviceRow(page, other, 'Revoked');
-    await expect(deviceRow(page, other).getByRole('button')).toHaveCount(0);
+    await expectNoDeviceActions(page, other);
     await expectAccessible(page);
     await saveShots(page, 'devices-revoke-failed', { fullPage: false });
   });
@@ -161,8 +164,8 @@ test('an admin exports the audit log and the devices, and revokes every device o
     });
     for (const email of people) await expectDeviceRow(page, email, 'Revoked');
     // Nothing is left to revoke: asking again says so.
-    await page.getByRole('button', { name: 'Revoke all matching' }).click();
-    await expect(page.getByRole('alert').filter({ hasText: 'No active device matches the filter' })).toBeVisible();
+    await clickRevokeAllMatching(page);
+    await expectAlert(page, 'No active device matches the filter');
   });
 
   await test.step('the devices download as CSV with their status, and each revocation is its own audit event', async () => {

@@ -57,6 +57,8 @@ const SIDE_MENU = [
 ];
 
 test('every project page shows its title, breadcrumbs and side menu, and passes the accessibility check', async ({ page }) => {
+  // Thirteen pages, each checked by axe: a walk, not one step (the languages walks take longer).
+  test.setTimeout(180_000);
   await signIn(page, newEmail('tour'));
   const projectId = await createProjectThroughApi(page, 'Tour project');
   for (const [path, title] of PROJECT_PAGES) {

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createAppWithKeysThroughApi, createProjectThroughApi } from '../support/call-api.ts';
 import { expect, test } from '../support/fixtures.ts';
-import { expectPasskeyOffer, fillEmailedCodeAndSignIn, fillIdentityAndContinue } from '../support/passkey-pages.ts';
+import { expectHeading } from '../support/hosted-pages.ts';
+import { clickNotNow, expectPasskeyOffer, fillEmailedCodeAndSignIn, fillIdentityAndContinue } from '../support/passkey-pages.ts';
 import { newEmail, readCode, signIn } from '../support/sign-in.ts';
 
 /** A mobile app's private-use scheme redirect (RFC 8252 §7.1). */
@@ -38,11 +39,11 @@ test('a native app’s user signs in in the browser, and Chromium hands the code
   await test.step('the user verifies by emailed code and declines a passkey for now', async () => {
     const email = newEmail('mobile-user');
     await user.goto(authorization.href);
-    await expect(user.getByRole('heading', { name: `Sign in to ${projectName}` })).toBeVisible();
+    await expectHeading(user, `Sign in to ${projectName}`);
     await fillIdentityAndContinue(user, email);
     await fillEmailedCodeAndSignIn(user, await readCode(email, 0));
     await expectPasskeyOffer(user);
-    await user.getByRole('button', { name: 'Not now' }).click();
+    await clickNotNow(user);
   });
 
   await test.step('the browser leaves for com.example.app: with a code the app exchanges', async () => {

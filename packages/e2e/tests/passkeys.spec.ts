@@ -5,15 +5,22 @@ import { callApiOk, createAppWithKeysThroughApi, createProjectThroughApi, revoke
 import { expect, expectAccessible, test } from '../support/fixtures.ts';
 import {
   addVirtualAuthenticator,
+  checkAlsoGetQuickCode,
+  clickContinue,
   clickCreatePasskey,
+  clickIHaveAQuickCode,
   clickSignInWithPasskey,
   expectPasskeyOffer,
   expectPasskeyRevoked,
   expectPasskeyStep,
+  expectQuickCodeEntry,
+  expectQuickCodeShown,
   expectSignedInAtApp,
   fillEmailedCodeAndSignIn,
   fillIdentityAndContinue,
+  fillQuickCodeAndContinue,
   goToAppSignIn,
+  readQuickCode,
 } from '../support/passkey-pages.ts';
 import { startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
 import { countCodesSentTo, newEmail, readCode, signIn } from '../support/sign-in.ts';
@@ -142,15 +149,15 @@ test('a QuickCode from the signed-in laptop lets the phone create its own passke
     await goToAppSignIn(onLaptop, app.url, projectName);
     await fillIdentityAndContinue(onLaptop, email);
     await expectPasskeyStep(onLaptop);
-    await onLaptop.getByLabel('Also get a QuickCode to add another device').check();
+    await checkAlsoGetQuickCode(onLaptop);
     await expectAccessible(onLaptop);
     await saveShot(onLaptop, 'passkey-page-quickcode');
     await clickSignInWithPasskey(onLaptop);
-    await expect(onLaptop.getByRole('heading', { name: 'Your QuickCode' })).toBeVisible();
+    await expectQuickCodeShown(onLaptop);
     await expectAccessible(onLaptop);
     await saveShot(onLaptop, 'quickcode-shown');
-    const shown = (await onLaptop.getByLabel('Your QuickCode').textContent()) ?? '';
-    await onLaptop.getByRole('button', { name: 'Continue' }).click();
+    const shown = await readQuickCode(onLaptop);
+    await clickContinue(onLaptop);
     expect(await expectSignedInAtApp(onLaptop)).toBe(subject);
     return shown.replace(/\s/g, '');
   });
@@ -162,13 +169,11 @@ test('a QuickCode from the signed-in laptop lets the phone create its own passke
     await onPhone.emulateMedia({ colorScheme: 'dark' });
     await addVirtualAuthenticator(onPhone);
     await goToAppSignIn(onPhone, app.url, projectName);
-    await onPhone.getByRole('link', { name: 'I have a QuickCode' }).click();
-    await expect(onPhone.getByRole('heading', { name: 'Enter your QuickCode' })).toBeVisible();
+    await clickIHaveAQuickCode(onPhone);
+    await expectQuickCodeEntry(onPhone);
     await expectAccessible(onPhone);
     await saveShot(onPhone, 'quickcode-entry-dark');
-    await onPhone.getByLabel('Email').fill(email);
-    await onPhone.getByLabel('QuickCode').fill(quickCode);
-    await onPhone.getByRole('button', { name: 'Continue' }).click();
+    await fillQuickCodeAndContinue(onPhone, email, quickCode);
     await expectPasskeyOffer(onPhone);
     await clickCreatePasskey(onPhone);
     expect(await expectSignedInAtApp(onPhone)).toBe(subject);

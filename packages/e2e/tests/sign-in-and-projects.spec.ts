@@ -20,7 +20,7 @@ import {
   goToProjectPage,
   showClosedProjects,
 } from '../support/project-pages.ts';
-import { expectSignInPage, newEmail, signIn, signInAgainIfAsked } from '../support/sign-in.ts';
+import { expectSignInPage, newEmail, signIn, signInAgainIfAsked, signInThroughPages } from '../support/sign-in.ts';
 
 test('a new user signs in, creates a project, closes it and finds it behind the toggle, then signs out', async ({ page }) => {
   const email = newEmail('newcomer');
@@ -30,7 +30,7 @@ test('a new user signs in, creates a project, closes it and finds it behind the 
     await page.goto('/');
     await expectSignInPage(page);
     await expectAccessible(page);
-    await signIn(page, email);
+    await signInThroughPages(page, email);
     await expectText(page, email);
     await expectAccessible(page);
   });

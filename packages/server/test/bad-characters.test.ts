@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { api } from '@latchkey/domain';
 import { anonymous, signedInAccount, useTestApp } from './support/app.ts';
 import { Browser } from './support/browser.ts';
-import { describeEachDatabase } from './support/databases.ts';
+import { describeWithDatabase } from './support/databases.ts';
 import { apiPath, createProject, databaseFingerprint, getProject } from './support/fixtures.ts';
 import { formAction, openSignIn, submitEmail } from './support/sign-in.ts';
 
@@ -19,7 +19,7 @@ const INVALID_CHARACTERS = 'Contains characters that are not allowed (control ch
  * 400 with a clear message that names the field, and change nothing. The fuzz test covers the
  * rest; these are the cases the probe reported, one by one.
  */
-describeEachDatabase('NUL bytes and lone surrogates', (t) => {
+describeWithDatabase('NUL bytes and lone surrogates', (t) => {
   const app = useTestApp(t, { listen: true });
 
   it.each([

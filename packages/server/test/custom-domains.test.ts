@@ -4,7 +4,7 @@ import { api, projectIssuerPath, type ApplicationKeys, type Issuer, type Project
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { createPasskey, pageOptions, usePasskey, type CreationOptions, type RequestOptions } from './support/authenticator.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
-import { describeEachDatabase } from './support/databases.ts';
+import { describeWithDatabase } from './support/databases.ts';
 import { apiPath, createApp, createKeys, createProject, databaseFingerprint, getProject, REDIRECT, setEnabled } from './support/fixtures.ts';
 import { untilApp } from './support/relying-party.ts';
 import { formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
@@ -21,7 +21,7 @@ const uniqueHost = (label: string) => `${label}-${Date.now().toString(36)}-${(ho
 
 // docs/decisions/0016: a project's custom domain is its issuer, routed by Host; its mobile domain
 // serves the association files; hosts are claimed by one project at most.
-describeEachDatabase('custom domains of project issuers', (d) => {
+describeWithDatabase('custom domains of project issuers', (d) => {
   const t = useTestApp(d, { listen: true, env: { PROJECTS_PER_ACCOUNT: '100' } });
   let admin: SignedIn;
   let global: SignedIn;

@@ -6,7 +6,7 @@ import { userIdForEmail } from '../src/provider/project-users.repository.ts';
 import { anonymous, signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Passkey, type RequestOptions } from './support/authenticator.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
-import { describeEachDatabase } from './support/databases.ts';
+import { describeWithDatabase } from './support/databases.ts';
 import { closeProject, createProject, REDIRECT, storeDevice } from './support/fixtures.ts';
 import { authorizationRequest, projectWithRelyingParty, untilApp, type RelyingParty } from './support/relying-party.ts';
 import { codeInsteadAction, formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
@@ -17,7 +17,7 @@ interface ErrorAnswer {
 }
 
 // spec §7 "Devices", §4 "Device: Active -> Revoked (one way)", §6 guard `revocation`, §9 PORTAL_REVOKE.
-describeEachDatabase('revoking a device (POST projects/{project}/mpinids/{mpinId}/revocation)', (t) => {
+describeWithDatabase('revoking a device (POST projects/{project}/mpinids/{mpinId}/revocation)', (t) => {
   const app = useTestApp(t, { listen: true, env: { PROJECTS_PER_ACCOUNT: '100' } });
 
   const revocationPath = (project: string, mpinId: string) => `/api${buildPath(devicesApi.revokeDevice.path, { project, mpinId })}`;

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort, startTestApp, type TestApp } from './support/app.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
-import { describeEachDatabase } from './support/databases.ts';
+import { describeWithDatabase } from './support/databases.ts';
 import { startExternalProvider, type ExternalProvider } from './support/external-provider.ts';
 import { postLogin } from './support/sign-in.ts';
 
-describeEachDatabase('sign-in through an external OpenID provider', (t) => {
+describeWithDatabase('sign-in through an external OpenID provider', (t) => {
   let external: ExternalProvider;
   let app: TestApp;
 
@@ -90,7 +90,7 @@ describeEachDatabase('sign-in through an external OpenID provider', (t) => {
   });
 });
 
-describeEachDatabase('an external OpenID provider that cannot be reached', (t) => {
+describeWithDatabase('an external OpenID provider that cannot be reached', (t) => {
   it('answers 500 internal with a clear message, and works once it is back (discovery is retried)', async () => {
     const port = await freePort();
     const appPort = await freePort();

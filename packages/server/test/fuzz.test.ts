@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { api, buildPath, errorStatusesOf, type Endpoint } from '@latchkey/domain';
 import { SESSION_COOKIE } from '../src/http/cookies.ts';
 import { signedInAccount, useTestApp, type SignedIn } from './support/app.ts';
-import { describeEachDatabase } from './support/databases.ts';
+import { describeWithDatabase } from './support/databases.ts';
 import { apiPath, createApp, createKeys, createProject, databaseFingerprint, REDIRECT } from './support/fixtures.ts';
 
 /**
@@ -92,7 +92,7 @@ interface BadRequest {
   headers?: Record<string, string>;
 }
 
-describeEachDatabase('bad input never answers 5xx and never writes', (t) => {
+describeWithDatabase('bad input never answers 5xx and never writes', (t) => {
   const app = useTestApp(t);
   let owner: SignedIn;
   let outsider: SignedIn;

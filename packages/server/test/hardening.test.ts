@@ -10,7 +10,7 @@ import { sealStoredPushKeys } from '../src/modules/projects/push-keys.ts';
 import { readSecretKey, SECRET_KEY_FILE } from '../src/secret-key.ts';
 import { signedInAccount, startTestApp, storedSessionRef, TEST_SECRET_KEY, uniqueEmail, type TestApp, useTestApp } from './support/app.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
-import { describeEachDatabase } from './support/databases.ts';
+import { describeWithDatabase } from './support/databases.ts';
 import { createProject, getProject, serviceAccountKey } from './support/fixtures.ts';
 import { formAction, openSignIn, postLogin, submitCode, submitEmail } from './support/sign-in.ts';
 
@@ -24,7 +24,7 @@ function stringsIn(value: unknown, into: string[] = []): string[] {
   return into;
 }
 
-describeEachDatabase('logout from another site (issue 7, defect 6)', (t) => {
+describeWithDatabase('logout from another site (issue 7, defect 6)', (t) => {
   const app = useTestApp(t);
 
   it('refuses GET /api/logout sent by another site (Sec-Fetch-Site, Origin) and keeps the session', async () => {
@@ -50,7 +50,7 @@ describeEachDatabase('logout from another site (issue 7, defect 6)', (t) => {
   });
 });
 
-describeEachDatabase('secrets at rest (issue 7, defect 8)', (t) => {
+describeWithDatabase('secrets at rest (issue 7, defect 8)', (t) => {
   const app = useTestApp(t, { listen: true });
 
   async function rowsOf(table: string): Promise<Array<Record<string, unknown>>> {
@@ -146,7 +146,7 @@ describeEachDatabase('secrets at rest (issue 7, defect 8)', (t) => {
   });
 });
 
-describeEachDatabase('push keys at rest (issue 7, defect 8)', (t) => {
+describeWithDatabase('push keys at rest (issue 7, defect 8)', (t) => {
   const app = useTestApp(t);
   const KEY = serviceAccountKey('fb-1', 'old');
 
@@ -248,7 +248,7 @@ describe('the master key file', () => {
   });
 });
 
-describeEachDatabase('transport and proxies (issue 7, defect 9)', (t) => {
+describeWithDatabase('transport and proxies (issue 7, defect 9)', (t) => {
   it('pins the provider to PUBLIC_URL: https cookies are Secure and HSTS is sent on /idp, whatever the request says', async () => {
     const app = await startTestApp(t.db, { env: { PUBLIC_URL: 'https://console.example.com' } });
     try {

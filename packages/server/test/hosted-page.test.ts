@@ -4,7 +4,7 @@ import { pageLanguage, type PageLanguage } from '../src/idp/page-texts.ts';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { createPasskey, pageOptions, type CreationOptions } from './support/authenticator.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
-import { describeEachDatabase } from './support/databases.ts';
+import { describeWithDatabase } from './support/databases.ts';
 import { apiPath, closeProject, getProject, REDIRECT } from './support/fixtures.ts';
 import { authorizationRequest, projectWithRelyingParty, untilApp, type RelyingParty } from './support/relying-party.ts';
 import { formAction, isPasskeyOffer } from './support/sign-in.ts';
@@ -45,7 +45,7 @@ const htmlLang = (page: BrowserResponse) => /<html lang="([^"]+)">/.exec(page.te
 const heading = (page: BrowserResponse) => /<h1>([^<]*)<\/h1>/.exec(page.text)?.[1];
 const imgSrc = (page: BrowserResponse) => /img-src ([^;]*)/.exec(page.headers.get('content-security-policy') ?? '')?.[1];
 
-describeEachDatabase('the hosted sign-in page', (d) => {
+describeWithDatabase('the hosted sign-in page', (d) => {
   const t = useTestApp(d, { listen: true, env: { PROJECTS_PER_ACCOUNT: '100' } });
   let admin: SignedIn;
   beforeAll(async () => {

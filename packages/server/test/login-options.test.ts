@@ -5,7 +5,7 @@ import { loginMethods } from '../src/provider/passkeys.ts';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Passkey, type RequestOptions } from './support/authenticator.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
-import { describeEachDatabase } from './support/databases.ts';
+import { describeWithDatabase } from './support/databases.ts';
 import { apiPath, getProject, REDIRECT } from './support/fixtures.ts';
 import { authorizationRequest, projectWithRelyingParty, untilApp, type RelyingParty } from './support/relying-party.ts';
 import { formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
@@ -36,7 +36,7 @@ describe('the login methods a passkey page offers (spec §3 loginOptions)', () =
 
 // docs/decisions/0017 "Login options": Browser Login is a passkey on this device, Mobile Login one
 // on a phone or tablet through the browser's QR code; the primary is offered first.
-describeEachDatabase('login options at a project issuer', (d) => {
+describeWithDatabase('login options at a project issuer', (d) => {
   const t = useTestApp(d, { listen: true, env: { PROJECTS_PER_ACCOUNT: '100' } });
   let admin: SignedIn;
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { appsApi, devicesApi, projectsApi, REVOCATION_REASON, type ApplicationKe
 import { changesBetween, SECRET_CHANGED } from '../src/modules/audit/changes.ts';
 import { userIdForEmail } from '../src/provider/project-users.repository.ts';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
-import { describeEachDatabase } from './support/databases.ts';
+import { describeWithDatabase } from './support/databases.ts';
 import { apiPath, REDIRECT, serviceAccountKey, storeDevice } from './support/fixtures.ts';
 
 /** A public address the GeoIP database places in Great Britain, sent as a proxy would (the test app trusts loopback). */
@@ -26,7 +26,7 @@ interface ConsoleEvent {
 
 // docs/decisions/0014 "Management actions": every console/API write is an event of scope `console`
 // with who (account), from where (ip, country, user agent) and what changed (never a secret).
-describeEachDatabase('management actions in the audit log', (t) => {
+describeWithDatabase('management actions in the audit log', (t) => {
   const app = useTestApp(t, { env: { PROJECTS_PER_ACCOUNT: '100' } });
 
   async function eventsOf(projectId: string): Promise<ConsoleEvent[]> {

@@ -3,7 +3,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { api, projectIssuerPath, type ApplicationKeys, type Issuer } from '@latchkey/domain';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
-import { describeEachDatabase } from './support/databases.ts';
+import { describeWithDatabase } from './support/databases.ts';
 import { apiPath, createApp, createKeys, createProject, databaseFingerprint } from './support/fixtures.ts';
 import { declinePasskey, formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
 
@@ -11,7 +11,7 @@ const APP_SCHEME_REDIRECT = 'com.example.app:/oauth2redirect';
 
 // RFC 8252 (OAuth 2.0 for Native Apps) at a project's issuer: private-use schemes, claimed https
 // URLs and loopback addresses with any port (docs/decisions/0012 "Native apps").
-describeEachDatabase('native apps at a project issuer', (d) => {
+describeWithDatabase('native apps at a project issuer', (d) => {
   const t = useTestApp(d, { listen: true, env: { PROJECTS_PER_ACCOUNT: '100' } });
   let admin: SignedIn;
   beforeAll(async () => {

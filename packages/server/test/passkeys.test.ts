@@ -4,7 +4,7 @@ import { userDevices, type Device } from '../src/provider/devices.repository.ts'
 import { signedInAccount, startTestApp, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Passkey, type RequestOptions } from './support/authenticator.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
-import { describeEachDatabase } from './support/databases.ts';
+import { describeWithDatabase } from './support/databases.ts';
 import { REDIRECT, storeDevice } from './support/fixtures.ts';
 import { authorizationRequest, projectWithRelyingParty, untilApp, type RelyingParty } from './support/relying-party.ts';
 import { codeInsteadAction, formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
@@ -13,7 +13,7 @@ const CHROME_ON_LINUX = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHT
 
 // docs/decisions/0013: a new user verified by code is offered a passkey; a returning user gives their
 // address, then signs in with the passkey alone; options and answers are scoped to the project.
-describeEachDatabase('end users sign in with passkeys at a project issuer', (d) => {
+describeWithDatabase('end users sign in with passkeys at a project issuer', (d) => {
   const t = useTestApp(d, { listen: true, env: { PROJECTS_PER_ACCOUNT: '100' } });
   let admin: SignedIn;
   beforeAll(async () => {

@@ -2,11 +2,11 @@ import { expect, it } from 'vitest';
 import { errors } from 'oidc-provider';
 import { dbAdapterFactory, type PayloadScope } from '../src/idp/oidc-payloads.repository.ts';
 import { signedInAccount, useTestApp } from './support/app.ts';
-import { describeEachDatabase } from './support/databases.ts';
+import { describeWithDatabase } from './support/databases.ts';
 import { createApp, createKeys, createProject, REDIRECT, setEnabled } from './support/fixtures.ts';
 
 /** Review findings on issue 8's first slice: each was a way around the issuer's rules. */
-describeEachDatabase("a project's issuer refuses what it must", (t) => {
+describeWithDatabase("a project's issuer refuses what it must", (t) => {
   const app = useTestApp(t);
 
   async function projectWithClient() {

@@ -1,10 +1,10 @@
 import { beforeAll, expect, it, describe } from 'vitest';
 import { defaultIssuer, type Issuer, type Project, type ProjectSummary } from '@latchkey/domain';
 import { anonymous, signedInAccount, type SignedIn, useTestApp } from './support/app.ts';
-import { describeEachDatabase } from './support/databases.ts';
+import { describeWithDatabase } from './support/databases.ts';
 import { createProject, getProject, serviceAccountKey } from './support/fixtures.ts';
 
-describeEachDatabase('projects', (t) => {
+describeWithDatabase('projects', (t) => {
   const app = useTestApp(t);
   /** Holds every permission (glb::*). */
   let owner: SignedIn;
@@ -448,7 +448,7 @@ describeEachDatabase('projects', (t) => {
   });
 });
 
-describeEachDatabase('projects per account (issue 7, defect 11)', (t) => {
+describeWithDatabase('projects per account (issue 7, defect 11)', (t) => {
   const app = useTestApp(t, { env: { PROJECTS_PER_ACCOUNT: '3' } });
 
   const create = (by: SignedIn, name: string) =>

@@ -5,7 +5,7 @@ import { LOOKUPS_PER_CLIENT, QUICK_CODE_TRIES, QUICK_CODE_TTL_MS } from '../src/
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Passkey, type RequestOptions } from './support/authenticator.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
-import { describeEachDatabase } from './support/databases.ts';
+import { describeWithDatabase } from './support/databases.ts';
 import { apiPath, getProject, REDIRECT } from './support/fixtures.ts';
 import { authorizationRequest, projectWithRelyingParty, untilApp, type RelyingParty } from './support/relying-party.ts';
 import { formAction, isPasskeyOffer, linkHref, submitEmail } from './support/sign-in.ts';
@@ -16,7 +16,7 @@ const shownCode = (page: BrowserResponse): string | null =>
 
 // spec §3 enableRegistrationCode, limitRegCodeVerified; docs/decisions/0017: a user signed in with a
 // passkey gets a QuickCode; on another device it replaces the emailed code before a passkey is made.
-describeEachDatabase('QuickCode: a signed-in device lets another device register', (d) => {
+describeWithDatabase('QuickCode: a signed-in device lets another device register', (d) => {
   const t = useTestApp(d, { listen: true, env: { PROJECTS_PER_ACCOUNT: '100' } });
   let admin: SignedIn;
   beforeAll(async () => {

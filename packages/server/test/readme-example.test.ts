@@ -8,7 +8,7 @@ import { afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { projectIssuerPath } from '@latchkey/domain';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
-import { describeEachDatabase } from './support/databases.ts';
+import { describeWithDatabase } from './support/databases.ts';
 import { createApp, createKeys, createProject, REDIRECT } from './support/fixtures.ts';
 import { declinePasskey, formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
 
@@ -30,7 +30,7 @@ const CALLBACK = 'callbackUrlTheUserCameBackTo';
 
 // The README's example, run as written: only the placeholders (issuer, client id and secret) take a
 // test project's values, and the line where the user goes away to sign in does so here.
-describeEachDatabase("the README's 'Sign users in to your app' example", (d) => {
+describeWithDatabase("the README's 'Sign users in to your app' example", (d) => {
   const t = useTestApp(d, { listen: true });
   let admin: SignedIn;
   let written: string | null = null;

@@ -8,10 +8,10 @@ import type { Db } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openPglite } from '../src/db/pglite.ts';
 import { anonymous, ApiClient, signedInAccount, startTestApp, storedSessionRef, type TestApp, useTestApp } from './support/app.ts';
-import { describeEachDatabase } from './support/databases.ts';
+import { describeWithDatabase } from './support/databases.ts';
 import { HOUR, MINUTE } from './support/fakes.ts';
 
-describeEachDatabase('console session', (t) => {
+describeWithDatabase('console session', (t) => {
   const app = useTestApp(t);
 
   async function sessionRows(sessionId: string): Promise<number> {

@@ -5,7 +5,7 @@ import { api, type Project } from '@latchkey/domain';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Passkey, type RequestOptions } from './support/authenticator.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
-import { describeEachDatabase } from './support/databases.ts';
+import { describeWithDatabase } from './support/databases.ts';
 import { apiPath, getProject, REDIRECT, setEnabled } from './support/fixtures.ts';
 import { MINUTE } from './support/fakes.ts';
 import { authorizationRequest, projectWithRelyingParty, untilApp, type RelyingParty } from './support/relying-party.ts';
@@ -16,7 +16,7 @@ const VERIFY_URL = 'https://verify.example.com/start?from=latchkey';
 
 // docs/decisions/0018: end users known by an email address or an alphanumeric user id, new ones
 // verified by an emailed code, an emailed link, or the project's own backend (Custom).
-describeEachDatabase('identity types and verification methods at a project issuer', (d) => {
+describeWithDatabase('identity types and verification methods at a project issuer', (d) => {
   const t = useTestApp(d, { listen: true, env: { PROJECTS_PER_ACCOUNT: '100' } });
   let admin: SignedIn;
   beforeAll(async () => {

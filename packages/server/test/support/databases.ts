@@ -1,14 +1,20 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, inject, it } from 'vitest';
 import type { Db } from '../../src/db/db.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { openPglite } from '../../src/db/pglite.ts';
-import { createScratchPostgres } from './scratch-postgres.ts';
+import { createScratchPostgres, TEST_POSTGRES_URL } from './scratch-postgres.ts';
+
+export { TEST_POSTGRES_URL };
 
 export type Driver = 'pglite' | 'postgres';
 export const DRIVERS: readonly Driver[] = ['pglite', 'postgres'];
 
-/** The PostgreSQL server the suite runs against (README: trust auth, creates and drops its own database). */
-export const TEST_POSTGRES_URL = process.env.LATCHKEY_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/**
+ * The drivers a suite that does not depend on its driver runs on (docs/decisions/0025): PostgreSQL,
+ * or both with LATCHKEY_TEST_DRIVERS=all (`npm run test:matrix`).
+ */
+const ONE_DRIVER: readonly Driver[] = process.env.LATCHKEY_TEST_DRIVERS === 'all' ? DRIVERS : ['postgres'];
 
 export interface TestDatabase {
   driver: Driver;
@@ -16,24 +22,35 @@ export interface TestDatabase {
   readonly db: Db;
 }
 
-/** A fresh, migrated database. On PostgreSQL a new database `latchkey_test_<random>`, dropped by `drop()`. */
-export async function createTestDatabase(driver: Driver): Promise<{ db: Db; drop(): Promise<void> }> {
-  if (driver === 'pglite') {
-    const db = await openPglite(null);
-    await migrate(db);
-    return { db, drop: () => db.close() };
-  }
-  const scratch = await createScratchPostgres(TEST_POSTGRES_URL, 'latchkey_test');
-  await migrate(scratch.db);
-  return scratch;
+/** The migrated template global setup made, loaded once per test file. */
+let pgliteTemplate: Blob | null = null;
+function pgliteTemplateData(): Blob | null {
+  const file = inject('pgliteTemplate');
+  if (!file) return null;
+  pgliteTemplate ??= new Blob([readFileSync(file)]);
+  return pgliteTemplate;
 }
 
 /**
- * The same suite, once on embedded PGlite and once on the PostgreSQL server (CONVENTIONS "Tests").
- * Each run gets its own fresh database for the whole describe block; tests make their own data.
+ * A fresh, migrated database: a copy of the run's migrated template (support/global-setup.ts), or,
+ * outside a run that made one, a new database migrated here. On PostgreSQL a new database
+ * `latchkey_test_<random>`, dropped by `drop()`.
  */
-export function describeEachDatabase(name: string, suite: (t: TestDatabase) => void): void {
-  for (const driver of DRIVERS) {
+export async function createTestDatabase(driver: Driver): Promise<{ db: Db; drop(): Promise<void> }> {
+  if (driver === 'pglite') {
+    const template = pgliteTemplateData();
+    const db = await openPglite(null, template ? { from: template } : {});
+    if (!template) await migrate(db);
+    return { db, drop: () => db.close() };
+  }
+  const template = inject('postgresTemplate');
+  const scratch = await createScratchPostgres(TEST_POSTGRES_URL, 'latchkey_test', template ? { template } : {});
+  if (!template) await migrate(scratch.db);
+  return scratch;
+}
+
+function describeOn(drivers: readonly Driver[], name: string, suite: (t: TestDatabase) => void): void {
+  for (const driver of drivers) {
     describe(`${name} [${driver}]`, () => {
       let current: { db: Db; drop(): Promise<void> } | null = null;
       let setupError: unknown = null;
@@ -63,4 +80,22 @@ export function describeEachDatabase(name: string, suite: (t: TestDatabase) => v
       suite(t);
     });
   }
+}
+
+/**
+ * The same suite, once on embedded PGlite and once on the PostgreSQL server (CONVENTIONS "Tests"),
+ * for the suites whose SQL or driver behaviour can differ between the two (docs/decisions/0025).
+ * Each run gets its own fresh database for the whole describe block; tests make their own data.
+ */
+export function describeEachDatabase(name: string, suite: (t: TestDatabase) => void): void {
+  describeOn(DRIVERS, name, suite);
+}
+
+/**
+ * A suite whose outcome does not depend on the driver (HTTP, permissions, the provider's pages and
+ * rules over SQL the suites of describeEachDatabase already run on both): on PostgreSQL, and on
+ * both with LATCHKEY_TEST_DRIVERS=all (docs/decisions/0025).
+ */
+export function describeWithDatabase(name: string, suite: (t: TestDatabase) => void): void {
+  describeOn(ONE_DRIVER, name, suite);
 }

@@ -3,19 +3,23 @@ import pg from 'pg';
 import type { Db } from '../../src/db/db.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 
+/** The PostgreSQL server the suite runs against (README: trust auth, creates and drops its own database). */
+export const TEST_POSTGRES_URL = process.env.LATCHKEY_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
 /**
- * A new, empty database `{prefix}_<random>` on the PostgreSQL server at `serverUrl` (the test suite's
- * and the bench's). `drop()` closes the pool and drops the database.
+ * A new database `{prefix}_<random>` on the PostgreSQL server at `serverUrl` (the test suite's and
+ * the bench's): empty, or a copy of the database `template`. `drop()` closes the pool and drops it.
  */
 export async function createScratchPostgres(
   serverUrl: string,
   prefix: string,
+  options: { template?: string } = {},
 ): Promise<{ name: string; url: string; db: Db; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   // Unreachable PostgreSQL must fail the PostgreSQL half, never skip it.
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${options.template ? ` TEMPLATE ${options.template}` : ''}`);
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;

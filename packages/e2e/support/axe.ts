@@ -1,0 +1,32 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+// The accessibility checks of the walks through every page (docs/decisions/0025): the whole
+// WCAG 2.2 AA check in light and dark once per page, and in the other languages the rules a
+// language changes. fixtures.ts's expectAccessible is the scenarios' quick check (serious and
+// critical violations) of the page they are on.
+
+const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/** What a page's texts decide: the declared languages of the page and of its parts. */
+const LANGUAGE_RULES = ['html-has-lang', 'html-lang-valid', 'valid-lang', 'html-xml-lang-mismatch'];
+
+function described(violations: Awaited<ReturnType<AxeBuilder['analyze']>>['violations']): string[] {
+  return violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** axe finds no WCAG 2.2 AA violation of any impact on the page as it is, in light and in dark. */
+export async function expectWcagCleanLightAndDark(page: Page, where: string): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
+    const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
+    expect(described(results.violations), `${where}, ${colorScheme}`).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: null, reducedMotion: null });
+}
+
+/** The page and its parts declare valid languages that agree (a translated page's share of axe). */
+export async function expectLanguagesDeclared(page: Page, where: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withRules(LANGUAGE_RULES).analyze();
+  expect(described(results.violations), where).toEqual([]);
+}

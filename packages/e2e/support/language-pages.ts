@@ -1,0 +1,44 @@
+import { expect, type Page } from '@playwright/test';
+import { catalogueKeys, englishOnlyPhrases, type Translated } from './catalogues.ts';
+
+// The console's languages (issue 13): the top bar's language menu, the language a page declares and
+// speaks, and the page signed-out visitors land on.
+
+/** The top bar's language menu: named "Language: <the language now>" whatever it is. */
+export async function clickLanguage(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: /: (English|Français|Română)$/ }).click();
+  await page.getByRole('menuitem', { name }).click();
+  await expect(page.getByRole('button', { name: new RegExp(`: ${name}$`) })).toBeVisible();
+}
+
+/**
+ * The page has its title and has finished asking the server (lists, charts and forms filled in):
+ * no loader and no visible skeleton of the component library is left.
+ */
+export async function expectPageSettled(page: Page): Promise<void> {
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('.mantine-Loader-root, .mantine-Skeleton-root[data-visible="true"]')).toHaveCount(0);
+}
+
+/** The page declares its language (`<html lang>`). */
+export async function expectPageLanguage(page: Page, language: string): Promise<void> {
+  await expect(page.locator('html')).toHaveAttribute('lang', language);
+}
+
+/** What the page shows is in `language`: no English run of the catalogues, no key, the right lang. */
+export async function expectSpeaks(page: Page, language: Translated | 'en', where: string): Promise<void> {
+  await expectPageLanguage(page, language);
+  const text = await page.locator('body').innerText();
+  if (language !== 'en') {
+    const english = englishOnlyPhrases(language).filter((phrase) => text.includes(phrase));
+    expect(english, `English left on ${where} (${language})`).toEqual([]);
+  }
+  const keys = catalogueKeys().filter((key) => new RegExp(`(^|\\s)${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$)`).test(text));
+  expect(keys, `catalogue keys shown on ${where} (${language})`).toEqual([]);
+}
+
+/** A failed sign-in's page offers to try again, as a link or a button, in the visitor's language. */
+export async function expectTryAgainIn(page: Page, tryAgain: string): Promise<void> {
+  await expect(page.getByRole('link', { name: tryAgain }).or(page.getByRole('button', { name: tryAgain }))).toBeVisible();
+}

@@ -27,6 +27,8 @@ export default defineConfig({
           // The app's module graph is imported once per worker, not once per file: the server keeps
           // no state in its modules (each test file builds its own app on its own database).
           isolate: false,
+          // …so no spy outlives its test (a file's console.log spy would stay on for the next file).
+          restoreMocks: true,
         },
       },
       'packages/console/vite.config.ts',

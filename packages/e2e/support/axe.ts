@@ -15,12 +15,17 @@ function described(violations: Awaited<ReturnType<AxeBuilder['analyze']>>['viola
   return violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
+/** axe finds no WCAG 2.2 AA violation of any impact on the page as it is now. */
+export async function expectWcagClean(page: Page, where: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
+  expect(described(results.violations), where).toEqual([]);
+}
+
 /** axe finds no WCAG 2.2 AA violation of any impact on the page as it is, in light and in dark. */
 export async function expectWcagCleanLightAndDark(page: Page, where: string): Promise<void> {
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
-    const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
-    expect(described(results.violations), `${where}, ${colorScheme}`).toEqual([]);
+    await expectWcagClean(page, `${where}, ${colorScheme}`);
   }
   await page.emulateMedia({ colorScheme: null, reducedMotion: null });
 }

@@ -51,7 +51,11 @@ export async function generateOpenApiDocument(): Promise<unknown> {
   }
 }
 
-function lint(document: unknown): number {
+/**
+ * Redocly's lint of the document with the root redocly.yaml: its exit code, and what it printed
+ * (`capture`; else it prints to this process's terminal). openapi.test.ts runs it in `npm test`.
+ */
+export function lintOpenApiDocument(document: unknown, { capture = false } = {}): { status: number; output: string } {
   const dir = mkdtempSync(join(tmpdir(), 'latchkey-openapi-'));
   try {
     const file = join(dir, 'openapi.json');
@@ -60,13 +64,14 @@ function lint(document: unknown): number {
       process.execPath,
       [join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', file, '--config', join(root, 'redocly.yaml')],
       {
-        stdio: 'inherit',
+        stdio: capture ? 'pipe' : 'inherit',
+        encoding: 'utf8',
         cwd: root,
         env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
       },
     );
     if (result.error) throw result.error;
-    return result.status ?? 1;
+    return { status: result.status ?? 1, output: `${result.stdout ?? ''}${result.stderr ?? ''}` };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -76,7 +81,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const arg = process.argv[2];
   const document = await generateOpenApiDocument();
   if (arg === '--lint') {
-    process.exitCode = lint(document);
+    process.exitCode = lintOpenApiDocument(document).status;
   } else if (arg) {
     writeFileSync(arg, `${JSON.stringify(document, null, 2)}\n`);
   } else {

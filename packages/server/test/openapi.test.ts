@@ -9,6 +9,7 @@ import {
   type ApiErrorStatus,
   type Endpoint,
 } from '@latchkey/domain';
+import { lintOpenApiDocument } from '../scripts/openapi.ts';
 import { anonymous, signedInAccount, startTestApp, type SignedIn, type TestApp } from './support/app.ts';
 import { createTestDatabase } from './support/databases.ts';
 import { apiPath, closeProject, createProject, getProject } from './support/fixtures.ts';
@@ -100,6 +101,13 @@ describe('the OpenAPI document at /api/openapi.json', () => {
     if (!op) throw new Error(`no operation ${e.method} ${documentPath(e)} in the document`);
     return op;
   };
+
+  // `npm run lint:openapi` runs the same check on the document the script generates (the same app
+  // and PUBLIC_URL); npm test runs it here, on the app this suite already built (docs/decisions/0025).
+  it("passes Redocly's recommended rules (redocly.yaml)", () => {
+    const { status, output } = lintOpenApiDocument(doc, { capture: true });
+    expect(status, output).toBe(0);
+  });
 
   it('has exactly one operation per contract entry, named by its key (operationId)', () => {
     const operations = Object.values(doc.paths).flatMap((ops) => Object.values(ops));

@@ -16,6 +16,8 @@ const reports = mkdtempSync(join(tmpdir(), 'latchkey-test-'));
 const vitestReport = join(reports, 'vitest.json');
 const playwrightReport = join(reports, 'playwright.json');
 const only = new Set(process.argv.slice(2));
+// The browser suite drives the built console: asking for it alone builds it first.
+if (only.has('e2e')) only.add('build');
 
 /** Each stage's steps run at once; a stage starts when the one before it has ended. */
 const stages = [

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { api } from '@latchkey/domain';
+import { expectWcagCleanLightAndDark } from '../support/axe.ts';
 import { callApiOk, createAppWithKeysThroughApi, createProjectThroughApi } from '../support/call-api.ts';
 import { expect, test } from '../support/fixtures.ts';
 import {
@@ -20,8 +20,6 @@ import { newEmail, signIn, signInInNewContext } from '../support/sign-in.ts';
 
 // issue 13 "Find anything": Ctrl+K opens the command palette anywhere; it jumps to the project's
 // pages and finds, through GET /search on the real server, what the account may see by any id or name.
-
-const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 test('an admin finds an application by its client id, an account by email and an audit event by id, by keyboard alone', async ({
   page,
@@ -44,15 +42,7 @@ test('an admin finds an application by its client id, an account by email and an
     await focusSearchButton(page);
     await openPalette(page);
     await expectPaletteGroup(page, 'Pages', 12);
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
-      const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
-      expect(
-        results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-        colorScheme,
-      ).toEqual([]);
-    }
-    await page.emulateMedia({ colorScheme: null, reducedMotion: null });
+    await expectWcagCleanLightAndDark(page, 'the open palette');
     await page.keyboard.press('Escape');
     await expectPaletteClosed(page);
     await expectSearchButtonFocused(page);

@@ -5,10 +5,8 @@ import { join } from 'node:path';
 import { SESSION_COOKIE } from '@latchkey/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/db.ts';
-import { migrate } from '../src/db/migrate.ts';
-import { openPglite } from '../src/db/pglite.ts';
 import { anonymous, ApiClient, signedInAccount, startTestApp, storedSessionRef, type TestApp, useTestApp } from './support/app.ts';
-import { describeWithDatabase } from './support/databases.ts';
+import { createTestDatabase, describeWithDatabase } from './support/databases.ts';
 import { HOUR, MINUTE } from './support/fakes.ts';
 
 describeWithDatabase('console session', (t) => {
@@ -160,21 +158,20 @@ describeWithDatabase('console session', (t) => {
 describe('HTTP surface', () => {
   let app: TestApp;
   let dist: string;
-  let db: Db;
+  let database: { db: Db; drop(): Promise<void> };
   beforeAll(async () => {
-    db = await openPglite(null);
-    await migrate(db);
+    database = await createTestDatabase('pglite');
     dist = mkdtempSync(join(tmpdir(), 'latchkey-dist-'));
     mkdirSync(join(dist, 'assets'));
     writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Latchkey console</title>');
     writeFileSync(join(dist, 'assets', 'app-abc123.js'), 'console.log(1)\n//# sourceMappingURL=app-abc123.js.map');
     // A development build leaves maps beside the bundle; the server must not publish them.
     writeFileSync(join(dist, 'assets', 'app-abc123.js.map'), '{"version":3,"sources":["../src/secret.ts"]}');
-    app = await startTestApp(db, { consoleDist: dist });
+    app = await startTestApp(database.db, { consoleDist: dist });
   });
   afterAll(async () => {
     await app?.close();
-    await db?.close();
+    await database?.drop();
   });
 
   it('serves the console with the SPA fallback and the right caching', async () => {
@@ -260,9 +257,8 @@ describe('HTTP surface', () => {
 
 describe('behind HTTPS (PUBLIC_URL https://…)', () => {
   it('marks cookies Secure and reaches its own provider with https URLs', async () => {
-    const db = await openPglite(null);
-    await migrate(db);
-    const app = await startTestApp(db, { env: { PUBLIC_URL: 'https://console.example.com' } });
+    const database = await createTestDatabase('pglite');
+    const app = await startTestApp(database.db, { env: { PUBLIC_URL: 'https://console.example.com' } });
     try {
       const res = await app.app.inject({
         method: 'GET',
@@ -280,23 +276,22 @@ describe('behind HTTPS (PUBLIC_URL https://…)', () => {
       expect(discovery.json()).toMatchObject({ issuer: 'https://console.example.com/idp', token_endpoint: 'https://console.example.com/idp/token' });
     } finally {
       await app.close();
-      await db.close();
+      await database.drop();
     }
   });
 });
 
 describe('console not built', () => {
   it('answers a page saying to run npm run build', async () => {
-    const db = await openPglite(null);
-    await migrate(db);
-    const app = await startTestApp(db);
+    const database = await createTestDatabase('pglite');
+    const app = await startTestApp(database.db);
     try {
       const res = await app.app.inject('/');
       expect(res.statusCode).toBe(200);
       expect(res.body).toContain('npm run build');
     } finally {
       await app.close();
-      await db.close();
+      await database.drop();
     }
   });
 });

@@ -14,6 +14,8 @@ export default defineConfig({
           name: 'domain',
           include: ['packages/domain/test/**/*.test.ts'],
           environment: 'node',
+          // Pure functions: one module graph per worker.
+          isolate: false,
         },
       },
       {

@@ -29,7 +29,9 @@ describe('login callback page (spec §2)', () => {
   it('shows Loading... and does not load the account by itself', async () => {
     const server = fakeApi({ 'POST /login': () => new Promise(() => undefined) });
     renderApp('/login?code=abc&state=s1');
-    expect(await screen.findByText('Loading...')).toBeInTheDocument();
+    // The page itself (not the router's Loading... while the page's module loads) has sent the code.
+    await waitFor(() => expect(server.callsTo('POST /login')).toHaveLength(1));
+    expect(screen.getByText('Loading...')).toBeInTheDocument();
     expect(server.callsTo('GET /account')).toHaveLength(0);
   });
 

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { test as base, expect, type Page } from '@playwright/test';
-import { axeOn } from './axe.ts';
+import { axeViolations, described } from './axe.ts';
 
 /** A client address of the benchmarking range (198.18.0.0/15), a new one for each scenario. */
 function scenarioAddress(): string {
@@ -30,7 +30,6 @@ export { expect };
 
 /** No serious or critical accessibility violation on the page as it is now. */
 export async function expectAccessible(page: Page): Promise<void> {
-  const results = await axeOn(page).analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  const bad = (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(described(bad)).toEqual([]);
 }

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from './support/app.ts';
-import { describe, expect, it } from 'vitest';
+import { createScratchPostgres, TEST_POSTGRES_URL } from './support/scratch-postgres.ts';
+import { describe, expect, inject, it } from 'vitest';
 
 const main = resolve(import.meta.dirname, '../src/main.ts');
 
@@ -40,10 +41,15 @@ describe('start-up', () => {
         rmSync(dir, { recursive: true, force: true });
       }
     };
-    expect(await output({ PUBLIC_URL: 'http://127.0.0.1:8080' })).toContain(
-      'Warning: PUBLIC_URL http://127.0.0.1:8080 is an IP address: browsers refuse passkeys there',
-    );
-    const byDefault = await output({});
+    // Both servers start at once (each on its own port and data folder): the one with an IP
+    // address on a PostgreSQL copy of the migrated template, the default one on embedded PGlite
+    // as `npm start` runs it.
+    const postgres = await createScratchPostgres(TEST_POSTGRES_URL, 'latchkey_startup', { template: inject('postgresTemplate') || undefined });
+    const [onIpAddress, byDefault] = await Promise.all([
+      output({ PUBLIC_URL: 'http://127.0.0.1:8080', DATABASE_URL: postgres.url }).finally(() => postgres.drop()),
+      output({}),
+    ]);
+    expect(onIpAddress).toContain('Warning: PUBLIC_URL http://127.0.0.1:8080 is an IP address: browsers refuse passkeys there');
     expect(byDefault).toMatch(/Latchkey is running at http:\/\/localhost:\d+/);
     expect(byDefault).not.toContain('Warning');
   }, 60_000);

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort } from './support/app.ts';
+import { freePort, TEST_SECRET_KEY } from './support/app.ts';
 import { createScratchPostgres, TEST_POSTGRES_URL } from './support/scratch-postgres.ts';
 import { describe, expect, inject, it } from 'vitest';
 
@@ -42,11 +42,11 @@ describe('start-up', () => {
       }
     };
     // Both servers start at once (each on its own port and data folder): the one with an IP
-    // address on a PostgreSQL copy of the migrated template, the default one on embedded PGlite
-    // as `npm start` runs it.
+    // address on a PostgreSQL copy of the template (whose server keys are sealed under the run's
+    // master key), the default one on embedded PGlite as `npm start` runs it.
     const postgres = await createScratchPostgres(TEST_POSTGRES_URL, 'latchkey_startup', { template: inject('postgresTemplate') || undefined });
     const [onIpAddress, byDefault] = await Promise.all([
-      output({ PUBLIC_URL: 'http://127.0.0.1:8080', DATABASE_URL: postgres.url }).finally(() => postgres.drop()),
+      output({ PUBLIC_URL: 'http://127.0.0.1:8080', DATABASE_URL: postgres.url, SECRET_KEY: TEST_SECRET_KEY }).finally(() => postgres.drop()),
       output({}),
     ]);
     expect(onIpAddress).toContain('Warning: PUBLIC_URL http://127.0.0.1:8080 is an IP address: browsers refuse passkeys there');

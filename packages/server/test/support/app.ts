@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { XSRF_COOKIE, XSRF_HEADER } from '@latchkey/domain';
 import { buildApp, type LatchkeyApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -41,10 +41,11 @@ export interface TestAppOptions {
 }
 
 /**
- * The master key of every test app in this process, so apps started one after another on one
- * database read each other's sealed values, as instances of one deployment do.
+ * The master key of every test app in the run (global-setup.ts), so apps started one after another
+ * on one database read each other's sealed values, as instances of one deployment do, and read the
+ * server keys the template was given at its first start.
  */
-export const TEST_SECRET_KEY = randomBytes(32).toString('base64');
+export const TEST_SECRET_KEY = inject('testSecretKey') || randomBytes(32).toString('base64');
 
 /**
  * The real app on a test database; only mail and time are fakes. Closing it leaves the database open.

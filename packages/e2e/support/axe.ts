@@ -38,10 +38,21 @@ export async function expectWcagClean(page: Page, where: string): Promise<void> 
   expect(described(violations), where).toEqual([]);
 }
 
+/**
+ * The page has taken a new colour scheme: two frames for its effects (the component library sets
+ * its scheme attribute when the media query changes), then no colour transition still running —
+ * axe reads the colours as they are, and a control caught halfway from light to dark fails it.
+ */
+async function colorsSettled(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
+}
+
 /** axe finds no WCAG 2.2 AA violation of any impact on the page as it is, in light and in dark. */
 export async function expectWcagCleanLightAndDark(page: Page, where: string): Promise<void> {
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
+    await colorsSettled(page);
     await expectWcagClean(page, `${where}, ${colorScheme}`);
   }
   await page.emulateMedia({ colorScheme: null, reducedMotion: null });

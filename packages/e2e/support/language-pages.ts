@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Page, type Request } from '@playwright/test';
 import { catalogueKeys, englishOnlyPhrases, type Translated } from './catalogues.ts';
 
 // The console's languages (issue 13): the top bar's language menu, the language a page declares and
@@ -11,13 +11,50 @@ export async function clickLanguage(page: Page, name: string): Promise<void> {
   await expect(page.getByRole('button', { name: new RegExp(`: ${name}$`) })).toBeVisible();
 }
 
+/** The requests a page has in flight, and when that last changed (watchRequests). */
+const traffic = new WeakMap<Page, { inFlight: Set<Request>; changedAt: number }>();
+
+/**
+ * Counts the page's requests from now on, for expectPageSettled: call it before the page's first
+ * load. Without it, expectPageSettled waits for Playwright's networkidle (500 ms without a request).
+ */
+export function watchRequests(page: Page): void {
+  if (traffic.has(page)) return;
+  const watched = { inFlight: new Set<Request>(), changedAt: Date.now() };
+  const ended = (request: Request) => {
+    watched.inFlight.delete(request);
+    watched.changedAt = Date.now();
+  };
+  page.on('request', (request) => {
+    watched.inFlight.add(request);
+    watched.changedAt = Date.now();
+  });
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+  traffic.set(page, watched);
+}
+
+/** How long the network must have been quiet: no request in flight, none started or ended. */
+const QUIET_MS = 150;
+
 /**
  * The page has its title and has finished asking the server (lists, charts and forms filled in):
- * no loader and no visible skeleton of the component library is left.
+ * no request in flight for a moment, and no loader and no visible skeleton of the component
+ * library left.
  */
 export async function expectPageSettled(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await page.waitForLoadState('networkidle');
+  const watched = traffic.get(page);
+  if (watched) {
+    await expect
+      .poll(() => watched.inFlight.size === 0 && Date.now() - watched.changedAt >= QUIET_MS, {
+        message: 'the page has no request in flight',
+        intervals: [50],
+      })
+      .toBe(true);
+  } else {
+    await page.waitForLoadState('networkidle');
+  }
   await expect(page.locator('.mantine-Loader-root, .mantine-Skeleton-root[data-visible="true"]')).toHaveCount(0);
 }
 

@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { expectLanguagesDeclared, expectWcagCleanLightAndDark } from '../support/axe.ts';
 import { callApiOk, createAppWithKeysThroughApi, createProjectThroughApi } from '../support/call-api.ts';
 import { test } from '../support/fixtures.ts';
-import { clickLanguage, expectPageLanguage, expectPageSettled, expectSpeaks, expectTryAgainIn } from '../support/language-pages.ts';
+import { clickLanguage, expectPageLanguage, expectPageSettled, expectSpeaks, expectTryAgainIn, watchRequests } from '../support/language-pages.ts';
 import { expectPageTitle } from '../support/project-pages.ts';
 import { saveShots } from '../support/shots.ts';
 import { fillSignInForm, newEmail, signIn } from '../support/sign-in.ts';
@@ -58,6 +58,7 @@ for (const language of ['en', 'fr', 'ro'] as const) {
   test(`an admin works in ${READS[language].name}: every page translated, no key shown, ${axe}`, async ({ page }) => {
     test.setTimeout(300_000);
     const { pages } = await adminWithAProject(page, `polyglot-${language}`);
+    watchRequests(page);
     await page.goto('/');
     await clickLanguage(page, READS[language].name);
     await expectPageTitle(page, READS[language].projects);

@@ -39,31 +39,36 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
   const folder = mkdtempSync(join(tmpdir(), 'latchkey-template-'));
   const pgliteTemplate = join(folder, 'pglite.tar');
-  const pglite = await openPglite(null);
-  await firstStart(pglite);
-  writeFileSync(pgliteTemplate, new Uint8Array(await (await dumpPglite(pglite)).arrayBuffer()));
-  await pglite.close();
-
+  // The two templates are made at once: PGlite works in this process, PostgreSQL in its server.
+  const makePglite = async () => {
+    const pglite = await openPglite(null);
+    await firstStart(pglite);
+    writeFileSync(pgliteTemplate, new Uint8Array(await (await dumpPglite(pglite)).arrayBuffer()));
+    await pglite.close();
+  };
   const postgresTemplate = `latchkey_template_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-  let postgresReady = false;
-  try {
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${postgresTemplate}`);
-    const url = new URL(TEST_POSTGRES_URL);
-    url.pathname = `/${postgresTemplate}`;
-    const db = openPostgres(url.href);
+  const makePostgres = async (): Promise<boolean> => {
+    const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
     try {
-      await firstStart(db);
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${postgresTemplate}`);
+      const url = new URL(TEST_POSTGRES_URL);
+      url.pathname = `/${postgresTemplate}`;
+      const db = openPostgres(url.href);
+      try {
+        await firstStart(db);
+      } finally {
+        await db.close();
+      }
+      return true;
+    } catch {
+      // Reported by each PostgreSQL suite (an unreachable server is a failure, never a skip).
+      return false;
     } finally {
-      await db.close();
+      await admin.end().catch(() => {});
     }
-    postgresReady = true;
-  } catch {
-    // Reported by each PostgreSQL suite (an unreachable server is a failure, never a skip).
-  } finally {
-    await admin.end().catch(() => {});
-  }
+  };
+  const [, postgresReady] = await Promise.all([makePglite(), makePostgres()]);
   project.provide('postgresTemplate', postgresReady ? postgresTemplate : '');
   project.provide('pgliteTemplate', pgliteTemplate);
   project.provide('testSecretKey', testSecretKey);

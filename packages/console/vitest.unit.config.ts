@@ -11,5 +11,8 @@ export default {
     environment: 'node',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     setupFiles: ['test/setup-texts.ts'],
+    // Each file in modules of its own: i18n-namespaces.test.ts reads the catalogues as the first
+    // download leaves them, before any lazily loaded part has added its texts (another file's).
+    isolate: true,
   },
 };

@@ -92,9 +92,9 @@ export default defineConfig({
     environment: 'happy-dom',
     include: ['src/**/*.test.tsx', 'test/**/*.test.tsx'],
     setupFiles: ['test/setup.ts'],
-    // One module graph per worker, not per file (docs/decisions/0025: the console's files in 18 s
-    // instead of 33): each file still gets a fresh document, and what modules keep between files is
-    // reset after every test (setup.ts: rendered trees, notifications; here: spies and stubs).
+    // One module graph and one document per worker, not per file (docs/decisions/0025: the
+    // console's files in 18 s instead of 33): what they keep between tests is reset after every
+    // test (setup.ts: rendered trees, notifications, storage; here: spies and global stubs).
     isolate: false,
     restoreMocks: true,
     unstubGlobals: true,

@@ -15,6 +15,9 @@ afterEach(() => {
   // The notifications store lives in a module: empty it so one test's snackbar does not show in the next.
   cleanNotifications();
   cleanNotificationsQueue();
+  // The files of a worker share one document (isolate: false): nothing stored stays for the next test.
+  localStorage.clear();
+  sessionStorage.clear();
 });
 
 // The simulated DOM lacks the layout APIs Mantine reads (color scheme and breakpoints, element resizing, scrolling).

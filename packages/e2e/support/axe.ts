@@ -40,12 +40,15 @@ export async function expectWcagClean(page: Page, where: string): Promise<void> 
 
 /**
  * The page has taken a new colour scheme: two frames for its effects (the component library sets
- * its scheme attribute when the media query changes), then no colour transition still running —
+ * its scheme attribute when the media query changes), then no CSS transition still running (a
+ * loader's endless animation is not one) —
  * axe reads the colours as they are, and a control caught halfway from light to dark fails it.
  */
 async function colorsSettled(page: Page): Promise<void> {
   await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
-  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => !(animation instanceof CSSTransition) || animation.playState !== 'running'),
+  );
 }
 
 /** axe finds no WCAG 2.2 AA violation of any impact on the page as it is, in light and in dark. */

@@ -46,10 +46,13 @@ export async function expectPageSettled(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   const watched = traffic.get(page);
   if (watched) {
+    // Quiet for QUIET_MS from now at the earliest: requests the page is about to report count.
+    const since = Date.now();
     await expect
-      .poll(() => watched.inFlight.size === 0 && Date.now() - watched.changedAt >= QUIET_MS, {
+      .poll(() => watched.inFlight.size === 0 && Date.now() - Math.max(watched.changedAt, since) >= QUIET_MS, {
         message: 'the page has no request in flight',
         intervals: [50],
+        timeout: 60_000,
       })
       .toBe(true);
   } else {

@@ -45,7 +45,16 @@ export interface TestAppOptions {
  * on one database read each other's sealed values, as instances of one deployment do, and read the
  * server keys the template was given at its first start.
  */
-export const TEST_SECRET_KEY = inject('testSecretKey') || randomBytes(32).toString('base64');
+export const TEST_SECRET_KEY = providedSecretKey() || randomBytes(32).toString('base64');
+
+/** The run's master key from the server project's global setup; none outside it (a script, a bench). */
+function providedSecretKey(): string | undefined {
+  try {
+    return inject('testSecretKey');
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The real app on a test database; only mail and time are fakes. Closing it leaves the database open.

@@ -68,17 +68,25 @@ export default async function setup(project: TestProject): Promise<() => Promise
       await admin.end().catch(() => {});
     }
   };
-  const [, postgresReady] = await Promise.all([makePglite(), makePostgres()]);
+  const dropPostgresTemplate = async (made: boolean) => {
+    if (!made) return;
+    const cleanup = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+    await cleanup.connect();
+    await cleanup.query(`DROP DATABASE IF EXISTS ${postgresTemplate} WITH (FORCE)`);
+    await cleanup.end();
+  };
+  const [pgliteMade, postgresMade] = await Promise.allSettled([makePglite(), makePostgres()]);
+  const postgresReady = postgresMade.status === 'fulfilled' && postgresMade.value;
+  if (pgliteMade.status === 'rejected') {
+    await dropPostgresTemplate(postgresReady);
+    throw pgliteMade.reason;
+  }
   project.provide('postgresTemplate', postgresReady ? postgresTemplate : '');
   project.provide('pgliteTemplate', pgliteTemplate);
   project.provide('testSecretKey', testSecretKey);
 
   return async () => {
     rmSync(folder, { recursive: true, force: true });
-    if (!postgresReady) return;
-    const cleanup = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-    await cleanup.connect();
-    await cleanup.query(`DROP DATABASE IF EXISTS ${postgresTemplate} WITH (FORCE)`);
-    await cleanup.end();
+    await dropPostgresTemplate(postgresReady);
   };
 }

@@ -1,5 +1,6 @@
 import axe, { type Result, type RunOptions } from 'axe-core';
 import { expect, type Page } from '@playwright/test';
+import { nextPaint } from './shots.ts';
 
 // The accessibility checks of the walks through every page (docs/decisions/0025): the whole
 // WCAG 2.2 AA check in light and dark once per page, and in the other languages the rules a
@@ -45,7 +46,7 @@ export async function expectWcagClean(page: Page, where: string): Promise<void> 
  * axe reads the colours as they are, and a control caught halfway from light to dark fails it.
  */
 async function colorsSettled(page: Page): Promise<void> {
-  await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+  await nextPaint(page);
   await page.waitForFunction(() =>
     document.getAnimations().every((animation) => !(animation instanceof CSSTransition) || animation.playState !== 'running'),
   );

@@ -14,10 +14,7 @@ export async function clickLanguage(page: Page, name: string): Promise<void> {
 /** The requests a page has in flight, and when that last changed (watchRequests). */
 const traffic = new WeakMap<Page, { inFlight: Set<Request>; changedAt: number }>();
 
-/**
- * Counts the page's requests from now on, for expectPageSettled: call it before the page's first
- * load. Without it, expectPageSettled waits for Playwright's networkidle (500 ms without a request).
- */
+/** Counts the page's requests from now on, for expectPageSettled: call it before the page's first load. */
 export function watchRequests(page: Page): void {
   if (traffic.has(page)) return;
   const watched = { inFlight: new Set<Request>(), changedAt: Date.now() };
@@ -45,19 +42,16 @@ const QUIET_MS = 150;
 export async function expectPageSettled(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   const watched = traffic.get(page);
-  if (watched) {
-    // Quiet for QUIET_MS from now at the earliest: requests the page is about to report count.
-    const since = Date.now();
-    await expect
-      .poll(() => watched.inFlight.size === 0 && Date.now() - Math.max(watched.changedAt, since) >= QUIET_MS, {
-        message: 'the page has no request in flight',
-        intervals: [50],
-        timeout: 60_000,
-      })
-      .toBe(true);
-  } else {
-    await page.waitForLoadState('networkidle');
-  }
+  if (!watched) throw new Error('expectPageSettled counts the requests watchRequests(page) sees: call it before the first load');
+  // Quiet for QUIET_MS from now at the earliest: requests the page is about to report count.
+  const since = Date.now();
+  await expect
+    .poll(() => watched.inFlight.size === 0 && Date.now() - Math.max(watched.changedAt, since) >= QUIET_MS, {
+      message: 'the page has no request in flight',
+      intervals: [50],
+      timeout: 60_000,
+    })
+    .toBe(true);
   await expect(page.locator('.mantine-Loader-root, .mantine-Skeleton-root[data-visible="true"]')).toHaveCount(0);
 }
 

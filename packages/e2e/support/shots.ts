@@ -7,7 +7,7 @@ function shotsDir(): string | null {
 }
 
 /** Two animation frames: the page's effects for a new colour scheme have run and it has painted. */
-async function nextPaint(page: Page): Promise<void> {
+export async function nextPaint(page: Page): Promise<void> {
   await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
 }
 

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort, TEST_SECRET_KEY } from './support/app.ts';
-import { createScratchPostgres, TEST_POSTGRES_URL } from './support/scratch-postgres.ts';
-import { describe, expect, inject, it } from 'vitest';
+import { createTestPostgres } from './support/databases.ts';
+import { describe, expect, it } from 'vitest';
 
 const main = resolve(import.meta.dirname, '../src/main.ts');
 
@@ -44,7 +44,7 @@ describe('start-up', () => {
     // Both servers start at once (each on its own port and data folder): the one with an IP
     // address on a PostgreSQL copy of the template (whose server keys are sealed under the run's
     // master key), the default one on embedded PGlite as `npm start` runs it.
-    const postgres = await createScratchPostgres(TEST_POSTGRES_URL, 'latchkey_startup', { template: inject('postgresTemplate') || undefined });
+    const postgres = await createTestPostgres();
     const [onIpAddress, byDefault] = await Promise.all([
       output({ PUBLIC_URL: 'http://127.0.0.1:8080', DATABASE_URL: postgres.url, SECRET_KEY: TEST_SECRET_KEY }).finally(() => postgres.drop()),
       output({}),

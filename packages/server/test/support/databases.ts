@@ -43,6 +43,11 @@ export async function createTestDatabase(driver: Driver): Promise<{ db: Db; drop
     if (!template) await migrate(db);
     return { db, drop: () => db.close() };
   }
+  return createTestPostgres();
+}
+
+/** A PostgreSQL database of its own, a copy of the run's migrated template, with its URL (for a spawned server). */
+export async function createTestPostgres(): Promise<{ url: string; db: Db; drop(): Promise<void> }> {
   const template = inject('postgresTemplate');
   const scratch = await createScratchPostgres(TEST_POSTGRES_URL, 'latchkey_test', template ? { template } : {});
   if (!template) await migrate(scratch.db);

@@ -83,3 +83,8 @@ export async function clickRevokeToken(page: Page): Promise<void> {
 export async function expectNoToken(page: Page): Promise<void> {
   await expect(page.getByText('This service account has no token: generate one.')).toBeVisible();
 }
+
+/** The account form's Status (a segmented control: Active / Inactive). */
+export async function chooseAccountStatus(page: Page, status: 'Active' | 'Inactive'): Promise<void> {
+  await page.getByText(status, { exact: true }).click();
+}

@@ -8,6 +8,7 @@ import {
   expectAccountRowWithout,
   expectNoToken,
   expectPermission,
+  chooseAccountStatus,
   readServiceAccountToken,
   fillAccountEmail,
   fillAccountName,
@@ -93,4 +94,13 @@ test('an owner creates a service account, copies its token once, and the token l
   await expectNoToken(page);
   const refused = await request.get(`${baseURL}/api/projects/${projectId}/apps`, { headers: { authorization: `Bearer ${token}` } });
   expect(refused.status()).toBe(401);
+
+  // Issue 21: one created inactive gets no token; its page opens, where it is activated and its token made.
+  await page.goto(`/project/${projectId}/serviceaccount/create`);
+  await fillAccountName(page, 'Dormant');
+  await checkPermission(page, 'Manage Apps');
+  await chooseAccountStatus(page, 'Inactive');
+  await clickCreate(page);
+  await expectPageTitle(page, 'Edit account');
+  await expectNoToken(page);
 });

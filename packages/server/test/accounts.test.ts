@@ -34,10 +34,15 @@ describeEachDatabase('accounts and service accounts', (t) => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body;
   }
-  async function newServiceAccount(project: string, permissions: string[], extra: Record<string, unknown> = {}): Promise<ServiceAccountToken> {
+  async function newServiceAccount(
+    project: string,
+    permissions: string[],
+    extra: Record<string, unknown> = {},
+  ): Promise<{ id: string; token: string }> {
     const res = await owner.api.post<ServiceAccountToken>(serviceAccountsPath(project), { name: 'CI deploy', permissions, active: true, ...extra });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return res.body;
+    expect(res.body.token).toEqual(expect.any(String));
+    return { id: res.body.id, token: res.body.token as string };
   }
   /** A call to the API with a bearer token, as a service account's script makes it (no cookie, no XSRF). */
   async function withBearer<T>(token: string, method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<ApiResponse<T & ErrorAnswer>> {
@@ -222,7 +227,7 @@ describeEachDatabase('accounts and service accounts', (t) => {
       ]);
       expect((await manager.api.post<ErrorAnswer>(tokenPath(project, service.body.id), {})).status).toBe(403);
       expect((await manager.api.post<ErrorAnswer>(revokePath(project, service.body.id))).status).toBe(403);
-      expect((await withBearer(service.body.token, 'GET', apiPath(api.getUsage, { project }))).status).toBe(200);
+      expect((await withBearer(service.body.token as string, 'GET', apiPath(api.getUsage, { project }))).status).toBe(200);
     });
   });
 
@@ -325,7 +330,7 @@ describeEachDatabase('accounts and service accounts', (t) => {
       const next = await owner.api.post<ServiceAccountToken>(tokenPath(projectId, rotated.id), {});
       expect(next.status).toBe(200);
       expect((await withBearer(rotated.token, 'GET', list)).status).toBe(401);
-      expect((await withBearer(next.body.token, 'GET', list)).status).toBe(200);
+      expect((await withBearer(next.body.token as string, 'GET', list)).status).toBe(200);
 
       const revoked = await newServiceAccount(projectId, [`cst:${projectId}:apps`]);
       expect((await owner.api.post(revokePath(projectId, revoked.id))).status).toBe(200);
@@ -349,6 +354,26 @@ describeEachDatabase('accounts and service accounts', (t) => {
         200,
       );
       expect((await withBearer(deactivated.token, 'GET', list)).status).toBe(401);
+    });
+
+    it('an account created inactive gets no token; activating it makes none work, its first token is made on its page (issue 21)', async () => {
+      const list = apiPath(api.listApps, { project: projectId });
+      const res = await owner.api.post<ServiceAccountToken>(serviceAccountsPath(projectId), {
+        name: 'Dormant',
+        permissions: [`cst:${projectId}:apps`],
+        active: false,
+      });
+      expect(res.status).toBe(201);
+      expect(res.body.token).toBeNull();
+      const { rows } = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM service_account_tokens WHERE account_id = $1', [res.body.id]);
+      expect(rows[0]?.n).toBe(0);
+      expect((await owner.api.post<ErrorAnswer>(tokenPath(projectId, res.body.id), {})).status).toBe(409);
+      const activated = await owner.api.put(accountPath(projectId, res.body.id), { permissions: [`cst:${projectId}:apps`], active: true });
+      expect(activated.status).toBe(200);
+      expect((await accountOf(projectId, res.body.id)).token).toBeNull();
+      const first = await owner.api.post<ServiceAccountToken>(tokenPath(projectId, res.body.id), {});
+      expect(first.status).toBe(200);
+      expect((await withBearer(first.body.token as string, 'GET', list)).status).toBe(200);
     });
 
     it('a service account creates no project (403), and an account keeps a permission on its project (400)', async () => {

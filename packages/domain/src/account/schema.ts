@@ -78,7 +78,12 @@ export type ServiceAccountCreate = z.infer<typeof serviceAccountCreateSchema>;
 /** The new token, shown once (spec §4 "one-time secrets"). */
 export const serviceAccountTokenSchema = z.object({
   id: z.string(),
-  token: z.string().describe('The token: send it as Authorization: Bearer <token>. Shown once, stored hashed.'),
+  token: z
+    .string()
+    .nullable()
+    .describe(
+      'The token: send it as Authorization: Bearer <token>. Shown once, stored hashed. Null for an account created inactive: it gets its first token once activated.',
+    ),
 });
 export type ServiceAccountToken = z.infer<typeof serviceAccountTokenSchema>;
 

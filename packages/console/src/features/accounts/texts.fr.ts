@@ -55,6 +55,7 @@ export const accountsTextsFr: Translation<typeof accountsTexts, 'fr'> = {
     create: 'Créer',
     expiry: 'Expiration du jeton',
     expiryHelp: 'Facultatif\u202f: le jour après lequel le jeton cesse de fonctionner (UTC). Vide\u202f: il n’expire jamais.',
+    createdInactive: 'Compte de service créé. Il est inactif, il n’a donc pas encore de jeton\u202f: activez-le, puis générez son jeton ici.',
     invitedNote: 'Invitation envoyée\u202f: cette personne ne s’est pas encore connectée.',
     loadFailed: 'Échec du chargement du compte',
   },

@@ -54,6 +54,7 @@ export const accountsTextsRo: Translation<typeof accountsTexts, 'ro'> = {
     create: 'Creați',
     expiry: 'Expirarea tokenului',
     expiryHelp: 'Opțional: ziua după care tokenul nu mai funcționează (UTC). Gol: nu expiră niciodată.',
+    createdInactive: 'Contul de serviciu a fost creat. Este inactiv, deci nu are încă un token: activați-l, apoi generați-i tokenul aici.',
     invitedNote: 'Invitație trimisă: această persoană nu s-a conectat încă.',
     loadFailed: 'Încărcarea contului a eșuat',
   },

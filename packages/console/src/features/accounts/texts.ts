@@ -37,6 +37,7 @@ export const accountsTexts = {
     create: 'Create',
     expiry: 'Token expiry',
     expiryHelp: 'Optional: the day after which the token stops working (UTC). Empty: it never expires.',
+    createdInactive: 'Service account created. It is inactive, so it has no token yet: activate it, then generate its token here.',
     invitedNote: 'Invited: this person has not signed in yet.',
     loadFailed: 'Failed to load the account',
   },

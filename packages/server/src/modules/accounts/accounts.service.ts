@@ -313,7 +313,7 @@ export function createAccountsService({ db, clock, audit, mailer, secretBox, con
       });
     },
 
-    /** spec §7 POST projects/{project}/serviceaccounts: the account and its first token, shown once. */
+    /** spec §7 POST projects/{project}/serviceaccounts: the account and, when it is active, its first token, shown once. */
     async createService(actor: Actor, projectId: string, input: ServiceAccountCreate): Promise<ServiceAccountToken> {
       const permissions = checkedPermissions(projectId, input.permissions);
       const expiresAt = expiry(input.expiresAt);
@@ -329,13 +329,15 @@ export function createAccountsService({ db, clock, audit, mailer, secretBox, con
           createdAt: clock.now(),
         });
         await setProjectPermissions(tx, account.id, projectId, permissions);
-        const token = await issueToken(tx, account.id, expiresAt);
+        // Issue 21: an account created inactive gets no token, so none starts working the day someone
+        // activates it; its first token is made on its page once it is active (docs/decisions/0026).
+        const token = input.active ? await issueToken(tx, account.id, expiresAt) : null;
         await audit(tx, {
           actor,
           action: 'account.create',
           result: 'created',
           projectId,
-          changes: { ...changesBetween(null, { name: input.name, permissions, active: input.active }), token: SECRET_CHANGED },
+          changes: { ...changesBetween(null, { name: input.name, permissions, active: input.active }), ...(token ? { token: SECRET_CHANGED } : {}) },
           details: { accountId: account.id, serviceAccount: true, expiresAt: expiresAt?.toISOString() ?? null },
         });
         return { id: account.id, token };

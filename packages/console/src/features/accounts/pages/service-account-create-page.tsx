@@ -7,7 +7,7 @@ import { OneTimeSecretModal } from '../../../components/one-time-secret-modal.ts
 import { PageFrame } from '../../../components/page-frame.tsx';
 import { SettingsForm } from '../../../components/settings-form.tsx';
 import { validationKey } from '../../../lib/i18n/validation.ts';
-import { notifyError } from '../../../lib/notify.ts';
+import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { useCurrentProject } from '../../../lib/project-context.ts';
 import { routes } from '../../../lib/routes.ts';
 import { useCreateServiceAccount } from '../api/use-create-accounts.ts';
@@ -19,7 +19,8 @@ import '../texts.ts';
 /**
  * spec §2 "Account forms": a service account — name, permissions, status (issue 12: an optional
  * expiry of its token). After creation its token shows once (spec §4), to be acknowledged as
- * copied; closing returns to the accounts list.
+ * copied; closing returns to the accounts list. One created inactive has no token yet (issue 21):
+ * its page opens, where it is activated and its first token made.
  */
 export default function ServiceAccountCreatePage() {
   const { t } = useTranslation('accounts');
@@ -49,7 +50,12 @@ export default function ServiceAccountCreatePage() {
     setTouched(true);
     if (!checked.success) return;
     create.mutate(checked.data, {
-      onSuccess: (created) => setToken(created.token),
+      onSuccess: (created) => {
+        if (created.token !== null) return setToken(created.token);
+        // Created inactive: no token until it is activated (issue 21); its page is where both happen.
+        notifySuccess(t('form.createdInactive'));
+        void navigate(routes.accountSettings(project.id, created.id));
+      },
       onError: (error) => notifyError(tc('notifications.error.account_created'), error),
     });
   };

@@ -49,9 +49,9 @@ import type { Db } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { SESSION_COOKIE } from '../src/http/cookies.ts';
 import { grantPermissions, insertAccount } from '../src/modules/accounts/accounts.repository.ts';
-import { listAuditEvents } from '../src/modules/audit/audit-list.repository.ts';
+import { auditTable } from '../src/modules/audit/audit-list.ts';
 import { ensureEventPartitions, monthStart } from '../src/modules/audit/event-partitions.ts';
-import { listDevices } from '../src/modules/devices/device-list.repository.ts';
+import { devicesTable } from '../src/modules/devices/device-list.ts';
 import { insertProject } from '../src/modules/projects/projects.repository.ts';
 import { deviceNameFromUserAgent } from '../src/provider/device-name.ts';
 import { createScratchPostgres } from '../test/support/scratch-postgres.ts';
@@ -365,10 +365,10 @@ async function statementsOf(db: Db, c: Case, now: Date, cursor?: string) {
   const raw = { ...c.query, ...(cursor ? { cursor } : {}) };
   if (c.list === 'audit') {
     const q = auditListQuerySchema.parse(raw);
-    await listAuditEvents(rec.db, BIG, requireDateRange(q, now), q);
+    await auditTable.page(rec.db, BIG, requireDateRange(q, now), q);
   } else {
     const q = deviceListQuerySchema.parse(raw);
-    await listDevices(rec.db, BIG, requireDateRange(q, now), q);
+    await devicesTable.page(rec.db, BIG, requireDateRange(q, now), q);
   }
   return rec.seen;
 }

@@ -20,7 +20,7 @@ import type { Db } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { SESSION_COOKIE } from '../src/http/cookies.ts';
 import { grantPermissions, insertAccount } from '../src/modules/accounts/accounts.repository.ts';
-import { listApplicationsSql } from '../src/modules/apps/apps.repository.ts';
+import { applicationsTable } from '../src/modules/apps/apps.repository.ts';
 import { insertProject } from '../src/modules/projects/projects.repository.ts';
 import { createScratchPostgres } from '../test/support/scratch-postgres.ts';
 
@@ -123,7 +123,7 @@ async function printPlans(db: Db, projectId: string, query: Case['query']): Prom
     ...(query.name ? { name: query.name } : {}),
     ...(query.enabled ? { enabled: query.enabled === 'true' } : {}),
   };
-  const sql = listApplicationsSql(projectId, parsed);
+  const sql = applicationsTable.sql(projectId, parsed);
   for (const [label, text, params] of [
     ['page', sql.pageSql, sql.pageParams],
     ['count', sql.countSql, sql.countParams],

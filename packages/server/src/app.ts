@@ -23,11 +23,11 @@ import { builtInSignInProvider, CONSOLE_CLIENT_ID, createIdpProvider, idpIssuer 
 import { consoleMailer, type Mailer } from './mail/mailer.ts';
 import { registerAppRoutes } from './modules/apps/apps.routes.ts';
 import { createAppsService, type AppsService } from './modules/apps/apps.service.ts';
-import { createAuditListService } from './modules/audit/audit-list.service.ts';
+import { createAuditListService } from './modules/audit/audit-list.ts';
 import { registerAuditRoutes } from './modules/audit/audit.routes.ts';
 import { createAuditHook, type AuditHook } from './modules/audit/audit.service.ts';
 import { ensureEventPartitions } from './modules/audit/event-partitions.ts';
-import { createDeviceListService } from './modules/devices/device-list.service.ts';
+import { createDeviceListService } from './modules/devices/device-list.ts';
 import { registerDeviceRoutes } from './modules/devices/devices.routes.ts';
 import { createDevicesService } from './modules/devices/devices.service.ts';
 import { registerProjectRoutes } from './modules/projects/projects.routes.ts';

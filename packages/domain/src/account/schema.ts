@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { listQuerySchema, listResponseSchema, queryBoolean } from '../list/schema.ts';
-import { cleanString, requiredEmail, requiredText, text } from '../validation/fields.ts';
+import { declareList } from '../list/declare.ts';
+import { listResponseSchema } from '../list/schema.ts';
+import { cleanString, requiredEmail, requiredText } from '../validation/fields.ts';
 import { isGrantablePermission } from '../permissions/catalogue.ts';
 
 // spec §3 "Account", "Service account"; §5 staff and service account rules; §7 Accounts; issue 12.
@@ -32,13 +33,17 @@ export const accountSchema = z.object({
 });
 export type Account = z.infer<typeof accountSchema>;
 
-export const ACCOUNT_SORT_FIELDS = ['email'] as const;
-
 /** spec §7: GET projects/{project}/accounts with email (starting with, any case) and active; spec §9: email ascending. */
-export const accountListQuerySchema = listQuerySchema(ACCOUNT_SORT_FIELDS, { sort: 'email', direction: 'asc' }).extend({
-  email: text().optional(),
-  active: queryBoolean().optional(),
+export const accountList = declareList({
+  sorts: ['email'],
+  defaultSort: { sort: 'email', direction: 'asc' },
+  filters: {
+    email: { kind: 'text', match: 'prefix', caseless: true },
+    active: { kind: 'yesNo' },
+  },
 });
+export const ACCOUNT_SORT_FIELDS = accountList.sorts;
+export const accountListQuerySchema = accountList.query;
 export type AccountListQuery = z.infer<typeof accountListQuerySchema>;
 export type AccountListParams = z.input<typeof accountListQuerySchema>;
 export const accountListSchema = listResponseSchema(accountSchema);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { listQuerySchema, queryBoolean } from '../list/schema.ts';
-import { cleanString, isUri, optionalUrl, requiredText, requiredUri, text } from '../validation/fields.ts';
+import { declareList } from '../list/declare.ts';
+import { cleanString, isUri, optionalUrl, requiredText, requiredUri } from '../validation/fields.ts';
 import { redirectUriProblems } from './rules.ts';
 
 export const PLATFORM_CODES = ['oidc'] as const;
@@ -78,17 +78,20 @@ export const applicationKeysSchema = z.object({
 export type StoredApplicationKeys = Omit<z.infer<typeof applicationKeysSchema>, 'issuer'>;
 export type ApplicationKeys = z.infer<typeof applicationKeysSchema>;
 
-export const APP_SORT_FIELDS = ['name', 'platformCode', 'enabled', 'createdAt'] as const;
-/** spec §9 "Default sorts": apps by name ascending. The server's default and the console's. */
-export const APP_LIST_DEFAULT_SORT = { sort: 'name', direction: 'asc' } as const satisfies {
-  sort: (typeof APP_SORT_FIELDS)[number];
-  direction: 'asc' | 'desc';
-};
-
-/** spec §7: GET projects/{project}/apps with sort, direction, offset, limit, name, enabled, platformCode. */
-export const applicationListQuerySchema = listQuerySchema(APP_SORT_FIELDS, APP_LIST_DEFAULT_SORT).extend({
-  name: text().optional(),
-  enabled: queryBoolean().optional(),
-  platformCode: z.enum(PLATFORM_CODES, { error: 'validation.invalid_value' }).optional(),
+/**
+ * spec §7: GET projects/{project}/apps with sort, direction, offset, limit, name (contained, any
+ * case), enabled, platformCode; spec §9: by name ascending.
+ */
+export const applicationList = declareList({
+  sorts: ['name', 'platformCode', 'enabled', 'createdAt'],
+  defaultSort: { sort: 'name', direction: 'asc' },
+  filters: {
+    name: { kind: 'text', match: 'contains', caseless: true },
+    enabled: { kind: 'yesNo' },
+    platformCode: { kind: 'oneOf', values: PLATFORM_CODES },
+  },
 });
+export const APP_SORT_FIELDS = applicationList.sorts;
+export const APP_LIST_DEFAULT_SORT = applicationList.defaultSort;
+export const applicationListQuerySchema = applicationList.query;
 export type ApplicationListQuery = z.infer<typeof applicationListQuerySchema>;

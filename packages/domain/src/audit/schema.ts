@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { AUDIT_RESULTS, SCOPES } from '../constants.ts';
-import { listQuerySchema, SORT_DIRECTIONS } from '../list/schema.ts';
-import { exportFormatParam } from '../list/export.ts';
-import { cursorParam, dateParam, rangedListResponseSchema, refineDateRange } from '../list/ranged-list.ts';
-import { text } from '../validation/fields.ts';
+import { declareRangedList } from '../list/declare.ts';
+import { rangedListResponseSchema } from '../list/ranged-list.ts';
 
 /**
  * The scopes an audit event can have: spec §9's scope options for end-user events, and `console`
@@ -33,56 +31,44 @@ export const auditEventSchema = z.object({
 });
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 
-export const AUDIT_SORT_FIELDS = ['createdAt', 'userId', 'deviceName', 'scope', 'result'] as const;
-export type AuditSortField = (typeof AUDIT_SORT_FIELDS)[number];
-/** spec §9 "Default sorts": audit by createdAt descending. The server's default and the console's. */
-export const AUDIT_LIST_DEFAULT_SORT = { sort: 'createdAt', direction: 'desc' } as const satisfies {
-  sort: AuditSortField;
-  direction: 'asc' | 'desc';
-};
-
 /**
  * spec §7: GET projects/{project}/audit with userId, deviceName, fromDate, toDate, scope, result,
- * sort, direction, offset, limit (docs/decisions/0019). userId: the whole identity or account,
- * any case; deviceName: starting with the text, any case; scope and result: one value each. An
- * empty text filters nothing. fromDate / toDate: see `resolveDateRange` (default: the current month).
- * country (issue 10: a country of the dashboard's map opens its events): an ISO 3166-1 alpha-2 code
- * (ZZ: no known location), any case.
+ * sort, direction, offset, limit (docs/decisions/0019); spec §9: by createdAt descending, in the
+ * current month. userId: the whole identity or account, any case; deviceName: starting with the
+ * text, any case; scope and result: one value each. An empty text filters nothing. country (issue
+ * 10: a country of the dashboard's map opens its events): an ISO 3166-1 alpha-2 code (ZZ: no known
+ * location), any case. Its export (issue 9): the same filter and range as a file, always in
+ * created-at order (a sort by a column that can be empty cannot be read in batches by seek).
  */
-const auditFilter = () => ({
-  userId: text().optional(),
-  deviceName: text().optional(),
-  fromDate: dateParam().optional(),
-  toDate: dateParam().optional(),
-  scope: z.enum(AUDIT_SCOPES, { error: 'validation.invalid_value' }).optional(),
-  result: z.enum(AUDIT_RESULTS, { error: 'validation.invalid_value' }).optional(),
-  country: z
-    .string()
-    .regex(/^[A-Za-z]{2}$/, { error: 'validation.invalid_value' })
-    .transform((c) => c.toUpperCase())
-    .optional(),
+export const auditList = declareRangedList({
+  sorts: ['createdAt', 'userId', 'deviceName', 'scope', 'result'],
+  defaultSort: { sort: 'createdAt', direction: 'desc' },
+  filters: {
+    userId: { kind: 'text', match: 'exact', caseless: true },
+    deviceName: { kind: 'text', match: 'prefix', caseless: true },
+    scope: { kind: 'oneOf', values: AUDIT_SCOPES },
+    result: { kind: 'oneOf', values: AUDIT_RESULTS },
+    country: {
+      kind: 'text',
+      match: 'exact',
+      caseless: false,
+      param: z
+        .string()
+        .regex(/^[A-Za-z]{2}$/, { error: 'validation.invalid_value' })
+        .transform((c) => c.toUpperCase()),
+    },
+  },
 });
-export const auditListQuerySchema = listQuerySchema(AUDIT_SORT_FIELDS, AUDIT_LIST_DEFAULT_SORT)
-  .extend({ ...auditFilter(), cursor: cursorParam().optional() })
-  .superRefine(refineDateRange);
+export const AUDIT_SORT_FIELDS = auditList.sorts;
+export type AuditSortField = (typeof AUDIT_SORT_FIELDS)[number];
+export const AUDIT_LIST_DEFAULT_SORT = auditList.defaultSort;
+export const auditListQuerySchema = auditList.query;
 export type AuditListQuery = z.infer<typeof auditListQuerySchema>;
 export type AuditListParams = z.input<typeof auditListQuerySchema>;
 
 export const auditListSchema = rangedListResponseSchema(auditEventSchema);
 export type AuditList = z.infer<typeof auditListSchema>;
 
-/**
- * GET projects/{project}/audit/export (issue 9, docs/decisions/0019 "Export"): the list's filter and
- * range (same parameters, same rules, default the current month), no paging, in `format` (csv or
- * jsonl). Always in created-at order, newest first unless `direction=asc`; `sort` is not a
- * parameter (a sort by a column that can be empty cannot be read in batches by seek).
- */
-export const auditExportQuerySchema = z
-  .object({
-    format: exportFormatParam(),
-    direction: z.enum(SORT_DIRECTIONS, { error: 'validation.invalid_value' }).default(AUDIT_LIST_DEFAULT_SORT.direction),
-    ...auditFilter(),
-  })
-  .superRefine(refineDateRange);
+export const auditExportQuerySchema = auditList.exportQuery;
 export type AuditExportQuery = z.infer<typeof auditExportQuerySchema>;
 export type AuditExportParams = z.input<typeof auditExportQuerySchema>;

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { REVOCATION_REASON } from '../constants.ts';
-import { listQuerySchema, queryBoolean, SORT_DIRECTIONS } from '../list/schema.ts';
-import { exportFormatParam } from '../list/export.ts';
-import { cursorParam, dateParam, rangedListResponseSchema, refineDateRange } from '../list/ranged-list.ts';
-import { text } from '../validation/fields.ts';
+import { declareRangedList } from '../list/declare.ts';
+import { rangedListResponseSchema } from '../list/ranged-list.ts';
 
 /** spec §7 "Devices": POST projects/{project}/mpinids/{mpinId}/revocation; spec §9: the one reason is PORTAL_REVOKE. */
 export const revocationBodySchema = z.object({
@@ -38,49 +36,34 @@ export const deviceIdentitySchema = z.object({
 });
 export type DeviceIdentity = z.infer<typeof deviceIdentitySchema>;
 
-export const DEVICE_SORT_FIELDS = ['createdAt', 'userId', 'deviceName', 'ip', 'revoked'] as const;
-export type DeviceSortField = (typeof DEVICE_SORT_FIELDS)[number];
-/** spec §9 "Default sorts": devices by createdAt descending. The server's default and the console's. */
-export const DEVICE_LIST_DEFAULT_SORT = { sort: 'createdAt', direction: 'desc' } as const satisfies {
-  sort: DeviceSortField;
-  direction: 'asc' | 'desc';
-};
-
 /**
  * spec §7: GET projects/{project}/mpinids with userId, revoked, deviceName, ip, fromDate, toDate,
- * sort, direction, offset, limit (docs/decisions/0019 for the matching rules). userId: the whole
- * identity, any case; deviceName and ip: starting with the text (deviceName in any case). An empty
- * text filters nothing. fromDate / toDate: see `resolveDateRange` (default: the current month).
+ * sort, direction, offset, limit (docs/decisions/0019 for the matching rules); spec §9: by createdAt
+ * descending, in the current month. userId: the whole identity, any case; deviceName and ip:
+ * starting with the text (deviceName in any case). An empty text filters nothing. Its export (issue
+ * 9): the same filter and range as a file, in created-at order (newest first unless direction=asc).
  */
-const deviceFilter = () => ({
-  userId: text().optional(),
-  deviceName: text().optional(),
-  ip: text().optional(),
-  fromDate: dateParam().optional(),
-  toDate: dateParam().optional(),
+export const deviceList = declareRangedList({
+  sorts: ['createdAt', 'userId', 'deviceName', 'ip', 'revoked'],
+  defaultSort: { sort: 'createdAt', direction: 'desc' },
+  filters: {
+    userId: { kind: 'text', match: 'exact', caseless: true },
+    deviceName: { kind: 'text', match: 'prefix', caseless: true },
+    ip: { kind: 'text', match: 'prefix', caseless: false },
+    revoked: { kind: 'yesNo' },
+  },
 });
-export const deviceListQuerySchema = listQuerySchema(DEVICE_SORT_FIELDS, DEVICE_LIST_DEFAULT_SORT)
-  .extend({ ...deviceFilter(), revoked: queryBoolean().optional(), cursor: cursorParam().optional() })
-  .superRefine(refineDateRange);
+export const DEVICE_SORT_FIELDS = deviceList.sorts;
+export type DeviceSortField = (typeof DEVICE_SORT_FIELDS)[number];
+export const DEVICE_LIST_DEFAULT_SORT = deviceList.defaultSort;
+export const deviceListQuerySchema = deviceList.query;
 export type DeviceListQuery = z.infer<typeof deviceListQuerySchema>;
 export type DeviceListParams = z.input<typeof deviceListQuerySchema>;
 
 export const deviceListSchema = rangedListResponseSchema(deviceIdentitySchema);
 export type DeviceList = z.infer<typeof deviceListSchema>;
 
-/**
- * GET projects/{project}/mpinids/export (issue 9, docs/decisions/0019 "Export"): the list's filter
- * and range (same parameters and rules, default the current month), no paging, in `format` (csv
- * or jsonl), in created-at order (newest first unless `direction=asc`).
- */
-export const deviceExportQuerySchema = z
-  .object({
-    format: exportFormatParam(),
-    direction: z.enum(SORT_DIRECTIONS, { error: 'validation.invalid_value' }).default(DEVICE_LIST_DEFAULT_SORT.direction),
-    ...deviceFilter(),
-    revoked: queryBoolean().optional(),
-  })
-  .superRefine(refineDateRange);
+export const deviceExportQuerySchema = deviceList.exportQuery;
 export type DeviceExportQuery = z.infer<typeof deviceExportQuerySchema>;
 export type DeviceExportParams = z.input<typeof deviceExportQuerySchema>;
 
@@ -93,7 +76,7 @@ export const BULK_REVOCATION_MAX_LIMIT = 500;
  * filter the server would not honour (e.g. `revoked`, `sort`) is refused rather than ignored, since
  * ignoring it would revoke more than the caller saw.
  */
-export const deviceFilterSchema = z.strictObject(deviceFilter(), { error: 'validation.invalid_value' }).superRefine(refineDateRange);
+export const deviceFilterSchema = deviceList.filterOnly(['userId', 'deviceName', 'ip']);
 export type DeviceFilter = z.infer<typeof deviceFilterSchema>;
 
 /**

@@ -1,6 +1,6 @@
-import type { AccountListQuery } from '@latchkey/domain';
+import { accountList, type AccountListQuery } from '@latchkey/domain';
 import type { Db } from '../../db/db.ts';
-import { escapeLike } from '../../db/list-page.ts';
+import { listTable } from '../../db/list-kit.ts';
 
 export interface ProjectAccountRow {
   id: string;
@@ -23,22 +23,33 @@ const COLUMNS = `a.id, a.email, a.name, a.is_service_account AS "isServiceAccoun
 const OF_PROJECT = 'EXISTS (SELECT 1 FROM account_permissions m WHERE m.account_id = a.id AND m.project_id = $1)';
 
 /**
- * spec §7 GET projects/{project}/accounts: email (a staff account's address or a service account's
- * name) starting with the text in any case, active; by email (spec §9: ascending by default), then id.
+ * spec §7 GET projects/{project}/accounts on the list kit: the accounts holding a permission on the
+ * project; email (a staff account's address or a service account's name, lower-cased in sort_key)
+ * starting with the text in any case, active; by email (spec §9: ascending by default), then id.
  */
+const accountsTable = listTable(accountList, {
+  table: 'accounts',
+  key: 'id',
+  select: `id, email, name, is_service_account AS "isServiceAccount", active, signed_in_at AS "signedInAt", version`,
+  fromRow: (row: Omit<ProjectAccountRow, 'permissions'>) => row,
+  filters: { email: 'sort_key', active: 'active' },
+  sorts: { email: (d) => `sort_key ${d}, id ${d}` },
+  scope: (projectId) => [
+    { sql: 'EXISTS (SELECT 1 FROM account_permissions m WHERE m.account_id = accounts.id AND m.project_id = $?)', value: projectId },
+  ],
+});
+
+/** One page of the project's accounts, each with its permissions on the project and its global ones. */
 export async function listProjectAccounts(db: Db, projectId: string, q: AccountListQuery): Promise<{ total: number; list: ProjectAccountRow[] }> {
-  const params: unknown[] = [projectId];
-  const where = [OF_PROJECT];
-  if (q.email) where.push(`a.sort_key LIKE $${params.push(`${escapeLike(q.email.toLowerCase())}%`)}`);
-  if (q.active !== undefined) where.push(`a.active = $${params.push(q.active)}`);
-  const dir = q.direction === 'desc' ? 'DESC' : 'ASC';
-  const { rows: count } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM accounts a WHERE ${where.join(' AND ')}`, params);
-  const { rows } = await db.query<ProjectAccountRow>(
-    `SELECT ${COLUMNS} FROM accounts a WHERE ${where.join(' AND ')}
-      ORDER BY a.sort_key ${dir}, a.id ${dir} LIMIT $${params.push(q.limit)} OFFSET $${params.push(q.offset)}`,
-    params,
+  const page = await accountsTable.page(db, projectId, q);
+  const { rows } = await db.query<{ accountId: string; permission: string }>(
+    `SELECT account_id AS "accountId", permission FROM account_permissions
+      WHERE account_id = ANY($2) AND (project_id = $1 OR permission LIKE 'glb::%') ORDER BY permission`,
+    [projectId, page.list.map((a) => a.id)],
   );
-  return { total: count[0]?.n ?? 0, list: rows };
+  const held = new Map<string, string[]>();
+  for (const r of rows) held.set(r.accountId, [...(held.get(r.accountId) ?? []), r.permission]);
+  return { total: page.total, list: page.list.map((a) => ({ ...a, permissions: held.get(a.id) ?? [] })) };
 }
 
 /** One account as the project sees it, or null when it holds nothing on the project. */

@@ -1,6 +1,7 @@
-import { applicationLinks, type Application, type StoredApplicationKeys, type ApplicationListQuery, type PlatformCode } from '@latchkey/domain';
+import { applicationLinks, applicationList, type Application, type StoredApplicationKeys, type PlatformCode } from '@latchkey/domain';
 import type { Db } from '../../db/db.ts';
-import { containsLower, eq, listPage, listPageSql, sqlDirection, type Condition, type ListPageSpec } from '../../db/list-page.ts';
+import { listTable } from '../../db/list-kit.ts';
+import { eq } from '../../db/list-page.ts';
 import type { Versioned } from '../../http/etag.ts';
 
 // Rows come back under the domain's field names; the links are the only fields not stored.
@@ -67,47 +68,30 @@ export async function saveApplication(
   return versionedApplication(rows[0]) as Versioned<Application>;
 }
 
-// The sort keys of each sort field. Names sort case-insensitively (name_key = lower(name), a stored
-// column). Ties are broken by name, then id, in the same direction, so the whole key is the column
-// order of one index (migrations 0002, 0003) read forwards or backwards, and the order is total:
-// paging never repeats or skips a row.
-const ORDER_BY: Record<ApplicationListQuery['sort'], (direction: 'ASC' | 'DESC') => string> = {
-  name: (d) => `name_key ${d}, id ${d}`,
-  platformCode: (d) => `platform_code ${d}, name_key ${d}, id ${d}`,
-  enabled: (d) => `enabled ${d}, name_key ${d}, id ${d}`,
-  createdAt: (d) => `created_at ${d}, id ${d}`,
-};
-
 /**
- * A list call as the shared list helper runs it. The name filter is "contains", case-insensitive
- * (`name_key LIKE lower('%…%')`), answered by the trigram index when the term is selective and by
- * the (project_id, name_key, id) index otherwise. Without a name the total is the sum of the kept
- * counters (migration 0003), one to a few rows.
+ * The applications list (spec §7) on the list kit. Names sort case-insensitively (name_key =
+ * lower(name), a stored column). Ties are broken by name, then id, in the same direction, so the
+ * whole key is the column order of one index (migrations 0002, 0003) read forwards or backwards, and
+ * the order is total: paging never repeats or skips a row. The name filter is "contains",
+ * case-insensitive (`name_key LIKE lower('%…%')`), answered by the trigram index when the term is
+ * selective and by the (project_id, name_key, id) index otherwise. Without a name the total is the
+ * sum of the kept counters (migration 0003), one to a few rows.
  */
-export function applicationListSpec(projectId: string, q: ApplicationListQuery): ListPageSpec {
-  const counted: Condition[] = [eq('project_id', projectId)];
-  if (q.enabled !== undefined) counted.push(eq('enabled', q.enabled));
-  if (q.platformCode !== undefined) counted.push(eq('platform_code', q.platformCode));
-  return {
-    table: 'applications',
-    key: 'id',
-    columns: APPLICATION,
-    where: q.name ? [...counted, containsLower('name_key', q.name)] : counted,
-    orderBy: ORDER_BY[q.sort](sqlDirection(q.direction)),
-    limit: q.limit,
-    offset: q.offset,
-    totalFrom: q.name ? null : { sql: 'SELECT coalesce(sum(n), 0)::int AS total FROM application_counts', where: counted },
-  };
-}
-
-/** The two statements of a list call, exactly as run (the bench EXPLAINs them). */
-export const listApplicationsSql = (projectId: string, q: ApplicationListQuery) => listPageSql(applicationListSpec(projectId, q));
-
-/** One page of a project's applications and the number matching the filters (spec §7). */
-export async function listApplications(db: Db, projectId: string, q: ApplicationListQuery): Promise<{ total: number; list: Application[] }> {
-  const page = await listPage<ApplicationRow>(db, applicationListSpec(projectId, q));
-  return { total: page.total, list: page.list.map(withLinks) };
-}
+export const applicationsTable = listTable(applicationList, {
+  table: 'applications',
+  key: 'id',
+  select: APPLICATION,
+  fromRow: withLinks,
+  filters: { name: 'name_key', enabled: 'enabled', platformCode: 'platform_code' },
+  sorts: {
+    name: (d) => `name_key ${d}, id ${d}`,
+    platformCode: (d) => `platform_code ${d}, name_key ${d}, id ${d}`,
+    enabled: (d) => `enabled ${d}, name_key ${d}, id ${d}`,
+    createdAt: (d) => `created_at ${d}, id ${d}`,
+  },
+  scope: (projectId) => [eq('project_id', projectId)],
+  counter: { sql: 'SELECT coalesce(sum(n), 0)::int AS total FROM application_counts', filters: ['enabled', 'platformCode'] },
+});
 
 // The keys as the API answers them; the secret's hash is never read back into an answer, only
 // verification selects it. `clientSecret` is filled only in the answer that generated it.

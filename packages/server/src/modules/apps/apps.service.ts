@@ -25,7 +25,7 @@ import {
   findProjectOfApplication,
   insertApplication,
   insertKeys,
-  listApplications,
+  applicationsTable,
   lockProjectForAppWrite,
   saveApplication,
   saveKeys,
@@ -112,7 +112,7 @@ export function createAppsService({ db, clock, audit, issuerAddress }: AppsServi
 
     /** spec §7 "GET projects/{project}/apps": filtered, sorted (name ascending by default), paged. */
     listApps: (projectId: string, query: ApplicationListQuery): Promise<{ total: number; list: Application[] }> =>
-      listApplications(db, projectId, query),
+      applicationsTable.page(db, projectId, query),
 
     /** spec §7 "POST apps": the project comes from the body (the guard has checked it). */
     async createApp(

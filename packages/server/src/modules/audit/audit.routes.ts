@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { auditApi } from '@latchkey/domain';
 import { registerEndpoint } from '../../http/register-endpoint.ts';
-import type { AuditListService } from './audit-list.service.ts';
+import type { AuditListService } from './audit-list.ts';
 
 /** spec §7 "Audit". */
 export function registerAuditRoutes(app: FastifyInstance, auditList: AuditListService): void {

@@ -1,12 +1,11 @@
 import type { DateRange, DeviceFilter } from '@latchkey/domain';
 import type { Db } from '../../db/db.ts';
 import { bind, type Condition } from '../../db/list-page.ts';
-import { projectInRange } from '../../db/ranged-list-page.ts';
-import { filterOf } from './device-list.repository.ts';
+import { devicesTable } from './device-list.ts';
 
 /** The active devices of the list's filter registered in `range` (docs/decisions/0019 "Bulk revocation"). */
 function activeMatching(projectId: string, range: DateRange, filter: DeviceFilter): Condition[] {
-  return [...projectInRange(projectId, range), ...filterOf({ ...filter, revoked: false })];
+  return devicesTable.where(projectId, range, { ...filter, revoked: false });
 }
 
 /** How many active devices match: exact (one index range of the filter's index; the confirm states it). */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { devicesApi } from '@latchkey/domain';
 import { registerEndpoint } from '../../http/register-endpoint.ts';
-import type { DeviceListService } from './device-list.service.ts';
+import type { DeviceListService } from './device-list.ts';
 import type { DevicesService } from './devices.service.ts';
 
 /** spec §7 "Devices". */

@@ -1,0 +1,60 @@
+import { auditList, type AuditEvent } from '@latchkey/domain';
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../db/db.ts';
+import { rangedListTable } from '../../db/list-kit.ts';
+import { rangedListService } from '../../list-service.ts';
+import { CREATED_AT_TEXT, type SeekColumn } from '../../db/ranged-list-page.ts';
+import { iso } from '../../db/rows.ts';
+
+// The audit log (spec §7 "Audit", docs/decisions/0019) on the list kit: the domain's declaration
+// (auditList) read from the monthly partitions of audit_events.
+
+// Every sort ends with the table's key order (migration 0010): created_at, then the time-ordered id.
+const CREATED: SeekColumn = { column: 'created_at', text: CREATED_AT_TEXT, cast: 'timestamptz' };
+const ID: SeekColumn = { column: 'id', text: 'id::text', cast: 'uuid' };
+const KEY = 'project_id, created_at, id';
+
+type AuditRow = Omit<AuditEvent, 'createdAt'> & { createdAt: Date };
+
+/** An audit_events row as the domain's event. */
+export const auditEventFromRow = (r: AuditRow): AuditEvent => ({ ...r, createdAt: iso(r.createdAt) });
+
+/**
+ * Each sort is the column order of one index (the key, or migration 0014's (project_id, …,
+ * created_at, id) on every partition), read forwards or backwards. userID and device name can be
+ * null (console actions of no device), so those sorts page by offset only. id is a uuid, read as
+ * its text form by both drivers; not cast in the SELECT, so ORDER BY id stays the key's order.
+ */
+export const auditTable = rangedListTable(auditList, {
+  table: 'audit_events',
+  key: KEY,
+  select: `id, created_at AS "createdAt", user_id AS "userID", device_name AS "deviceName", scope,
+    event_status AS "eventStatus", ip, country, client_id AS "clientId", user_agent AS "userAgent", details`,
+  fromRow: auditEventFromRow,
+  filters: { userId: 'user_id', deviceName: 'device_key', scope: 'scope', result: 'event_status', country: 'country' },
+  sorts: {
+    createdAt: { columns: [CREATED, ID], reads: KEY, seekable: true },
+    userId: { columns: [{ column: 'user_id', text: 'user_id', cast: 'text' }, CREATED, ID], reads: `${KEY}, user_id`, seekable: false },
+    deviceName: { columns: [{ column: 'device_key', text: 'device_key', cast: 'text' }, CREATED, ID], reads: `${KEY}, device_key`, seekable: false },
+    scope: { columns: [{ column: 'scope', text: 'scope', cast: 'text' }, CREATED, ID], reads: `${KEY}, scope`, seekable: true },
+    result: { columns: [{ column: 'event_status', text: 'event_status', cast: 'text' }, CREATED, ID], reads: `${KEY}, event_status`, seekable: true },
+  },
+});
+
+/** The CSV export's columns (docs/decisions/0019 "Export"): the list's, the rest of the event, details as JSON, the id last. */
+export const AUDIT_CSV = [
+  'createdAt',
+  'userID',
+  'deviceName',
+  'scope',
+  'eventStatus',
+  'ip',
+  'country',
+  'clientId',
+  'userAgent',
+  'details',
+  'id',
+] as const;
+
+export const createAuditListService = (deps: { db: Db; clock: Clock }) => rangedListService(auditTable, deps, { name: 'audit', csv: AUDIT_CSV });
+export type AuditListService = ReturnType<typeof createAuditListService>;

@@ -32,7 +32,8 @@ export type FilterValue<F extends ListFilter> = F extends { kind: 'yesNo' }
 
 type FilterShape<F extends Record<string, ListFilter>> = { [K in keyof F]: z.ZodOptional<z.ZodType<FilterValue<F[K]>, string>> };
 
-function filterParam(filter: ListFilter): z.ZodType<unknown, string> {
+/** A filter's query parameter: what the server takes (the console checks a value with it before sending it). */
+export function filterParam(filter: ListFilter): z.ZodType<unknown, string> {
   switch (filter.kind) {
     case 'text':
       return filter.param ?? text();

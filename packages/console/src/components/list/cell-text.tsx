@@ -2,8 +2,8 @@ import { Text } from '@mantine/core';
 
 interface CellTextProps {
   value: string | null | undefined;
-  /** What an empty value shows as (dimmed): "—", "Unknown"… */
-  none: string;
+  /** What an empty value shows as (dimmed): "—", "Unknown"… (none for a value never empty, e.g. a name). */
+  none?: string;
   className?: string | undefined;
   /** The cell's main text (the row's name): weighted. */
   strong?: boolean;

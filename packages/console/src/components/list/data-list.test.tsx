@@ -37,8 +37,10 @@ function List({ res }: { res: ListResult<Row> }) {
       result={res}
       columns={columns}
       rowKey={(row) => row.id}
-      filters={<span>inputs</span>}
-      activeFilters={list.state.filters['name'] ? [{ key: 'name', label: 'Name', value: list.state.filters['name'] }] : []}
+      filters={{
+        inputs: <span>inputs</span>,
+        active: list.state.filters['name'] ? [{ key: 'name', label: 'Name', value: list.state.filters['name'] }] : [],
+      }}
     />
   );
 }

@@ -26,9 +26,8 @@ interface DataListProps<T> {
   result: ListResult<T>;
   columns: readonly Column<T>[];
   rowKey: (row: T) => string;
-  /** The filter inputs; their active values are `activeFilters`. */
-  filters?: ReactNode;
-  activeFilters?: readonly ActiveFilter[];
+  /** The filter bar: its inputs and the filters in use (useDeclaredFilters gives both). */
+  filters?: { inputs: ReactNode; active: readonly ActiveFilter[] };
 }
 
 /**
@@ -36,7 +35,7 @@ interface DataListProps<T> {
  * the URL hash (useListState). Pagination shows only when the total exceeds 10 (spec §9), or when
  * the address names a page past the first, so there is always a way back.
  */
-export function DataList<T>({ label, list, result, columns, rowKey, filters, activeFilters = [] }: DataListProps<T>) {
+export function DataList<T>({ label, list, result, columns, rowKey, filters }: DataListProps<T>) {
   const { state } = list;
   const total = result.data?.total ?? 0;
   const showPagination = result.data !== undefined && (isPaginationShown(total) || state.page > 0);
@@ -44,8 +43,8 @@ export function DataList<T>({ label, list, result, columns, rowKey, filters, act
   return (
     <Paper withBorder className={classes.listPaper}>
       {filters ? (
-        <FilterBar active={activeFilters} onRemove={(key) => list.setFilter(key, '')}>
-          {filters}
+        <FilterBar active={filters.active} onRemove={(key) => list.setFilter(key, '')}>
+          {filters.inputs}
         </FilterBar>
       ) : null}
       <DataTable

@@ -1,9 +1,6 @@
 import { useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { useState } from 'react';
 import type { DownloadProgress } from '../api/index.ts';
-import { currentMonthDays } from '../format-date.ts';
-import type { Filters, ListDefaults, ListState } from './list-state.ts';
-import { useListState } from './use-list-state.ts';
+import type { Filters, ListState } from './list-state.ts';
 
 /** A page of a list that can hold millions of rows (devices, audit events; docs/decisions/0019). */
 export interface RangedPage<T> {
@@ -56,19 +53,6 @@ export function useRangedList<Q extends PageQuery, T>({ projectId, query, keyOf,
     },
     placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[1] === projectId ? previous : undefined),
   });
-}
-
-/**
- * The state of a ranged list (devices, audit events) in the address, whose date range defaults to
- * the current month (spec §9) as of opening the page: `month` is that default, constant while the
- * page is open.
- */
-export function useMonthListState(defaults: Omit<ListDefaults, 'filters'>) {
-  const [{ month, withMonth }] = useState(() => {
-    const days = currentMonthDays(new Date());
-    return { month: days, withMonth: { ...defaults, filters: days } };
-  });
-  return { list: useListState(withMonth), month };
 }
 
 /** What an export of a list is given by the Export menu (components/list/export-menu.tsx). */

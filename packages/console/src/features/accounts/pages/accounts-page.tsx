@@ -1,26 +1,20 @@
-import { projectOfPermission, type Account } from '@latchkey/domain';
-import { Badge, Button, Group, Text, TextInput } from '@mantine/core';
-import { IconPlus, IconRobot, IconSearch, IconSettings, IconUser } from '@tabler/icons-react';
+import { accountList, projectOfPermission, type Account } from '@latchkey/domain';
+import { Badge, Group, Text } from '@mantine/core';
+import { IconRobot, IconUser } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { AddLinks } from '../../../components/list/add-links.tsx';
 import { DataList } from '../../../components/list/data-list.tsx';
+import { RowLink } from '../../../components/list/row-link.tsx';
 import type { Column } from '../../../components/list/data-table.tsx';
-import type { ActiveFilter } from '../../../components/list/filter-bar.tsx';
-import { useYesNoText, YesNoFilter } from '../../../components/list/yes-no-filter.tsx';
+import { useDeclaredList } from '../../../components/list/declared-filters.tsx';
 import { PageFrame } from '../../../components/page-frame.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
-import type { ListDefaults } from '../../../lib/list-state/list-state.ts';
-import { useFilterText } from '../../../lib/list-state/use-filter-text.ts';
-import { useListState } from '../../../lib/list-state/use-list-state.ts';
 import { useCurrentProject } from '../../../lib/project-context.ts';
 import { routes } from '../../../lib/routes.ts';
 import { useAccounts } from '../api/use-accounts.ts';
 import classes from '../components/accounts.module.css';
 import '../texts.ts';
-
-// spec §9: accounts by email ascending; spec §2: filters email and active.
-const LIST_DEFAULTS: ListDefaults = { sort: 'email', direction: 'asc', sortFields: ['email'], filterKeys: ['email', 'active'] };
 
 /** A permission as the list shows it: its scope, `*` as "all" (spec §2), a global one marked. */
 function scopeText(permission: string, all: string, global: string): string {
@@ -35,12 +29,9 @@ export default function AccountsPage() {
   const { t: tu } = useTranslation('ui');
   const { t: tc } = useTranslation();
   const project = useCurrentProject();
-  const list = useListState(LIST_DEFAULTS);
+  // spec §9: accounts by email ascending; spec §2: filters email and active (domain's accountList).
+  const { list, filterBar } = useDeclaredList(accountList, { email: { label: t('list.email'), search: true }, active: { label: t('list.active') } });
   const accounts = useAccounts(project.id, list.state);
-  const { filters } = list.state;
-  const setFilter = list.setFilter;
-  const yesNo = useYesNoText();
-  const [email, setEmail] = useFilterText(filters['email'] ?? '', (value) => setFilter('email', value));
 
   const columns = useMemo<Column<Account>[]>(
     () => [
@@ -103,70 +94,27 @@ export default function AccountsPage() {
         shrink: true,
         align: 'right',
         render: (a) => (
-          <Button
-            component={Link}
-            to={routes.accountSettings(project.id, a.id)}
-            aria-label={t('list.manageOf', { name: a.email ?? a.name })}
-            variant="subtle"
-            size="compact-sm"
-            leftSection={<IconSettings size={16} aria-hidden="true" />}
-          >
-            {t('list.manage')}
-          </Button>
+          <RowLink to={routes.accountSettings(project.id, a.id)} label={t('list.manage')} name={t('list.manageOf', { name: a.email ?? a.name })} />
         ),
       },
     ],
     [t, tu, project.id],
   );
 
-  const active: ActiveFilter[] = [];
-  if (filters['email']) active.push({ key: 'email', label: t('list.email'), value: filters['email'] });
-  const activeText = yesNo(filters['active']);
-  if (activeText) active.push({ key: 'active', label: t('list.active'), value: activeText });
-
   return (
     <PageFrame
       title={tc('pages.projectAccounts')}
       description={t('list.intro')}
       actions={
-        // spec §2: the add buttons only while the project is enabled.
-        project.enabled ? (
-          <>
-            <Button component={Link} to={routes.accountCreate(project.id)} leftSection={<IconPlus size={18} aria-hidden="true" />}>
-              {t('list.addUser')}
-            </Button>
-            <Button
-              component={Link}
-              variant="default"
-              to={routes.serviceAccountCreate(project.id)}
-              leftSection={<IconRobot size={18} aria-hidden="true" />}
-            >
-              {t('list.addServiceAccount')}
-            </Button>
-          </>
-        ) : null
+        <AddLinks
+          links={[
+            { to: routes.accountCreate(project.id), label: t('list.addUser') },
+            { to: routes.serviceAccountCreate(project.id), label: t('list.addServiceAccount'), icon: <IconRobot size={18} aria-hidden="true" /> },
+          ]}
+        />
       }
     >
-      <DataList
-        label={t('list.label')}
-        list={list}
-        result={accounts}
-        columns={columns}
-        rowKey={(a) => a.id}
-        activeFilters={active}
-        filters={
-          <>
-            <TextInput
-              label={t('list.email')}
-              autoComplete="off"
-              leftSection={<IconSearch size={16} aria-hidden="true" />}
-              value={email}
-              onChange={(event) => setEmail(event.currentTarget.value)}
-            />
-            <YesNoFilter label={t('list.active')} value={filters['active']} onChange={(value) => setFilter('active', value)} />
-          </>
-        }
-      />
+      <DataList label={t('list.label')} list={list} result={accounts} columns={columns} rowKey={(a) => a.id} filters={filterBar} />
     </PageFrame>
   );
 }

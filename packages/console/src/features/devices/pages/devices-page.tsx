@@ -1,21 +1,16 @@
-import { DEVICE_LIST_DEFAULT_SORT, DEVICE_SORT_FIELDS, type DeviceIdentity } from '@latchkey/domain';
-import { Select, Text, TextInput } from '@mantine/core';
-import { IconSearch } from '@tabler/icons-react';
+import { deviceList, type DeviceIdentity } from '@latchkey/domain';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal.tsx';
 import { CellText } from '../../../components/list/cell-text.tsx';
 import { DataList } from '../../../components/list/data-list.tsx';
 import type { Column } from '../../../components/list/data-table.tsx';
-import { DateRangeFilter } from '../../../components/list/date-range-filter.tsx';
+import { useDeclaredList } from '../../../components/list/declared-filters.tsx';
 import { ExportMenu } from '../../../components/list/export-menu.tsx';
-import type { ActiveFilter } from '../../../components/list/filter-bar.tsx';
 import { PageFrame } from '../../../components/page-frame.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { UtcTime } from '../../../components/utc-time.tsx';
 import { isApiError } from '../../../lib/api/index.ts';
-import { useFilterText } from '../../../lib/list-state/use-filter-text.ts';
-import { useMonthListState } from '../../../lib/list-state/use-ranged-list.ts';
 import { useCurrentProject } from '../../../lib/project-context.ts';
 import { exportDevices, useDevices } from '../api/use-devices.ts';
 import { useRevokeDevice } from '../api/use-revoke-device.ts';
@@ -24,26 +19,11 @@ import classes from '../components/devices.module.css';
 import { RevokeDeviceButton } from '../components/revoke-device-button.tsx';
 import '../texts.ts';
 
-/** spec §9: devices by createdAt descending, in the current month; spec §7: the filters. */
-const LIST_DEFAULTS = {
-  ...DEVICE_LIST_DEFAULT_SORT,
-  sortFields: DEVICE_SORT_FIELDS,
-  filterKeys: ['userId', 'deviceName', 'ip', 'revoked', 'fromDate', 'toDate'],
-};
-
 /** spec §2 "Devices list", §4 Device, §8 revocation failure. */
 export default function DevicesPage() {
   const { t } = useTranslation('devices');
-  const { t: tu } = useTranslation('ui');
   const { t: tc } = useTranslation();
   const project = useCurrentProject();
-  const { list, month } = useMonthListState(LIST_DEFAULTS);
-  const devices = useDevices(project.id, list.state);
-  const { filters } = list.state;
-  const setFilter = list.setFilter;
-  const [userId, setUserId] = useFilterText(filters['userId'] ?? '', (value) => setFilter('userId', value));
-  const [deviceName, setDeviceName] = useFilterText(filters['deviceName'] ?? '', (value) => setFilter('deviceName', value));
-  const [ip, setIp] = useFilterText(filters['ip'] ?? '', (value) => setFilter('ip', value));
   // The device asked about; it stays while the dialog closes, so the closing dialog keeps its text.
   const [asked, setAsked] = useState<DeviceIdentity | null>(null);
   const [asking, setAsking] = useState(false);
@@ -54,7 +34,21 @@ export default function DevicesPage() {
   const canRevoke = project.enabled;
   // The identity users sign in with: an email address, or the project's user ID (spec §3 Project identityType).
   const userLabel = project.identityType === 'email' ? t('list.email') : project.verificationOptions.identityTypeLabel || t('list.userId');
-  const statusText = (revoked: string | undefined) => (revoked === 'true' ? t('list.revoked') : revoked === 'false' ? t('list.active') : undefined);
+  // spec §9: by createdAt descending, in the current month; spec §7: the filters (domain's deviceList).
+  const { list, filterBar } = useDeclaredList(deviceList, {
+    userId: { label: userLabel, search: true },
+    deviceName: { label: t('list.deviceName') },
+    ip: { label: t('list.ip') },
+    revoked: {
+      label: t('list.status'),
+      options: [
+        { value: 'false', label: t('list.active') },
+        { value: 'true', label: t('list.revoked') },
+      ],
+    },
+  });
+  const devices = useDevices(project.id, list.state);
+  const { filters } = list.state;
 
   const ask = (device: DeviceIdentity) => {
     setAsked(device);
@@ -81,11 +75,7 @@ export default function DevicesPage() {
         key: 'userId',
         header: userLabel,
         sortField: 'userId',
-        render: (device) => (
-          <Text size="sm" fw={500} className={classes.user}>
-            {device.userId}
-          </Text>
-        ),
+        render: (device) => <CellText value={device.userId} className={classes.user} strong />,
       },
       {
         key: 'deviceName',
@@ -131,13 +121,6 @@ export default function DevicesPage() {
     ];
   }, [t, userLabel, canRevoke, failures]);
 
-  const active: ActiveFilter[] = [];
-  if (filters['userId']) active.push({ key: 'userId', label: userLabel, value: filters['userId'] });
-  if (filters['deviceName']) active.push({ key: 'deviceName', label: t('list.deviceName'), value: filters['deviceName'] });
-  if (filters['ip']) active.push({ key: 'ip', label: t('list.ip'), value: filters['ip'] });
-  const status = statusText(filters['revoked']);
-  if (status) active.push({ key: 'revoked', label: t('list.status'), value: status });
-
   return (
     <PageFrame
       title={tc('pages.projectDevices')}
@@ -150,46 +133,7 @@ export default function DevicesPage() {
         </>
       }
     >
-      <DataList
-        label={t('list.label')}
-        list={list}
-        result={devices}
-        columns={columns}
-        rowKey={(device) => device.mpinId}
-        activeFilters={active}
-        filters={
-          <>
-            <TextInput
-              label={userLabel}
-              autoComplete="off"
-              leftSection={<IconSearch size={16} aria-hidden="true" />}
-              value={userId}
-              onChange={(event) => setUserId(event.currentTarget.value)}
-            />
-            <TextInput
-              label={t('list.deviceName')}
-              autoComplete="off"
-              value={deviceName}
-              onChange={(event) => setDeviceName(event.currentTarget.value)}
-            />
-            <TextInput label={t('list.ip')} autoComplete="off" value={ip} onChange={(event) => setIp(event.currentTarget.value)} />
-            <Select
-              label={t('list.status')}
-              placeholder={tu('list.any')}
-              data={[
-                { value: 'false', label: t('list.active') },
-                { value: 'true', label: t('list.revoked') },
-              ]}
-              value={filters['revoked'] ?? null}
-              onChange={(value) => setFilter('revoked', value ?? '')}
-              clearable
-              clearButtonProps={{ 'aria-label': tu('list.clearFilter', { label: t('list.status') }) }}
-              allowDeselect
-            />
-            <DateRangeFilter fromDate={filters['fromDate'] ?? ''} toDate={filters['toDate'] ?? ''} defaults={month} onChange={setFilter} />
-          </>
-        }
-      />
+      <DataList label={t('list.label')} list={list} result={devices} columns={columns} rowKey={(device) => device.mpinId} filters={filterBar} />
       <ConfirmModal
         opened={asking}
         title={t('revoke.title')}

@@ -4,7 +4,7 @@ import { buildPath, devicesApi, REVOCATION_REASON } from '@latchkey/domain';
 import { openPglite } from '../src/db/pglite.ts';
 import { loadMigrations, migrate } from '../src/db/migrate.ts';
 import { countryLookup } from '../src/geoip.ts';
-import { eventId } from '../src/modules/audit/audit.repository.ts';
+import { eventId } from '../src/provider/audit-events.repository.ts';
 import { ensureEventPartitions, MONTHS_AHEAD, partitionName } from '../src/modules/audit/event-partitions.ts';
 import { REFUSALS_PER_CLIENT } from '../src/provider/events.ts';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';

@@ -1,6 +1,7 @@
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { consoleMailer, smtpMailer } from '../src/mail/mailer.ts';
+import { latchkeyCodeMessage } from '../src/idp/login-codes.service.ts';
 
 /** A minimal SMTP server on loopback that keeps what it is sent (RFC 5321 happy path only). */
 async function startSmtpSink(): Promise<{ server: Server; url: string; messages: Array<{ from: string; to: string[]; data: string }> }> {
@@ -61,14 +62,14 @@ describe('mailers', () => {
 
   it('without SMTP writes one line holding the recipient and the code', async () => {
     const lines: string[] = [];
-    await consoleMailer((line) => lines.push(line)).sendLoginCode('ada@example.com', '123456');
+    await consoleMailer((line) => lines.push(line)).sendLoginCode('ada@example.com', '123456', latchkeyCodeMessage('123456', 10));
     expect(lines).toEqual(['Sign-in code for ada@example.com: 123456']);
   });
 
   it('with SMTP_URL sends the code by mail to the recipient', async () => {
     const started = await startSmtpSink();
     sink = started.server;
-    await smtpMailer(started.url, 'Latchkey <no-reply@latchkey.test>').sendLoginCode('ada@example.com', '654321');
+    await smtpMailer(started.url, 'Latchkey <no-reply@latchkey.test>').sendLoginCode('ada@example.com', '654321', latchkeyCodeMessage('654321', 10));
     expect(started.messages).toHaveLength(1);
     const [message] = started.messages;
     expect(message?.from).toContain('no-reply@latchkey.test');
@@ -81,6 +82,6 @@ describe('mailers', () => {
     const started = await startSmtpSink();
     const url = started.url;
     await new Promise<void>((ok) => started.server.close(() => ok()));
-    await expect(smtpMailer(url, 'x@latchkey.test').sendLoginCode('ada@example.com', '1')).rejects.toThrow();
+    await expect(smtpMailer(url, 'x@latchkey.test').sendLoginCode('ada@example.com', '1', latchkeyCodeMessage('1', 10))).rejects.toThrow();
   });
 });

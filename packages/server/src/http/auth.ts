@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, XSRF_HEADER } from '@latchkey/domain';
-import type { Actor, CallOrigin } from '../modules/accounts/actor.ts';
-import type { SessionService } from '../modules/session/session.service.ts';
+import type { Actor, CallOrigin } from './actor.ts';
 import { clearSessionCookies, SESSION_COOKIE, type CookieOptions } from './cookies.ts';
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -20,8 +19,15 @@ function originOf(request: FastifyRequest): CallOrigin {
  */
 export type BearerAuthenticator = (token: string, origin: CallOrigin) => Promise<Actor | null>;
 
+/** A console session as a request finds it (modules/session answers it). */
+export interface AuthenticatedSession {
+  actor: Actor;
+  /** Whether `token` (the X-XSRF-TOKEN header) is this session's token; constant time. */
+  xsrfMatches(token: string): boolean;
+}
+
 export interface RequestAuthenticatorDeps {
-  sessions: Pick<SessionService, 'authenticate'>;
+  sessions: { authenticate(sessionId: string): Promise<AuthenticatedSession | null> };
   bearer: BearerAuthenticator;
   cookies: CookieOptions;
 }

@@ -2,7 +2,12 @@ import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyReply } from 'fastify';
 import { API_BASE_PATH, SESSION_COOKIE, XSRF_COOKIE } from '@latchkey/domain';
 import { isSecure, type Config } from '../config.ts';
-import { LOGIN_ATTEMPT_MS, SESSION_ABSOLUTE_MS } from '../modules/session/session.service.ts';
+
+// DESIGN "Sessions": idle and absolute expiry; the session cookies live as long as a session can.
+export const SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
+export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
+/** How long a sign-in may take between GET /api/authurl and POST /api/login. */
+export const LOGIN_ATTEMPT_MS = 15 * 60 * 1000;
 
 /** Binds a sign-in attempt to the browser that started it (docs/decisions/0003). */
 export const LOGIN_COOKIE = 'lk_login';

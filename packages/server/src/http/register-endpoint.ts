@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, Rout
 import type { z } from 'zod';
 import { API_BASE_PATH, DomainError, errorStatusesOf, guards, hasAnyPermission, isCleanText, operationIdOf, type Endpoint } from '@latchkey/domain';
 import { notFound, signInToContinue } from '../errors.ts';
-import type { Actor } from '../modules/accounts/actor.ts';
+import type { Actor } from './actor.ts';
 import type { RequestAuthenticator } from './auth.ts';
 import { errorResponseSchema } from './openapi.ts';
 

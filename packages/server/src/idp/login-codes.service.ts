@@ -4,10 +4,16 @@ import { safeEqual, type SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import { rateLimitKeyOf } from '../http/client-address.ts';
 import type { LoginCodeMessage, Mailer } from '../mail/mailer.ts';
+import { PAGE_TEXTS } from './page-texts.ts';
 import { consumeLoginCode, countAttempt, deleteStaleLoginCodes, findLoginCode, replaceLoginCode } from './login-codes.repository.ts';
 import { deleteEndedRateLimits, hitAll, type RateLimit } from './rate-limits.repository.ts';
 
 export const CODE_TTL_MS = 10 * 60 * 1000;
+
+/** The console's own code mail (its sign-in pages are English). */
+export function latchkeyCodeMessage(code: string, minutes: number): LoginCodeMessage {
+  return { language: 'en', subject: PAGE_TEXTS.en.mailSubject('Latchkey', code), text: PAGE_TEXTS.en.mailText('Latchkey', code, minutes) };
+}
 /** Wrong tries a code survives; the next try is refused even with the right code. */
 export const MAX_CODE_ATTEMPTS = 5;
 
@@ -103,7 +109,7 @@ export function createLoginCodes(
         expiresAt: new Date(now.getTime() + CODE_TTL_MS),
       });
       try {
-        await mailer.sendLoginCode(email, code, message?.(code, CODE_TTL_MS / 60_000));
+        await mailer.sendLoginCode(email, code, (message ?? latchkeyCodeMessage)(code, CODE_TTL_MS / 60_000));
       } catch (error) {
         // The code was stored but never reached the person: they ask again once mail works.
         return { ok: false, reason: 'mail_failed', error };

@@ -1,13 +1,25 @@
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
-import type { SignInProvider } from '../modules/session/sign-in-provider.ts';
 import type { IdpKeys } from './keys.ts';
 import { dbAdapterFactory } from './oidc-payloads.repository.ts';
 import { SIGN_IN_CSP } from './sign-in-pages.ts';
 import { errorPage, LATCHKEY_BRAND, LOGOUT_SCRIPT_HASH, logoutPage, signedOutPage, textsOf } from './views.ts';
 
 /** The console's client registration at the built-in provider. */
+/**
+ * The OpenID provider the console signs in through (DESIGN "Sign-in is OpenID Connect
+ * (authorization code + PKCE) through openid-client"): the built-in one under /idp or an external
+ * one from OIDC_ISSUER. Both are spoken to the same way.
+ */
+export interface SignInProvider {
+  authorizationUrl(p: { redirectUri: string; state: string; nonce: string; codeChallenge: string }): Promise<string>;
+  /** Exchanges the code; answers the provider-verified email (lower-cased) and the raw ID token. */
+  exchange(p: { callbackUrl: URL; codeVerifier: string; state: string; nonce: string }): Promise<{ email: string; idToken: string | null }>;
+  /** RP-initiated logout address, or null when the provider has none (or cannot be reached). */
+  endSessionUrl(p: { idToken: string | null; postLogoutRedirectUri: string }): Promise<string | null>;
+}
+
 export const CONSOLE_CLIENT_ID = 'latchkey-console';
 export const IDP_PATH = '/idp';
 export const IDP_SCOPES = ['openid', 'email'] as const;

@@ -1,8 +1,6 @@
 import nodemailer from 'nodemailer';
-import { CODE_TTL_MS } from '../idp/login-codes.service.ts';
-import { PAGE_TEXTS } from '../idp/page-texts.ts';
 
-/** A sign-in code's mail in the sign-in page's language (idp/page-texts.ts). */
+/** A sign-in code's mail in the sign-in page's language (its words come from the pages that sent it: idp/page-texts.ts). */
 export interface LoginCodeMessage {
   /** A BCP 47 language tag (Content-Language). */
   language: string;
@@ -10,15 +8,10 @@ export interface LoginCodeMessage {
   text: string;
 }
 
-/** The console's own code mail (its sign-in pages are English). */
-export function latchkeyCodeMessage(code: string, minutes: number): LoginCodeMessage {
-  return { language: 'en', subject: PAGE_TEXTS.en.mailSubject('Latchkey', code), text: PAGE_TEXTS.en.mailText('Latchkey', code, minutes) };
-}
-
 /** What leaves the machine as mail; tests swap it for one that records. */
 export interface Mailer {
-  /** `message`: the mail's words; without it, the console's own (latchkeyCodeMessage). */
-  sendLoginCode(email: string, code: string, message?: LoginCodeMessage): Promise<void>;
+  /** `message`: the mail's words, in the language of the pages that asked for the code. */
+  sendLoginCode(email: string, code: string, message: LoginCodeMessage): Promise<void>;
   /** A one-time sign-in link (Email Link verification at a project's issuer, docs/decisions/0018); `message` carries its words. */
   sendLoginLink(email: string, link: string, message: LoginCodeMessage): Promise<void>;
   /** Issue 12: an account was added for `email` before it ever signed in; the mail says where to sign in. */
@@ -63,7 +56,7 @@ export function consoleMailer(write: (line: string) => void = (line) => process.
 export function smtpMailer(smtpUrl: string, from: string): Mailer {
   const transport = nodemailer.createTransport(smtpUrl);
   return {
-    async sendLoginCode(email, code, message = latchkeyCodeMessage(code, CODE_TTL_MS / 60_000)) {
+    async sendLoginCode(email, _code, message) {
       await transport.sendMail({ from, to: email, subject: message.subject, text: message.text, headers: { 'Content-Language': message.language } });
     },
     async sendLoginLink(email, _link, message) {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AuditResult } from '@latchkey/domain';
-import type { Db } from '../../db/db.ts';
+import type { Db } from '../db/db.ts';
 
 /** One row of audit_events (migration 0010): spec §3 "Audit event" and what the details modal shows. */
 export interface NewAuditEvent {

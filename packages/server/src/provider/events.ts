@@ -5,8 +5,8 @@ import type { Db } from '../db/db.ts';
 import type { CountryLookup } from '../geoip.ts';
 import { rateLimitKeyOf } from '../http/client-address.ts';
 import { hitAll } from '../idp/rate-limits.repository.ts';
-import { insertAuditEvent } from '../modules/audit/audit.repository.ts';
-import { countUsage } from '../modules/usage/usage.repository.ts';
+import { insertAuditEvent } from './audit-events.repository.ts';
+import { countUsage } from './usage-counts.repository.ts';
 
 /** Who caused an event, as the request shows it: the client address (TRUST_PROXY), its user agent, the application. */
 export interface EventOrigin {

@@ -7,7 +7,6 @@ import type { Db } from '../db/db.ts';
 import { dbAdapterFactory, type CodeEvents } from '../idp/oidc-payloads.repository.ts';
 import type { EventOrigin, ProjectEvents } from './events.ts';
 import { mountedAt, PROVIDER_TTL } from '../idp/provider.ts';
-import type { Client } from '../modules/apps/apps.repository.ts';
 import type { IssuerState } from './issuer-state.repository.ts';
 import { findProjectUser } from './project-users.repository.ts';
 import { projectErrorPage } from './project-pages.ts';
@@ -15,6 +14,15 @@ import { projectErrorPage } from './project-pages.ts';
 export const PROJECT_SCOPES = ['openid', 'email'] as const;
 
 /** What a project's issuer needs from the applications module. */
+/** What the provider needs to know about a client id (the applications' repository answers it). */
+export interface Client {
+  projectId: string;
+  clientSecretHash: string;
+  redirectUris: string[];
+  applicationEnabled: boolean;
+  projectEnabled: boolean;
+}
+
 export interface ProjectClients {
   findClient(clientId: string): Promise<Client | null>;
   verifyClientCredentials(clientId: string, clientSecret: string): Promise<boolean>;

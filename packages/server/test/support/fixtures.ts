@@ -11,7 +11,7 @@ import {
   type Project,
 } from '@latchkey/domain';
 import type { Db } from '../../src/db/db.ts';
-import { insertAuditEvent } from '../../src/modules/audit/audit.repository.ts';
+import { insertAuditEvent } from '../../src/provider/audit-events.repository.ts';
 import { insertDevice } from '../../src/provider/devices.repository.ts';
 import type { SignedIn } from './app.ts';
 

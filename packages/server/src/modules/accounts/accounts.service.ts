@@ -33,7 +33,7 @@ import {
   type ProjectAccountRow,
 } from './account-list.repository.ts';
 import { findAccountByEmail, grantPermissions, insertAccount, listPermissions, lockAccountCreation } from './accounts.repository.ts';
-import type { Actor } from './actor.ts';
+import type { Actor } from '../../http/actor.ts';
 import { deleteServiceToken, findServiceTokens, replaceServiceToken, type ServiceTokenRow } from './service-tokens.repository.ts';
 
 /** Service-account tokens start with this, so secret scanners (and people) recognise a leaked one. */

@@ -3,6 +3,9 @@ import type { Db } from '../../db/db.ts';
 import { listTable } from '../../db/list-kit.ts';
 import { eq } from '../../db/list-page.ts';
 import type { Versioned } from '../../http/etag.ts';
+import type { Client } from '../../provider/project-provider.ts';
+
+export type { Client };
 
 // Rows come back under the domain's field names; the links are the only fields not stored.
 const APPLICATION = `id, project_id AS "projectId", name, platform_code AS "platformCode", enabled, logo_url AS "logoUrl"`;
@@ -144,14 +147,6 @@ export async function saveKeys(
     [k.applicationId, k.redirectUris, k.clientSecretHash ?? null, k.now],
   );
   return versionedKeys(rows[0]) as Versioned<StoredApplicationKeys>;
-}
-
-export interface Client {
-  projectId: string;
-  clientSecretHash: string;
-  redirectUris: string[];
-  applicationEnabled: boolean;
-  projectEnabled: boolean;
 }
 
 // The only form of client id this server issues (base64url); anything else names no client, and a

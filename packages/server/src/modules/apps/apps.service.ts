@@ -15,7 +15,7 @@ import { randomBase32 } from '../../crypto.ts';
 import { isUniqueViolation, type Db } from '../../db/db.ts';
 import { notFound, projectClosed } from '../../errors.ts';
 import { checkVersion, type Versioned } from '../../http/etag.ts';
-import type { Actor } from '../accounts/actor.ts';
+import type { Actor } from '../../http/actor.ts';
 import type { AuditHook } from '../audit/audit.service.ts';
 import { changesBetween, SECRET_CHANGED } from '../audit/changes.ts';
 import {

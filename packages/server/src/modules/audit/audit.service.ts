@@ -2,8 +2,8 @@ import type { AuditResult } from '@latchkey/domain';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/db.ts';
 import { countryLookup, type CountryLookup } from '../../geoip.ts';
-import type { Actor } from '../accounts/actor.ts';
-import { insertAuditEvent } from './audit.repository.ts';
+import type { Actor } from '../../http/actor.ts';
+import { insertAuditEvent } from '../../provider/audit-events.repository.ts';
 import type { Changes } from './changes.ts';
 
 export interface AuditEntry {

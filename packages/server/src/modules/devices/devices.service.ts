@@ -7,7 +7,7 @@ import { endSessionsOfDevice } from '../../idp/oidc-payloads.repository.ts';
 import { findDevice, lockProjectForDeviceWrite, revokeDevice } from '../../provider/devices.repository.ts';
 import { findProjectUser } from '../../provider/project-users.repository.ts';
 import { deleteCodesIssuedBy } from '../../provider/registration-codes.repository.ts';
-import type { Actor } from '../accounts/actor.ts';
+import type { Actor } from '../../http/actor.ts';
 import type { AuditHook } from '../audit/audit.service.ts';
 import { changesBetween } from '../audit/changes.ts';
 import { activeMatchingIds, countActiveMatching } from './device-bulk-revocation.repository.ts';

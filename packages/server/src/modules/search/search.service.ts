@@ -1,6 +1,6 @@
 import { reachesAny, rankSearchResults, SEARCH_KINDS, searchReach, type SearchQuery, type SearchResponse } from '@latchkey/domain';
 import type { Db } from '../../db/db.ts';
-import type { Actor } from '../accounts/actor.ts';
+import type { Actor } from '../../http/actor.ts';
 import { findMatches } from './search.repository.ts';
 
 export interface SearchServiceDeps {

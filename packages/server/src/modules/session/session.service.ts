@@ -13,7 +13,9 @@ import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { randomToken, safeEqual, type SecretBox } from '../../crypto.ts';
 import type { Db } from '../../db/db.ts';
-import type { Actor } from '../accounts/actor.ts';
+import type { Actor } from '../../http/actor.ts';
+import type { AuthenticatedSession } from '../../http/auth.ts';
+import { LOGIN_ATTEMPT_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../http/cookies.ts';
 import {
   anyAccountExists,
   findAccountByEmail,
@@ -36,11 +38,6 @@ import {
 } from './session.repository.ts';
 import type { SignInProvider } from './sign-in-provider.ts';
 
-// DESIGN "Sessions": idle and absolute expiry.
-export const SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
-export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
-/** How long a sign-in may take between GET /api/authurl and POST /api/login. */
-export const LOGIN_ATTEMPT_MS = 15 * 60 * 1000;
 /** last_seen_at is written at most this often, so reads do not all turn into writes. */
 const TOUCH_EVERY_MS = 60 * 1000;
 
@@ -59,12 +56,6 @@ export interface NewSession {
   /** The opaque cookie value; only its HMAC is stored. */
   sessionId: string;
   xsrfToken: string;
-}
-
-export interface AuthenticatedSession {
-  actor: Actor;
-  /** Whether `token` (the X-XSRF-TOKEN header) is this session's token; constant time. */
-  xsrfMatches(token: string): boolean;
 }
 
 /** One sign-in under way (docs/decisions/0003), kept in the browser's sealed lk_login cookie. */

@@ -1,18 +1,8 @@
 import * as client from 'openid-client';
 import { DomainError, isEmail } from '@latchkey/domain';
+import type { SignInProvider } from '../../idp/provider.ts';
 
-/**
- * The OpenID provider the console signs in through (DESIGN "Sign-in is OpenID Connect
- * (authorization code + PKCE) through openid-client"): the built-in one under /idp or an external
- * one from OIDC_ISSUER. Both are spoken to the same way.
- */
-export interface SignInProvider {
-  authorizationUrl(p: { redirectUri: string; state: string; nonce: string; codeChallenge: string }): Promise<string>;
-  /** Exchanges the code; answers the provider-verified email (lower-cased) and the raw ID token. */
-  exchange(p: { callbackUrl: URL; codeVerifier: string; state: string; nonce: string }): Promise<{ email: string; idToken: string | null }>;
-  /** RP-initiated logout address, or null when the provider has none (or cannot be reached). */
-  endSessionUrl(p: { idToken: string | null; postLogoutRedirectUri: string }): Promise<string | null>;
-}
+export type { SignInProvider };
 
 export interface SignInProviderOptions {
   issuer: string;

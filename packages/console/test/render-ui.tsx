@@ -2,7 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
+import { TranslationProvider } from '../src/lib/i18n/react.tsx';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { theme } from '../src/app/theme.ts';
 import { i18n } from '../src/lib/i18n/index.ts';
@@ -16,11 +16,11 @@ export function renderUi(
   const router = createMemoryRouter([{ path: '*', element: ui }], { initialEntries: [...before, path], initialIndex: before.length });
   const user = userEvent.setup(userOptions);
   const view = render(
-    <I18nextProvider i18n={i18n}>
+    <TranslationProvider i18n={i18n}>
       <MantineProvider theme={theme} env="test">
         <RouterProvider router={router} />
       </MantineProvider>
-    </I18nextProvider>,
+    </TranslationProvider>,
   );
   return {
     ...view,

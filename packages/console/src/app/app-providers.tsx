@@ -1,8 +1,8 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import type { i18n as I18n } from 'i18next';
+import type { Translator as I18n } from '../lib/i18n/runtime.ts';
 import { lazy, Suspense, type ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
+import { TranslationProvider } from '../lib/i18n/react.tsx';
 import { cssVariablesResolver, theme } from './theme.ts';
 
 // Notifications are shown only after something went wrong: their code is not in the first download.
@@ -19,7 +19,7 @@ interface AppProvidersProps {
 
 export function AppProviders({ queryClient, i18n, children, env = 'default' }: AppProvidersProps) {
   return (
-    <I18nextProvider i18n={i18n}>
+    <TranslationProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
         {/* The color scheme follows the system until the user picks one (then kept in localStorage). */}
         <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto" env={env}>
@@ -29,6 +29,6 @@ export function AppProviders({ queryClient, i18n, children, env = 'default' }: A
           {children}
         </MantineProvider>
       </QueryClientProvider>
-    </I18nextProvider>
+    </TranslationProvider>
   );
 }

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { i18n as I18n } from 'i18next';
+import type { Translator as I18n } from '../lib/i18n/runtime.ts';
 import { RouterProvider } from 'react-router/dom';
 import type { createAppRouter } from './router.tsx';
 import { AppProviders } from './app-providers.tsx';

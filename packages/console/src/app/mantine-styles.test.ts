@@ -80,6 +80,11 @@ describe('the UI kit styles (mantine-styles.ts)', () => {
     expect(missing, `add to mantine-styles.ts: ${missing.map((n) => `import '@mantine/core/styles/${n}.layer.css';`).join(' ')}`).toEqual([]);
   });
 
+  it('imports no stylesheet that no component the console uses needs (they are all in the first download)', () => {
+    const global = ['baseline', 'default-css-variables', 'global'];
+    expect(imported().filter((name) => !global.includes(name) && !needed().includes(name))).toEqual([]);
+  });
+
   it('imports only stylesheets that exist, with the global ones first', () => {
     const lines = readFileSync(stylesFile, 'utf8')
       .split('\n')

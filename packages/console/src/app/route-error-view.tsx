@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n/react.tsx';
 import { FullPageMessage } from '../components/full-page-message.tsx';
 
 export default function RouteErrorView() {

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n/react.tsx';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { CenteredLoader } from '../components/centered-loader.tsx';
 import { routeNames, routeTable, type RouteDef, type RouteName } from '../lib/routes.ts';

@@ -1,4 +1,4 @@
-import { Center, Loader, Stack, Text } from '@mantine/core';
+import classes from './centered-loader.module.css';
 
 interface CenteredLoaderProps {
   label: string;
@@ -6,13 +6,18 @@ interface CenteredLoaderProps {
   fullScreen?: boolean;
 }
 
+/** A page or the console loading: the kit's dots and what is loading, announced politely. */
 export function CenteredLoader({ label, fullScreen = false }: CenteredLoaderProps) {
   return (
-    <Center mih={fullScreen ? '100dvh' : 240} role="status" aria-live="polite">
-      <Stack align="center" gap="sm">
-        <Loader aria-hidden="true" />
-        <Text size="sm">{label}</Text>
-      </Stack>
-    </Center>
+    <div className={fullScreen ? `${classes.center} ${classes.fullScreen}` : classes.center} role="status" aria-live="polite">
+      <div className={classes.stack}>
+        <span className={classes.dots} aria-hidden="true">
+          <span className={classes.dot} />
+          <span className={classes.dot} />
+          <span className={classes.dot} />
+        </span>
+        <p className={classes.label}>{label}</p>
+      </div>
+    </div>
   );
 }

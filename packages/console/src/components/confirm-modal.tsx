@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n/react.tsx';
 import './texts.ts';
 
 /** Red with white text above 4.5:1 in both schemes (red.7, the light default, is 3.9:1). */

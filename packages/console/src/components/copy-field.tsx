@@ -2,7 +2,7 @@ import { COPY_CONFIRMATION_MS } from '@latchkey/domain';
 import { ActionIcon, Group, Text, TextInput, VisuallyHidden, type TextInputProps } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n/react.tsx';
 import classes from './copy-field.module.css';
 import './texts.ts';
 

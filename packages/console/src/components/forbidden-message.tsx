@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n/react.tsx';
 import { routes } from '../lib/routes.ts';
 import { StatusMessage } from './status-message.tsx';
 

@@ -1,6 +1,6 @@
 import { Button, Modal, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n/react.tsx';
 import { CopyField } from './copy-field.tsx';
 import { WarningAlert } from './warning-alert.tsx';
 import './texts.ts';

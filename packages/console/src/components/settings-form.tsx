@@ -1,6 +1,6 @@
 import { Button, Paper, Stack, Title, type ButtonProps } from '@mantine/core';
 import { useContext, useId, type FormEvent, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n/react.tsx';
 import { CurrentProjectContext } from '../lib/project-context.ts';
 import { SubmitButton } from './submit-button.tsx';
 import classes from './settings-form.module.css';

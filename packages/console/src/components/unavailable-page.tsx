@@ -1,5 +1,5 @@
 import { Paper, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n/react.tsx';
 import { PageFrame } from './page-frame.tsx';
 
 /**

@@ -1,7 +1,7 @@
 import { guards } from '@latchkey/domain';
 import { AppShell } from '@mantine/core';
 import { useState, type MouseEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/react.tsx';
 import { Outlet } from 'react-router';
 import { useProject } from '../../features/projects/api/use-project.ts';
 import { PageLabelContext } from '../../lib/page-label.ts';

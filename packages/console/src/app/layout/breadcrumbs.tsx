@@ -1,6 +1,6 @@
 import { buildPath } from '@latchkey/domain';
 import { Anchor, Breadcrumbs as MantineBreadcrumbs, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/react.tsx';
 import { Link } from 'react-router';
 import { parentOf, routeTable, routes, type RouteName } from '../../lib/routes.ts';
 import { useCurrentRoute } from '../route-handle.ts';

@@ -1,5 +1,5 @@
 import { Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/react.tsx';
 import classes from './layout.module.css';
 
 /** spec §2 "Layout": the footer with the copyright line. */

@@ -1,6 +1,6 @@
 import { Button, Menu, VisuallyHidden } from '@mantine/core';
 import { IconCheck, IconLanguage } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/react.tsx';
 import { useSetLanguage } from '../../features/session/api/use-set-language.ts';
 import { browser } from '../../lib/browser.ts';
 import { changeLanguage, currentLanguage, LANGUAGE_NAMES, type Language } from '../../lib/i18n/index.ts';

@@ -1,7 +1,7 @@
 import { guards } from '@latchkey/domain';
 import { Alert } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/react.tsx';
 import { Outlet } from 'react-router';
 import { CenteredLoader } from '../../components/centered-loader.tsx';
 import { ErrorAlert } from '../../components/error-alert.tsx';

@@ -1,6 +1,6 @@
 import { Button, Menu, Text } from '@mantine/core';
 import { IconCheck, IconChevronDown, IconPlus } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/react.tsx';
 import { Link } from 'react-router';
 import { routes } from '../../lib/routes.ts';
 import { useAccountProjects } from '../../features/projects/api/use-account-projects.ts';

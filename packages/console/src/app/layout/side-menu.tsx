@@ -1,6 +1,6 @@
 import { NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/react.tsx';
 import { Link } from 'react-router';
 import { parentOf, type RouteName } from '../../lib/routes.ts';
 import { projectNav } from './project-nav.ts';

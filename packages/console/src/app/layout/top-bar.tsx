@@ -1,6 +1,6 @@
 import { Anchor, Button, Group, Menu, Text } from '@mantine/core';
 import { IconExternalLink, IconLogout, IconMenu2 } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/react.tsx';
 import { Link } from 'react-router';
 import { useConsoleConfig } from '../../features/session/api/use-console-config.ts';
 import { useLogout } from '../../features/session/api/use-logout.ts';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/react.tsx';
 import { FullPageMessage } from '../../components/full-page-message.tsx';
 
 /** The account could not be loaded and the identity provider's address could not be fetched either. */

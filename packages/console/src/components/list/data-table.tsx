@@ -2,7 +2,7 @@ import type { SortDirection } from '@latchkey/domain';
 import { Skeleton, Table, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort, IconInbox } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/react.tsx';
 import { ErrorAlert } from '../error-alert.tsx';
 import classes from './list.module.css';
 import '../texts.ts';

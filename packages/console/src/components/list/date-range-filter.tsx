@@ -1,7 +1,7 @@
 import { isDateParam, LIST_RANGE, resolveRange, type RangeRules, type ValidationMessageKey } from '@latchkey/domain';
 import { TextInput } from '@mantine/core';
 import { useCallback, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/react.tsx';
 import { validationKey } from '../../lib/i18n/validation.ts';
 import { useFilterText } from '../../lib/list-state/use-filter-text.ts';
 import '../texts.ts';

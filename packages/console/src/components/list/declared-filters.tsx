@@ -2,7 +2,7 @@ import type { ListFilter } from '@latchkey/domain';
 import { Select, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/react.tsx';
 import { useDeclaredListState, type DeclaredList } from '../../lib/list-state/declared-list.ts';
 import { useFilterText } from '../../lib/list-state/use-filter-text.ts';
 import type { ListStateControl } from '../../lib/list-state/use-list-state.ts';

@@ -2,7 +2,7 @@ import type { ExportFormat } from '@latchkey/domain';
 import { Button, Group, Menu, Progress, Stack, Text } from '@mantine/core';
 import { IconChevronDown, IconDownload } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/react.tsx';
 import type { DownloadedFile } from '../../lib/api/index.ts';
 import type { ExportRun } from '../../lib/list-state/use-ranged-list.ts';
 import { browser } from '../../lib/browser.ts';

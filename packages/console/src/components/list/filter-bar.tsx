@@ -1,6 +1,6 @@
 import { CloseButton, Group } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/react.tsx';
 import classes from './list.module.css';
 import '../texts.ts';
 

@@ -2,7 +2,7 @@ import { PAGE_SIZES } from '@latchkey/domain';
 import { Group, NativeSelect, Text, VisuallyHidden } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/react.tsx';
 import { Link, type To } from 'react-router';
 import { pageCount, paginationItems } from '../../lib/list-state/pagination.ts';
 import { formatNumber } from '../../lib/format-number.ts';

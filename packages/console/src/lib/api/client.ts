@@ -53,7 +53,7 @@ export function readCookie(name: string): string | null {
   return null;
 }
 
-function queryString(query: unknown): string {
+export function queryString(query: unknown): string {
   if (query === null || typeof query !== 'object') return '';
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
@@ -73,7 +73,7 @@ function isFieldIssue(value: unknown): value is FieldIssue {
   return 'field' in value && 'code' in value && 'message' in value;
 }
 
-async function readJson(response: Response): Promise<unknown> {
+export async function readJson(response: Response): Promise<unknown> {
   const text = await response.text();
   if (!text) return undefined;
   try {
@@ -83,7 +83,7 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-function toApiError(status: number, statusText: string, body: unknown): ApiError {
+export function toApiError(status: number, statusText: string, body: unknown): ApiError {
   if (body !== null && typeof body === 'object' && 'error' in body && isErrorCode(body.error)) {
     const message = 'message' in body && typeof body.message === 'string' ? body.message : statusText;
     const issues = 'issues' in body && Array.isArray(body.issues) ? body.issues.filter(isFieldIssue) : [];
@@ -123,7 +123,7 @@ export function resolveApiLink(link: string): string | null {
   return `/${target.pathname.slice(base.pathname.length)}`;
 }
 
-function pathOf(endpoint: ApiRoute, options: { params?: unknown; at?: string }): string {
+export function pathOf(endpoint: ApiRoute, options: { params?: unknown; at?: string }): string {
   if (options.at !== undefined) {
     // spec §7 "POST {keysEndpoint}": the server names the resource's path; it is trusted only when it
     // resolves under the API base to the path of the contract entry the call is typed by.
@@ -188,79 +188,4 @@ async function send<E extends Endpoint>(endpoint: ApiRoute<E>, options: Partial<
   }
   // The server answers by the same contract entry's response schema; it is not parsed again here.
   return { data: body as ResponseOf<E>, etag: response.headers.get('ETag') };
-}
-
-/** How much of a file has arrived: line ends and bytes. */
-export interface DownloadProgress {
-  lines: number;
-  bytes: number;
-}
-
-/** A file the API answered (an export), and how many lines it held. */
-export interface DownloadedFile {
-  blob: Blob;
-  /** From the answer's Content-Disposition; else `fallbackName`. */
-  filename: string;
-  /** Line ends counted in the file (a CSV's header line included). */
-  lines: number;
-}
-
-const LINE_FEED = 0x0a;
-
-function filenameOf(disposition: string | null): string | null {
-  const match = disposition ? /filename="([^"]+)"/.exec(disposition) : null;
-  return match?.[1] ?? null;
-}
-
-/**
- * A contract entry that `produces` a file (an export, docs/decisions/0019), read as it streams:
- * `onProgress` hears the lines and bytes received so far after each chunk. An error answer is an
- * `ApiError` as for `request`; a transfer broken half-way (the server stops a stream it cannot
- * finish) rejects, never answers a short file. The chunks are kept as they come and joined into one
- * Blob at the end (a large Blob is kept out of the page's memory by the browser).
- */
-export async function download<E extends Endpoint>(
-  endpoint: ApiRoute<E>,
-  options: RequestOptions<E> & { fallbackName: string; onProgress?: (received: DownloadProgress) => void },
-): Promise<DownloadedFile> {
-  const url = `${API_BASE}${pathOf(endpoint, options)}${queryString(options.query)}`;
-  let response: Response;
-  try {
-    response = await fetch(url, { method: 'GET', credentials: 'include', signal: options.signal ?? null });
-  } catch (cause) {
-    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
-    throw new ApiError(0, 'network_error', cause instanceof Error ? cause.message : 'Network error');
-  }
-  if (!response.ok) {
-    if (response.status === 401) emitSessionExpired();
-    throw toApiError(response.status, response.statusText, await readJson(response));
-  }
-  const chunks: Uint8Array<ArrayBuffer>[] = [];
-  let lines = 0;
-  let bytes = 0;
-  if (response.body) {
-    const reader = response.body.getReader();
-    // Stopping ends the transfer (a pending read then answers done), and the file is not kept.
-    const stop = () => void reader.cancel().catch(() => undefined);
-    options.signal?.addEventListener('abort', stop, { once: true });
-    for (;;) {
-      let read: ReadableStreamReadResult<Uint8Array<ArrayBuffer>>;
-      try {
-        read = await reader.read();
-      } catch (cause) {
-        if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
-        throw new ApiError(0, 'network_error', cause instanceof Error ? cause.message : 'Network error');
-      }
-      if (read.done) break;
-      const chunk = read.value;
-      chunks.push(chunk);
-      bytes += chunk.byteLength;
-      for (let i = chunk.indexOf(LINE_FEED); i !== -1; i = chunk.indexOf(LINE_FEED, i + 1)) lines += 1;
-      options.onProgress?.({ lines, bytes });
-    }
-    options.signal?.removeEventListener('abort', stop);
-    if (options.signal?.aborted) throw new DOMException('The export was stopped', 'AbortError');
-  }
-  const type = response.headers.get('Content-Type') ?? 'application/octet-stream';
-  return { blob: new Blob(chunks, { type }), filename: filenameOf(response.headers.get('Content-Disposition')) ?? options.fallbackName, lines };
 }

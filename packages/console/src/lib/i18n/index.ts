@@ -1,7 +1,6 @@
 import { LANGUAGES } from '@latchkey/domain';
-import i18next, { type i18n as I18n } from 'i18next';
-import { initReactI18next } from 'react-i18next';
 import { en } from './en.ts';
+import { Translator } from './runtime.ts';
 import type { Language, TranslatedLanguage } from './translation.ts';
 
 export type { Language, TranslatedLanguage } from './translation.ts';
@@ -27,23 +26,14 @@ const translations = new Map<string, TranslationLoaders>([
   ],
 ]);
 
+type I18n = Translator;
+
 /**
- * The one i18next instance. English is bundled and initialised synchronously: the first render
- * needs no download in English; another language is fetched before it (main.tsx, `changeLanguage`).
+ * The one translator (runtime.ts). English is bundled and ready at once: the first render needs no
+ * download in English; another language is fetched before it (main.tsx, `changeLanguage`).
  */
 export function createI18n(): I18n {
-  const instance = i18next.createInstance();
-  void instance.use(initReactI18next).init({
-    lng: 'en',
-    fallbackLng: 'en',
-    supportedLngs: [...LANGUAGES],
-    defaultNS,
-    resources,
-    initAsync: false,
-    interpolation: { escapeValue: false },
-    returnNull: false,
-  });
-  return instance;
+  return new Translator({ language: 'en', fallbackLanguage: 'en', defaultNS, resources });
 }
 
 export const i18n = createI18n();

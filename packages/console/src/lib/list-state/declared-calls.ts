@@ -1,6 +1,7 @@
 import type { Endpoint, ExportFormat, ResponseOf } from '@latchkey/domain';
 import { useQuery, type QueryKey } from '@tanstack/react-query';
-import { download, request, type ApiRoute } from '../api/index.ts';
+import { download } from '../api/download.ts';
+import { request, type ApiRoute } from '../api/index.ts';
 import { declaredFilterQuery, declaredListQuery, type DeclaredList } from './declared-list.ts';
 import type { ListState } from './list-state.ts';
 import { exportDirection, useRangedList, type ExportRun, type RangedPage } from './use-ranged-list.ts';

@@ -1,6 +1,6 @@
 import { GLOBAL_SCOPES, globalPermission, guards, hasAnyPermission, hasPermission, PROJECT_SCOPES, projectPermission } from '@latchkey/domain';
 import { Checkbox, Fieldset, SimpleGrid, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { validationKey } from '../../../lib/i18n/validation.ts';
 import { useSessionAccount } from '../../../lib/session.ts';
 import '../texts.ts';

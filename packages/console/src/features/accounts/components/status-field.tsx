@@ -1,6 +1,6 @@
 import { Input, SegmentedControl } from '@mantine/core';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import '../texts.ts';
 
 /** spec §2 "Account forms": status active/inactive. */

@@ -1,7 +1,7 @@
 import { staffAccountCreateSchema } from '@latchkey/domain';
 import { TextInput } from '@mantine/core';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { useNavigate } from 'react-router';
 import { PageFrame } from '../../../components/page-frame.tsx';
 import { SettingsForm } from '../../../components/settings-form.tsx';

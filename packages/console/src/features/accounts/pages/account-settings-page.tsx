@@ -2,7 +2,7 @@ import { accountUpdateSchema, type Account } from '@latchkey/domain';
 import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconInfoCircle, IconKey, IconTrash } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { useParams } from 'react-router';
 import { CenteredLoader } from '../../../components/centered-loader.tsx';
 import { ConfirmModal } from '../../../components/confirm-modal.tsx';

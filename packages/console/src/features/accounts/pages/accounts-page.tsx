@@ -2,7 +2,7 @@ import { accountList, projectOfPermission, type Account } from '@latchkey/domain
 import { Badge, Group, Text } from '@mantine/core';
 import { IconRobot, IconUser } from '@tabler/icons-react';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { AddLinks } from '../../../components/list/add-links.tsx';
 import { DataList } from '../../../components/list/data-list.tsx';
 import { RowLink } from '../../../components/list/row-link.tsx';

@@ -1,7 +1,7 @@
 import { serviceAccountCreateSchema } from '@latchkey/domain';
 import { TextInput } from '@mantine/core';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { useNavigate } from 'react-router';
 import { OneTimeSecretModal } from '../../../components/one-time-secret-modal.tsx';
 import { PageFrame } from '../../../components/page-frame.tsx';

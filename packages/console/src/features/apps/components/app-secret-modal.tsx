@@ -1,5 +1,5 @@
 import type { ApplicationKeys } from '@latchkey/domain';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { OneTimeSecretModal } from '../../../components/one-time-secret-modal.tsx';
 import '../texts.ts';
 

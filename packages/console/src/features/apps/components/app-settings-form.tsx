@@ -3,7 +3,7 @@ import { Alert, Button, SimpleGrid, TextInput } from '@mantine/core';
 import { IconInfoCircle, IconKey } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { CopyField } from '../../../components/copy-field.tsx';
 import { SettingsForm } from '../../../components/settings-form.tsx';
 import { WarningAlert } from '../../../components/warning-alert.tsx';

@@ -1,7 +1,7 @@
 import type { ApplicationKeys } from '@latchkey/domain';
 import { Anchor, Paper, Stack, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { Link, useNavigate } from 'react-router';
 import { PageFrame } from '../../../components/page-frame.tsx';
 import { SubmitButton } from '../../../components/submit-button.tsx';

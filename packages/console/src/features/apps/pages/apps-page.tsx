@@ -1,6 +1,6 @@
 import { applicationList, type Application } from '@latchkey/domain';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { CellText } from '../../../components/list/cell-text.tsx';
 import { AddLinks } from '../../../components/list/add-links.tsx';
 import { DataList } from '../../../components/list/data-list.tsx';

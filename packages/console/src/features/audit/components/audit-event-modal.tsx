@@ -1,6 +1,6 @@
 import type { AuditEvent } from '@latchkey/domain';
 import { Modal } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import classes from './audit.module.css';
 import '../texts.ts';
 

@@ -2,7 +2,7 @@ import { AUDIT_RESULTS, auditList, type AuditEvent, type AuditResult } from '@la
 import { Button } from '@mantine/core';
 import { IconListDetails } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { CellText } from '../../../components/list/cell-text.tsx';
 import { DataList } from '../../../components/list/data-list.tsx';
 import type { Column } from '../../../components/list/data-table.tsx';

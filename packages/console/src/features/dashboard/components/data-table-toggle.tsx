@@ -2,7 +2,7 @@ import { Button, Collapse, Group, Table } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconTable } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import '../texts.ts';
 import classes from './dashboard.module.css';
 

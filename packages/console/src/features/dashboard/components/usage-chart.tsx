@@ -1,7 +1,7 @@
 import { CHART_HEIGHT, type UsageKey, type UsagePeriods } from '@latchkey/domain';
 import { Anchor, Table, Text } from '@mantine/core';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { Link, useNavigate } from 'react-router';
 import { formatUtcDate } from '../../../lib/format-date.ts';
 import { auditLinkOfPeriod, CHART_KEYS, countOf, periodLabel } from '../usage-data.ts';

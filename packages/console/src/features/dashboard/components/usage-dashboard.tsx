@@ -2,7 +2,7 @@ import { SCOPES, USAGE_RANGE, type Scope } from '@latchkey/domain';
 import { Button, Paper, Select, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { DateRangeFilter } from '../../../components/list/date-range-filter.tsx';
 import { FilterBar, type ActiveFilter } from '../../../components/list/filter-bar.tsx';

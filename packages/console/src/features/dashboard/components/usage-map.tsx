@@ -1,7 +1,7 @@
 import { UNKNOWN_COUNTRY, type UsageLocations } from '@latchkey/domain';
 import { Anchor, Table, Text, useComputedColorScheme } from '@mantine/core';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { Link, useNavigate } from 'react-router';
 import { countryName } from '../../../lib/country-name.ts';
 import { formatUtcDate } from '../../../lib/format-date.ts';

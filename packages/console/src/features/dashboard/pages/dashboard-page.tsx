@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { useCurrentProject } from '../../../lib/project-context.ts';
 import { UsageDashboard } from '../components/usage-dashboard.tsx';
 import '../texts.ts';

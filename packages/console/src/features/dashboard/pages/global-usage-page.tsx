@@ -1,5 +1,5 @@
 import { Anchor, Paper, Skeleton, Table, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { Link } from 'react-router';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { routes } from '../../../lib/routes.ts';

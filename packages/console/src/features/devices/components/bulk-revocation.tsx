@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Progress, Stack, Text } from '@mantine/core';
 import { IconBan } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { DANGER_COLOR } from '../../../components/confirm-modal.tsx';
 import { DangerButton } from '../../../components/settings-form.tsx';
 import { formatUtcDateTime } from '../../../lib/format-date.ts';

@@ -2,7 +2,7 @@ import type { DeviceIdentity } from '@latchkey/domain';
 import { Button, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconBan } from '@tabler/icons-react';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import classes from './devices.module.css';
 import '../texts.ts';
 

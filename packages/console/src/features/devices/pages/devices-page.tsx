@@ -1,6 +1,6 @@
 import { deviceList, type DeviceIdentity } from '@latchkey/domain';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { ConfirmModal } from '../../../components/confirm-modal.tsx';
 import { CellText } from '../../../components/list/cell-text.tsx';
 import { DataList } from '../../../components/list/data-list.tsx';

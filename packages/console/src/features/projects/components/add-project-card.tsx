@@ -1,6 +1,6 @@
 import { Card, Group, Text, ThemeIcon } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { Link } from 'react-router';
 import { routes } from '../../../lib/routes.ts';
 import classes from './project-card.module.css';

@@ -1,7 +1,7 @@
 import type { ProjectSummary } from '@latchkey/domain';
 import { Badge, Card, Group, Text } from '@mantine/core';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { Link } from 'react-router';
 import { routes } from '../../../lib/routes.ts';
 import { ProjectLogo } from './project-logo.tsx';

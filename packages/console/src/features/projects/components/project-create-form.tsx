@@ -1,7 +1,7 @@
 import { projectCreateSchema } from '@latchkey/domain';
 import { Stack, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { SubmitButton } from '../../../components/submit-button.tsx';
 import { isApiError } from '../../../lib/api/index.ts';
 import { validationKey } from '../../../lib/i18n/validation.ts';

@@ -2,7 +2,7 @@ import { guards } from '@latchkey/domain';
 import { Button, SimpleGrid, Skeleton, Switch, Text } from '@mantine/core';
 import { IconChartBar } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { Link } from 'react-router';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageFrame } from '../../../components/page-frame.tsx';

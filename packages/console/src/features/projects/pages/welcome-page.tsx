@@ -1,7 +1,7 @@
 import { FREE_TIER_MONTHLY_AUTHENTICATIONS } from '@latchkey/domain';
 import { Button, List, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconHeartHandshake, IconPlus, IconSparkles } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { useNavigate } from 'react-router';
 import { PageFrame } from '../../../components/page-frame.tsx';
 import { useCurrentProject } from '../../../lib/project-context.ts';

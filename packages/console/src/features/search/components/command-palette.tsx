@@ -3,7 +3,7 @@ import { Badge, Group, Loader, Modal, Text, TextInput, VisuallyHidden } from '@m
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { useNavigate } from 'react-router';
 import { useSessionAccount } from '../../../lib/session.ts';
 import { useSearch } from '../api/use-search.ts';

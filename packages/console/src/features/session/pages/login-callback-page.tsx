@@ -1,7 +1,7 @@
 import { VisuallyHidden } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { useNavigate, useSearchParams } from 'react-router';
 import { CenteredLoader } from '../../../components/centered-loader.tsx';
 import { completeSignIn } from '../api/complete-sign-in.ts';

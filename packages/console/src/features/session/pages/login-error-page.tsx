@@ -1,5 +1,5 @@
 import { Button, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { useSearchParams } from 'react-router';
 import { StatusMessage } from '../../../components/status-message.tsx';
 import { useLogout } from '../api/use-logout.ts';

@@ -1,7 +1,7 @@
 import type { Project } from '@latchkey/domain';
 import { Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { ConfirmModal } from '../../../components/confirm-modal.tsx';
 import { DangerAction, DangerButton } from '../../../components/settings-form.tsx';
 import type { Tagged } from '../../../lib/api/index.ts';

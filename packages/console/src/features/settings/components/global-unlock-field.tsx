@@ -1,6 +1,6 @@
 import { guards } from '@latchkey/domain';
 import { TextInput, Textarea } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { CopyField } from '../../../components/copy-field.tsx';
 import { validationKey } from '../../../lib/i18n/validation.ts';
 import { usePermission } from '../../../lib/use-permission.ts';

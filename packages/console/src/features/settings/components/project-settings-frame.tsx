@@ -2,7 +2,7 @@ import { withValueAtPath, type Project, type ProjectSettings, type SettingsPage 
 import { Button } from '@mantine/core';
 import { IconHistory } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { CenteredLoader } from '../../../components/centered-loader.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageFrame } from '../../../components/page-frame.tsx';

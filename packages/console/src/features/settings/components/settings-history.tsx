@@ -1,7 +1,7 @@
 import { SECRET_CHANGED, type SettingsChange, type SettingsPage } from '@latchkey/domain';
 import { Badge, Button, Drawer, Group, Paper, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { IconArrowBackUp } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { formatUtcDateTime } from '../../../lib/format-date.ts';
 import { useSettingsHistory } from '../api/use-settings-history.ts';

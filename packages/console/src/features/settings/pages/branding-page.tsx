@@ -1,6 +1,6 @@
 import type { ProjectSettings } from '@latchkey/domain';
 import { SimpleGrid, TextInput } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { validationKey } from '../../../lib/i18n/validation.ts';
 import { ProjectSettingsFrame } from '../components/project-settings-frame.tsx';
 import type { SettingsDraft } from '../components/use-settings-draft.ts';

@@ -1,6 +1,6 @@
 import { guards, type ProjectSettings } from '@latchkey/domain';
 import { Fieldset, SimpleGrid, Stack, TextInput } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { validationKey } from '../../../lib/i18n/validation.ts';
 import { usePermission } from '../../../lib/use-permission.ts';
 import { GlobalUnlockField } from '../components/global-unlock-field.tsx';

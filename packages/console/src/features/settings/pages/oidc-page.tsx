@@ -1,7 +1,7 @@
 import { CODE_CHALLENGE_METHODS, issuerSchema, SIGNING_ALGS, TOKEN_ENDPOINT_AUTH_METHODS, withValueAtPath, type Issuer } from '@latchkey/domain';
 import { Checkbox, Group, Select } from '@mantine/core';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { CenteredLoader } from '../../../components/centered-loader.tsx';
 import { CopyField } from '../../../components/copy-field.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';

@@ -1,6 +1,6 @@
 import { isPrimaryEditable, LANGUAGES, PIN_LENGTH_MAX, PIN_LENGTH_MIN, THEMES, type LoginOptions } from '@latchkey/domain';
 import { Fieldset, NumberInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { validationKey } from '../../../lib/i18n/validation.ts';
 import { CloseProject } from '../components/close-project.tsx';
 import { CorsOriginsField } from '../components/cors-origins-field.tsx';

@@ -1,6 +1,6 @@
 import { isCustomVerification, VERIFICATION_METHODS, type VerificationOptions } from '@latchkey/domain';
 import { Radio, SimpleGrid, Stack, TextInput } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { validationKey } from '../../../lib/i18n/validation.ts';
 import { GlobalUnlockField } from '../components/global-unlock-field.tsx';
 import { LabelledChoice } from '../components/labelled-choice.tsx';

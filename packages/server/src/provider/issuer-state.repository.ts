@@ -1,4 +1,4 @@
-import { defaultIssuer, LANGUAGES, type Issuer } from '@latchkey/domain';
+import { defaultIssuer, LANGUAGES, newProjectSettings, type Issuer, type ProjectSettings } from '@latchkey/domain';
 import type { PageLanguage } from '../idp/page-texts.ts';
 import type { Db } from '../db/db.ts';
 
@@ -38,69 +38,55 @@ interface Row {
   version: number;
   enabled: boolean;
   name: string;
-  display_name: string | null;
-  identity_type_label: string | null;
-  verification: { method?: unknown; url?: unknown; confirmationURL?: unknown; customText?: unknown } | null;
-  identity_type: string | null;
-  language: string | null;
-  logo_url: string | null;
-  help_url: string | null;
-  support_email: string | null;
-  support_phone: string | null;
-  browser_warning: boolean | null;
-  reg_code: boolean | null;
-  login: { browserLoginEnabled?: unknown; mobileLoginEnabled?: unknown; primary?: unknown } | null;
-  reg_code_verified: boolean | null;
-  cors: string[] | null;
-  issuer: Issuer | null;
+  /** The settings as stored, without the deep-link association files (up to 100 kB each, not the issuer's). */
+  settings: Partial<ProjectSettings> | null;
+  issuer: Partial<Issuer> | null;
   custom_origin: string | null;
+}
+
+/**
+ * The project's settings over the domain's defaults (newProjectSettings, defaultIssuer): a setting a
+ * project stored before it existed reads as a new project's (issue 21: the defaults are stated once,
+ * in the domain).
+ */
+function settingsOf(row: Row): ProjectSettings {
+  const defaults = newProjectSettings(row.name);
+  const stored = row.settings ?? {};
+  return {
+    ...defaults,
+    ...stored,
+    verificationOptions: { ...defaults.verificationOptions, ...stored.verificationOptions },
+    loginOptions: { ...defaults.loginOptions, ...stored.loginOptions },
+  };
 }
 
 /** One primary-key read per request: cheap enough to notice a settings change at once. */
 export async function findIssuerState(db: Db, projectId: string): Promise<IssuerState | null> {
   const { rows } = await db.query<Row>(
-    `SELECT id, version, enabled, name, settings->>'displayName' AS display_name,
-            settings #>> '{verificationOptions,identityTypeLabel}' AS identity_type_label,
-            settings->'verificationOptions' AS verification, settings->>'identityType' AS identity_type,
-            settings->>'midentityLanguage' AS language, settings->>'logoUrl' AS logo_url, settings->>'helpUrl' AS help_url,
-            settings->>'supportEmail' AS support_email, settings->>'supportPhone' AS support_phone,
-            settings->'enableBrowserWarning' = 'true'::jsonb AS browser_warning,
-            settings->'enableRegistrationCode' = 'true'::jsonb AS reg_code, settings->'loginOptions' AS login,
-            settings->'limitRegCodeVerified' = 'true'::jsonb AS reg_code_verified,
-            settings->'allowedCORSDomains' AS cors, issuer,
+    `SELECT id, version, enabled, name, settings - 'associationIOS' - 'associationAndroid' AS settings, issuer,
             (SELECT origin FROM project_hosts h WHERE h.project_id = projects.id AND h.origin IS NOT NULL LIMIT 1) AS custom_origin
        FROM projects WHERE id = $1`,
     [projectId],
   );
   const row = rows[0];
   if (!row) return null;
+  const s = settingsOf(row);
   return {
     projectId: row.id,
     version: row.version,
     enabled: row.enabled,
-    displayName: row.display_name || row.name,
-    identityTypeLabel: row.identity_type_label ?? '',
-    verification: {
-      method: typeof row.verification?.method === 'string' ? row.verification.method : 'codeEmail',
-      identityType: row.identity_type ?? 'email',
-      url: typeof row.verification?.url === 'string' ? row.verification.url : '',
-      confirmationURL: typeof row.verification?.confirmationURL === 'string' ? row.verification.confirmationURL : '',
-      customText: typeof row.verification?.customText === 'string' ? row.verification.customText : '',
-    },
-    language: (LANGUAGES as readonly (string | null)[]).includes(row.language) ? (row.language as PageLanguage) : 'en',
-    logoUrl: row.logo_url ?? '',
-    helpUrl: row.help_url ?? '',
-    supportEmail: row.support_email ?? '',
-    supportPhone: row.support_phone ?? '',
-    browserWarning: row.browser_warning === true,
-    quickCodes: { enabled: row.reg_code === true, verifiedOnly: row.reg_code === true && row.reg_code_verified === true },
-    // Unset (a project stored before login options): both methods, as the spec's defaults.
-    login: {
-      browser: row.login?.browserLoginEnabled !== false,
-      mobile: row.login?.mobileLoginEnabled !== false,
-      primary: row.login?.primary === 'browserLogin' ? 'browserLogin' : 'mobileLogin',
-    },
-    allowedOrigins: Array.isArray(row.cors) ? row.cors : [],
+    displayName: s.displayName || row.name,
+    identityTypeLabel: s.verificationOptions.identityTypeLabel,
+    verification: { ...s.verificationOptions, identityType: s.identityType },
+    language: (LANGUAGES as readonly string[]).includes(s.midentityLanguage) ? (s.midentityLanguage as PageLanguage) : 'en',
+    logoUrl: s.logoUrl,
+    helpUrl: s.helpUrl,
+    supportEmail: s.supportEmail,
+    supportPhone: s.supportPhone,
+    browserWarning: s.enableBrowserWarning,
+    quickCodes: { enabled: s.enableRegistrationCode, verifiedOnly: s.enableRegistrationCode && s.limitRegCodeVerified },
+    login: { browser: s.loginOptions.browserLoginEnabled, mobile: s.loginOptions.mobileLoginEnabled, primary: s.loginOptions.primary },
+    allowedOrigins: s.allowedCORSDomains,
     issuer: { ...defaultIssuer(), ...row.issuer },
     customOrigin: row.custom_origin,
   };

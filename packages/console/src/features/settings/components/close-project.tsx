@@ -2,8 +2,7 @@ import type { Project } from '@latchkey/domain';
 import { Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
-import { ConfirmModal } from '../../../components/confirm-modal.tsx';
-import { DangerAction, DangerButton } from '../../../components/settings-form.tsx';
+import { DangerZoneActions } from '../../../components/danger-zone.tsx';
 import type { Tagged } from '../../../lib/api/index.ts';
 import { notifyError } from '../../../lib/notify.ts';
 import { useCloseProject } from '../api/use-close-project.ts';
@@ -18,59 +17,44 @@ export function CloseProject({ document }: { document: Tagged<Project> }) {
   const { t } = useTranslation('settings');
   const { t: tc } = useTranslation();
   const close = useCloseProject();
-  const [opened, setOpened] = useState(false);
   const [typed, setTyped] = useState('');
   const name = document.data.name;
-  const cancel = () => {
-    setOpened(false);
-    setTyped('');
-  };
-  const confirm = () => {
-    if (typed.trim() !== name) return;
-    close.mutate(document, {
-      onSuccess: cancel,
-      onError: (error) => {
-        cancel();
-        notifyError(tc('notifications.error.settings_updated'), error);
-      },
-    });
-  };
+  const named = typed.trim() === name;
+  const run = () => close.mutateAsync(document).catch((error: unknown) => notifyError(tc('notifications.error.settings_updated'), error));
   return (
-    <>
-      <DangerAction
-        title={t('close.title')}
-        description={t('close.description')}
-        action={
-          <DangerButton onClick={() => setOpened(true)} disabled={!document.data.enabled}>
-            {t('close.action')}
-          </DangerButton>
-        }
-      />
-      <ConfirmModal
-        opened={opened}
-        title={t('close.confirmTitle')}
-        confirmLabel={t('close.confirm')}
-        loading={close.isPending}
-        confirmDisabled={typed.trim() !== name}
-        onConfirm={confirm}
-        onCancel={cancel}
-        message={
-          <Stack gap="sm">
-            <Text size="sm">{t('close.confirmText', { name })}</Text>
-            <TextInput
-              data-autofocus
-              label={t('close.nameLabel')}
-              autoComplete="off"
-              spellCheck={false}
-              value={typed}
-              onChange={(event) => setTyped(event.currentTarget.value)}
-              onKeyDown={(event) => {
-                if (event.key === 'Enter') confirm();
-              }}
-            />
-          </Stack>
-        }
-      />
-    </>
+    <DangerZoneActions
+      actions={[
+        {
+          key: 'close',
+          title: t('close.title'),
+          description: t('close.description'),
+          button: t('close.action'),
+          disabled: !document.data.enabled,
+          onClosed: () => setTyped(''),
+          run,
+          question: {
+            title: t('close.confirmTitle'),
+            confirm: t('close.confirm'),
+            waiting: !named,
+            message: (confirm) => (
+              <Stack gap="sm">
+                <Text size="sm">{t('close.confirmText', { name })}</Text>
+                <TextInput
+                  data-autofocus
+                  label={t('close.nameLabel')}
+                  autoComplete="off"
+                  spellCheck={false}
+                  value={typed}
+                  onChange={(event) => setTyped(event.currentTarget.value)}
+                  onKeyDown={(event) => {
+                    if (event.key === 'Enter') confirm();
+                  }}
+                />
+              </Stack>
+            ),
+          },
+        },
+      ]}
+    />
   );
 }

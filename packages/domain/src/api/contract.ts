@@ -148,6 +148,7 @@ export const projectsApi = {
     status: 201,
   }),
   getProject: endpoint({
+    versioned: true,
     method: 'GET',
     path: '/projects/:project',
     tag: 'projects',
@@ -158,6 +159,7 @@ export const projectsApi = {
     response: projectSchema,
   }),
   updateProject: endpoint({
+    versioned: true,
     ...administerProject,
     method: 'PUT',
     path: '/projects/:project',
@@ -166,6 +168,7 @@ export const projectsApi = {
     response: projectSchema,
   }),
   updateProjectMeta: endpoint({
+    versioned: true,
     ...administerProject,
     method: 'PUT',
     path: '/projects/:project/meta',
@@ -183,6 +186,7 @@ export const projectsApi = {
     response: settingsHistorySchema,
   }),
   getIssuer: endpoint({
+    versioned: true,
     ...administerProject,
     method: 'GET',
     path: '/projects/:project/issuer',
@@ -190,6 +194,7 @@ export const projectsApi = {
     response: issuerSchema,
   }),
   updateIssuer: endpoint({
+    versioned: true,
     ...administerProject,
     method: 'PUT',
     path: '/projects/:project/issuer',
@@ -235,6 +240,7 @@ export const appsApi = {
     status: 201,
   }),
   getApp: endpoint({
+    versioned: true,
     ...aboutOneApplication,
     method: 'GET',
     path: '/apps/:application',
@@ -242,6 +248,7 @@ export const appsApi = {
     response: applicationSchema,
   }),
   updateApp: endpoint({
+    versioned: true,
     ...aboutOneApplication,
     method: 'PUT',
     path: '/apps/:application',
@@ -250,6 +257,7 @@ export const appsApi = {
     response: applicationSchema,
   }),
   createAppKeys: endpoint({
+    versioned: true,
     ...aboutOneApplication,
     method: 'POST',
     path: '/apps/:application/keys',
@@ -259,6 +267,7 @@ export const appsApi = {
     status: 201,
   }),
   getAppKeys: endpoint({
+    versioned: true,
     ...aboutOneApplication,
     method: 'GET',
     path: '/apps/:application/keys',
@@ -266,6 +275,7 @@ export const appsApi = {
     response: applicationKeysSchema,
   }),
   updateAppKeys: endpoint({
+    versioned: true,
     ...aboutOneApplication,
     method: 'PUT',
     path: '/apps/:application/keys',
@@ -274,6 +284,7 @@ export const appsApi = {
     response: applicationKeysSchema,
   }),
   generateAppKeys: endpoint({
+    versioned: true,
     ...aboutOneApplication,
     method: 'POST',
     path: '/apps/:application/keys/generate',
@@ -380,6 +391,7 @@ export const accountsApi = {
     response: accountListSchema,
   }),
   getProjectAccount: endpoint({
+    versioned: true,
     method: 'GET',
     path: '/projects/:project/accounts/:account',
     ...manageAccounts,
@@ -400,6 +412,7 @@ export const accountsApi = {
     status: 201,
   }),
   updateAccount: endpoint({
+    versioned: true,
     method: 'PUT',
     path: '/projects/:project/accounts/:account',
     ...manageAccounts,

@@ -56,6 +56,12 @@ export interface Endpoint<
    * answers stay JSON `ErrorBody`s.
    */
   produces?: readonly string[];
+  /**
+   * The answer is a versioned resource (docs/decisions/0007): its version goes out as a strong
+   * ETag, and a write that updates it honours If-Match — a stale one is 412. The server's handler
+   * answers the value with its version; no route sets the header or reads If-Match itself.
+   */
+  versioned?: boolean;
   /** Status of a successful answer; 200 unless said. */
   status?: 200 | 201 | 204;
   /**

@@ -5,6 +5,7 @@ import { API_BASE_PATH, DomainError, errorStatusesOf, guards, hasAnyPermission, 
 import { notFound, signInToContinue } from '../errors.ts';
 import type { Actor } from './actor.ts';
 import type { RequestAuthenticator } from './auth.ts';
+import { ifMatchVersion, sendVersioned, type Versioned } from './etag.ts';
 import { errorResponseSchema } from './openapi.ts';
 
 /** What the guard needs from the rest of the app; decorated on the root instance by buildApp. */
@@ -33,6 +34,8 @@ export interface EndpointContext<P, Q, B> {
   reply: FastifyReply;
   /** The signed-in caller; always present on `auth: 'session'` endpoints. */
   actor(): Actor;
+  /** The version the request's If-Match names (null: no precondition), for a `versioned` entry's write. */
+  ifMatch: number | null;
 }
 
 /** The answer of an entry that `produces` a file: its media type, the name to save it as, and its body, streamed. */
@@ -44,7 +47,7 @@ export interface FileAnswer {
 
 export type EndpointHandler<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> = (
   ctx: EndpointContext<z.output<P>, z.output<Q>, z.output<B>>,
-) => Promise<z.output<R> | FileAnswer>;
+) => Promise<z.output<R> | Versioned<z.output<R>> | FileAnswer>;
 
 type ProjectSource = NonNullable<Endpoint['projectFrom']>;
 
@@ -166,8 +169,10 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
           if (!request.actor) throw signInToContinue();
           return request.actor;
         },
+        ifMatch: endpoint.versioned ? ifMatchVersion(request) : null,
       });
       reply.status(status);
+      if (endpoint.versioned) return sendVersioned(reply, result as Versioned<z.output<R>>);
       if (!endpoint.produces) return result;
       // A file: streamed as it is read (Fastify pipes a stream, the response schema does not serialize it).
       const file = result as FileAnswer;

@@ -1,18 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { accountsApi } from '@latchkey/domain';
-import { ifMatchVersion, sendVersioned } from '../../http/etag.ts';
 import { registerEndpoint } from '../../http/register-endpoint.ts';
 import type { AccountsService } from './accounts.service.ts';
 
 /** spec §7 "Accounts", issue 12. */
 export function registerAccountRoutes(app: FastifyInstance, accounts: AccountsService): void {
   registerEndpoint(app, accountsApi.listAccounts, async ({ params, query }) => accounts.list(params.project, query));
-  registerEndpoint(app, accountsApi.getProjectAccount, async ({ params, reply }) =>
-    sendVersioned(reply, await accounts.get(params.project, params.account)),
-  );
+  registerEndpoint(app, accountsApi.getProjectAccount, async ({ params }) => accounts.get(params.project, params.account));
   registerEndpoint(app, accountsApi.createAccount, async ({ params, body, actor }) => accounts.createStaff(actor(), params.project, body));
-  registerEndpoint(app, accountsApi.updateAccount, async ({ params, body, actor, request, reply }) =>
-    sendVersioned(reply, await accounts.update(actor(), params.project, params.account, body, ifMatchVersion(request))),
+  registerEndpoint(app, accountsApi.updateAccount, async ({ params, body, actor, ifMatch }) =>
+    accounts.update(actor(), params.project, params.account, body, ifMatch),
   );
   registerEndpoint(app, accountsApi.createServiceAccount, async ({ params, body, actor }) => accounts.createService(actor(), params.project, body));
   registerEndpoint(app, accountsApi.rotateServiceToken, async ({ params, body, actor }) =>

@@ -1,30 +1,29 @@
 import type { FastifyInstance } from 'fastify';
 import { projectsApi } from '@latchkey/domain';
-import { ifMatchVersion, sendVersioned } from '../../http/etag.ts';
 import { registerEndpoint } from '../../http/register-endpoint.ts';
 import type { ProjectsService } from './projects.service.ts';
 import type { SettingsHistoryService } from './settings-history.service.ts';
 
-/** spec §7 "Projects". Reads send the version as ETag; writes honour If-Match (docs/decisions/0007). */
+/** spec §7 "Projects". A project and its issuer are versioned contract entries (ETag, If-Match: docs/decisions/0007). */
 export function registerProjectRoutes(app: FastifyInstance, projects: ProjectsService, history: SettingsHistoryService): void {
   registerEndpoint(app, projectsApi.listAccountProjects, async ({ params, actor }) => projects.listAccountProjects(actor(), params.accountId));
 
   registerEndpoint(app, projectsApi.createProject, async ({ body, actor }) => projects.createProject(actor(), body));
 
-  registerEndpoint(app, projectsApi.getProject, async ({ params, reply }) => sendVersioned(reply, await projects.getProject(params.project)));
+  registerEndpoint(app, projectsApi.getProject, async ({ params }) => projects.getProject(params.project));
 
-  registerEndpoint(app, projectsApi.updateProject, async ({ params, body, actor, request, reply }) =>
-    sendVersioned(reply, await projects.updateProject(actor(), params.project, body, ifMatchVersion(request))),
+  registerEndpoint(app, projectsApi.updateProject, async ({ params, body, actor, ifMatch }) =>
+    projects.updateProject(actor(), params.project, body, ifMatch),
   );
 
-  registerEndpoint(app, projectsApi.updateProjectMeta, async ({ params, body, actor, request, reply }) =>
-    sendVersioned(reply, await projects.updateMeta(actor(), params.project, body, ifMatchVersion(request))),
+  registerEndpoint(app, projectsApi.updateProjectMeta, async ({ params, body, actor, ifMatch }) =>
+    projects.updateMeta(actor(), params.project, body, ifMatch),
   );
 
-  registerEndpoint(app, projectsApi.getIssuer, async ({ params, reply }) => sendVersioned(reply, await projects.getIssuer(params.project)));
+  registerEndpoint(app, projectsApi.getIssuer, async ({ params }) => projects.getIssuer(params.project));
 
-  registerEndpoint(app, projectsApi.updateIssuer, async ({ params, body, actor, request, reply }) =>
-    sendVersioned(reply, await projects.updateIssuer(actor(), params.project, body, ifMatchVersion(request))),
+  registerEndpoint(app, projectsApi.updateIssuer, async ({ params, body, actor, ifMatch }) =>
+    projects.updateIssuer(actor(), params.project, body, ifMatch),
   );
 
   registerEndpoint(app, projectsApi.listSettingsHistory, async ({ params, query }) => history.list(params.project, query));

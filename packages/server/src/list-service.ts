@@ -4,7 +4,7 @@ import type { Db } from './db/db.ts';
 import { exportFile, exportFilename, type ExportFile } from './export-file.ts';
 
 /** Rows per statement of an export (about 0.5 MB of audit events at a time). */
-export const EXPORT_BATCH_SIZE = 1000;
+const EXPORT_BATCH_SIZE = 1000;
 
 type Range = { fromDate?: string | undefined; toDate?: string | undefined };
 

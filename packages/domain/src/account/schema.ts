@@ -42,7 +42,6 @@ export const accountList = declareList({
     active: { kind: 'yesNo' },
   },
 });
-export const ACCOUNT_SORT_FIELDS = accountList.sorts;
 export const accountListQuerySchema = accountList.query;
 export type AccountListQuery = z.infer<typeof accountListQuerySchema>;
 export type AccountListParams = z.input<typeof accountListQuerySchema>;

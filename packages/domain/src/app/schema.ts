@@ -91,7 +91,5 @@ export const applicationList = declareList({
     platformCode: { kind: 'oneOf', values: PLATFORM_CODES },
   },
 });
-export const APP_SORT_FIELDS = applicationList.sorts;
-export const APP_LIST_DEFAULT_SORT = applicationList.defaultSort;
 export const applicationListQuerySchema = applicationList.query;
 export type ApplicationListQuery = z.infer<typeof applicationListQuerySchema>;

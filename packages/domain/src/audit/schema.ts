@@ -59,9 +59,6 @@ export const auditList = declareRangedList({
     },
   },
 });
-export const AUDIT_SORT_FIELDS = auditList.sorts;
-export type AuditSortField = (typeof AUDIT_SORT_FIELDS)[number];
-export const AUDIT_LIST_DEFAULT_SORT = auditList.defaultSort;
 export const auditListQuerySchema = auditList.query;
 export type AuditListQuery = z.infer<typeof auditListQuerySchema>;
 export type AuditListParams = z.input<typeof auditListQuerySchema>;

@@ -53,9 +53,6 @@ export const deviceList = declareRangedList({
     revoked: { kind: 'yesNo' },
   },
 });
-export const DEVICE_SORT_FIELDS = deviceList.sorts;
-export type DeviceSortField = (typeof DEVICE_SORT_FIELDS)[number];
-export const DEVICE_LIST_DEFAULT_SORT = deviceList.defaultSort;
 export const deviceListQuerySchema = deviceList.query;
 export type DeviceListQuery = z.infer<typeof deviceListQuerySchema>;
 export type DeviceListParams = z.input<typeof deviceListQuerySchema>;

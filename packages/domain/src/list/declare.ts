@@ -109,5 +109,3 @@ export function declareRangedList<const S extends readonly [string, ...string[]]
         .superRefine(refineRangeOfAny),
   };
 }
-
-export type AnyListDeclaration = ReturnType<typeof declareList> | ReturnType<typeof declareRangedList>;

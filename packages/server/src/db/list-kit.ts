@@ -35,7 +35,7 @@ interface TableSpec<Row, T, F extends Record<string, ListFilter>> {
  * the lower-cased text: a key column); a yes/no or one-of value compared as is. An absent or empty
  * value filters nothing.
  */
-export function filterCondition(filter: ListFilter, column: string, value: unknown): Condition | null {
+function filterCondition(filter: ListFilter, column: string, value: unknown): Condition | null {
   if (value === undefined || value === null || value === '') return null;
   if (filter.kind !== 'text') return eq(column, value);
   const text = String(value);
@@ -123,8 +123,6 @@ export function rangedListTable<S extends readonly [string, ...string[]], F exte
     },
   };
 }
-
-export type RangedListTable = ReturnType<typeof rangedListTable>;
 
 /**
  * A list of bounded size (applications, accounts): each sort an ORDER BY that ends with the key, so

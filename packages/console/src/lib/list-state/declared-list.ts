@@ -18,7 +18,7 @@ export interface DeclaredList {
 }
 
 /** The list state's defaults: the declared sorts and filters (and, for a ranged list, its date range). */
-export function listDefaultsOf(declared: DeclaredList, filters?: Filters, shown: readonly string[] = Object.keys(declared.filters)): ListDefaults {
+function listDefaultsOf(declared: DeclaredList, filters?: Filters, shown: readonly string[] = Object.keys(declared.filters)): ListDefaults {
   return {
     sort: declared.defaultSort.sort,
     direction: declared.defaultSort.direction,

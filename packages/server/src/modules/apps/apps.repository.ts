@@ -5,8 +5,6 @@ import { eq } from '../../db/list-page.ts';
 import type { Versioned } from '../../http/etag.ts';
 import type { Client } from '../../provider/project-provider.ts';
 
-export type { Client };
-
 // Rows come back under the domain's field names; the links are the only fields not stored.
 const APPLICATION = `id, project_id AS "projectId", name, platform_code AS "platformCode", enabled, logo_url AS "logoUrl"`;
 type ApplicationRow = Omit<Application, 'keysEndpoint' | 'generateNewKeysEndpoint'>;

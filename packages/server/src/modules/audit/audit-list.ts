@@ -17,7 +17,7 @@ const KEY = 'project_id, created_at, id';
 type AuditRow = Omit<AuditEvent, 'createdAt'> & { createdAt: Date };
 
 /** An audit_events row as the domain's event. */
-export const auditEventFromRow = (r: AuditRow): AuditEvent => ({ ...r, createdAt: iso(r.createdAt) });
+const auditEventFromRow = (r: AuditRow): AuditEvent => ({ ...r, createdAt: iso(r.createdAt) });
 
 /**
  * Each sort is the column order of one index (the key, or migration 0014's (project_id, …,

@@ -19,7 +19,7 @@ interface DeviceRow extends Omit<DeviceIdentity, 'createdAt' | 'lastUsedAt' | 'r
 }
 
 /** A devices row as the domain's device. */
-export const deviceFromRow = (r: DeviceRow): DeviceIdentity => ({
+const deviceFromRow = (r: DeviceRow): DeviceIdentity => ({
   ...r,
   createdAt: iso(r.createdAt),
   lastUsedAt: r.lastUsedAt && iso(r.lastUsedAt),

@@ -2,8 +2,6 @@ import * as client from 'openid-client';
 import { DomainError, isEmail } from '@latchkey/domain';
 import type { SignInProvider } from '../../idp/provider.ts';
 
-export type { SignInProvider };
-
 export interface SignInProviderOptions {
   issuer: string;
   clientId: string;

@@ -53,7 +53,7 @@ import { auditTable } from '../src/modules/audit/audit-list.ts';
 import { ensureEventPartitions, monthStart } from '../src/modules/audit/event-partitions.ts';
 import { devicesTable } from '../src/modules/devices/device-list.ts';
 import { insertProject } from '../src/modules/projects/projects.repository.ts';
-import { deviceNameFromUserAgent } from '../src/provider/device-name.ts';
+import { deviceNameFromUserAgent } from '../src/oidc/device-name.ts';
 import { createScratchPostgres } from '../test/support/scratch-postgres.ts';
 import { explain, figure, say, seconds, timing, type Timing } from './report.ts';
 import { benchSearch } from './search.ts';

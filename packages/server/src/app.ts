@@ -15,11 +15,19 @@ import { installSecurityHeaders } from './http/security-headers.ts';
 import { installStaticConsole, CONSOLE_DIST } from './http/static-console.ts';
 import { zodValidatorCompiler } from './http/validation.ts';
 import { registerIdpRoutes } from './idp/idp.routes.ts';
-import { loadIdpKeys } from './idp/keys.ts';
-import { createLoginCodes, type LoginCodes } from './idp/login-codes.service.ts';
-import { registerSignInStylesheet } from './idp/sign-in-pages.ts';
-import { deleteExpiredOidcPayloads, deleteProviderSessions } from './idp/oidc-payloads.repository.ts';
-import { builtInSignInProvider, CONSOLE_CLIENT_ID, createIdpProvider, idpIssuer, type SignInProvider } from './idp/provider.ts';
+import {
+  builtInSignInProvider,
+  CONSOLE_CLIENT_ID,
+  CONSOLE_ISSUER,
+  createConsoleProvider,
+  idpIssuer,
+  loadConsoleIssuerKeys,
+  type SignInProvider,
+} from './idp/console-issuer.ts';
+import { createLoginCodes, type LoginCodes } from './oidc/login-codes.service.ts';
+import { registerSignInStylesheet } from './oidc/mount.ts';
+import { deleteExpiredOidcPayloads, endSessionsOfAccount } from './oidc/payloads.repository.ts';
+import { registerPasskeyAssets } from './oidc/passkeys.ts';
 import { consoleMailer, type Mailer } from './mail/mailer.ts';
 import { registerAppRoutes } from './modules/apps/apps.routes.ts';
 import { createAppsService, type AppsService } from './modules/apps/apps.service.ts';
@@ -122,24 +130,25 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   await ensureEventPartitions(db, clock.now(), config.eventRetentionMonths);
 
   registerSignInStylesheet(app);
+  registerPasskeyAssets(app);
   // The OpenID provider the console signs in through: external when configured, else built in.
   let signIn: SignInProvider;
   let loginCodes: LoginCodes | null = null;
   if (config.oidc) {
     signIn = openIdSignInProvider(config.oidc);
   } else {
-    const keys = await loadIdpKeys(db, secretBox);
-    const provider = createIdpProvider({ db, secretBox, keys, publicUrl: config.publicUrl });
+    const keys = await loadConsoleIssuerKeys(db, secretBox);
+    const provider = createConsoleProvider({ db, secretBox, keys, publicUrl: config.publicUrl });
     loginCodes = createLoginCodes({ db, clock, mailer, secretBox });
-    await registerIdpRoutes(app, { provider, loginCodes, publicUrl: config.publicUrl });
+    await registerIdpRoutes(app, { db, clock, secretBox, provider, loginCodes, publicUrl: config.publicUrl });
     signIn = builtInSignInProvider(
       openIdSignInProvider({
         issuer: idpIssuer(config.publicUrl),
         clientId: CONSOLE_CLIENT_ID,
-        clientSecret: keys.consoleClientSecret,
+        clientSecret: keys.clientSecret,
         fetch: inProcessFetch(app, config.publicUrl),
       }),
-      (accountId) => deleteProviderSessions(db, secretBox, accountId),
+      (accountId) => endSessionsOfAccount(db, secretBox, CONSOLE_ISSUER, accountId),
     );
   }
 

@@ -75,7 +75,7 @@ describeWithDatabase('secrets at rest (issue 7, defect 8)', (t) => {
     const secrets: Record<string, string> = {
       'session id': browser.cookie(SESSION_COOKIE) as string,
       'XSRF token': browser.cookie('XSRF-TOKEN') as string,
-      'provider session id': browser.cookie('lk_idp_session') as string,
+      'provider session id': browser.cookie('lk_issuer_session') as string,
       'interaction uid': interactionUid,
       'authorization code': authorizationCode,
       'sha256 of the session id': createHash('sha256')
@@ -93,7 +93,10 @@ describeWithDatabase('secrets at rest (issue 7, defect 8)', (t) => {
     }
     let artefacts = 0;
     for (const row of await rowsOf('oidc_payloads')) {
-      const payload = box.openJson<Record<string, unknown>>(row.payload as string, `oidc_payloads:${String(row.kind)}:${String(row.id)}`);
+      const payload = box.openJson<Record<string, unknown>>(
+        row.payload as string,
+        `project_oidc_payloads:${String(row.issuer)}:${String(row.kind)}:${String(row.id)}`,
+      );
       artefacts += 1;
       for (const key of ['jti', 'uid', 'grantId', 'sessionUid'] as const) {
         if (typeof payload[key] === 'string') secrets[`${String(row.kind)} ${key}`] = payload[key];
@@ -259,7 +262,7 @@ describeWithDatabase('transport and proxies (issue 7, defect 9)', (t) => {
       expect(auth.statusCode).toBe(303);
       expect(String(auth.headers.location)).toMatch(/^\/idp\/interaction\//);
       const cookies = ([] as string[]).concat(auth.headers['set-cookie'] as string[]);
-      expect(cookies.filter((c) => c.startsWith('lk_idp_')).length).toBeGreaterThan(0);
+      expect(cookies.filter((c) => c.startsWith('lk_issuer_')).length).toBeGreaterThan(0);
       for (const cookie of cookies) expect(cookie.toLowerCase(), cookie).toContain('; secure');
       expect(auth.headers['strict-transport-security']).toBe('max-age=31536000');
 

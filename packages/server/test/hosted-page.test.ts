@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, type Project } from '@latchkey/domain';
-import { pageLanguage, type PageLanguage } from '../src/idp/page-texts.ts';
+import { pageLanguage, type PageLanguage } from '../src/oidc/pages/texts.ts';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { createPasskey, pageOptions, type CreationOptions } from './support/authenticator.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';

@@ -1,7 +1,7 @@
 import * as client from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, type Project } from '@latchkey/domain';
-import { loginMethods } from '../src/provider/passkeys.ts';
+import { loginMethods } from '../src/oidc/passkeys.ts';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Passkey, type RequestOptions } from './support/authenticator.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';

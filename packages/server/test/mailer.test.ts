@@ -1,7 +1,7 @@
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { consoleMailer, smtpMailer } from '../src/mail/mailer.ts';
-import { latchkeyCodeMessage } from '../src/idp/login-codes.service.ts';
+import { latchkeyCodeMessage } from '../src/oidc/login-codes.service.ts';
 
 /** A minimal SMTP server on loopback that keeps what it is sent (RFC 5321 happy path only). */
 async function startSmtpSink(): Promise<{ server: Server; url: string; messages: Array<{ from: string; to: string[]; data: string }> }> {

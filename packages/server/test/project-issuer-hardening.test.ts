@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { errors } from 'oidc-provider';
-import { dbAdapterFactory, type PayloadScope } from '../src/idp/oidc-payloads.repository.ts';
+import { dbAdapterFactory, type PayloadScope } from '../src/oidc/payloads.repository.ts';
 import { signedInAccount, useTestApp } from './support/app.ts';
 import { describeWithDatabase } from './support/databases.ts';
 import { createApp, createKeys, createProject, REDIRECT, setEnabled } from './support/fixtures.ts';
@@ -19,7 +19,7 @@ describeWithDatabase("a project's issuer refuses what it must", (t) => {
 
   it('lets an authorization code be consumed once: the second consumer is refused and the grant ends (RFC 6749 §4.1.2)', async () => {
     const { projectId } = await projectWithClient();
-    const scope: PayloadScope = { table: 'project_oidc_payloads', projectId };
+    const scope: PayloadScope = { issuer: projectId };
     const codes = dbAdapterFactory(t.db, app.services.secretBox, scope)('AuthorizationCode');
     const tokens = dbAdapterFactory(t.db, app.services.secretBox, scope)('AccessToken');
     await codes.upsert('code-1', { grantId: 'grant-1', kind: 'AuthorizationCode' }, 60);

@@ -1,7 +1,7 @@
 import * as client from 'openid-client';
 import { beforeAll, expect, it } from 'vitest';
 import { api, buildPath, devicesApi, REVOCATION_REASON, type Project } from '@latchkey/domain';
-import { LOOKUPS_PER_CLIENT, QUICK_CODE_TRIES, QUICK_CODE_TTL_MS } from '../src/provider/passkeys.ts';
+import { LOOKUPS_PER_CLIENT, QUICK_CODE_TRIES, QUICK_CODE_TTL_MS } from '../src/oidc/passkeys.ts';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Passkey, type RequestOptions } from './support/authenticator.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';

@@ -468,7 +468,7 @@ describeEachDatabase('registration', (t) => {
 
 describe('sign-in pages', () => {
   it('keep labels tied to their inputs', async () => {
-    const { emailPage, codePage } = await import('../src/idp/views.ts');
+    const { emailPage, codePage } = await import('../src/oidc/pages/views.ts');
     const links = { emailAction: '/e', codeAction: '/c', emailPage: '/p', cancel: '/x' };
     expect(emailPage(links)).toMatch(/<label for="email">Email<\/label>\s*<input id="email"/);
     expect(codePage(links, { email: 'a@b.c' })).toMatch(/<label for="code">Code<\/label>\s*<input id="code"/);

@@ -1,21 +1,34 @@
 import type { FastifyInstance } from 'fastify';
 import type Provider from 'oidc-provider';
-import type { LoginCodes } from './login-codes.service.ts';
-import { IDP_PATH, IDP_SCOPES } from './provider.ts';
-import { mountProviders, registerSignInPages, type SignInSite } from './sign-in-pages.ts';
-import { LATCHKEY_BRAND, textsOf } from './views.ts';
+import type { Clock } from '../clock.ts';
+import type { SecretBox } from '../crypto.ts';
+import type { Db } from '../db/db.ts';
+import type { LoginCodes } from '../oidc/login-codes.service.ts';
+import { passkeySteps } from '../oidc/passkeys.ts';
+import { mountProviders } from '../oidc/mount.ts';
+import { registerSignInPages } from '../oidc/pages/sign-in-pages.ts';
+import type { SignInSite } from '../oidc/pages/site.ts';
+import { LATCHKEY_BRAND, textsOf } from '../oidc/pages/views.ts';
+import { CONSOLE_ISSUER, IDP_PATH } from './console-issuer.ts';
+import { consolePasskeys } from './console-passkeys.repository.ts';
 
 export interface IdpRoutesDeps {
+  db: Db;
+  clock: Clock;
+  secretBox: SecretBox;
   provider: Provider;
   loginCodes: LoginCodes;
   publicUrl: string;
 }
 
 /**
- * Mounts the built-in provider under /idp and serves its interaction pages (sign in with an
- * emailed code); the machinery is shared with the projects' issuers (sign-in-pages.ts).
+ * Mounts the console's issuer under /idp and serves its sign-in pages: the same pages, steps and
+ * limits as every project's issuer (oidc/), read as the console's (docs/decisions/0027). As at a
+ * project's issuer, an administrator without a passkey is offered one after the emailed code, and
+ * one with a passkey is asked for it.
  */
-export async function registerIdpRoutes(app: FastifyInstance, { provider, loginCodes, publicUrl }: IdpRoutesDeps): Promise<void> {
+export async function registerIdpRoutes(app: FastifyInstance, deps: IdpRoutesDeps): Promise<void> {
+  const { provider, loginCodes, publicUrl } = deps;
   const site: SignInSite = {
     provider,
     loginCodes,
@@ -26,11 +39,23 @@ export async function registerIdpRoutes(app: FastifyInstance, { provider, loginC
     startAgain: textsOf(LATCHKEY_BRAND).startAgainAtConsole,
     // The console's /login reads error=access_denied as "cancelled".
     cancelError: 'access_denied',
-    scopes: IDP_SCOPES,
     // The account id at the provider is the verified, lower-cased email address.
     accountFor: async (email) => email,
     // The console, the provider's only client, is never refused here.
     refusal: async () => null,
+    passkeys: passkeySteps({
+      db: deps.db,
+      clock: deps.clock,
+      secretBox: deps.secretBox,
+      publicUrl,
+      issuerKey: CONSOLE_ISSUER,
+      mountPath: IDP_PATH,
+      brand: LATCHKEY_BRAND,
+      store: consolePasskeys(deps.db),
+      quickCodes: { enabled: false },
+      // A passkey on this device first, or on a phone by its QR code.
+      login: { browser: true, mobile: true, primary: 'browserLogin' },
+    }),
   };
   await mountProviders(app, { route: `${IDP_PATH}/*`, publicUrl, resolve: async () => ({ provider, mountPath: IDP_PATH }) });
   await registerSignInPages(app, { mountRoute: IDP_PATH, publicUrl, fallback: site, site: async () => site });

@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 
-/** A sign-in code's mail in the sign-in page's language (its words come from the pages that sent it: idp/page-texts.ts). */
+/** A sign-in code's mail in the sign-in page's language (its words come from the pages that sent it: oidc/pages/texts.ts). */
 export interface LoginCodeMessage {
   /** A BCP 47 language tag (Content-Language). */
   language: string;

@@ -3,10 +3,10 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ASSOCIATION_FILES, isAssociationFile, projectIssuerPath, requestHostKey, type AssociationField } from '@latchkey/domain';
 import type { Db } from '../db/db.ts';
 import { NOT_FOUND_BODY } from '../errors.ts';
-import { routedOrigin, routeToOrigin } from '../idp/sign-in-pages.ts';
-import { STYLESHEET_PATH } from '../idp/views.ts';
+import { routedOrigin, routeToOrigin } from '../oidc/mount.ts';
+import { STYLESHEET_PATH } from '../oidc/pages/views.ts';
 import { findAssociationFile, findProjectHost, type IssuerState } from './issuer-state.repository.ts';
-import { PASSKEY_SCRIPT_PATH, WEBAUTHN_LIBRARY_PATH } from './passkey-views.ts';
+import { PASSKEY_SCRIPT_PATH, WEBAUTHN_LIBRARY_PATH } from '../oidc/pages/passkey-views.ts';
 
 /**
  * Custom domains (spec §3 customDomain, customMobileDomain; docs/decisions/0016). A request whose

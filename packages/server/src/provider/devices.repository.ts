@@ -1,23 +1,14 @@
 import type { Db } from '../db/db.ts';
+import type { Passkey } from '../oidc/passkeys.ts';
 
 /** A passkey credential of a project's end user (docs/decisions/0013): the spec's device, `id` its mpinId. */
-export interface Device {
+export interface Device extends Passkey {
   projectId: string;
-  id: string;
-  userId: string;
-  /** The COSE public key, base64url. */
-  publicKey: string;
-  counter: number;
-  transports: string[];
-  name: string;
   ip: string | null;
-  /** How the owner proved who they were at registration (migration 0012): `email_code`, `reg_code` (a QuickCode). */
-  registeredWith: string;
   /** ISO 3166-1 alpha-2 from `ip` at registration, ZZ unknown; null for devices registered before countries were kept. */
   country: string | null;
   createdAt: Date;
   lastUsedAt: Date | null;
-  revoked: boolean;
   revokedAt: Date | null;
   revokeReason: string | null;
 }

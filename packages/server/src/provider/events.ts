@@ -1,41 +1,12 @@
-import type { AuditResult, Scope, UsageKey } from '@latchkey/domain';
 import type { Clock } from '../clock.ts';
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import type { CountryLookup } from '../geoip.ts';
 import { rateLimitKeyOf } from '../http/client-address.ts';
-import { hitAll } from '../idp/rate-limits.repository.ts';
+import type { EndUserEvent, EventOrigin, IssuerEvents } from '../oidc/events.ts';
+import { hitAll } from '../oidc/rate-limits.repository.ts';
 import { insertAuditEvent } from './audit-events.repository.ts';
 import { countUsage } from './usage-counts.repository.ts';
-
-/** Who caused an event, as the request shows it: the client address (TRUST_PROXY), its user agent, the application. */
-export interface EventOrigin {
-  ip: string | null;
-  userAgent: string | null;
-  clientId: string | null;
-}
-
-/**
- * One end-user event at a project's issuer (docs/decisions/0014): spec §3 "Audit event" fields,
- * `action` and the rest in details. `usage`: the rollup key it counts in, for what is counted
- * (registrations, sign-ins, ID tokens issued, QuickCodes); refusals count in none.
- */
-export interface EndUserEvent {
-  scope: Scope;
-  status: AuditResult;
-  /** What happened: `sign_in`, `device.register`, `code.issued`, `code.exchanged`, … */
-  action: string;
-  /** The end user's identity (their email), when known. */
-  userId: string | null;
-  deviceName?: string | null;
-  usage?: UsageKey;
-  details?: Record<string, unknown>;
-}
-
-/** A sign-in completed by an emailed code (with a passkey created in the same step: `deviceName`). */
-export function codeSignInEvent(email: string, deviceName: string | null = null): EndUserEvent {
-  return { scope: 'oidc', status: 'success', action: 'sign_in', userId: email, deviceName, usage: 'oidc', details: { method: 'email_code' } };
-}
 
 /** Refusal events one client address (IPv6: its /64) may add to one project's log per window. */
 export const REFUSALS_PER_CLIENT = 30;
@@ -50,7 +21,7 @@ export const REFUSALS_WINDOW_MS = 10 * 60 * 1000;
  * only while the caller's and the project's refusal allowances last — no unauthenticated caller
  * grows the log without bound (the refusal itself happens either way).
  */
-export function projectEvents(deps: { db: Db; clock: Clock; secretBox: SecretBox; countries: CountryLookup; projectId: string }) {
+export function projectEvents(deps: { db: Db; clock: Clock; secretBox: SecretBox; countries: CountryLookup; projectId: string }): IssuerEvents {
   const { db, clock, secretBox, countries, projectId } = deps;
 
   async function write(tx: Db, origin: EventOrigin, event: EndUserEvent): Promise<void> {
@@ -101,5 +72,3 @@ export function projectEvents(deps: { db: Db; clock: Clock; secretBox: SecretBox
     countryOf: (ip: string | null) => countries.countryOf(ip),
   };
 }
-
-export type ProjectEvents = ReturnType<typeof projectEvents>;

@@ -1,5 +1,5 @@
 import { defaultIssuer, LANGUAGES, newProjectSettings, type Issuer, type ProjectSettings } from '@latchkey/domain';
-import type { PageLanguage } from '../idp/page-texts.ts';
+import type { PageLanguage } from '../oidc/pages/texts.ts';
 import type { Db } from '../db/db.ts';
 
 /** What a project's issuer is built from; `version` changes with any of it (the projects row's version). */

@@ -1,7 +1,7 @@
 import type { ErrorOut } from 'oidc-provider';
-import { PAGE_TEXTS, pageLanguage } from '../idp/page-texts.ts';
-import { signInCsp } from '../idp/sign-in-pages.ts';
-import { errorPage, pageLogo, textsOf, type PageBrand } from '../idp/views.ts';
+import { PAGE_TEXTS, pageLanguage } from '../oidc/pages/texts.ts';
+import { signInCsp } from '../oidc/mount.ts';
+import { errorPage, pageLogo, textsOf, type PageBrand } from '../oidc/pages/views.ts';
 import type { LoginCodeMessage } from '../mail/mailer.ts';
 import type { IssuerState } from './issuer-state.repository.ts';
 

@@ -1,19 +1,16 @@
 import type { JsonWebKey } from 'node:crypto';
-import Provider, { type Adapter, type AdapterPayload, type ClientAuthMethod, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { type AdapterPayload, type ClientAuthMethod, type KoaContextWithOIDC } from 'oidc-provider';
 import { issuerClientRedirects, projectIssuerPath } from '@latchkey/domain';
 import { issuerSite } from './custom-domains.ts';
-import { randomToken, type SecretBox } from '../crypto.ts';
+import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
-import { dbAdapterFactory, type CodeEvents } from '../idp/oidc-payloads.repository.ts';
-import type { EventOrigin, ProjectEvents } from './events.ts';
-import { mountedAt, PROVIDER_TTL } from '../idp/provider.ts';
+import type { CodeEvents } from '../oidc/payloads.repository.ts';
+import { createIssuerProvider, type IssuerClients } from '../oidc/issuer-provider.ts';
+import type { EventOrigin, IssuerEvents } from '../oidc/events.ts';
 import type { IssuerState } from './issuer-state.repository.ts';
 import { findProjectUser } from './project-users.repository.ts';
 import { projectErrorPage } from './project-pages.ts';
 
-export const PROJECT_SCOPES = ['openid', 'email'] as const;
-
-/** What a project's issuer needs from the applications module. */
 /** What the provider needs to know about a client id (the applications' repository answers it). */
 export interface Client {
   projectId: string;
@@ -58,16 +55,6 @@ export function clientState(client: Client | null, projectId: string): 'unknown'
   return 'ok';
 }
 
-/**
- * How the client in this request authenticates at the token endpoint: oidc-provider accepts a
- * secret in either place for a client registered with either secret method, so the project's
- * choice is enforced on what was actually presented.
- */
-function presentedAuthMethod(ctx: KoaContextWithOIDC | undefined): ClientAuthMethod {
-  if (ctx?.headers.authorization !== undefined) return 'client_secret_basic';
-  return ctx?.oidc?.params?.client_secret ? 'client_secret_post' : 'none';
-}
-
 /** Where a provider request comes from (its ip is the client's: X-Forwarded-For is pinned to it, sign-in-pages.ts). */
 function originOf(ctx: KoaContextWithOIDC | undefined, clientId: unknown): EventOrigin {
   const agent = ctx?.get('user-agent');
@@ -79,7 +66,7 @@ function originOf(ctx: KoaContextWithOIDC | undefined, clientId: unknown): Event
  * yields counts as `jwt` usage), each in the transaction that stores or consumes the code; a code
  * presented twice is refused (and every token of its grant revoked) with a `failed` event.
  */
-function codeEvents(db: Db, projectId: string, events: ProjectEvents): CodeEvents {
+function codeEvents(db: Db, projectId: string, events: IssuerEvents): CodeEvents {
   const who = async (tx: Db, code: AdapterPayload) =>
     typeof code.accountId === 'string' ? ((await findProjectUser(tx, projectId, code.accountId))?.identity ?? null) : null;
   return {
@@ -110,17 +97,11 @@ function codeEvents(db: Db, projectId: string, events: ProjectEvents): CodeEvent
   };
 }
 
-/** Mounted at the root of a custom domain (mount path ''), the long-lived cookies belong to the whole origin. */
-function rootedCookies<T extends ReturnType<typeof mountedAt>>(mounted: T): T {
-  const long = mounted.cookies?.long;
-  return long && !long.path ? { ...mounted, cookies: { ...mounted.cookies, long: { ...long, path: '/' } } } : mounted;
-}
-
 /**
- * One project's OpenID Connect issuer (oidc-provider), built from its state; a new one is built
- * when the project's version changes (provider-cache.ts). Clients are the project's applications,
- * looked up at each use; their secrets are verified against the stored hash (docs/decisions/0009,
- * 0012), never held by the provider. Artefacts live in project_oidc_payloads.
+ * One project's OpenID Connect issuer, built from its state on the kernel (oidc/issuer-provider.ts);
+ * a new one is built when the project's version changes (provider-cache.ts). Clients are the
+ * project's applications, looked up at each use; their secrets are verified against the stored hash
+ * (docs/decisions/0009, 0012), never held by the provider.
  */
 export function createProjectProvider(options: {
   db: Db;
@@ -130,35 +111,28 @@ export function createProjectProvider(options: {
   signingKeys: JsonWebKey[];
   cookieKeys: string[];
   publicUrl: string;
-  events: ProjectEvents;
+  events: IssuerEvents;
 }): Provider {
   const { db, secretBox, clients, state, publicUrl, events } = options;
   const { projectId, issuer } = state;
   // docs/decisions/0016: with a custom domain, the issuer is that origin and lives at its root.
   const site = issuerSite(publicUrl, state);
-  const { mountPath } = site;
-  const secure = site.origin.startsWith('https:');
   const secretMethods: ClientAuthMethod[] = [...issuer.token_endpoint_auth_methods];
   const clientAuthMethods: ClientAuthMethod[] = issuer.allow_pkce_only_token_exchange ? [...secretMethods, 'none'] : secretMethods;
-  // oidc-provider wants a client_secret for secret methods; it never compares it (compareClientSecret
-  // below asks the applications module) and derives nothing from it (no HS* algorithm is enabled).
-  const unusedSecret = randomToken();
-  const payloads = dbAdapterFactory(db, secretBox, { table: 'project_oidc_payloads', projectId, events: codeEvents(db, projectId, events) });
 
-  const clientAdapter: Pick<Adapter, 'find'> = {
-    async find(clientId) {
+  const applications: IssuerClients = {
+    async find(clientId, presented) {
       const client = await clients.findClient(clientId);
       if (clientState(client, projectId) !== 'ok' || !client) return undefined;
-      // A secret is checked by compareClientSecret against the methods the project allows; without
-      // one, the client is public only while the project allows PKCE-only exchange (else the
-      // registered secret method does not match and the request is refused).
-      const publicClient = presentedAuthMethod(Provider.ctx) === 'none' && clientAuthMethods.includes('none');
+      // A secret is checked by verifySecret against the methods the project allows; without one, the
+      // client is public only while the project allows PKCE-only exchange (else the registered
+      // secret method does not match and the request is refused).
+      const publicClient = presented === 'none' && clientAuthMethods.includes('none');
       // RFC 8252: an app returning to a private-use scheme or to loopback addresses only is a native
       // client (any port of a loopback URI); URIs the issuer cannot return to are left out (docs/decisions/0012).
       const { applicationType, redirectUris } = issuerClientRedirects(client.redirectUris);
       return {
         client_id: clientId,
-        client_secret: unusedSecret,
         application_type: applicationType,
         redirect_uris: redirectUris,
         grant_types: ['authorization_code'],
@@ -167,40 +141,41 @@ export function createProjectProvider(options: {
         id_token_signed_response_alg: issuer.id_token_signing_alg,
       };
     },
+    async verifySecret(clientId, secret, method) {
+      const valid = secretMethods.includes(method) && (await clients.verifyClientCredentials(clientId, secret));
+      if (!valid) {
+        await events.refusal(originOf(Provider.ctx, clientId), {
+          scope: 'authcode',
+          status: 'failed',
+          action: 'token',
+          userId: null,
+          details: { reason: 'invalid_client', method },
+        });
+      }
+      return valid;
+    },
   };
 
-  const configuration: Configuration = {
-    adapter: (kind) => (kind === 'Client' ? (clientAdapter as Adapter) : payloads(kind)),
-    clients: [],
+  return createIssuerProvider(db, secretBox, {
+    key: projectId,
+    issuer: site.issuer,
+    mountPath: site.mountPath,
+    signingKeys: options.signingKeys,
+    signingAlg: issuer.id_token_signing_alg,
+    cookieKeys: options.cookieKeys,
+    clients: applications,
     clientAuthMethods,
-    responseTypes: ['code'],
-    pkce: { required: () => true },
-    scopes: [...PROJECT_SCOPES],
-    claims: { openid: ['sub'], email: ['email', 'email_verified'] },
-    enabledJWA: { idTokenSigningAlgValues: [issuer.id_token_signing_alg] },
-    async findAccount(_ctx, sub) {
+    codeChallengeMethods: issuer.code_challenge_methods,
+    async findAccount(sub) {
       const user = await findProjectUser(db, projectId, sub);
-      if (!user) return undefined;
+      if (!user) return null;
       // docs/decisions/0018: the email claims only for a user known by an address (an alphanumeric id is no address).
-      const email = user.email === null ? {} : { email: user.email, email_verified: true };
-      return { accountId: user.id, claims: async () => ({ sub: user.id, ...email }) };
+      return user.email === null ? { sub: user.id } : { sub: user.id, email: user.email };
     },
-    ...rootedCookies(mountedAt(mountPath, { cookieKeys: options.cookieKeys, cookiePrefix: 'lk_issuer', secure })),
-    jwks: { keys: options.signingKeys } as Configuration['jwks'],
-    // OpenID Connect Core §3.1.2.1: redirect_uri is required, even when the client has one.
-    allowOmittingSingleRegisteredRedirectUri: false,
-    features: {
-      devInteractions: { enabled: false },
-      userinfo: { enabled: true },
-      // Pushed requests would carry a code_challenge past the issuer's PKCE policy (provider.routes.ts);
-      // off until they are checked the same way.
-      pushedAuthorizationRequests: { enabled: false },
-      // End-session pages come with the devices slice (a session ends with its passkey's revocation).
-      rpInitiatedLogout: { enabled: false },
-    },
-    ttl: PROVIDER_TTL,
+    claimsInIdToken: false,
+    codeEvents: codeEvents(db, projectId, events),
     // spec §3 allowedCORSDomains: only these browser origins may call token, userinfo and the rest.
-    clientBasedCORS: (_ctx, origin) => corsOriginAllowed(state.allowedOrigins, origin),
+    corsAllowed: (origin) => corsOriginAllowed(state.allowedOrigins, origin),
     async renderError(ctx, out) {
       // A request refused with a page (unknown client, a redirect URI not registered exactly, …).
       await events.refusal(originOf(ctx, ctx.oidc?.params?.client_id), {
@@ -215,33 +190,5 @@ export function createProjectProvider(options: {
       ctx.type = 'html';
       ctx.body = page.html;
     },
-  };
-  const provider = new Provider(site.issuer, configuration);
-  // Scheme and host come from X-Forwarded-*, pinned to PUBLIC_URL on every request (sign-in-pages.ts).
-  provider.proxy = true;
-
-  provider.Client.prototype.compareClientSecret = async function compareClientSecret(this: { clientId: string }, actual: string) {
-    const method = presentedAuthMethod(Provider.ctx);
-    const valid = secretMethods.includes(method) && (await clients.verifyClientCredentials(this.clientId, actual));
-    if (!valid) {
-      await events.refusal(originOf(Provider.ctx, this.clientId), {
-        scope: 'authcode',
-        status: 'failed',
-        action: 'token',
-        userId: null,
-        details: { reason: 'invalid_client', method },
-      });
-    }
-    return valid;
-  };
-
-  // oidc-provider 9 implements S256 only; a project allowing `plain` is served by the rewriting in
-  // provider.routes.ts, so discovery states the project's own list.
-  provider.use(async (ctx, next) => {
-    await next();
-    if (ctx.path === '/.well-known/openid-configuration' && ctx.body && typeof ctx.body === 'object') {
-      (ctx.body as Record<string, unknown>).code_challenge_methods_supported = issuer.code_challenge_methods;
-    }
   });
-  return provider;
 }

@@ -5,32 +5,27 @@ import { projectIssuerPath, type Issuer } from '@latchkey/domain';
 import type { Clock } from '../clock.ts';
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
-import { createLoginCodes } from '../idp/login-codes.service.ts';
-import {
-  mountProviders,
-  registerSignInPages,
-  requestOrigin,
-  routedOrigin,
-  SIGN_IN_CSP,
-  type SignInEvents,
-  type SignInSite,
-} from '../idp/sign-in-pages.ts';
-import { errorPage, LATCHKEY_BRAND, textsOf, type PageBrand } from '../idp/views.ts';
-import { pageLanguage } from '../idp/page-texts.ts';
+import { createLoginCodes } from '../oidc/login-codes.service.ts';
+import { mountProviders, routedOrigin, SIGN_IN_CSP } from '../oidc/mount.ts';
+import { registerSignInPages } from '../oidc/pages/sign-in-pages.ts';
+import { requestOrigin, type SignInEvents, type SignInSite } from '../oidc/pages/site.ts';
+import { errorPage, LATCHKEY_BRAND, textsOf, type PageBrand } from '../oidc/pages/views.ts';
+import { pageLanguage } from '../oidc/pages/texts.ts';
 import { countryLookup, type CountryLookup } from '../geoip.ts';
 import { decodeUtf8Strictly } from '../http/input-guard.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { findIssuerState, type IssuerState } from './issuer-state.repository.ts';
 import { issuerAt, providerMountPath } from './custom-domains.ts';
-import { issuerCookieKeys, projectSigningKeys } from './project-keys.ts';
+import { issuerCookieKeys, issuerSigningKeys } from '../oidc/keys.ts';
 import { brandCsp, codeMail, projectBrand, refusalPage, startAgain, type PageRequest } from './project-pages.ts';
-import { clientState, createProjectProvider, PROJECT_SCOPES, type ProjectClients } from './project-provider.ts';
+import { clientState, createProjectProvider, type ProjectClients } from './project-provider.ts';
 import { createProviderCache } from './provider-cache.ts';
 import { userIdForEmail } from './project-users.repository.ts';
-import { projectPasskeys, registerPasskeyAssets } from './passkeys.ts';
+import { projectPasskeys } from './project-passkeys.ts';
 import { projectVerification, verificationSettingsOf, withIdentity } from './verification.ts';
 import { registerVerificationRoutes } from './verification-routes.ts';
-import { codeSignInEvent, projectEvents, type ProjectEvents } from './events.ts';
+import { codeSignInEvent, type IssuerEvents } from '../oidc/events.ts';
+import { projectEvents } from './events.ts';
 
 export interface ProjectIssuerDeps {
   db: Db;
@@ -44,7 +39,7 @@ export interface ProjectIssuerDeps {
 }
 
 /** The events of the sign-in pages' own steps at a project's issuer (docs/decisions/0014). */
-function signInEvents(events: ProjectEvents): SignInEvents {
+function signInEvents(events: IssuerEvents): SignInEvents {
   return {
     refused: async (origin) => {
       await events.refusal(origin, { scope: 'oidc', status: 'disabled', action: 'sign_in', userId: null });
@@ -122,7 +117,7 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
       state,
       publicUrl,
       events: eventsOf(state.projectId),
-      signingKeys: await projectSigningKeys(db, secretBox, state.projectId, state.issuer.id_token_signing_alg),
+      signingKeys: await issuerSigningKeys(db, secretBox, state.projectId, state.issuer.id_token_signing_alg),
       cookieKeys: await issuerCookieKeys(db, secretBox),
     }),
   );
@@ -206,11 +201,9 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
     },
   });
 
-  registerPasskeyAssets(app);
   await registerSignInPages(app, {
     mountRoute: MOUNT_ROUTE,
     publicUrl,
-    passkeys: true,
     fallback: { brand: LATCHKEY_BRAND, home: null, startAgain: startAgain(LATCHKEY_BRAND) },
     async site(request): Promise<SignInSite> {
       const state = await findIssuerState(db, request.params.project ?? '');
@@ -234,7 +227,6 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
         startAgain: startAgain(brand),
         // spec §2: a user who presses Cancel returns to the client with error=consent_required.
         cancelError: 'consent_required',
-        scopes: PROJECT_SCOPES,
         accountFor: (email) => userIdForEmail(db, { projectId, email, now: deps.clock.now() }),
         refusal: (details) => refusalFor(state, details.params.client_id, brand),
         passkeys: projectPasskeys({
@@ -261,7 +253,7 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
           settings: verification,
           site: at.site,
           brand,
-          signingKeys: () => projectSigningKeys(db, secretBox, projectId, state.issuer.id_token_signing_alg),
+          signingKeys: () => issuerSigningKeys(db, secretBox, projectId, state.issuer.id_token_signing_alg),
         }),
       };
     },

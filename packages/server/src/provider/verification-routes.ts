@@ -3,14 +3,14 @@ import type { Clock } from '../clock.ts';
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import { issuerAt } from './custom-domains.ts';
-import type { EventOrigin, ProjectEvents } from './events.ts';
+import type { EventOrigin, IssuerEvents } from '../oidc/events.ts';
 import { findIssuerState } from './issuer-state.repository.ts';
-import { projectSigningKeys } from './project-keys.ts';
+import { issuerSigningKeys } from '../oidc/keys.ts';
 import type { ProjectClients } from './project-provider.ts';
 import { readVerificationRequest } from './verification-request.ts';
 import { confirmVerification, findVerificationByToken } from './verification.repository.ts';
 import { METHOD_NAMES, verificationEvent, verificationRefs, verificationSettingsOf, withParameter } from './verification.ts';
-import { VERIFICATION_SCRIPT, VERIFICATION_SCRIPT_PATH } from './verification-views.ts';
+import { VERIFICATION_SCRIPT, VERIFICATION_SCRIPT_PATH } from '../oidc/pages/verification-views.ts';
 
 /**
  * The issuer's side of Custom verification (docs/decisions/0018): the project's backend confirms a
@@ -45,7 +45,7 @@ function basicCredentials(header: string | undefined): { clientId: string; clien
 
 export async function registerVerificationRoutes(
   app: FastifyInstance,
-  deps: { db: Db; clock: Clock; secretBox: SecretBox; clients: ProjectClients; publicUrl: string; eventsOf(projectId: string): ProjectEvents },
+  deps: { db: Db; clock: Clock; secretBox: SecretBox; clients: ProjectClients; publicUrl: string; eventsOf(projectId: string): IssuerEvents },
 ): Promise<void> {
   const { db, clock, secretBox, clients, publicUrl } = deps;
 
@@ -104,7 +104,7 @@ export async function registerVerificationRoutes(
         return failed(refusal(400, 'invalid_request', 'The body names no verification request'), 'no_request', null, clientId);
       }
       const now = clock.now();
-      const signingKeys = await projectSigningKeys(db, secretBox, state.projectId, state.issuer.id_token_signing_alg);
+      const signingKeys = await issuerSigningKeys(db, secretBox, state.projectId, state.issuer.id_token_signing_alg);
       const claims = readVerificationRequest(token, { signingKeys, issuer: site.issuer, now });
       if (!claims) {
         return failed(

@@ -3,13 +3,13 @@ import { isEmail, TEXT_MAX_LENGTH } from '@latchkey/domain';
 import type { Clock } from '../clock.ts';
 import { randomToken, type SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
-import type { LoginCodes, RequestRefusal } from '../idp/login-codes.service.ts';
-import type { Identity, StepContext, StepOutcome, VerificationSteps } from '../idp/sign-in-pages.ts';
-import { emailPage, errorPage, textsOf, type PageBrand } from '../idp/views.ts';
+import type { LoginCodes, RequestRefusal } from '../oidc/login-codes.service.ts';
+import type { Identity, StepContext, StepOutcome, VerificationSteps } from '../oidc/pages/site.ts';
+import { emailPage, errorPage, textsOf, type PageBrand } from '../oidc/pages/views.ts';
 import type { LoginCodeMessage, Mailer } from '../mail/mailer.ts';
 import type { IssuerSite } from './custom-domains.ts';
-import { deviceNameFromUserAgent } from './device-name.ts';
-import type { EndUserEvent, ProjectEvents } from './events.ts';
+import { deviceNameFromUserAgent } from '../oidc/device-name.ts';
+import type { EndUserEvent, IssuerEvents } from '../oidc/events.ts';
 import type { IssuerState } from './issuer-state.repository.ts';
 import { userIdForIdentity } from './project-users.repository.ts';
 import { signVerificationRequest } from './verification-request.ts';
@@ -31,7 +31,7 @@ import {
   linkWaitPage,
   VERIFICATION_SCRIPT_PATH,
   type VerificationLinks,
-} from './verification-views.ts';
+} from '../oidc/pages/verification-views.ts';
 
 /**
  * A project's identity type and verification method at its issuer (spec §2 User Verification, §3
@@ -134,7 +134,7 @@ export function projectVerification(deps: {
   secretBox: SecretBox;
   mailer: Mailer;
   loginCodes: LoginCodes;
-  events: ProjectEvents;
+  events: IssuerEvents;
   projectId: string;
   settings: VerificationSettings;
   site: IssuerSite;

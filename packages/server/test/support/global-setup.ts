@@ -7,7 +7,7 @@ import type { TestProject } from 'vitest/node';
 import { createSecretBox } from '../../src/crypto.ts';
 import type { Db } from '../../src/db/db.ts';
 import { migrate } from '../../src/db/migrate.ts';
-import { loadIdpKeys } from '../../src/idp/keys.ts';
+import { loadConsoleIssuerKeys } from '../../src/idp/console-issuer.ts';
 import { dumpPglite, openPglite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import { TEST_POSTGRES_URL } from './scratch-postgres.ts';
@@ -35,7 +35,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const testSecretKey = randomBytes(32).toString('base64');
   const firstStart = async (db: Db) => {
     await migrate(db);
-    await loadIdpKeys(db, createSecretBox(Buffer.from(testSecretKey, 'base64')));
+    await loadConsoleIssuerKeys(db, createSecretBox(Buffer.from(testSecretKey, 'base64')));
   };
   const folder = mkdtempSync(join(tmpdir(), 'latchkey-template-'));
   const pgliteTemplate = join(folder, 'pglite.tar');

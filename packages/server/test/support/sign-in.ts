@@ -44,11 +44,24 @@ export async function submitEmail(browser: Browser, emailPage: BrowserResponse, 
   return hops.at(-1) as BrowserResponse;
 }
 
-/** Submits a code on page 2; answers the last response before the browser would reach /login. */
-export async function submitCode(t: TestApp, browser: Browser, codePage: BrowserResponse, code: string): Promise<BrowserResponse> {
+/**
+ * Submits a code on page 2; answers the last response before the browser would reach /login. The
+ * console's issuer offers an administrator without a passkey to create one (docs/decisions/0027):
+ * "Not now" is pressed unless `offer` is 'keep' (then the offer page is answered).
+ */
+export async function submitCode(
+  t: TestApp,
+  browser: Browser,
+  codePage: BrowserResponse,
+  code: string,
+  offer: 'decline' | 'keep' = 'decline',
+): Promise<BrowserResponse> {
   const posted = await browser.request(formAction(codePage), { form: { code } });
-  const hops = await browser.follow(posted, (url) => url.startsWith(`${t.baseUrl}/login`));
-  return hops.at(-1) as BrowserResponse;
+  const toLogin = (url: string) => url.startsWith(`${t.baseUrl}/login`);
+  let last = (await browser.follow(posted, toLogin)).at(-1) as BrowserResponse;
+  if (offer === 'decline' && isPasskeyOffer(last))
+    last = (await browser.follow(await declinePasskey(browser, last), toLogin)).at(-1) as BrowserResponse;
+  return last;
 }
 
 /** The console's callback page: POST /api/login with code and state from /login?code=…&state=… */

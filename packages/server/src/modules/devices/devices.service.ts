@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.ts';
 import type { SecretBox } from '../../crypto.ts';
 import type { Db } from '../../db/db.ts';
 import { notFound, projectClosed } from '../../errors.ts';
-import { endSessionsOfDevice } from '../../idp/oidc-payloads.repository.ts';
+import { endSessionsOfDevice } from '../../oidc/payloads.repository.ts';
 import { findDevice, lockProjectForDeviceWrite, revokeDevice } from '../../provider/devices.repository.ts';
 import { findProjectUser } from '../../provider/project-users.repository.ts';
 import { deleteCodesIssuedBy } from '../../provider/registration-codes.repository.ts';

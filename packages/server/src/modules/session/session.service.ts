@@ -36,7 +36,7 @@ import {
   touchSession,
   updateAccountLanguage,
 } from './session.repository.ts';
-import type { SignInProvider } from '../../idp/provider.ts';
+import type { SignInProvider } from '../../idp/console-issuer.ts';
 
 /** last_seen_at is written at most this often, so reads do not all turn into writes. */
 const TOUCH_EVERY_MS = 60 * 1000;

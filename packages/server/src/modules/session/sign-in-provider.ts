@@ -1,6 +1,6 @@
 import * as client from 'openid-client';
 import { DomainError, isEmail } from '@latchkey/domain';
-import type { SignInProvider } from '../../idp/provider.ts';
+import type { SignInProvider } from '../../idp/console-issuer.ts';
 
 export interface SignInProviderOptions {
   issuer: string;

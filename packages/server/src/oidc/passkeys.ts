@@ -14,15 +14,9 @@ import { isEmail, TEXT_MAX_LENGTH } from '@latchkey/domain';
 import type { Clock } from '../clock.ts';
 import { safeEqual, type SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
-import type { FormBody, PasskeySteps, StepContext, StepOutcome } from '../idp/sign-in-pages.ts';
 import { rateLimitKeyOf } from '../http/client-address.ts';
-import { hitAll, type RateLimit } from '../idp/rate-limits.repository.ts';
-import { emailPage, textsOf, type PageBrand } from '../idp/views.ts';
-import { findDevice, findProjectUserByEmail, insertDevice, markDeviceUsed, userDevices, type Device } from './devices.repository.ts';
-import { findProjectUserByIdentity } from './project-users.repository.ts';
-import { codeSignInEvent as codeSignIn, type EndUserEvent, type ProjectEvents } from './events.ts';
 import { deviceNameFromUserAgent } from './device-name.ts';
-import { countRegistrationCodeTry, findRegistrationCode, replaceRegistrationCode, useRegistrationCode } from './registration-codes.repository.ts';
+import { codeSignInEvent as codeSignIn, type EndUserEvent, type IssuerEvents } from './events.ts';
 import {
   PASSKEY_SCRIPT,
   PASSKEY_SCRIPT_PATH,
@@ -34,7 +28,49 @@ import {
   WEBAUTHN_LIBRARY_PATH,
   webauthnLibrary,
   type PasskeyLinks,
-} from './passkey-views.ts';
+} from './pages/passkey-views.ts';
+import type { FormBody, Identity, PasskeySteps, StepContext, StepOutcome } from './pages/site.ts';
+import { emailPage, textsOf, type PageBrand } from './pages/views.ts';
+import { hitAll, type RateLimit } from './rate-limits.repository.ts';
+
+/** A passkey credential as the steps need it: the spec's device at a project, an administrator's at the console. */
+export interface Passkey {
+  /** The credential id (base64url): the spec's mpinId. */
+  id: string;
+  userId: string;
+  /** The COSE public key, base64url. */
+  publicKey: string;
+  counter: number;
+  transports: string[];
+  name: string;
+  revoked: boolean;
+  /** How the owner proved who they were at registration: `email_code`, `reg_code` (a QuickCode), … */
+  registeredWith: string;
+}
+
+/** Where an issuer keeps its users' passkeys: a project's devices, the console's administrators' passkeys. */
+export interface PasskeyStore {
+  /** The user this identity names here, or null (no such user yet). */
+  userOf(identity: Identity): Promise<{ id: string } | null>;
+  /** Every passkey of one user here, revoked ones included, oldest first. */
+  passkeysOf(userId: string): Promise<Passkey[]>;
+  /** A passkey of this issuer by its credential id (one of another issuer is not found). */
+  find(id: string): Promise<Passkey | null>;
+  /** Records a sign-in with it (its new signature counter); false when it was revoked meanwhile. */
+  markUsed(tx: Db, p: { id: string; counter: number; now: Date }): Promise<boolean>;
+  /** Stores a new passkey; false when this credential is registered here already (a replayed registration). */
+  insert(tx: Db, p: Omit<Passkey, 'revoked'> & { ip: string | null; country: string | null; createdAt: Date }): Promise<boolean>;
+}
+
+/** A project's QuickCodes (docs/decisions/0017): one live code per user, hashed, with a few tries. */
+export interface QuickCodeStore {
+  userByEmail(email: string): Promise<{ id: string } | null>;
+  find(userId: string): Promise<{ codeHash: string; usedAt: Date | null; expiresAt: Date; issuedBy: string } | null>;
+  /** Counts a try against the code before it is compared; null when its tries are used up. */
+  countTry(p: { userId: string; codeHash: string; max: number }): Promise<number | null>;
+  use(tx: Db, p: { userId: string; codeHash: string; now: Date }): Promise<boolean>;
+  replace(tx: Db, p: { userId: string; codeHash: string; issuedBy: string; createdAt: Date; expiresAt: Date }): Promise<void>;
+}
 
 /** The ceremony under way in one interaction (sealed in a cookie: no instance keeps it, DESIGN "The data plane"). */
 interface Ceremony {
@@ -123,28 +159,34 @@ const parseJson = <T>(text: string | undefined): T | null => {
 };
 
 /**
- * One project's passkey steps (docs/decisions/0013). A device is a credential of this project:
- * options list only the user's non-revoked credentials here, and an answer is checked against the
- * device found by (project, credential id), so another project's passkey is never offered or taken.
+ * One issuer's passkey steps (docs/decisions/0013, 0027): a project's or the console's. A passkey is
+ * a credential of this issuer: options list only the user's non-revoked credentials here, and an
+ * answer is checked against the passkey the issuer's store finds by credential id, so another
+ * issuer's passkey is never offered or taken.
  */
-export function projectPasskeys(deps: {
+export function passkeySteps(deps: {
   db: Db;
   clock: Clock;
   secretBox: SecretBox;
   publicUrl: string;
-  projectId: string;
+  /** The issuer's key (a project's id, or the console's): its ceremonies, limits and codes are its own. */
+  issuerKey: string;
   mountPath: string;
   brand: PageBrand;
-  events: ProjectEvents;
-  /** spec §3 enableRegistrationCode, limitRegCodeVerified. */
-  quickCodes: { enabled: boolean; verifiedOnly: boolean };
+  store: PasskeyStore;
+  /** What the steps report (a project's issuer, docs/decisions/0014); the console's records none. */
+  events?: IssuerEvents;
+  /** spec §3 enableRegistrationCode, limitRegCodeVerified, and where the codes are kept. */
+  quickCodes: { enabled: false } | { enabled: true; verifiedOnly: boolean; store: QuickCodeStore };
   /** spec §3 loginOptions, as §4 normalises them. */
   login: LoginMethods;
 }): PasskeySteps {
-  const { db, clock, secretBox, projectId, brand, events, quickCodes, login } = deps;
+  const { db, clock, secretBox, issuerKey, brand, store, events, quickCodes, login } = deps;
+  /** The QuickCodes' settings and store, when the issuer offers them. */
+  const codes = quickCodes.enabled ? quickCodes : null;
   const { rpID, origin } = relyingPartyOf(deps.publicUrl);
   const secure = deps.publicUrl.startsWith('https:');
-  const context = (uid: string) => `passkey-ceremony:${projectId}:${uid}`;
+  const context = (uid: string) => `passkey-ceremony:${issuerKey}:${uid}`;
   const cookiePath = (uid: string) => `${deps.mountPath}/interaction/${encodeURIComponent(uid)}`;
 
   const links = (ctx: StepContext): PasskeyLinks => {
@@ -161,13 +203,13 @@ export function projectPasskeys(deps: {
   /** A per-client limit of this project (a keyed hash of the client's address, IPv6: its /64). */
   const clientLimit = (ctx: StepContext, name: string, max: number): RateLimit => ({
     name,
-    bucket: secretBox.hmac('rate-limit', ['passkeys', projectId, name, rateLimitKeyOf(ctx.request.ip)].join('\n')),
+    bucket: secretBox.hmac('rate-limit', ['passkeys', issuerKey, name, rateLimitKeyOf(ctx.request.ip)].join('\n')),
     max,
     windowMs: LIMIT_WINDOW_MS,
   });
   const tooMany = async (ctx: StepContext, name: string, max: number) => (await hitAll(db, [clientLimit(ctx, name, max)], clock.now())) !== null;
   const tooManyPage = (ctx: StepContext) => emailPage(ctx.links, { error: textsOf(brand).tooManyTries }, brand);
-  const quickCodeHash = (userId: string, code: string) => secretBox.hmac('quick-code', `${projectId}\n${userId}\n${code}`);
+  const quickCodeHash = (userId: string, code: string) => secretBox.hmac('quick-code', `${issuerKey}\n${userId}\n${code}`);
 
   function save(ctx: StepContext, ceremony: Omit<Ceremony, 'uid' | 'expiresAt'>): void {
     const value: Ceremony = { ...ceremony, uid: ctx.uid, expiresAt: clock.now().getTime() + CEREMONY_TTL_MS };
@@ -197,11 +239,11 @@ export function projectPasskeys(deps: {
     }
   }
 
-  const activeOf = (devices: Device[]) => devices.filter((d) => !d.revoked);
+  const activeOf = (devices: Passkey[]) => devices.filter((d) => !d.revoked);
   const startOver = (ctx: StepContext): StepOutcome => ({ redirect: ctx.links.emailPage });
 
   /** A passkey sign-in event of `email` (docs/decisions/0014). */
-  const signInEvent = (email: string, status: EndUserEvent['status'], details: Record<string, unknown>, device?: Device): EndUserEvent => ({
+  const signInEvent = (email: string, status: EndUserEvent['status'], details: Record<string, unknown>, device?: Passkey): EndUserEvent => ({
     scope: 'oidc',
     status,
     action: 'sign_in',
@@ -229,14 +271,14 @@ export function projectPasskeys(deps: {
   });
 
   /** spec §4: a revoked device cannot sign in (result `denied`); the page says so. */
-  const refused = async (ctx: StepContext, email: string, device?: Device): Promise<StepOutcome> => {
-    await events.refusal(ctx.origin, signInEvent(email, 'denied', { reason: 'device_revoked' }, device));
+  const refused = async (ctx: StepContext, email: string, device?: Passkey): Promise<StepOutcome> => {
+    await events?.refusal(ctx.origin, signInEvent(email, 'denied', { reason: 'device_revoked' }, device));
     clear(ctx);
     return { status: 403, page: revokedPage(ctx.links, email, brand) };
   };
 
   async function showPasskeyPage(ctx: StepContext, ceremony: Ceremony, error?: string): Promise<StepOutcome> {
-    const active = activeOf(await userDevices(db, projectId, ceremony.userId));
+    const active = activeOf(await store.passkeysOf(ceremony.userId));
     if (active.length === 0) return refused(ctx, ceremony.email);
     const options = await generateAuthenticationOptions({
       rpID,
@@ -258,7 +300,7 @@ export function projectPasskeys(deps: {
   }
 
   async function showRegisterPage(ctx: StepContext, ceremony: Ceremony, error?: string): Promise<StepOutcome> {
-    const active = activeOf(await userDevices(db, projectId, ceremony.userId));
+    const active = activeOf(await store.passkeysOf(ceremony.userId));
     const options = await generateRegistrationOptions({
       rpName: brand.name,
       rpID,
@@ -284,8 +326,8 @@ export function projectPasskeys(deps: {
       // Page 1 tells whether an address has a passkey here (docs/decisions/0013): the answers one
       // client address gets are limited, like the codes it may have sent.
       if (await tooMany(ctx, 'lookup', LOOKUPS_PER_CLIENT)) return { status: 429, page: tooManyPage(ctx) };
-      const user = await findProjectUserByIdentity(db, projectId, { type: identityType, value: email });
-      const devices = user ? await userDevices(db, projectId, user.id) : [];
+      const user = await store.userOf({ type: identityType, value: email });
+      const devices = user ? await store.passkeysOf(user.id) : [];
       if (!user || devices.length === 0) return null;
       // spec §4: a revoked device cannot sign in; the page says so (the address was given first).
       if (activeOf(devices).length === 0) return refused(ctx, email);
@@ -294,7 +336,7 @@ export function projectPasskeys(deps: {
     },
 
     async afterCode(ctx, accountId, email, verifiedBy = 'email_code') {
-      if (activeOf(await userDevices(db, projectId, accountId)).length > 0) return null;
+      if (activeOf(await store.passkeysOf(accountId)).length > 0) return null;
       save(ctx, { userId: accountId, email, step: 'verified', via: verifiedBy });
       return { redirect: links(ctx).registerAction };
     },
@@ -308,10 +350,10 @@ export function projectPasskeys(deps: {
       const ceremony = load(ctx, 'passkey');
       if (!ceremony?.challenge) return startOver(ctx);
       const response = parseJson<AuthenticationResponseJSON>(form.response);
-      const device = typeof response?.id === 'string' ? await findDevice(db, projectId, response.id) : null;
+      const device = typeof response?.id === 'string' ? await store.find(response.id) : null;
       // Only a credential of this user in this project: one of another project is not found here.
       if (!response || !device || device.userId !== ceremony.userId) {
-        await events.refusal(ctx.origin, signInEvent(ceremony.email, 'failed', { reason: 'unknown_credential' }));
+        await events?.refusal(ctx.origin, signInEvent(ceremony.email, 'failed', { reason: 'unknown_credential' }));
         return showPasskeyPage(ctx, ceremony, textsOf(brand).passkeyUnknown);
       }
       if (device.revoked) return refused(ctx, ceremony.email, device);
@@ -324,31 +366,31 @@ export function projectPasskeys(deps: {
         requireUserVerification: true,
       }).catch(() => null);
       if (!verification?.verified) {
-        await events.refusal(ctx.origin, signInEvent(ceremony.email, 'failed', { reason: 'not_verified' }, device));
+        await events?.refusal(ctx.origin, signInEvent(ceremony.email, 'failed', { reason: 'not_verified' }, device));
         return showPasskeyPage(ctx, ceremony, textsOf(brand).passkeyNotVerified);
       }
       const counter = verification.authenticationInfo.newCounter;
       // "Also get a QuickCode" (docs/decisions/0017): not from a device that was itself registered
       // with a QuickCode when the project limits QuickCodes to verified identities.
-      const wantsCode = quickCodes.enabled && form.quickcode === '1';
-      const code = wantsCode && !(quickCodes.verifiedOnly && device.registeredWith === 'reg_code') ? newQuickCode() : null;
+      const wantsCode = codes !== null && form.quickcode === '1';
+      const code = wantsCode && !(codes.verifiedOnly && device.registeredWith === 'reg_code') ? newQuickCode() : null;
       // The device's use, its sign-in event, and a QuickCode with its event commit together (docs/decisions/0014).
       const used = await db.transaction(async (tx) => {
         const now = clock.now();
-        if (!(await markDeviceUsed(tx, { projectId, id: device.id, counter, now }))) return false;
-        await events.record(tx, ctx.origin, signInEvent(ceremony.email, 'success', {}, device));
-        if (code) {
+        if (!(await store.markUsed(tx, { id: device.id, counter, now }))) return false;
+        await events?.record(tx, ctx.origin, signInEvent(ceremony.email, 'success', {}, device));
+        if (code && codes) {
           const codeHash = quickCodeHash(device.userId, code);
           const expiresAt = new Date(now.getTime() + QUICK_CODE_TTL_MS);
-          await replaceRegistrationCode(tx, { projectId, userId: device.userId, codeHash, issuedBy: device.id, createdAt: now, expiresAt });
-          await events.record(tx, ctx.origin, quickCodeEvent(ceremony.email, 'success', 'reg_code.issued', { mpinId: device.id }, device.name));
+          await codes.store.replace(tx, { userId: device.userId, codeHash, issuedBy: device.id, createdAt: now, expiresAt });
+          await events?.record(tx, ctx.origin, quickCodeEvent(ceremony.email, 'success', 'reg_code.issued', { mpinId: device.id }, device.name));
         }
         return true;
       });
       if (!used) return refused(ctx, ceremony.email, device);
       if (wantsCode) {
         if (!code)
-          await events.refusal(ctx.origin, quickCodeEvent(ceremony.email, 'denied', 'reg_code.issued', { reason: 'verified_only' }, device.name));
+          await events?.refusal(ctx.origin, quickCodeEvent(ceremony.email, 'denied', 'reg_code.issued', { reason: 'verified_only' }, device.name));
         save(ctx, { userId: device.userId, email: ceremony.email, step: 'quickcode', deviceId: device.id });
         return { status: 200, page: quickCodeShownPage(links(ctx), { code, minutes: QUICK_CODE_TTL_MS / 60_000 }, brand) };
       }
@@ -364,7 +406,7 @@ export function projectPasskeys(deps: {
     },
 
     async quickCodeSubmit(ctx, form: FormBody) {
-      if (!quickCodes.enabled) return startOver(ctx);
+      if (!codes) return startOver(ctx);
       const t = textsOf(brand);
       const email = (form.email ?? '').trim().toLowerCase();
       const code = (form.code ?? '').replace(/\s+/g, '');
@@ -373,20 +415,20 @@ export function projectPasskeys(deps: {
       if (!/^\d{6}$/.test(code)) return again(400, t.quickCodeFormat);
       if (await tooMany(ctx, 'quickcode', QUICK_CODE_TRIES_PER_CLIENT)) return again(429, t.tooManyTries);
       const refuse = async (reason: string) => {
-        await events.refusal(ctx.origin, quickCodeEvent(email, 'failed', 'reg_code.used', { reason }));
+        await events?.refusal(ctx.origin, quickCodeEvent(email, 'failed', 'reg_code.used', { reason }));
         return again(400, t.quickCodeRefused);
       };
-      const user = await findProjectUserByEmail(db, projectId, email);
-      const stored = user ? await findRegistrationCode(db, projectId, user.id) : null;
+      const user = await codes.store.userByEmail(email);
+      const stored = user ? await codes.store.find(user.id) : null;
       if (!user || !stored || stored.usedAt || stored.expiresAt.getTime() <= clock.now().getTime()) return refuse('no_code');
       // Each try is counted against the code before it is compared: five, then it is dead.
-      if ((await countRegistrationCodeTry(db, { projectId, userId: user.id, codeHash: stored.codeHash, max: QUICK_CODE_TRIES })) === null) {
+      if ((await codes.store.countTry({ userId: user.id, codeHash: stored.codeHash, max: QUICK_CODE_TRIES })) === null) {
         return refuse('too_many');
       }
       if (!safeEqual(quickCodeHash(user.id, code), stored.codeHash)) return refuse('wrong');
       const usedNow = await db.transaction(async (tx) => {
-        if (!(await useRegistrationCode(tx, { projectId, userId: user.id, codeHash: stored.codeHash, now: clock.now() }))) return false;
-        await events.record(tx, ctx.origin, quickCodeEvent(email, 'success', 'reg_code.used', { issuedBy: stored.issuedBy }));
+        if (!(await codes.store.use(tx, { userId: user.id, codeHash: stored.codeHash, now: clock.now() }))) return false;
+        await events?.record(tx, ctx.origin, quickCodeEvent(email, 'success', 'reg_code.used', { issuedBy: stored.issuedBy }));
         return true;
       });
       if (!usedNow) return refuse('used');
@@ -411,7 +453,7 @@ export function projectPasskeys(deps: {
       if (!ceremony) return startOver(ctx);
       // "Not now": the address is verified, so the sign-in completes without a passkey.
       if (form.skip !== undefined) {
-        await events.recordNow(ctx.origin, { ...codeSignIn(ceremony.email), details: { method: ceremony.via ?? 'email_code' } });
+        await events?.recordNow(ctx.origin, { ...codeSignIn(ceremony.email), details: { method: ceremony.via ?? 'email_code' } });
         clear(ctx);
         return { accountId: ceremony.userId };
       }
@@ -431,8 +473,7 @@ export function projectPasskeys(deps: {
       const name = deviceNameFromUserAgent(ctx.request.headers['user-agent']);
       // The device, its registration event (counted as `issued`) and the sign-in it completes commit together.
       const stored = await db.transaction(async (tx) => {
-        const inserted = await insertDevice(tx, {
-          projectId,
+        const inserted = await store.insert(tx, {
           id: credential.id,
           userId: ceremony.userId,
           publicKey: isoBase64URL.fromBuffer(credential.publicKey),
@@ -440,12 +481,12 @@ export function projectPasskeys(deps: {
           transports: credential.transports ?? [],
           name,
           ip: ctx.request.ip,
-          country: events.countryOf(ctx.request.ip),
+          country: events?.countryOf(ctx.request.ip) ?? null,
           registeredWith: ceremony.via ?? 'email_code',
           createdAt: clock.now(),
         });
         if (!inserted) return false;
-        await events.record(tx, ctx.origin, {
+        await events?.record(tx, ctx.origin, {
           scope: 'oidc',
           status: 'created',
           action: 'device.register',
@@ -454,7 +495,7 @@ export function projectPasskeys(deps: {
           usage: 'issued',
           details: { mpinId: credential.id, verifiedBy: ceremony.via ?? 'email_code' },
         });
-        await events.record(tx, ctx.origin, { ...codeSignIn(ceremony.email, name), details: { method: ceremony.via ?? 'email_code' } });
+        await events?.record(tx, ctx.origin, { ...codeSignIn(ceremony.email, name), details: { method: ceremony.via ?? 'email_code' } });
         return true;
       });
       if (!stored) return showRegisterPage(ctx, ceremony, textsOf(brand).passkeyExists);

@@ -1,6 +1,6 @@
 import { TEXT_MAX_LENGTH } from '@latchkey/domain';
 import { createHash } from 'node:crypto';
-import { PAGE_TEXTS, type PageLanguage, type PageTexts } from './page-texts.ts';
+import { PAGE_TEXTS, type PageLanguage, type PageTexts } from './texts.ts';
 
 /** Escapes text for HTML content and attribute values. */
 export function escapeHtml(value: string): string {

@@ -4,7 +4,7 @@ import { safeEqual, type SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import { rateLimitKeyOf } from '../http/client-address.ts';
 import type { LoginCodeMessage, Mailer } from '../mail/mailer.ts';
-import { PAGE_TEXTS } from './page-texts.ts';
+import { PAGE_TEXTS } from './pages/texts.ts';
 import { consumeLoginCode, countAttempt, deleteStaleLoginCodes, findLoginCode, replaceLoginCode } from './login-codes.repository.ts';
 import { deleteEndedRateLimits, hitAll, type RateLimit } from './rate-limits.repository.ts';
 

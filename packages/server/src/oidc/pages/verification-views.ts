@@ -1,4 +1,4 @@
-import { errorPage, escapeHtml, signInPage, textsOf, withMarkup, type InteractionLinks, type PageBrand } from '../idp/views.ts';
+import { errorPage, escapeHtml, signInPage, textsOf, withMarkup, type InteractionLinks, type PageBrand } from './views.ts';
 import { differentIdentity } from './passkey-views.ts';
 
 /**

@@ -49,10 +49,13 @@ function withoutDeviceMark(payload: AdapterPayload): { payload: AdapterPayload; 
 }
 
 /**
- * Where a provider keeps its artefacts: the built-in provider's `oidc_payloads`, or a project
- * issuer's rows of `project_oidc_payloads` (every key led by project_id, docs/decisions/0012).
+ * Whose artefacts: an issuer's key in `oidc_payloads` (a project's id, or CONSOLE_ISSUER), and for a
+ * project's issuer the events its authorization codes are (docs/decisions/0014).
  */
-export type PayloadScope = { table: 'oidc_payloads' } | { table: 'project_oidc_payloads'; projectId: string; events?: CodeEvents };
+export interface PayloadScope {
+  issuer: string;
+  events?: CodeEvents;
+}
 
 /**
  * A project issuer's authorization codes are events (docs/decisions/0014): issued and exchanged
@@ -65,54 +68,41 @@ export interface CodeEvents {
   reused(code: AdapterPayload | null): Promise<void>;
 }
 
-/** SQL pieces of a scope: the leading key columns, their values and a prefix binding sealed payloads to them. */
-function scopeSql(scope: PayloadScope, firstParam: number) {
-  if (scope.table === 'oidc_payloads') return { columns: [] as string[], values: [] as string[], where: 'TRUE', context: 'oidc_payloads' };
-  return {
-    columns: ['project_id'],
-    values: [scope.projectId],
-    where: `project_id = $${firstParam}`,
-    context: `project_oidc_payloads:${scope.projectId}`,
-  };
-}
-
-/** What a sealed payload is bound to: its table (and project), kind and row. */
-const payloadContext = (scopeContext: string, kind: string, idRef: string) => `${scopeContext}:${kind}:${idRef}`;
+/**
+ * What a sealed payload is bound to: its issuer, kind and row. The issuer's part keeps the words it
+ * had when only projects' issuers shared a table (migration 0021), so rows sealed then still open.
+ */
+const payloadContext = (issuer: string, kind: string, idRef: string) => `project_oidc_payloads:${issuer}:${kind}:${idRef}`;
 
 /**
- * A provider's storage (sessions, interactions, grants, codes, tokens) in the database, so any
- * instance can continue what another began. Each statement takes the scope's key values first.
+ * An issuer's storage (sessions, interactions, grants, codes, tokens) in the database, so any
+ * instance can continue what another began. Every statement is led by the issuer's key ($1).
  */
 class DbAdapter implements Adapter {
   readonly #db: Db;
   readonly #kind: string;
   readonly #box: SecretBox;
   readonly #refs: ReturnType<typeof oidcRefs>;
-  readonly #table: PayloadScope['table'];
-  readonly #scope: ReturnType<typeof scopeSql>;
+  readonly #issuer: string;
   /** The code events, for a project issuer's AuthorizationCode adapter only. */
   readonly #codeEvents: CodeEvents | undefined;
-  /** `$n` of the first parameter after the scope's values. */
-  readonly #p: (n: number) => string;
 
   constructor(db: Db, box: SecretBox, kind: string, scope: PayloadScope) {
     this.#db = db;
     this.#box = box;
     this.#kind = kind;
     this.#refs = oidcRefs(box);
-    this.#table = scope.table;
-    this.#scope = scopeSql(scope, 1);
-    this.#codeEvents = kind === 'AuthorizationCode' && scope.table === 'project_oidc_payloads' ? scope.events : undefined;
-    const offset = this.#scope.values.length;
-    this.#p = (n) => `$${n + offset}`;
+    this.#issuer = scope.issuer;
+    this.#codeEvents = kind === 'AuthorizationCode' ? scope.events : undefined;
   }
 
   #context(idRef: string): string {
-    return payloadContext(this.#scope.context, this.#kind, idRef);
+    return payloadContext(this.#issuer, this.#kind, idRef);
   }
 
+  /** `sql`'s $2… are `params`; $1 is the issuer. */
   #query<R>(sql: string, params: unknown[], db: Db = this.#db) {
-    return db.query<R & object>(sql, [...this.#scope.values, ...params]);
+    return db.query<R & object>(sql, [this.#issuer, ...params]);
   }
 
   /** Runs `fn` in a transaction when the code events need one, else on the pool. */
@@ -137,15 +127,13 @@ class DbAdapter implements Adapter {
     const deviceRef = this.#kind === 'Session' && stripped.deviceId !== null ? this.#refs.device(stripped.deviceId) : null;
     // A provider session names its account: logout ends the account's sessions through it.
     const accountRef = this.#kind === 'Session' && typeof payload.accountId === 'string' ? this.#refs.account(payload.accountId) : null;
-    const p = this.#p;
-    const key = this.#scope.columns.map((c) => `${c}, `).join('');
     await this.#withEvents(async (db) => {
       await this.#query(
-        `INSERT INTO ${this.#table} (${key}kind, id, payload, grant_id, user_code, uid, account_ref, device_ref, expires_at)
-       VALUES (${this.#scope.values.map((_v, i) => `$${i + 1}, `).join('')}${[1, 2, 3, 4, 5, 6, 7, 8, 9].map(p).join(', ')})
-       ON CONFLICT (${key}kind, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id,
-         user_code = EXCLUDED.user_code, uid = EXCLUDED.uid, account_ref = EXCLUDED.account_ref, device_ref = EXCLUDED.device_ref,
-         expires_at = EXCLUDED.expires_at`,
+        `INSERT INTO oidc_payloads (issuer, kind, id, payload, grant_id, user_code, uid, account_ref, device_ref, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+         ON CONFLICT (issuer, kind, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id,
+           user_code = EXCLUDED.user_code, uid = EXCLUDED.uid, account_ref = EXCLUDED.account_ref, device_ref = EXCLUDED.device_ref,
+           expires_at = EXCLUDED.expires_at`,
         [
           this.#kind,
           idRef,
@@ -164,21 +152,16 @@ class DbAdapter implements Adapter {
   }
 
   async #findBy(column: 'id' | 'uid' | 'user_code', ref: string): Promise<AdapterPayload | undefined> {
-    const p = this.#p;
     const { rows } = await this.#query<Row>(
-      `SELECT id, payload, consumed_at FROM ${this.#table}
-        WHERE ${this.#scope.where} AND kind = ${p(1)} AND ${column} = ${p(2)} AND (expires_at IS NULL OR expires_at > ${p(3)})`,
+      `SELECT id, payload, consumed_at FROM oidc_payloads
+        WHERE issuer = $1 AND kind = $2 AND ${column} = $3 AND (expires_at IS NULL OR expires_at > $4)`,
       [this.#kind, ref, now()],
     );
     const row = rows[0];
     if (!row) return undefined;
-    let payload: AdapterPayload;
-    try {
-      payload = this.#box.openJson<AdapterPayload>(row.payload, this.#context(row.id));
-    } catch {
-      // Sealed under a key this server no longer has (rotated away): as good as gone.
-      return undefined;
-    }
+    // Sealed under a key this server no longer has (rotated away): as good as gone.
+    const payload = this.#open(row);
+    if (!payload) return undefined;
     if (!row.consumed_at) return payload;
     // A code presented again: the provider refuses it and revokes its grant; the event says so.
     await this.#codeEvents?.reused(payload);
@@ -203,12 +186,12 @@ class DbAdapter implements Adapter {
    * 6749 §4.1.2) and it is refused as invalid_grant — the provider's own check reads before it writes.
    */
   async consume(id: string): Promise<void> {
-    const p = this.#p;
+    const idRef = this.#refs.id(this.#kind, id);
     const consumed = await this.#withEvents(async (db) => {
       const { rows } = await this.#query<{ id: string; payload: string }>(
-        `UPDATE ${this.#table} SET consumed_at = ${p(3)}
-          WHERE ${this.#scope.where} AND kind = ${p(1)} AND id = ${p(2)} AND consumed_at IS NULL RETURNING id, payload`,
-        [this.#kind, this.#refs.id(this.#kind, id), now()],
+        `UPDATE oidc_payloads SET consumed_at = $4
+          WHERE issuer = $1 AND kind = $2 AND id = $3 AND consumed_at IS NULL RETURNING id, payload`,
+        [this.#kind, idRef, now()],
         db,
       );
       const row = rows[0];
@@ -219,54 +202,50 @@ class DbAdapter implements Adapter {
     });
     if (consumed) return;
     const { rows: used } = await this.#query<{ id: string; payload: string; grant_id: string | null }>(
-      `SELECT id, payload, grant_id FROM ${this.#table} WHERE ${this.#scope.where} AND kind = ${p(1)} AND id = ${p(2)}`,
-      [this.#kind, this.#refs.id(this.#kind, id)],
+      'SELECT id, payload, grant_id FROM oidc_payloads WHERE issuer = $1 AND kind = $2 AND id = $3',
+      [this.#kind, idRef],
     );
     const grantRef = used[0]?.grant_id;
-    if (grantRef) await this.#query(`DELETE FROM ${this.#table} WHERE ${this.#scope.where} AND grant_id = ${p(1)}`, [grantRef]);
+    if (grantRef) await this.#query('DELETE FROM oidc_payloads WHERE issuer = $1 AND grant_id = $2', [grantRef]);
     await this.#codeEvents?.reused(used[0] ? this.#open(used[0]) : null);
     throw new errors.InvalidGrant(`${this.#kind} already consumed`);
   }
 
   async destroy(id: string): Promise<void> {
-    const p = this.#p;
-    await this.#query(`DELETE FROM ${this.#table} WHERE ${this.#scope.where} AND kind = ${p(1)} AND id = ${p(2)}`, [
-      this.#kind,
-      this.#refs.id(this.#kind, id),
-    ]);
+    await this.#query('DELETE FROM oidc_payloads WHERE issuer = $1 AND kind = $2 AND id = $3', [this.#kind, this.#refs.id(this.#kind, id)]);
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
-    await this.#query(`DELETE FROM ${this.#table} WHERE ${this.#scope.where} AND grant_id = ${this.#p(1)}`, [this.#refs.grant(grantId)]);
+    await this.#query('DELETE FROM oidc_payloads WHERE issuer = $1 AND grant_id = $2', [this.#refs.grant(grantId)]);
   }
 }
 
-export function dbAdapterFactory(db: Db, box: SecretBox, scope: PayloadScope = { table: 'oidc_payloads' }): (kind: string) => Adapter {
+export function dbAdapterFactory(db: Db, box: SecretBox, scope: PayloadScope): (kind: string) => Adapter {
   return (kind) => new DbAdapter(db, box, kind, scope);
 }
 
-/** Ends every provider session of `accountId` (console logout): the next sign-in asks for a code. */
-export async function deleteProviderSessions(db: Db, box: SecretBox, accountId: string): Promise<void> {
-  await db.query(`DELETE FROM oidc_payloads WHERE kind = 'Session' AND account_ref = $1`, [oidcRefs(box).account(accountId)]);
+/** Ends every provider session of `accountId` at `issuer` (console logout): the next sign-in asks again. */
+export async function endSessionsOfAccount(db: Db, box: SecretBox, issuer: string, accountId: string): Promise<void> {
+  await db.query(`DELETE FROM oidc_payloads WHERE issuer = $1 AND kind = 'Session' AND account_ref = $2`, [issuer, oidcRefs(box).account(accountId)]);
 }
 
 /**
- * Ends every provider session at a project's issuer that was started with the passkey `deviceId`
- * (its revocation, docs/decisions/0013), with the grants those sessions hold and every code and
- * token issued from them. Answers how many sessions ended.
+ * Ends every provider session at `issuer` that was started with the passkey `deviceId` (its
+ * revocation, docs/decisions/0013), with the grants those sessions hold and every code and token
+ * issued from them. Answers how many sessions ended.
  */
-export async function endSessionsOfDevice(db: Db, box: SecretBox, projectId: string, deviceId: string): Promise<number> {
+export async function endSessionsOfDevice(db: Db, box: SecretBox, issuer: string, deviceId: string): Promise<number> {
   const refs = oidcRefs(box);
   const { rows } = await db.query<{ id: string; payload: string }>(
-    `DELETE FROM project_oidc_payloads WHERE project_id = $1 AND kind = 'Session' AND device_ref = $2 RETURNING id, payload`,
-    [projectId, refs.device(deviceId)],
+    `DELETE FROM oidc_payloads WHERE issuer = $1 AND kind = 'Session' AND device_ref = $2 RETURNING id, payload`,
+    [issuer, refs.device(deviceId)],
   );
   const grantIds = new Set<string>();
   for (const row of rows) {
     try {
       const session = box.openJson<{ authorizations?: Record<string, { grantId?: unknown }> }>(
         row.payload,
-        payloadContext(scopeSql({ table: 'project_oidc_payloads', projectId }, 1).context, 'Session', row.id),
+        payloadContext(issuer, 'Session', row.id),
       );
       for (const { grantId } of Object.values(session.authorizations ?? {})) if (typeof grantId === 'string') grantIds.add(grantId);
     } catch {
@@ -274,8 +253,8 @@ export async function endSessionsOfDevice(db: Db, box: SecretBox, projectId: str
     }
   }
   for (const grantId of grantIds) {
-    await db.query(`DELETE FROM project_oidc_payloads WHERE project_id = $1 AND (grant_id = $2 OR (kind = 'Grant' AND id = $3))`, [
-      projectId,
+    await db.query(`DELETE FROM oidc_payloads WHERE issuer = $1 AND (grant_id = $2 OR (kind = 'Grant' AND id = $3))`, [
+      issuer,
       refs.grant(grantId),
       refs.id('Grant', grantId),
     ]);
@@ -285,5 +264,4 @@ export async function endSessionsOfDevice(db: Db, box: SecretBox, projectId: str
 
 export async function deleteExpiredOidcPayloads(db: Db): Promise<void> {
   await db.query('DELETE FROM oidc_payloads WHERE expires_at <= $1', [now()]);
-  await db.query('DELETE FROM project_oidc_payloads WHERE expires_at <= $1', [now()]);
 }

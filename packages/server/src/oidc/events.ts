@@ -1,0 +1,43 @@
+import type { AuditResult, Scope, UsageKey } from '@latchkey/domain';
+import type { Db } from '../db/db.ts';
+
+/** Who caused an event, as the request shows it: the client address (TRUST_PROXY), its user agent, the application. */
+export interface EventOrigin {
+  ip: string | null;
+  userAgent: string | null;
+  clientId: string | null;
+}
+
+/**
+ * One end-user event at a project's issuer (docs/decisions/0014): spec §3 "Audit event" fields,
+ * `action` and the rest in details. `usage`: the rollup key it counts in, for what is counted
+ * (registrations, sign-ins, ID tokens issued, QuickCodes); refusals count in none.
+ */
+export interface EndUserEvent {
+  scope: Scope;
+  status: AuditResult;
+  /** What happened: `sign_in`, `device.register`, `code.issued`, `code.exchanged`, … */
+  action: string;
+  /** The end user's identity (their email), when known. */
+  userId: string | null;
+  deviceName?: string | null;
+  usage?: UsageKey;
+  details?: Record<string, unknown>;
+}
+
+/** A sign-in completed by an emailed code (with a passkey created in the same step: `deviceName`). */
+export function codeSignInEvent(email: string, deviceName: string | null = null): EndUserEvent {
+  return { scope: 'oidc', status: 'success', action: 'sign_in', userId: email, deviceName, usage: 'oidc', details: { method: 'email_code' } };
+}
+
+/** What an issuer's steps report: a project's issuer writes them to its audit log (provider/events.ts). */
+export interface IssuerEvents {
+  /** Inside the transaction of the change it records. */
+  record(tx: Db, origin: EventOrigin, event: EndUserEvent): Promise<void>;
+  /** An event whose change is not in a transaction of ours (a login the provider is about to save). */
+  recordNow(origin: EventOrigin, event: EndUserEvent): Promise<void>;
+  /** What changes nothing, within the caller's allowance; answers whether it was written. */
+  refusal(origin: EventOrigin, event: EndUserEvent): Promise<boolean>;
+  /** ISO 3166-1 alpha-2 of a client address, ZZ unknown. */
+  countryOf(ip: string | null): string;
+}

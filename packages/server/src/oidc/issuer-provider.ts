@@ -1,0 +1,176 @@
+import type { JsonWebKey } from 'node:crypto';
+import Provider, {
+  type Adapter,
+  type ClientAuthMethod,
+  type ClientMetadata,
+  type Configuration,
+  type ErrorOut,
+  type KoaContextWithOIDC,
+} from 'oidc-provider';
+import { randomToken, type SecretBox } from '../crypto.ts';
+import type { Db } from '../db/db.ts';
+import { dbAdapterFactory, type CodeEvents } from './payloads.repository.ts';
+
+/** Lifetimes of every issuer's artefacts, in seconds. */
+export const PROVIDER_TTL = {
+  AuthorizationCode: 60,
+  AccessToken: 10 * 60,
+  IdToken: 60 * 60,
+  Interaction: 60 * 60,
+  // As long as a console session can live at most (spec-free choice, README "Sessions").
+  Session: 12 * 60 * 60,
+  Grant: 12 * 60 * 60,
+};
+
+/** The scopes every issuer offers, and the claims they give. */
+export const ISSUER_SCOPES = ['openid', 'email'] as const;
+
+/**
+ * How the client in this request authenticates at the token endpoint: oidc-provider accepts a
+ * secret in either place for a client registered with either secret method, so the issuer's
+ * choice is enforced on what was actually presented.
+ */
+export function presentedAuthMethod(ctx: KoaContextWithOIDC | undefined): ClientAuthMethod {
+  if (ctx?.headers.authorization !== undefined) return 'client_secret_basic';
+  return ctx?.oidc?.params?.client_secret ? 'client_secret_post' : 'none';
+}
+
+/** An issuer's clients, looked up at each use; their secrets are checked by the issuer's owner, never held by the provider. */
+export interface IssuerClients {
+  /** The client's registration as this request may use it (`presented`: how it authenticates), or undefined: unknown here. */
+  find(clientId: string, presented: ClientAuthMethod): Promise<Omit<ClientMetadata, 'client_secret'> | undefined>;
+  /** Is `secret`, presented by `method`, the client's? */
+  verifySecret(clientId: string, secret: string, method: ClientAuthMethod): Promise<boolean>;
+}
+
+/** The account a `sub` names at an issuer: its claims (an email only for a user known by an address). */
+export interface IssuerAccount {
+  sub: string;
+  email?: string;
+}
+
+/**
+ * One issuer as the kernel builds it: the console's own (the reserved issuer, console-issuer/) and
+ * every project's (provider/project-issuer.ts) are each one of these, and nothing else differs
+ * between them in how oidc-provider is configured.
+ */
+export interface IssuerDefinition {
+  /** The issuer's key: its rows of oidc_payloads and its keys' names (a project's id, or CONSOLE_ISSUER). */
+  key: string;
+  /** The issuer identifier (an https URL, or http on a loopback PUBLIC_URL). */
+  issuer: string;
+  /** Where it is mounted on its origin (`/idp`, `/p/{project}`, '' at a custom domain's root). */
+  mountPath: string;
+  signingKeys: JsonWebKey[];
+  /** The ID token's signing algorithm: the first signing key is of it. */
+  signingAlg: string;
+  cookieKeys: string[];
+  clients: IssuerClients;
+  /** Token endpoint authentication methods offered ('none': PKCE-only exchange allowed). */
+  clientAuthMethods: ClientAuthMethod[];
+  /** code_challenge_methods_supported as discovery states it (provider.routes.ts serves `plain`). */
+  codeChallengeMethods: readonly string[];
+  findAccount(sub: string): Promise<IssuerAccount | null>;
+  /** The ID token carries the email claims itself (the console reads them there, with no userinfo call). */
+  claimsInIdToken: boolean;
+  /** What authorization codes are as events (a project's issuer, docs/decisions/0014). */
+  codeEvents?: CodeEvents;
+  /** May a browser at `origin` call the token, userinfo and other endpoints? */
+  corsAllowed(origin: string): boolean;
+  /** A request refused with a page (unknown client, a redirect URI not registered exactly, …). */
+  renderError(ctx: KoaContextWithOIDC, out: ErrorOut): Promise<void>;
+  /** RP-initiated logout's pages, or none (then the issuer has no end_session_endpoint). */
+  logout?: {
+    logoutSource(ctx: KoaContextWithOIDC, form: string): Promise<void>;
+    postLogoutSuccessSource(ctx: KoaContextWithOIDC): Promise<void>;
+  };
+}
+
+/**
+ * Where an issuer's interactions and cookies live: its mount path. Cookies are Secure exactly when
+ * the issuer is https (the request's scheme is pinned to it: mount.ts); the long-lived ones are
+ * scoped to the mount path (the whole origin at a custom domain's root), which keeps one issuer's
+ * cookies from another's on the same host.
+ */
+function mountedAt(definition: IssuerDefinition): Pick<Configuration, 'interactions' | 'cookies'> {
+  const { mountPath } = definition;
+  const secure = definition.issuer.startsWith('https:');
+  return {
+    interactions: { url: (_ctx, interaction) => `${mountPath}/interaction/${interaction.uid}` },
+    cookies: {
+      keys: definition.cookieKeys,
+      names: { session: 'lk_issuer_session', interaction: 'lk_issuer_interaction', resume: 'lk_issuer_resume' },
+      long: { httpOnly: true, sameSite: 'lax', path: mountPath || '/', secure },
+      short: { httpOnly: true, sameSite: 'lax', secure },
+    },
+  };
+}
+
+/**
+ * Builds an issuer's oidc-provider: authorization code with PKCE, scopes openid and email, its
+ * artefacts in oidc_payloads under its key (payloads.repository.ts), its clients looked up and
+ * their secrets verified by its owner, its pages ours (pages/).
+ */
+export function createIssuerProvider(db: Db, secretBox: SecretBox, definition: IssuerDefinition): Provider {
+  const { clients } = definition;
+  const payloads = dbAdapterFactory(db, secretBox, { issuer: definition.key, ...(definition.codeEvents ? { events: definition.codeEvents } : {}) });
+  // oidc-provider wants a client_secret for secret methods; it never compares it (compareClientSecret
+  // below asks the clients' owner) and derives nothing from it (no HS* algorithm is enabled).
+  const unusedSecret = randomToken();
+  const clientAdapter: Pick<Adapter, 'find'> = {
+    async find(clientId) {
+      const client = await clients.find(clientId, presentedAuthMethod(Provider.ctx));
+      return client ? { ...client, client_secret: unusedSecret } : undefined;
+    },
+  };
+  const configuration: Configuration = {
+    adapter: (kind) => (kind === 'Client' ? (clientAdapter as Adapter) : payloads(kind)),
+    clients: [],
+    clientAuthMethods: definition.clientAuthMethods,
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    scopes: [...ISSUER_SCOPES],
+    claims: { openid: ['sub'], email: ['email', 'email_verified'] },
+    conformIdTokenClaims: !definition.claimsInIdToken,
+    enabledJWA: { idTokenSigningAlgValues: [definition.signingAlg] as NonNullable<Configuration['enabledJWA']>['idTokenSigningAlgValues'] },
+    async findAccount(_ctx, sub) {
+      const account = await definition.findAccount(sub);
+      if (!account) return undefined;
+      const email = account.email === undefined ? {} : { email: account.email, email_verified: true };
+      return { accountId: account.sub, claims: async () => ({ sub: account.sub, ...email }) };
+    },
+    ...mountedAt(definition),
+    jwks: { keys: definition.signingKeys } as Configuration['jwks'],
+    // OpenID Connect Core §3.1.2.1: redirect_uri is required, even when the client has one.
+    allowOmittingSingleRegisteredRedirectUri: false,
+    features: {
+      devInteractions: { enabled: false },
+      userinfo: { enabled: true },
+      // Pushed requests would carry a code_challenge past the issuer's PKCE policy (provider.routes.ts);
+      // off until they are checked the same way.
+      pushedAuthorizationRequests: { enabled: false },
+      rpInitiatedLogout: definition.logout ? { enabled: true, ...definition.logout } : { enabled: false },
+    },
+    ttl: PROVIDER_TTL,
+    clientBasedCORS: (_ctx, origin) => definition.corsAllowed(origin),
+    renderError: (ctx, out) => definition.renderError(ctx, out),
+  };
+  const provider = new Provider(definition.issuer, configuration);
+  // Scheme and host come from X-Forwarded-*, pinned to the issuer's origin on every request (mount.ts):
+  // what a client sends never reaches it.
+  provider.proxy = true;
+
+  provider.Client.prototype.compareClientSecret = async function compareClientSecret(this: { clientId: string }, actual: string) {
+    return clients.verifySecret(this.clientId, actual, presentedAuthMethod(Provider.ctx));
+  };
+
+  // oidc-provider 9 implements S256 only; an issuer allowing `plain` is served by the rewriting in
+  // provider.routes.ts, so discovery states the issuer's own list.
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.path === '/.well-known/openid-configuration' && ctx.body && typeof ctx.body === 'object') {
+      (ctx.body as Record<string, unknown>).code_challenge_methods_supported = definition.codeChallengeMethods;
+    }
+  });
+  return provider;
+}

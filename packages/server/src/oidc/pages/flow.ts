@@ -1,0 +1,138 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
+import type { Interaction } from 'oidc-provider';
+import { ISSUER_SCOPES } from '../issuer-provider.ts';
+import { deviceAmr } from '../payloads.repository.ts';
+import { requestOrigin, type FormBody, type SignInSite, type StepContext, type StepOutcome, type VerifiedIdentity } from './site.ts';
+import type { InteractionLinks } from './views.ts';
+
+/**
+ * What every step of the sign-in pages shares (identity-step.ts, code-step.ts, verification-step.ts,
+ * passkey-step.ts): the interaction a request belongs to, the site it is read for, and how a step's
+ * outcome finishes the authorization request.
+ */
+
+/** The interaction is not this browser's, has ended, or is not at this step: the page says "expired". */
+export class InteractionGone extends Error {}
+
+export type UidRequest = FastifyRequest<{
+  Params: { uid: string } & Record<string, string>;
+  Body: FormBody;
+  Querystring: Record<string, string | undefined>;
+}>;
+
+const NO_FORM_SCHEMES = new Set(['javascript:', 'vbscript:', 'data:', 'blob:', 'file:', 'about:', 'filesystem:']);
+
+/**
+ * Where a redirect URI (already matched by the provider against the client's) may be named in
+ * form-action: the origin of an http(s) URI; for a native app's private-use scheme
+ * (`com.example.app:/cb`, RFC 8252 §7.1) that scheme alone (`com.example.app:`, a CSP scheme-source:
+ * the URL parser gives only letters, digits, '+', '-' and '.'); else undefined.
+ */
+function formTargetOf(redirectUri: unknown): string | undefined {
+  if (typeof redirectUri !== 'string') return undefined;
+  try {
+    const url = new URL(redirectUri);
+    if (url.protocol === 'https:' || url.protocol === 'http:') return url.origin;
+    return /^[a-z][a-z0-9+.-]*:$/.test(url.protocol) && !NO_FORM_SCHEMES.has(url.protocol) ? url.protocol : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function linksFor(site: SignInSite, uid: string): InteractionLinks {
+  const base = `${site.mountPath}/interaction/${encodeURIComponent(uid)}`;
+  const links: InteractionLinks = { emailAction: `${base}/email`, codeAction: `${base}/code`, emailPage: base, cancel: `${base}/cancel` };
+  return site.passkeys?.quickCodes ? { ...links, quickCode: `${base}/quickcode` } : links;
+}
+
+export const page = (reply: FastifyReply, status: number, body: string) => reply.status(status).type('text/html; charset=utf-8').send(body);
+
+export class SignInFlow {
+  /** The site each request was read for (its error page and CSP follow it). */
+  readonly sites = new WeakMap<FastifyRequest, SignInSite>();
+  /** Where the interaction of a request returns to (its client's redirect URI origin): see signInCsp. */
+  readonly returnsTo = new WeakMap<FastifyRequest, string>();
+
+  constructor(readonly site: (request: UidRequest) => Promise<SignInSite>) {}
+
+  async siteOf(request: UidRequest): Promise<SignInSite> {
+    const site = await this.site(request);
+    this.sites.set(request, site);
+    return site;
+  }
+
+  /** The interaction this browser is in, matching the address (the provider's cookie is the CSRF guard). */
+  async interaction(site: SignInSite, request: UidRequest, reply: FastifyReply): Promise<Interaction> {
+    const details = await site.provider.interactionDetails(request.raw, reply.raw);
+    if (details.uid !== request.params.uid) throw new InteractionGone();
+    const clientOrigin = formTargetOf(details.params.redirect_uri);
+    if (clientOrigin) this.returnsTo.set(request, clientOrigin);
+    return details;
+  }
+
+  /** Resumes the authorization request with `result` (login, consent or an OAuth error). */
+  async finish(site: SignInSite, request: UidRequest, reply: FastifyReply, result: Parameters<Provider['interactionResult']>[2]) {
+    const returnTo = await site.provider.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
+    return reply.redirect(returnTo, 303);
+  }
+
+  /** Consent is implied: signing in from the application is the person's consent to it. */
+  async grantFor(site: SignInSite, details: Interaction, accountId: string): Promise<string> {
+    const grant = details.grantId ? await site.provider.Grant.find(details.grantId) : undefined;
+    const target = grant ?? new site.provider.Grant({ accountId, clientId: String(details.params.client_id) });
+    const requested = String(details.params.scope ?? 'openid').split(' ');
+    target.addOIDCScope(requested.filter((s) => (ISSUER_SCOPES as readonly string[]).includes(s)).join(' '));
+    return target.save();
+  }
+
+  /** Signs `accountId` in; `deviceId`: the passkey that proved it, which the provider session then names (revocation ends it). */
+  async signInAs(site: SignInSite, request: UidRequest, reply: FastifyReply, details: Interaction, accountId: string, deviceId?: string) {
+    const grantId = await this.grantFor(site, details, accountId);
+    const login = deviceId === undefined ? { accountId } : { accountId, amr: [deviceAmr(deviceId)] };
+    return this.finish(site, request, reply, { login, consent: { grantId } });
+  }
+
+  stepContext(details: Interaction, site: SignInSite, request: UidRequest, reply: FastifyReply): StepContext {
+    return { uid: details.uid, links: linksFor(site, details.uid), request, reply, origin: requestOrigin(request, details.params.client_id) };
+  }
+
+  /** Carries out what a step answered. */
+  async settle(site: SignInSite, request: UidRequest, reply: FastifyReply, details: Interaction, outcome: StepOutcome): Promise<FastifyReply> {
+    if ('redirect' in outcome) return reply.redirect(outcome.redirect, 303);
+    if ('page' in outcome) return page(reply, outcome.status, outcome.page);
+    if ('json' in outcome) return reply.status(outcome.status).type('application/json; charset=utf-8').send(JSON.stringify(outcome.json));
+    if ('verified' in outcome) return this.signInVerified(site, request, reply, details, outcome.verified);
+    return this.signInAs(site, request, reply, details, outcome.accountId, outcome.deviceId);
+  }
+
+  /** An identity verified (emailed code, link, custom): the passkey offer for a user without one, else signed in. */
+  async signInVerified(site: SignInSite, request: UidRequest, reply: FastifyReply, details: Interaction, verified: VerifiedIdentity) {
+    const { accountId, identity, method } = verified;
+    const next = site.passkeys ? await site.passkeys.afterCode(this.stepContext(details, site, request, reply), accountId, identity, method) : null;
+    if (next) return this.settle(site, request, reply, details, next);
+    await site.events?.signedInWithCode(requestOrigin(request, details.params.client_id), identity, accountId, method);
+    return this.signInAs(site, request, reply, details, accountId);
+  }
+
+  /** The interaction in its login prompt, unless the site refuses it (then the page is sent). */
+  async loginStep(site: SignInSite, request: UidRequest, reply: FastifyReply): Promise<Interaction | null> {
+    const details = await this.interaction(site, request, reply);
+    const refused = await site.refusal(details);
+    if (refused !== null) {
+      await site.events?.refused(requestOrigin(request, details.params.client_id));
+      await page(reply, 403, refused);
+      return null;
+    }
+    if (details.prompt.name !== 'login') throw new InteractionGone();
+    return details;
+  }
+
+  /** A signed-in browser's interaction that only needs consent (and is not refused), or null. */
+  async consentStep(site: SignInSite, request: UidRequest, reply: FastifyReply): Promise<{ details: Interaction; accountId: string } | null> {
+    const details = await this.interaction(site, request, reply);
+    const accountId = details.session?.accountId;
+    if (details.prompt.name !== 'consent' || !accountId || (await site.refusal(details)) !== null) return null;
+    return { details, accountId };
+  }
+}

@@ -1,0 +1,92 @@
+import type { FastifyInstance } from 'fastify';
+import { isEmail, returnsToUnverifiedApp, TEXT_MAX_LENGTH } from '@latchkey/domain';
+import type { RequestRefusal } from '../login-codes.service.ts';
+import { InteractionGone, linksFor, page, type SignInFlow, type UidRequest } from './flow.ts';
+import { requestOrigin, type Identity } from './site.ts';
+import { continueToAppPage, emailPage, textsOf, type PageBrand } from './views.ts';
+
+/** Why no code was sent, in the page's words (texts.ts). */
+function tooManyCodes(brand: PageBrand, limit: RequestRefusal, startAgain: string): string {
+  const texts = textsOf(brand).tooManyCodes;
+  return limit === 'interaction' ? texts.interaction(startAgain) : texts[limit];
+}
+
+/** Page 1's field as an email address (a site without `verification`), or null. */
+function emailIdentity(typed: string): Identity | null {
+  const email = typed.toLowerCase();
+  return email && email.length <= TEXT_MAX_LENGTH && isEmail(email) ? { type: 'email', value: email } : null;
+}
+
+/**
+ * Page 1, the identity: the address (or user id) is asked for; a user with a passkey is sent to it,
+ * anyone else is sent a code (or the site's verification starts). A browser already signed in only
+ * confirms a native app (RFC 8252 §8.6) or goes straight back to the client.
+ */
+export function registerIdentityStep(ui: FastifyInstance, flow: SignInFlow, base: string): void {
+  ui.get(base, async (request: UidRequest, reply) => {
+    const site = await flow.siteOf(request);
+    const consent = await flow.consentStep(site, request, reply);
+    if (consent) {
+      // RFC 8252 §8.6: an app returning to a private-use scheme or a loopback address cannot be
+      // told from another app claiming the same; a signed-in person confirms it is theirs.
+      const redirectUri = consent.details.params.redirect_uri;
+      if (typeof redirectUri === 'string' && returnsToUnverifiedApp(redirectUri)) {
+        return page(reply, 200, continueToAppPage(linksFor(site, consent.details.uid), site.brand));
+      }
+      const grantId = await flow.grantFor(site, consent.details, consent.accountId);
+      return flow.finish(site, request, reply, { consent: { grantId } });
+    }
+    const step = await flow.loginStep(site, request, reply);
+    if (!step) return reply;
+    const email = (await site.loginCodes.pendingEmail(step.uid)) ?? '';
+    return page(reply, 200, emailPage(linksFor(site, step.uid), { email }, site.brand));
+  });
+
+  // "Continue to the app" (RFC 8252 §8.6, above): the person confirms the app is theirs.
+  ui.post(`${base}/continue`, async (request: UidRequest, reply) => {
+    const site = await flow.siteOf(request);
+    const consent = await flow.consentStep(site, request, reply);
+    if (!consent) throw new InteractionGone();
+    const grantId = await flow.grantFor(site, consent.details, consent.accountId);
+    return flow.finish(site, request, reply, { consent: { grantId } });
+  });
+
+  ui.post(`${base}/email`, async (request: UidRequest, reply) => {
+    const site = await flow.siteOf(request);
+    const details = await flow.loginStep(site, request, reply);
+    if (!details) return reply;
+    const links = linksFor(site, details.uid);
+    // docs/decisions/0018: the site's identity type (an address, or an alphanumeric user id).
+    const typed = (request.body?.email ?? '').trim();
+    const identity = site.verification ? site.verification.identityOf(typed) : emailIdentity(typed);
+    if (!identity) {
+      const error = site.verification?.invalidIdentity ?? textsOf(site.brand).invalidEmail;
+      return page(reply, 400, emailPage(links, { email: typed.toLowerCase(), error }, site.brand));
+    }
+    const email = identity.value;
+    // A user with a passkey is asked for it (docs/decisions/0013: the address comes first, so
+    // only this issuer's credentials of this user are offered), unless they asked for a code.
+    const wantsCode = request.body?.method === 'code' || request.body?.resend !== undefined;
+    if (site.passkeys && !wantsCode) {
+      const outcome = await site.passkeys.afterEmail(flow.stepContext(details, site, request, reply), email, identity.type);
+      if (outcome) return flow.settle(site, request, reply, details, outcome);
+    }
+    if (site.verification) {
+      const resend = request.body?.resend !== undefined;
+      const outcome = await site.verification.start(flow.stepContext(details, site, request, reply), identity, { resend });
+      if (outcome) return flow.settle(site, request, reply, details, outcome);
+    }
+    // Every well-formed address without a passkey gets a code: whether it may sign in is decided
+    // later.
+    const sent = await site.loginCodes.request(email, details.uid, request.ip);
+    if (!sent.ok && sent.reason === 'mail_failed') {
+      request.log.error({ err: sent.error }, 'could not send a sign-in code');
+      await site.events?.mailFailed(requestOrigin(request, details.params.client_id), email);
+      return page(reply, 503, emailPage(links, { email, error: textsOf(site.brand).mailFailed }, site.brand));
+    }
+    if (!sent.ok) {
+      return page(reply, 429, emailPage(links, { email, error: tooManyCodes(site.brand, sent.limit, site.startAgain) }, site.brand));
+    }
+    return reply.redirect(`${links.codeAction}${request.body?.resend ? '?resent=1' : ''}`, 303);
+  });
+}

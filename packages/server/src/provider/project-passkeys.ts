@@ -1,0 +1,57 @@
+import type { Clock } from '../clock.ts';
+import type { SecretBox } from '../crypto.ts';
+import type { Db } from '../db/db.ts';
+import type { IssuerEvents } from '../oidc/events.ts';
+import { passkeySteps, type LoginMethods, type PasskeyStore, type QuickCodeStore } from '../oidc/passkeys.ts';
+import type { PasskeySteps } from '../oidc/pages/site.ts';
+import type { PageBrand } from '../oidc/pages/views.ts';
+import { findDevice, findProjectUserByEmail, insertDevice, markDeviceUsed, userDevices } from './devices.repository.ts';
+import { findProjectUserByIdentity } from './project-users.repository.ts';
+import { countRegistrationCodeTry, findRegistrationCode, replaceRegistrationCode, useRegistrationCode } from './registration-codes.repository.ts';
+
+/** A project's passkeys are its devices (docs/decisions/0013), each of one of its end users. */
+function projectDevices(db: Db, projectId: string): PasskeyStore {
+  return {
+    userOf: (identity) => findProjectUserByIdentity(db, projectId, identity),
+    passkeysOf: (userId) => userDevices(db, projectId, userId),
+    find: (id) => findDevice(db, projectId, id),
+    markUsed: (tx, p) => markDeviceUsed(tx, { projectId, ...p }),
+    insert: (tx, p) => insertDevice(tx, { projectId, ...p }),
+  };
+}
+
+/** A project's QuickCodes (docs/decisions/0017). */
+function projectQuickCodes(db: Db, projectId: string): QuickCodeStore {
+  return {
+    userByEmail: (email) => findProjectUserByEmail(db, projectId, email),
+    find: (userId) => findRegistrationCode(db, projectId, userId),
+    countTry: (p) => countRegistrationCodeTry(db, { projectId, ...p }),
+    use: (tx, p) => useRegistrationCode(tx, { projectId, ...p }),
+    replace: (tx, p) => replaceRegistrationCode(tx, { projectId, ...p }),
+  };
+}
+
+/** One project's passkey steps: its devices, its QuickCodes as it set them, its events. */
+export function projectPasskeys(deps: {
+  db: Db;
+  clock: Clock;
+  secretBox: SecretBox;
+  publicUrl: string;
+  projectId: string;
+  mountPath: string;
+  brand: PageBrand;
+  events: IssuerEvents;
+  /** spec §3 enableRegistrationCode, limitRegCodeVerified. */
+  quickCodes: { enabled: boolean; verifiedOnly: boolean };
+  login: LoginMethods;
+}): PasskeySteps {
+  const { db, projectId, quickCodes } = deps;
+  return passkeySteps({
+    ...deps,
+    issuerKey: projectId,
+    store: projectDevices(db, projectId),
+    quickCodes: quickCodes.enabled
+      ? { enabled: true, verifiedOnly: quickCodes.verifiedOnly, store: projectQuickCodes(db, projectId) }
+      : { enabled: false },
+  });
+}

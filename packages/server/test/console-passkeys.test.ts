@@ -1,0 +1,101 @@
+import { expect, it } from 'vitest';
+import { uniqueEmail, useTestApp } from './support/app.ts';
+import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Passkey, type RequestOptions } from './support/authenticator.ts';
+import { Browser, type BrowserResponse } from './support/browser.ts';
+import { describeWithDatabase } from './support/databases.ts';
+import { codeInsteadAction, formAction, isPasskeyOffer, openSignIn, postLogin, submitCode, submitEmail } from './support/sign-in.ts';
+
+// docs/decisions/0027: the console's issuer is an issuer like every project's, so an administrator
+// gets what a project's end user gets: a passkey offered after the emailed code, then used alone.
+describeWithDatabase("administrators' passkeys at the console's issuer", (d) => {
+  const t = useTestApp(d, { listen: true });
+
+  const toLogin = (url: string) => url.startsWith(`${t.baseUrl}/login`);
+  const until = async (browser: Browser, response: BrowserResponse) => (await browser.follow(response, toLogin)).at(-1) as BrowserResponse;
+
+  /** The console's sign-in, signed in: POST /api/login answers 200 and the account is `email`'s. */
+  async function expectSignedInAs(browser: Browser, back: BrowserResponse, email: string): Promise<void> {
+    expect(back.location ?? '', back.text).toMatch(new RegExp(`^${t.baseUrl}/login\\?code=`));
+    const login = await postLogin(t, browser, back.location as string);
+    expect(login.status, login.text).toBe(200);
+    const account = await browser.get(`${t.baseUrl}/api/account`);
+    expect(account.json<{ email: string }>().email).toBe(email);
+  }
+
+  /** A first sign-in by emailed code, answering the passkey offer by creating one. */
+  async function signInCreatingPasskey(email: string): Promise<Passkey> {
+    const browser = new Browser();
+    const codePage = await submitEmail(browser, await openSignIn(t, browser), email);
+    const offer = await submitCode(t, browser, codePage, t.mailer.lastCode(email), 'keep');
+    expect(isPasskeyOffer(offer), offer.text).toBe(true);
+    expect(offer.url).toMatch(new RegExp(`^${t.baseUrl}/idp/interaction/[^/]+/register$`));
+    const options = pageOptions<CreationOptions>(offer.text);
+    expect(options.rp.id).toBe(new URL(t.baseUrl).hostname);
+    const { passkey, response } = createPasskey(options, t.baseUrl);
+    const back = await until(browser, await browser.request(formAction(offer), { form: { response: JSON.stringify(response) } }));
+    await expectSignedInAs(browser, back, email);
+    return passkey;
+  }
+
+  /** A later sign-in: the address, then the passkey page (no code mailed). */
+  async function passkeyPage(browser: Browser, email: string): Promise<BrowserResponse> {
+    const page = await submitEmail(browser, await openSignIn(t, browser), email);
+    expect(page.status, page.text).toBe(200);
+    expect(page.text).toContain('Sign in with a passkey');
+    return page;
+  }
+
+  it('offers a passkey after the emailed code; the next sign-in takes the passkey alone, with no code mailed', async () => {
+    const email = uniqueEmail('admin-passkey');
+    const passkey = await signInCreatingPasskey(email);
+    const { rows } = await d.db.query<{ account: string; counter: string }>('SELECT account, counter FROM console_passkeys WHERE id = $1', [
+      passkey.id,
+    ]);
+    expect(rows).toEqual([{ account: email, counter: '0' }]);
+
+    const codes = t.mailer.count(email);
+    const browser = new Browser();
+    const page = await passkeyPage(browser, email);
+    const response = usePasskey(passkey, pageOptions<RequestOptions>(page.text), t.baseUrl);
+    const back = await until(browser, await browser.request(formAction(page), { form: { response: JSON.stringify(response) } }));
+    await expectSignedInAs(browser, back, email);
+    expect(t.mailer.count(email)).toBe(codes);
+    const used = await d.db.query<{ counter: string }>('SELECT counter FROM console_passkeys WHERE id = $1', [passkey.id]);
+    expect(used.rows[0]?.counter).toBe('1');
+  });
+
+  it("refuses another administrator's passkey, and still signs in by emailed code on request", async () => {
+    const mine = uniqueEmail('admin-a');
+    const theirs = uniqueEmail('admin-b');
+    await signInCreatingPasskey(mine);
+    const theirPasskey = await signInCreatingPasskey(theirs);
+
+    const browser = new Browser();
+    const page = await passkeyPage(browser, mine);
+    // Their passkey answering my ceremony: not one of mine, so the page asks again.
+    const forged = usePasskey(theirPasskey, pageOptions<RequestOptions>(page.text), t.baseUrl);
+    const refused = await until(browser, await browser.request(formAction(page), { form: { response: JSON.stringify(forged) } }));
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('Sign in with a passkey');
+
+    const codePage = await until(browser, await browser.request(codeInsteadAction(refused), { form: { email: mine, method: 'code' } }));
+    expect(codePage.text).toContain('We sent a 6-digit code to');
+    // A passkey exists: no offer after the code this time.
+    const back = await submitCode(t, browser, codePage, t.mailer.lastCode(mine), 'keep');
+    await expectSignedInAs(browser, back, mine);
+  });
+
+  it('"Not now" signs the administrator in without a passkey, and the offer comes again next time', async () => {
+    const email = uniqueEmail('admin-later');
+    for (let i = 0; i < 2; i++) {
+      const browser = new Browser();
+      const codePage = await submitEmail(browser, await openSignIn(t, browser), email);
+      const offer = await submitCode(t, browser, codePage, t.mailer.lastCode(email), 'keep');
+      expect(isPasskeyOffer(offer), offer.text).toBe(true);
+      const back = await until(browser, await browser.request(formAction(offer, 1), { form: { skip: '1' } }));
+      await expectSignedInAs(browser, back, email);
+    }
+    const { rows } = await d.db.query('SELECT 1 FROM console_passkeys WHERE account = $1', [email]);
+    expect(rows).toEqual([]);
+  });
+});

@@ -78,6 +78,29 @@ describe('mailers', () => {
     expect(message?.data).toContain('Your sign-in code is 654321.');
   });
 
+  it('writes every kind of mail as one line without SMTP, and sends each, in its language, with SMTP', async () => {
+    const lines: string[] = [];
+    const invitation = { consoleUrl: 'https://console.test/', projectName: 'Acme', invitedBy: 'grace@example.com' };
+    const linkWords = { language: 'fr', subject: 'Votre lien', text: 'Ouvrez https://id.test/l/abc' };
+    await consoleMailer((line) => lines.push(line)).sendLoginLink('ada@example.com', 'https://id.test/l/abc', linkWords);
+    await consoleMailer((line) => lines.push(line)).sendInvitation('ada@example.com', invitation);
+    expect(lines).toEqual([
+      'Sign-in link for ada@example.com: https://id.test/l/abc',
+      'Invitation for ada@example.com: Acme, sign in at https://console.test/',
+    ]);
+
+    const started = await startSmtpSink();
+    sink = started.server;
+    const smtp = smtpMailer(started.url, 'Latchkey <no-reply@latchkey.test>');
+    await smtp.sendLoginLink('ada@example.com', 'https://id.test/l/abc', linkWords);
+    await smtp.sendInvitation('ada@example.com', invitation);
+    const [link, invited] = started.messages;
+    expect(link?.data).toMatch(/^Content-Language: fr/m);
+    expect(link?.data).toContain('Ouvrez https://id.test/l/abc');
+    expect(invited?.data).toMatch(/^Subject: You have been added to Acme on Latchkey/m);
+    expect(invited?.data).toContain('grace@example.com added you to the project Acme on Latchkey.');
+  });
+
   it('with an SMTP server that is down, sending fails (the sign-in page reports it)', async () => {
     const started = await startSmtpSink();
     const url = started.url;

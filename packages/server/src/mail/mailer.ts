@@ -34,37 +34,47 @@ export function invitationMessage(invitation: Invitation): { subject: string; te
   };
 }
 
+/** One mail as it leaves: its words, and the one line the output gets instead when there is no SMTP. */
+export interface OutgoingMail {
+  to: string;
+  /** A BCP 47 language tag (Content-Language). */
+  language: string;
+  subject: string;
+  text: string;
+  /** What a person reading the server's output needs of it (the code, the link). */
+  line: string;
+}
+
+/** Where mail goes: an SMTP server, or the server's output. */
+export type MailTransport = (mail: OutgoingMail) => Promise<void>;
+
+/** The one mailer: every mail is made here and handed to the transport. */
+export function createMailer(transport: MailTransport): Mailer {
+  return {
+    sendLoginCode: (email, code, message) => transport({ to: email, ...message, line: `Sign-in code for ${email}: ${code}` }),
+    sendLoginLink: (email, link, message) => transport({ to: email, ...message, line: `Sign-in link for ${email}: ${link}` }),
+    sendInvitation: (email, invitation) =>
+      transport({
+        to: email,
+        language: 'en',
+        ...invitationMessage(invitation),
+        line: `Invitation for ${email}: ${invitation.projectName}, sign in at ${invitation.consoleUrl}`,
+      }),
+  };
+}
+
 /**
- * No SMTP_URL: the code goes to the server's output as exactly one line (README quick start; the
- * end-to-end suite reads it with /Sign-in code for (\S+): (\d{6})/); a sign-in link likewise, as
- * `Sign-in link for {email}: {link}`.
+ * No SMTP_URL: each mail goes to the server's output as exactly one line (README quick start; the
+ * end-to-end suite reads a code with /Sign-in code for (\S+): (\d{6})/): `Sign-in code for {email}:
+ * {code}`, `Sign-in link for {email}: {link}`, `Invitation for {email}: …`.
  */
 export function consoleMailer(write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Mailer {
-  return {
-    async sendLoginCode(email, code) {
-      write(`Sign-in code for ${email}: ${code}`);
-    },
-    async sendLoginLink(email, link) {
-      write(`Sign-in link for ${email}: ${link}`);
-    },
-    async sendInvitation(email, invitation) {
-      write(`Invitation for ${email}: ${invitation.projectName}, sign in at ${invitation.consoleUrl}`);
-    },
-  };
+  return createMailer(async (mail) => write(mail.line));
 }
 
 export function smtpMailer(smtpUrl: string, from: string): Mailer {
   const transport = nodemailer.createTransport(smtpUrl);
-  return {
-    async sendLoginCode(email, _code, message) {
-      await transport.sendMail({ from, to: email, subject: message.subject, text: message.text, headers: { 'Content-Language': message.language } });
-    },
-    async sendLoginLink(email, _link, message) {
-      await transport.sendMail({ from, to: email, subject: message.subject, text: message.text, headers: { 'Content-Language': message.language } });
-    },
-    async sendInvitation(email, invitation) {
-      const message = invitationMessage(invitation);
-      await transport.sendMail({ from, to: email, subject: message.subject, text: message.text, headers: { 'Content-Language': 'en' } });
-    },
-  };
+  return createMailer(async (mail) => {
+    await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, headers: { 'Content-Language': mail.language } });
+  });
 }

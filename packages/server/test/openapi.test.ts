@@ -19,7 +19,7 @@ interface Operation {
   tags?: string[];
   security?: Array<Record<string, string[]>>;
   parameters?: Array<{ in: string; name: string }>;
-  responses: Record<string, { description: string; content?: Record<string, { schema: unknown }> }>;
+  responses: Record<string, { description: string; content?: Record<string, { schema: unknown }>; headers?: Record<string, unknown> }>;
 }
 interface Document {
   info: { license?: { name: string; identifier?: string } };
@@ -151,6 +151,15 @@ describe('the OpenAPI document at /api/openapi.json', () => {
       const ifMatch = (operation(e).parameters ?? []).some((p) => p.in === 'header' && p.name.toLowerCase() === 'if-match');
       expect(ifMatch, name).toBe(errorStatusesOf(e).includes(412));
     }
+  });
+
+  it('documents the ETag header on the success answer of exactly the versioned calls', () => {
+    for (const [name, e] of entries) {
+      const success = Object.entries(operation(e).responses).filter(([status]) => status.startsWith('2'));
+      expect(success, name).toHaveLength(1);
+      expect(Object.keys(success[0]?.[1].headers ?? {}), name).toEqual(e.versioned ? ['ETag'] : []);
+    }
+    expect(entries.filter(([, e]) => e.versioned).length).toBe(13);
   });
 
   it('has a licence, and a description for every tag an operation uses', () => {

@@ -33,15 +33,30 @@ const IF_MATCH_DOC = {
   },
 };
 
+const ETAG_DOC = {
+  ETag: {
+    type: 'string',
+    description: 'The version of what the answer holds (docs/decisions/0007): send it back as If-Match with a change based on it.',
+  },
+};
+
 /**
  * The zod transform, plus the `If-Match` request header on the calls that honour it (those that can
- * answer 412). Documentation only: the header is read by the handlers, not validated here.
+ * answer 412) and the `ETag` header on the success answer of a versioned entry (register-endpoint.ts).
+ * Documentation only: the headers are read and set by the endpoint, not validated here.
  */
 function transform(document: Transform): ReturnType<typeof jsonSchemaTransform> {
   const result = jsonSchemaTransform(document);
-  const response = (document.schema as { response?: Record<string, unknown> } | undefined)?.response;
-  if (result.schema && response && '412' in response) return { ...result, schema: { ...result.schema, headers: IF_MATCH_DOC } };
-  return result;
+  if (!result.schema) return result;
+  const response = result.schema.response as Record<string, Record<string, unknown>> | undefined;
+  let schema = result.schema;
+  if (response && '412' in response) schema = { ...schema, headers: IF_MATCH_DOC };
+  const versioned = document.route.config?.versioned === true;
+  const success = response && Object.keys(response).find((status) => status.startsWith('2'));
+  if (versioned && response && success) {
+    schema = { ...schema, response: { ...response, [success]: { ...response[success], headers: ETAG_DOC } } };
+  }
+  return { ...result, schema };
 }
 
 /**

@@ -20,6 +20,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     endpointGuard: EndpointGuard;
   }
+  interface FastifyContextConfig {
+    /** The route answers its value's version as the ETag (a `versioned` contract entry). */
+    versioned?: boolean;
+  }
   interface FastifyRequest {
     /** The caller, set by the guard on `auth: 'session'` endpoints. */
     actor: Actor | null;
@@ -132,6 +136,8 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
     method: endpoint.method,
     url: `${API_BASE_PATH}${endpoint.path}`,
     schema,
+    // Read by the OpenAPI document (openapi.ts): the answer carries the ETag header.
+    config: { versioned: endpoint.versioned === true },
     onRequest: async (request, reply) => {
       if (endpoint.auth !== 'session') return;
       const guard = app.endpointGuard;

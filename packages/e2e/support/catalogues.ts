@@ -1,12 +1,39 @@
-import { CATALOGUES as ALL } from '@latchkey/console/catalogues';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 // The console's catalogues (issue 13), as the e2e suite reads them to tell English left on a French
-// or Romanian page, and a catalogue key shown instead of its text.
+// or Romanian page, and a catalogue key shown instead of its text: the main one (lib/i18n) and every
+// part's texts.en.ts with its texts.fr.ts and texts.ro.ts, found by name as the console's own
+// catalogue test finds them (no list to keep).
 
 type Tree = { readonly [key: string]: string | Tree };
 export type Translated = 'fr' | 'ro';
 
-const CATALOGUES = ALL as unknown as ReadonlyArray<{ en: Tree; fr: Tree; ro: Tree }>;
+const CONSOLE_SRC = fileURLToPath(new URL('../../console/src/', import.meta.url));
+
+const englishFiles = [
+  'lib/i18n/en.ts',
+  ...readdirSync(CONSOLE_SRC, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('texts.en.ts'))
+    .sort(),
+];
+
+/** A catalogue module's one exported object. */
+async function textsOf(file: string): Promise<Tree> {
+  const module = (await import(pathToFileURL(join(CONSOLE_SRC, file)).href)) as Record<string, unknown>;
+  const texts = Object.values(module).find((value) => typeof value === 'object' && value !== null);
+  if (!texts) throw new Error(`no catalogue in ${file}`);
+  return texts as Tree;
+}
+
+const CATALOGUES = await Promise.all(
+  englishFiles.map(async (file) => ({
+    en: await textsOf(file),
+    fr: await textsOf(file.replace(/en\.ts$/, 'fr.ts')),
+    ro: await textsOf(file.replace(/en\.ts$/, 'ro.ts')),
+  })),
+);
 
 function leaves(tree: Tree, prefix = ''): Array<[string, string]> {
   return Object.entries(tree).flatMap(([key, value]) => {

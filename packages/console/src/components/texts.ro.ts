@@ -1,5 +1,5 @@
 import type { Translation } from '../lib/i18n/translation.ts';
-import type { uiTexts } from './texts.ts';
+import type { uiTexts } from './texts.en.ts';
 
 /** The shared list, modal and form pieces in Romanian (namespace `ui`). */
 export const uiTextsRo: Translation<typeof uiTexts, 'ro'> = {

@@ -1,3 +1,4 @@
+import type { ComponentType } from 'react';
 import { buildPath, guards } from '@latchkey/domain';
 import { matchPath } from 'react-router';
 import type { Catalogue } from './i18n/en.ts';
@@ -25,7 +26,7 @@ export interface RouteDef {
   parent: string | null;
   /** Where the page lives: outside the session, for a signed-in account, or inside a project. */
   scope: 'public' | 'account' | 'project';
-  /** Its entry in the project side menu (menu order is table order); its icon is in app/layout/menu-icons.ts. */
+  /** Its entry in the project side menu (menu order is table order); its icon is in its feature's menu-icons.ts. */
   menu?: { group: MenuGroup; label: NavLabelKey };
 }
 
@@ -283,3 +284,8 @@ export function matchRouteName(pathname: string): RouteName | null {
   }
   return null;
 }
+
+/** A side-menu icon (a Tabler icon component). */
+export type MenuIcon = ComponentType<{ size?: number; 'aria-hidden'?: boolean | 'true' }>;
+/** A feature's side-menu icons, by route (features/{feature}/menu-icons.ts, found by app/layout/menu-icons.ts). */
+export type MenuIcons = Partial<Record<MenuRouteName, MenuIcon>>;

@@ -9,6 +9,8 @@ describe('project side menu (spec §2 "Layout")', () => {
       ['Overview', ['Dashboard', 'Applications', 'Device Registrations', 'Audit Log']],
       ['Configuration', ['General', 'Branding', 'User Verification', 'OpenID Connect', 'Mobile Applications', 'Accounts']],
     ]);
+    // Each entry's icon comes from its feature's folder (features/{feature}/menu-icons.ts).
+    expect(projectNav.flatMap((group) => group.items).every((item) => typeof item.icon === 'function' || typeof item.icon === 'object')).toBe(true);
     const hrefs = projectNav.flatMap((group) => group.items.map((item) => item.href('p1')));
     expect(hrefs).toEqual([
       '/project/p1/dashboard',

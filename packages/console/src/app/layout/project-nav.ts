@@ -1,5 +1,15 @@
-import { menuGroups, routeNames, routeOf, routes, type MenuGroup, type MenuRouteName, type NavLabelKey, type RouteName } from '../../lib/routes.ts';
-import { menuIcons, type MenuIcon } from './menu-icons.ts';
+import {
+  menuGroups,
+  routeNames,
+  routeOf,
+  routes,
+  type MenuGroup,
+  type MenuIcon,
+  type MenuRouteName,
+  type NavLabelKey,
+  type RouteName,
+} from '../../lib/routes.ts';
+import { menuIcons } from './menu-icons.ts';
 
 export interface ProjectNavItem {
   route: MenuRouteName;
@@ -23,6 +33,9 @@ export const projectNav: ProjectNavGroup[] = menuGroups.map((group) => ({
   items: routeNames.filter(isMenuRoute).flatMap((route) => {
     const menu = routeOf(route).menu;
     if (menu?.group !== group) return [];
-    return [{ route, label: menu.label, icon: menuIcons[route], href: (project: string) => routes[route](project) }];
+    const icon = menuIcons[route];
+    // A menu route's feature gives its icon (features/{feature}/menu-icons.ts).
+    if (!icon) throw new Error(`Route ${route} is in the side menu but no feature's menu-icons.ts gives its icon`);
+    return [{ route, label: menu.label, icon, href: (project: string) => routes[route](project) }];
   }),
 }));

@@ -1,5 +1,5 @@
 import type { Translation } from '../../lib/i18n/translation.ts';
-import type { accountsTexts } from './texts.ts';
+import type { accountsTexts } from './texts.en.ts';
 
 /** The accounts pages in French (namespace `accounts`). */
 export const accountsTextsFr: Translation<typeof accountsTexts, 'fr'> = {

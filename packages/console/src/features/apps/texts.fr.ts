@@ -1,5 +1,5 @@
 import type { Translation } from '../../lib/i18n/translation.ts';
-import type { appsTexts } from './texts.ts';
+import type { appsTexts } from './texts.en.ts';
 
 /** The applications pages in French (namespace `apps`). */
 export const appsTextsFr: Translation<typeof appsTexts, 'fr'> = {

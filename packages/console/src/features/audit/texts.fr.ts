@@ -1,5 +1,5 @@
 import type { Translation } from '../../lib/i18n/translation.ts';
-import type { auditTexts } from './texts.ts';
+import type { auditTexts } from './texts.en.ts';
 
 /** The audit log page in French (namespace `audit`). */
 export const auditTextsFr: Translation<typeof auditTexts, 'fr'> = {

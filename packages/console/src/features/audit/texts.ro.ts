@@ -1,5 +1,5 @@
 import type { Translation } from '../../lib/i18n/translation.ts';
-import type { auditTexts } from './texts.ts';
+import type { auditTexts } from './texts.en.ts';
 
 /** The audit log page in Romanian (namespace `audit`). */
 export const auditTextsRo: Translation<typeof auditTexts, 'ro'> = {

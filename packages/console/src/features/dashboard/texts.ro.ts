@@ -1,5 +1,5 @@
 import type { Translation } from '../../lib/i18n/translation.ts';
-import type { dashboardTexts } from './texts.ts';
+import type { dashboardTexts } from './texts.en.ts';
 
 /** The dashboards in Romanian (namespace `dashboard`). */
 export const dashboardTextsRo: Translation<typeof dashboardTexts, 'ro'> = {

@@ -1,5 +1,5 @@
 import type { Translation } from '../../lib/i18n/translation.ts';
-import type { devicesTexts } from './texts.ts';
+import type { devicesTexts } from './texts.en.ts';
 
 /** The devices page in Romanian (namespace `devices`). */
 export const devicesTextsRo: Translation<typeof devicesTexts, 'ro'> = {

@@ -1,5 +1,5 @@
 import type { Translation } from '../../lib/i18n/translation.ts';
-import type { searchTexts } from './texts.ts';
+import type { searchTexts } from './texts.en.ts';
 
 /** The command palette in French (namespace `search`). */
 export const searchTextsFr: Translation<typeof searchTexts, 'fr'> = {

@@ -1,5 +1,5 @@
 import type { Translation } from '../../lib/i18n/translation.ts';
-import type { searchTexts } from './texts.ts';
+import type { searchTexts } from './texts.en.ts';
 
 /** The command palette in Romanian (namespace `search`). */
 export const searchTextsRo: Translation<typeof searchTexts, 'ro'> = {

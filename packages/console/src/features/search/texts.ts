@@ -1,34 +1,7 @@
 import { addTexts } from '../../lib/i18n/index.ts';
+import { searchTexts } from './texts.en.ts';
 
-/** Texts of the command palette (namespace `search`, issue 13 "Find anything"), loaded when it opens. */
-export const searchTexts = {
-  title: 'Find anything',
-  label: 'Search by name or id, or go to a page',
-  placeholder: 'Project, application, client id, account, user, mpinId, event id…',
-  help: 'Type to search. ↑ and ↓ move, Enter opens, Esc closes.',
-  pages: 'Pages',
-  kinds: {
-    project: 'Projects',
-    app: 'Applications',
-    account: 'Accounts',
-    device: 'Devices',
-    audit: 'Audit events',
-  },
-  searching: 'Searching…',
-  noResults: 'Nothing found',
-  failed: 'The search failed. Try again.',
-  resultCount_one: '{{count}} result',
-  resultCount_other: '{{count}} results',
-  closed: 'Closed',
-  disabled: 'Disabled',
-  inactive: 'Inactive',
-  revoked: 'Revoked',
-  serviceAccount: 'Service account',
-  inProject: 'in {{project}}',
-  shortcut: 'Ctrl K',
-  close: 'Close',
-} as const;
-
+// The namespace `search`: English with this code, French and Romanian fetched when chosen (lib/i18n).
 addTexts('search', searchTexts, {
   fr: async () => (await import('./texts.fr.ts')).searchTextsFr,
   ro: async () => (await import('./texts.ro.ts')).searchTextsRo,

@@ -1,5 +1,5 @@
 import type { Translation } from '../../lib/i18n/translation.ts';
-import type { settingsTexts } from './texts.ts';
+import type { settingsTexts } from './texts.en.ts';
 
 /** The five settings pages in French (namespace `settings`). */
 export const settingsTextsFr: Translation<typeof settingsTexts, 'fr'> = {

@@ -3,13 +3,13 @@ import { en } from './en.ts';
 import type { TranslatedLanguage } from './translation.ts';
 
 // issue 13: every text of the console in English, French and Romanian. Each catalogue (the main one
-// here, every `texts.ts` of the shared pieces and features) has a `texts.fr.ts` and `texts.ro.ts`
+// here, every `texts.en.ts` of the shared pieces and features) has a `texts.fr.ts` and `texts.ro.ts`
 // beside it; found by file name, so a new catalogue without its translations fails here.
 
 type Tree = { [key: string]: string | Tree };
 type Module = Record<string, unknown>;
 
-const englishModules = import.meta.glob<Module>('../../**/texts.ts', { eager: true });
+const englishModules = import.meta.glob<Module>('../../**/texts.en.ts', { eager: true });
 const translatedModules = import.meta.glob<Module>('../../**/texts.{fr,ro}.ts', { eager: true });
 const mainTranslations = import.meta.glob<Module>('./{fr,ro}.ts', { eager: true });
 
@@ -37,7 +37,7 @@ const catalogues: Catalogue[] = [
   },
   ...Object.entries(englishModules).map(([file, module]) => {
     const sibling = (language: TranslatedLanguage) => {
-      const path = file.replace(/texts\.ts$/, `texts.${language}.ts`);
+      const path = file.replace(/texts\.en\.ts$/, `texts.${language}.ts`);
       const found = translatedModules[path];
       return found && soleExport(found, path);
     };

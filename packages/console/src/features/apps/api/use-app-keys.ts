@@ -1,7 +1,7 @@
 import type { ApplicationKeys } from '@latchkey/domain';
 import { useQuery } from '@tanstack/react-query';
 import { api, isApiError, requestTagged, type Tagged } from '../../../lib/api/index.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { appsKeys } from './query-keys.ts';
 
 /**
  * spec §7: GET {keysEndpoint} — the client id and redirect URIs, never the secret — with their
@@ -12,7 +12,7 @@ import { queryKeys } from '../../../lib/query-keys.ts';
  */
 export function useAppKeys(applicationId: string) {
   return useQuery({
-    queryKey: queryKeys.appKeys(applicationId),
+    queryKey: appsKeys.appKeys(applicationId),
     queryFn: async ({ signal }): Promise<Tagged<ApplicationKeys> | null> => {
       try {
         return await requestTagged(api.getAppKeys, { params: { application: applicationId }, signal });

@@ -1,7 +1,7 @@
 import type { Application } from '@latchkey/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, requestTagged } from '../../../lib/api/index.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { appsKeys } from './query-keys.ts';
 import { withoutSecret } from './use-app-keys.ts';
 
 /**
@@ -15,7 +15,7 @@ export function useCreateAppKeys() {
       requestTagged(api.createAppKeys, { at: app.keysEndpoint, body: { redirectURI } }),
     onSuccess: (keys, { app }) => {
       // The secret is not kept in the cache: it is shown once, from the mutation's answer.
-      queryClient.setQueryData(queryKeys.appKeys(app.id), withoutSecret(keys));
+      queryClient.setQueryData(appsKeys.appKeys(app.id), withoutSecret(keys));
     },
   });
 }

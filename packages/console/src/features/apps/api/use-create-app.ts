@@ -1,7 +1,7 @@
 import type { ApplicationKeys } from '@latchkey/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, request } from '../../../lib/api/index.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { appsKeys } from './query-keys.ts';
 
 export interface CreatedApp {
   id: string;
@@ -39,7 +39,7 @@ export function useCreateApp() {
   return useMutation({
     mutationFn: async ({ projectId, name, redirectURI, existing }: NewApp): Promise<{ app: CreatedApp; keys: ApplicationKeys }> => {
       const app = existing ?? (await request(api.createApp, { body: { platformCode: 'oidc', name, url: '', projectId } }));
-      void queryClient.invalidateQueries({ queryKey: queryKeys.apps(projectId) });
+      void queryClient.invalidateQueries({ queryKey: appsKeys.apps(projectId) });
       try {
         const keys = await request(api.createAppKeys, { at: app.keysEndpoint, body: { redirectURI } });
         return { app, keys };

@@ -1,7 +1,7 @@
 import type { Application, ApplicationKeys } from '@latchkey/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Tagged } from '../../../lib/api/index.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { appsKeys } from './query-keys.ts';
 import { updateAppKeys } from './update-app-keys.ts';
 import { updateApp } from './use-set-app-enabled.ts';
 
@@ -33,12 +33,12 @@ export function useSaveAppSettings() {
         logoUrl: current.data.logoUrl,
         enabled: current.data.enabled,
       });
-      queryClient.setQueryData(queryKeys.app(saved.data.id), saved);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.apps(saved.data.projectId) });
+      queryClient.setQueryData(appsKeys.app(saved.data.id), saved);
+      void queryClient.invalidateQueries({ queryKey: appsKeys.apps(saved.data.projectId) });
       let keys: Tagged<ApplicationKeys> | null = null;
       if (settings.redirectURI && currentKeys) {
         keys = await updateAppKeys(saved.data, currentKeys, settings.redirectURI);
-        queryClient.setQueryData(queryKeys.appKeys(saved.data.id), keys);
+        queryClient.setQueryData(appsKeys.appKeys(saved.data.id), keys);
       }
       return { app: saved, keys };
     },

@@ -1,7 +1,7 @@
 import type { Application, ApplicationUpdate } from '@latchkey/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, isApiError, requestTagged, type Tagged } from '../../../lib/api/index.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { appsKeys } from './query-keys.ts';
 
 /** spec §7: PUT apps/{application} with If-Match (the ETag it was read with, when there is one). */
 export async function updateApp(current: Tagged<Application>, update: ApplicationUpdate): Promise<Tagged<Application>> {
@@ -22,15 +22,15 @@ export function useSetAppEnabled() {
     mutationFn: ({ current, enabled }: { current: Tagged<Application>; enabled: boolean }) =>
       updateApp(current, { name: current.data.name, logoUrl: current.data.logoUrl, enabled }),
     onSuccess: (saved) => {
-      queryClient.setQueryData(queryKeys.app(saved.data.id), saved);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.apps(saved.data.projectId) });
+      queryClient.setQueryData(appsKeys.app(saved.data.id), saved);
+      void queryClient.invalidateQueries({ queryKey: appsKeys.apps(saved.data.projectId) });
     },
     onError: (error, { current }) => {
       // A stale version (412 conflict): read the application (and its keys) again, so a retry
       // goes with the current ETag.
       if (isApiError(error) && error.status === 412) {
-        void queryClient.invalidateQueries({ queryKey: queryKeys.app(current.data.id) });
-        void queryClient.invalidateQueries({ queryKey: queryKeys.appKeys(current.data.id) });
+        void queryClient.invalidateQueries({ queryKey: appsKeys.app(current.data.id) });
+        void queryClient.invalidateQueries({ queryKey: appsKeys.appKeys(current.data.id) });
       }
     },
   });

@@ -10,7 +10,7 @@ import { WarningAlert } from '../../../components/warning-alert.tsx';
 import { isApiError, type Tagged } from '../../../lib/api/index.ts';
 import { validationKey } from '../../../lib/i18n/validation.ts';
 import { notifyError } from '../../../lib/notify.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { appsKeys } from '../api/query-keys.ts';
 import { useCreateAppKeys } from '../api/use-create-app-keys.ts';
 import { useSaveAppSettings } from '../api/use-save-app-settings.ts';
 import { AppDangerZone } from './app-danger-zone.tsx';
@@ -55,8 +55,8 @@ export function AppSettingsForm({ app, keys, project }: AppSettingsFormProps) {
           // spec §8: 'Failed to update application'. A stale version (412): read both again.
           notifyError(tc('notifications.error.app_updated'), error);
           if (isApiError(error) && error.status === 412) {
-            void queryClient.invalidateQueries({ queryKey: queryKeys.app(app.data.id) });
-            void queryClient.invalidateQueries({ queryKey: queryKeys.appKeys(app.data.id) });
+            void queryClient.invalidateQueries({ queryKey: appsKeys.app(app.data.id) });
+            void queryClient.invalidateQueries({ queryKey: appsKeys.appKeys(app.data.id) });
           }
         },
       },

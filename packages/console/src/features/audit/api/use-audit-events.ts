@@ -1,7 +1,7 @@
 import { auditList } from '@latchkey/domain';
 import { api } from '../../../lib/api/index.ts';
 import { rangedListCalls } from '../../../lib/list-state/declared-calls.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { auditKeys } from './query-keys.ts';
 
 /**
  * spec §7: GET projects/{project}/audit with the declared filters, sort, offset and limit; and
@@ -12,5 +12,5 @@ export const { useList: useAuditEvents, exportFile: exportAuditEvents } = ranged
   name: 'audit',
   list: api.listAuditEvents,
   export: api.exportAuditEvents,
-  key: queryKeys.auditList,
+  key: auditKeys.auditList,
 });

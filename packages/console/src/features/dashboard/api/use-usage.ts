@@ -2,7 +2,7 @@ import type { Scope, UsageLocations, UsagePeriods, UsageProjects } from '@latchk
 import { useQuery } from '@tanstack/react-query';
 import { api, request } from '../../../lib/api/index.ts';
 import { dateRangeQuery } from '../../../lib/list-state/use-ranged-list.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { dashboardKeys } from './query-keys.ts';
 
 /** The dashboard's filters as its state holds them: days (`YYYY-MM-DD`) and a scope. */
 export interface UsageFilters {
@@ -33,7 +33,9 @@ function narrow<T extends object>(answer: object, is: (a: object) => a is T): T 
 export function useUsagePeriods(projectId: string | null, filters: UsageFilters) {
   const query = usageQuery(filters);
   return useQuery({
-    queryKey: projectId ? queryKeys.usageQuery(projectId, { ...query, type: 'periods' }) : queryKeys.globalUsage({ ...query, type: 'periods' }),
+    queryKey: projectId
+      ? dashboardKeys.usageQuery(projectId, { ...query, type: 'periods' })
+      : dashboardKeys.globalUsage({ ...query, type: 'periods' }),
     queryFn: async ({ signal }) =>
       narrow(
         projectId
@@ -49,7 +51,7 @@ export function useUsagePeriods(projectId: string | null, filters: UsageFilters)
 export function useUsageLocations(projectId: string | null, filters: UsageFilters) {
   const query = { ...usageQuery(filters), type: 'locations' as const, locationType: 'country' as const };
   return useQuery({
-    queryKey: projectId ? queryKeys.usageQuery(projectId, query) : queryKeys.globalUsage(query),
+    queryKey: projectId ? dashboardKeys.usageQuery(projectId, query) : dashboardKeys.globalUsage(query),
     queryFn: async ({ signal }) =>
       narrow(
         projectId
@@ -65,7 +67,7 @@ export function useUsageLocations(projectId: string | null, filters: UsageFilter
 export function useUsageProjects(filters: UsageFilters) {
   const query = { ...usageQuery(filters), type: 'projects' as const };
   return useQuery({
-    queryKey: queryKeys.globalUsage(query),
+    queryKey: dashboardKeys.globalUsage(query),
     queryFn: async ({ signal }) => narrow(await request(api.getGlobalUsage, { query, signal }), isProjects),
     placeholderData: (previous) => previous,
   });

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, request } from '../../../lib/api/index.ts';
 import type { ListState } from '../../../lib/list-state/list-state.ts';
 import { dateRangeQuery } from '../../../lib/list-state/use-ranged-list.ts';
+import { devicesKeys } from './query-keys.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** Devices revoked per call: each call is one transaction on the server, a second or so of work. */
@@ -80,7 +81,7 @@ export function useBulkRevocation(projectId: string) {
   );
 
   const refresh = useCallback(() => {
-    void queryClient.invalidateQueries({ queryKey: queryKeys.devices(projectId) });
+    void queryClient.invalidateQueries({ queryKey: devicesKeys.devices(projectId) });
     void queryClient.invalidateQueries({ queryKey: queryKeys.auditEvents(projectId) });
   }, [queryClient, projectId]);
 

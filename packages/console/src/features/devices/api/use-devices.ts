@@ -1,7 +1,7 @@
 import { deviceList } from '@latchkey/domain';
 import { api } from '../../../lib/api/index.ts';
 import { rangedListCalls } from '../../../lib/list-state/declared-calls.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { devicesKeys } from './query-keys.ts';
 
 /**
  * spec §7: GET projects/{project}/mpinids with the declared filters, sort, offset and limit; and
@@ -12,5 +12,5 @@ export const { useList: useDevices, exportFile: exportDevices } = rangedListCall
   name: 'devices',
   list: api.listDevices,
   export: api.exportDevices,
-  key: queryKeys.deviceList,
+  key: devicesKeys.deviceList,
 });

@@ -1,6 +1,7 @@
 import { REVOCATION_REASON, type DeviceList } from '@latchkey/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, request } from '../../../lib/api/index.ts';
+import { devicesKeys } from './query-keys.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 /**
@@ -15,12 +16,12 @@ export function useRevokeDevice(projectId: string) {
   return useMutation({
     mutationFn: (mpinId: string) => request(api.revokeDevice, { params: { project: projectId, mpinId }, body: { reason: REVOCATION_REASON } }),
     onSuccess: ({ mpinId }) => {
-      queryClient.setQueriesData<DeviceList>({ queryKey: queryKeys.devices(projectId) }, (page) =>
+      queryClient.setQueriesData<DeviceList>({ queryKey: devicesKeys.devices(projectId) }, (page) =>
         page ? { ...page, list: page.list.map((d) => (d.mpinId === mpinId ? { ...d, revoked: true } : d)) } : page,
       );
     },
     onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.devices(projectId) });
+      void queryClient.invalidateQueries({ queryKey: devicesKeys.devices(projectId) });
       void queryClient.invalidateQueries({ queryKey: queryKeys.auditEvents(projectId) });
     },
   });

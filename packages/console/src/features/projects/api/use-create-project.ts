@@ -2,6 +2,7 @@ import { PIN_LENGTH_DEFAULT } from '@latchkey/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, request } from '../../../lib/api/index.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
+import { projectsKeys } from './query-keys.ts';
 import { useSessionAccount } from '../../../lib/session.ts';
 
 /**
@@ -19,7 +20,7 @@ export function useCreateProject() {
       });
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeys.account }),
-        queryClient.invalidateQueries({ queryKey: queryKeys.accountProjects(account.id) }),
+        queryClient.invalidateQueries({ queryKey: projectsKeys.accountProjects(account.id) }),
       ]);
       return created;
     },

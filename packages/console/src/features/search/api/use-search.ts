@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, request } from '../../../lib/api/index.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { searchKeys } from './query-keys.ts';
 
 /**
  * GET /search (issue 13): what the signed-in account may see that matches `q`, the current
@@ -9,7 +9,7 @@ import { queryKeys } from '../../../lib/query-keys.ts';
 export function useSearch(q: string, projectId: string | null) {
   const query = q.trim();
   return useQuery({
-    queryKey: queryKeys.search(query, projectId),
+    queryKey: searchKeys.search(query, projectId),
     queryFn: ({ signal }) => request(api.search, { query: { q: query, ...(projectId ? { project: projectId } : {}) }, signal }),
     enabled: query.length > 0,
     placeholderData: keepPreviousData,

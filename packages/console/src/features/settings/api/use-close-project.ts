@@ -1,6 +1,7 @@
 import type { Project } from '@latchkey/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, requestTagged, type Tagged } from '../../../lib/api/index.ts';
+import { settingsKeys } from './query-keys.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 /**
@@ -18,7 +19,7 @@ export function useCloseProject() {
         ifMatch: current.etag,
       }),
     onSuccess: (saved) => {
-      queryClient.setQueryData(queryKeys.projectDocument(saved.data.id), saved);
+      queryClient.setQueryData(settingsKeys.projectDocument(saved.data.id), saved);
       queryClient.setQueryData(queryKeys.project(saved.data.id), saved.data);
       void queryClient.invalidateQueries({ queryKey: queryKeys.project(saved.data.id) });
       void queryClient.invalidateQueries({ queryKey: ['accounts'] });

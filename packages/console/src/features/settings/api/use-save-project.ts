@@ -1,6 +1,7 @@
 import type { Project, ProjectSettings } from '@latchkey/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, isApiError, requestTagged, type Tagged } from '../../../lib/api/index.ts';
+import { settingsKeys } from './query-keys.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 /**
@@ -14,13 +15,13 @@ export function useSaveProject() {
     mutationFn: ({ current, settings }: { current: Tagged<Project>; settings: ProjectSettings }) =>
       requestTagged(api.updateProject, { params: { project: current.data.id }, body: { ...settings, id: current.data.id }, ifMatch: current.etag }),
     onSuccess: (saved) => {
-      queryClient.setQueryData(queryKeys.projectDocument(saved.data.id), saved);
+      queryClient.setQueryData(settingsKeys.projectDocument(saved.data.id), saved);
       queryClient.setQueryData(queryKeys.project(saved.data.id), saved.data);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.settingsHistory(saved.data.id) });
+      void queryClient.invalidateQueries({ queryKey: settingsKeys.settingsHistory(saved.data.id) });
       void queryClient.invalidateQueries({ queryKey: ['accounts'] });
     },
     onError: (error, { current }) => {
-      if (isApiError(error) && error.status === 412) void queryClient.invalidateQueries({ queryKey: queryKeys.projectDocument(current.data.id) });
+      if (isApiError(error) && error.status === 412) void queryClient.invalidateQueries({ queryKey: settingsKeys.projectDocument(current.data.id) });
     },
   });
 }

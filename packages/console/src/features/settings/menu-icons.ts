@@ -1,0 +1,11 @@
+import { IconBrush, IconDeviceMobile, IconKey, IconSettings, IconUserCheck } from '@tabler/icons-react';
+import type { MenuIcons } from '../../lib/routes.ts';
+
+/** This feature's entries' icons in the project side menu (their routes are in lib/routes.ts). */
+export const menuIcons: MenuIcons = {
+  projectSettings: IconSettings,
+  projectBranding: IconBrush,
+  projectUserVerification: IconUserCheck,
+  projectOidc: IconKey,
+  projectMobileApps: IconDeviceMobile,
+};

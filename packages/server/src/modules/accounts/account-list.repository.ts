@@ -1,8 +1,10 @@
-import { accountList, type AccountListQuery } from '@latchkey/domain';
+import { accountList, normalizePermissions, type Account, type AccountListQuery } from '@latchkey/domain';
 import type { Db } from '../../db/db.ts';
 import { listTable } from '../../db/list-kit.ts';
+import type { Versioned } from '../../http/etag.ts';
+import { findServiceTokens, type ServiceTokenRow } from './service-tokens.repository.ts';
 
-export interface ProjectAccountRow {
+interface ProjectAccountRow {
   id: string;
   email: string | null;
   name: string;
@@ -18,6 +20,41 @@ export interface ProjectAccountRow {
 const COLUMNS = `a.id, a.email, a.name, a.is_service_account AS "isServiceAccount", a.active, a.signed_in_at AS "signedInAt", a.version,
   ARRAY(SELECT p.permission FROM account_permissions p WHERE p.account_id = a.id AND (p.project_id = $1 OR p.permission LIKE 'glb::%')
         ORDER BY p.permission) AS permissions`;
+
+/** The one boundary function of a project's account: its row and its service token as the API shows them. */
+function toAccount(row: ProjectAccountRow, token: ServiceTokenRow | undefined): Account {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    active: row.active,
+    isServiceAccount: row.isServiceAccount,
+    permissions: normalizePermissions(row.permissions),
+    invited: !row.isServiceAccount && row.signedInAt === null,
+    ...(row.isServiceAccount
+      ? {
+          token: token
+            ? {
+                prefix: token.prefix,
+                createdAt: token.createdAt.toISOString(),
+                expiresAt: token.expiresAt?.toISOString() ?? null,
+                lastUsedAt: token.lastUsedAt?.toISOString() ?? null,
+                lastUsedIp: token.lastUsedIp,
+              }
+            : null,
+        }
+      : {}),
+  };
+}
+
+/** The accounts of `rows`, each with its service token (one query for all of them). */
+async function accountsOf(db: Db, rows: ProjectAccountRow[]): Promise<Account[]> {
+  const tokens = await findServiceTokens(
+    db,
+    rows.filter((a) => a.isServiceAccount).map((a) => a.id),
+  );
+  return rows.map((row) => toAccount(row, tokens.get(row.id)));
+}
 
 /** The accounts with a permission on the project (spec §2 "Accounts list"). */
 const OF_PROJECT = 'EXISTS (SELECT 1 FROM account_permissions m WHERE m.account_id = a.id AND m.project_id = $1)';
@@ -40,7 +77,7 @@ const accountsTable = listTable(accountList, {
 });
 
 /** One page of the project's accounts, each with its permissions on the project and its global ones. */
-export async function listProjectAccounts(db: Db, projectId: string, q: AccountListQuery): Promise<{ total: number; list: ProjectAccountRow[] }> {
+export async function listProjectAccounts(db: Db, projectId: string, q: AccountListQuery): Promise<{ total: number; list: Account[] }> {
   const page = await accountsTable.page(db, projectId, q);
   const { rows } = await db.query<{ accountId: string; permission: string }>(
     `SELECT account_id AS "accountId", permission FROM account_permissions
@@ -49,13 +86,22 @@ export async function listProjectAccounts(db: Db, projectId: string, q: AccountL
   );
   const held = new Map<string, string[]>();
   for (const r of rows) held.set(r.accountId, [...(held.get(r.accountId) ?? []), r.permission]);
-  return { total: page.total, list: page.list.map((a) => ({ ...a, permissions: held.get(a.id) ?? [] })) };
+  return {
+    total: page.total,
+    list: await accountsOf(
+      db,
+      page.list.map((a) => ({ ...a, permissions: held.get(a.id) ?? [] })),
+    ),
+  };
 }
 
 /** One account as the project sees it, or null when it holds nothing on the project. */
-export async function findProjectAccount(db: Db, projectId: string, accountId: string): Promise<ProjectAccountRow | null> {
+export async function findProjectAccount(db: Db, projectId: string, accountId: string): Promise<Versioned<Account> | null> {
   const { rows } = await db.query<ProjectAccountRow>(`SELECT ${COLUMNS} FROM accounts a WHERE a.id = $2 AND ${OF_PROJECT}`, [projectId, accountId]);
-  return rows[0] ?? null;
+  const row = rows[0];
+  if (!row) return null;
+  const [account] = await accountsOf(db, [row]);
+  return { value: account as Account, version: row.version };
 }
 
 /**

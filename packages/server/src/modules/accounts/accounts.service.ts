@@ -30,11 +30,10 @@ import {
   projectsWithoutAdministrator,
   saveAccount,
   setProjectPermissions,
-  type ProjectAccountRow,
 } from './account-list.repository.ts';
 import { findAccountByEmail, grantPermissions, insertAccount, listPermissions, lockAccountCreation } from './accounts.repository.ts';
 import type { Actor } from '../../http/actor.ts';
-import { deleteServiceToken, findServiceTokens, replaceServiceToken, type ServiceTokenRow } from './service-tokens.repository.ts';
+import { deleteServiceToken, replaceServiceToken } from './service-tokens.repository.ts';
 
 /** Service-account tokens start with this, so secret scanners (and people) recognise a leaked one. */
 export const SERVICE_TOKEN_PREFIX = 'lks_';
@@ -52,31 +51,6 @@ export interface AccountsServiceDeps {
   secretBox: Pick<SecretBox, 'hmac'>;
   /** The console's address, for invitations (PUBLIC_URL). */
   consoleUrl: string;
-}
-
-function view(row: ProjectAccountRow, token: ServiceTokenRow | undefined): Account {
-  return {
-    id: row.id,
-    email: row.email,
-    name: row.name,
-    active: row.active,
-    isServiceAccount: row.isServiceAccount,
-    permissions: normalizePermissions(row.permissions),
-    invited: !row.isServiceAccount && row.signedInAt === null,
-    ...(row.isServiceAccount
-      ? {
-          token: token
-            ? {
-                prefix: token.prefix,
-                createdAt: token.createdAt.toISOString(),
-                expiresAt: token.expiresAt?.toISOString() ?? null,
-                lastUsedAt: token.lastUsedAt?.toISOString() ?? null,
-                lastUsedIp: token.lastUsedIp,
-              }
-            : null,
-        }
-      : {}),
-  };
 }
 
 function forbidden(permissions: string[], why: string): DomainError {
@@ -165,10 +139,10 @@ export function createAccountsService({ db, clock, audit, mailer, secretBox, con
     return at;
   }
 
-  async function serviceAccountOf(tx: Db, projectId: string, accountId: string): Promise<ProjectAccountRow> {
-    const row = await findProjectAccount(tx, projectId, accountId);
-    if (!row || !row.isServiceAccount) throw notFound();
-    return row;
+  async function serviceAccountOf(tx: Db, projectId: string, accountId: string): Promise<Account> {
+    const found = await findProjectAccount(tx, projectId, accountId);
+    if (!found || !found.value.isServiceAccount) throw notFound();
+    return found.value;
   }
   /**
    * A change of a service account's token, in one transaction: the project open, the account one
@@ -180,7 +154,7 @@ export function createAccountsService({ db, clock, audit, mailer, secretBox, con
     projectId: string,
     accountId: string,
     what: { action: string; refused: string; details?: Record<string, unknown> },
-    change: (tx: Db, account: ProjectAccountRow) => Promise<T>,
+    change: (tx: Db, account: Account) => Promise<T>,
   ): Promise<T> {
     return db.transaction(async (tx) => {
       const { held } = await begin(tx, actor, projectId);
@@ -202,18 +176,13 @@ export function createAccountsService({ db, clock, audit, mailer, secretBox, con
   return {
     /** spec §7 GET projects/{project}/accounts; the guard has checked `accounts`. A closed project's accounts are read. */
     async list(projectId: string, q: AccountListQuery): Promise<AccountList> {
-      const found = await listProjectAccounts(db, projectId, q);
-      const tokens = await findServiceTokens(
-        db,
-        found.list.filter((a) => a.isServiceAccount).map((a) => a.id),
-      );
-      return { total: found.total, list: found.list.map((row) => view(row, tokens.get(row.id))) };
+      return listProjectAccounts(db, projectId, q);
     },
 
     async get(projectId: string, accountId: string): Promise<Versioned<Account>> {
-      const row = await findProjectAccount(db, projectId, accountId);
-      if (!row) throw notFound();
-      return { value: view(row, (await findServiceTokens(db, [row.id])).get(row.id)), version: row.version };
+      const found = await findProjectAccount(db, projectId, accountId);
+      if (!found) throw notFound();
+      return found;
     },
 
     /**
@@ -276,10 +245,11 @@ export function createAccountsService({ db, clock, audit, mailer, secretBox, con
       }
       return db.transaction(async (tx) => {
         const { held } = await begin(tx, actor, projectId);
-        const current = await findProjectAccount(tx, projectId, accountId);
-        if (!current) throw notFound();
-        checkVersion(current.version, ifMatch, 'account');
-        const before = normalizePermissions(current.permissions);
+        const found = await findProjectAccount(tx, projectId, accountId);
+        if (!found) throw notFound();
+        checkVersion(found.version, ifMatch, 'account');
+        const current = found.value;
+        const before = current.permissions;
         checkGrantable(held, before, permissions);
         if (input.active !== current.active) {
           if (!input.active && accountId === actor.accountId) throw new DomainError('forbidden', 'You cannot deactivate your own account');
@@ -309,7 +279,7 @@ export function createAccountsService({ db, clock, audit, mailer, secretBox, con
         });
         const saved = await findProjectAccount(tx, projectId, accountId);
         if (!saved) throw notFound();
-        return { value: view(saved, (await findServiceTokens(tx, [accountId])).get(accountId)), version: saved.version };
+        return saved;
       });
     },
 

@@ -97,6 +97,9 @@ export async function fillSignInForm(page: Page, email: string): Promise<void> {
 export async function signInAgainIfAsked(page: Page, email: string): Promise<void> {
   const emailField = page.getByLabel('Email');
   const loggedIn = page.getByRole('button', { name: 'Log out' });
+  // Behind an expired session's modal the console still shows Log out: wait until the page it left
+  // for (the provider's, or the console again) has replaced it.
+  await expect(page.getByRole('dialog', { name: 'Session expired' })).toBeHidden();
   await expect(emailField.or(loggedIn)).toBeVisible();
   if (await emailField.isVisible()) await fillSignInForm(page, email);
   await expect(loggedIn).toBeVisible();

@@ -117,8 +117,10 @@ test('an administrator creates a passkey after the emailed code and signs in wit
   const email = newEmail('admin-passkey');
   const authenticator = await addVirtualAuthenticator(page);
 
-  await test.step('the first sign-in: address, emailed code, then the passkey offer, taken', async () => {
-    await page.goto('/');
+  await test.step('with an account (made by a first sign-in), the emailed code is followed by the passkey offer, taken', async () => {
+    await signIn(page, email);
+    await clickLogOut(page);
+    await expectSignInPage(page);
     const before = await fillEmailAndContinue(page, email);
     await fillCodeAndSignIn(page, await readCode(email, before));
     await expectPasskeyOffer(page);

@@ -55,41 +55,44 @@ it('lets two instances migrate the same fresh PostgreSQL database at once; each 
   }
 });
 
-it("migration 0021 carries a project issuer's live artefacts into the one payload table, and ends the console provider's", async () => {
-  const fresh = await createTestDatabase('postgres');
-  try {
-    await fresh.db.exec('DROP SCHEMA public CASCADE; CREATE SCHEMA public;');
-    await migrate(
-      fresh.db,
-      loadMigrations().filter((m) => m.version < '0021'),
-    );
-    const box = createSecretBox(randomBytes(32));
-    const refs = oidcRefs(box);
-    await fresh.db.query(`INSERT INTO projects (id, name, email, settings) VALUES ('p0000000000000001', 'Carried', 'a@example.test', '{}'::jsonb)`);
-    const sessionRef = refs.id('Session', 'session-1');
-    const session = { accountId: 'user-1', exp: Math.floor(Date.now() / 1000) + 3600 };
-    await fresh.db.query(
-      `INSERT INTO project_oidc_payloads (project_id, kind, id, payload, account_ref, expires_at) VALUES ($1, 'Session', $2, $3, $4, now() + interval '1 hour')`,
-      [
-        'p0000000000000001',
-        sessionRef,
-        box.sealJson(session, `project_oidc_payloads:p0000000000000001:Session:${sessionRef}`),
-        refs.account('user-1'),
-      ],
-    );
-    await fresh.db.query(
-      `INSERT INTO oidc_payloads (kind, id, payload, expires_at) VALUES ('Session', 'console-row', 'sealed', now() + interval '1 hour')`,
-    );
-    await fresh.db.query(`INSERT INTO server_keys (name, sealed) VALUES ('idp.jwks', 'sealed'), ('idp.console_client_secret', 'sealed')`);
+it.each(['postgres', 'pglite'] as const)(
+  "migration 0021 carries a project issuer's live artefacts into the one payload table, and ends the console provider's (%s)",
+  async (driver) => {
+    const fresh = await createTestDatabase(driver);
+    try {
+      await fresh.db.exec('DROP SCHEMA public CASCADE; CREATE SCHEMA public;');
+      await migrate(
+        fresh.db,
+        loadMigrations().filter((m) => m.version < '0021'),
+      );
+      const box = createSecretBox(randomBytes(32));
+      const refs = oidcRefs(box);
+      await fresh.db.query(`INSERT INTO projects (id, name, email, settings) VALUES ('p0000000000000001', 'Carried', 'a@example.test', '{}'::jsonb)`);
+      const sessionRef = refs.id('Session', 'session-1');
+      const session = { accountId: 'user-1', exp: Math.floor(Date.now() / 1000) + 3600 };
+      await fresh.db.query(
+        `INSERT INTO project_oidc_payloads (project_id, kind, id, payload, account_ref, expires_at) VALUES ($1, 'Session', $2, $3, $4, now() + interval '1 hour')`,
+        [
+          'p0000000000000001',
+          sessionRef,
+          box.sealJson(session, `project_oidc_payloads:p0000000000000001:Session:${sessionRef}`),
+          refs.account('user-1'),
+        ],
+      );
+      await fresh.db.query(
+        `INSERT INTO oidc_payloads (kind, id, payload, expires_at) VALUES ('Session', 'console-row', 'sealed', now() + interval '1 hour')`,
+      );
+      await fresh.db.query(`INSERT INTO server_keys (name, sealed) VALUES ('idp.jwks', 'sealed'), ('idp.console_client_secret', 'sealed')`);
 
-    expect(await migrate(fresh.db)).toContain('0021_one_openid_kernel');
-    // The project's session opens as before, through the one adapter, under its issuer's key.
-    expect(await dbAdapterFactory(fresh.db, box, { issuer: 'p0000000000000001' })('Session').find('session-1')).toEqual(session);
-    const { rows } = await fresh.db.query<{ issuer: string }>('SELECT issuer FROM oidc_payloads ORDER BY issuer');
-    expect(rows).toEqual([{ issuer: 'p0000000000000001' }]);
-    const keys = await fresh.db.query<{ name: string }>("SELECT name FROM server_keys WHERE name LIKE 'idp.%' ORDER BY name");
-    expect(keys.rows).toEqual([{ name: 'idp.console_client_secret' }]);
-  } finally {
-    await fresh.drop();
-  }
-});
+      expect(await migrate(fresh.db)).toContain('0021_one_openid_kernel');
+      // The project's session opens as before, through the one adapter, under its issuer's key.
+      expect(await dbAdapterFactory(fresh.db, box, { issuer: 'p0000000000000001' })('Session').find('session-1')).toEqual(session);
+      const { rows } = await fresh.db.query<{ issuer: string }>('SELECT issuer FROM oidc_payloads ORDER BY issuer');
+      expect(rows).toEqual([{ issuer: 'p0000000000000001' }]);
+      const keys = await fresh.db.query<{ name: string }>("SELECT name FROM server_keys WHERE name LIKE 'idp.%' ORDER BY name");
+      expect(keys.rows).toEqual([{ name: 'idp.console_client_secret' }]);
+    } finally {
+      await fresh.drop();
+    }
+  },
+);

@@ -1,3 +1,4 @@
+import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import type { Passkey, PasskeyStore } from '../oidc/passkeys.ts';
 
@@ -28,12 +29,20 @@ function toPasskey(row: Row): Passkey {
 
 /**
  * The console's administrators' passkeys (console_passkeys, migration 0021): the user at the
- * console's issuer is the verified, lower-cased email address itself, so every address is a user
- * there; whether its account may use the console is decided when the console signs it in.
+ * console's issuer is the verified, lower-cased email address itself. Only an active staff account
+ * is offered one and may register one (an address that is no account, or an inactive or service
+ * account, signs in by code as before); deactivating the account deletes them
+ * (deleteConsolePasskeys). The WebAuthn user handle is a keyed hash of the address: 32 bytes that
+ * name nobody.
  */
-export function consolePasskeys(db: Db): PasskeyStore {
+export function consolePasskeys(db: Db, secretBox: Pick<SecretBox, 'hmac'>): PasskeyStore {
   return {
     userOf: async (identity) => (identity.type === 'email' ? { id: identity.value } : null),
+    async mayRegister(account) {
+      const { rows } = await db.query('SELECT 1 FROM accounts WHERE email = $1 AND active AND NOT is_service_account', [account]);
+      return rows.length === 1;
+    },
+    userHandle: (account) => new Uint8Array(Buffer.from(secretBox.hmac('console-passkey-user', account), 'base64url')),
     async passkeysOf(account) {
       const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM console_passkeys WHERE account = $1 ORDER BY created_at, id`, [account]);
       return rows.map(toPasskey);
@@ -59,4 +68,9 @@ export function consolePasskeys(db: Db): PasskeyStore {
       return rows.length === 1;
     },
   };
+}
+
+/** An account's passkeys at the console's issuer end with its deactivation (accounts.service.ts). */
+export async function deleteConsolePasskeys(db: Db, account: string): Promise<void> {
+  await db.query('DELETE FROM console_passkeys WHERE account = $1', [account]);
 }

@@ -51,7 +51,7 @@ export async function registerIdpRoutes(app: FastifyInstance, deps: IdpRoutesDep
       issuerKey: CONSOLE_ISSUER,
       mountPath: IDP_PATH,
       brand: LATCHKEY_BRAND,
-      store: consolePasskeys(deps.db),
+      store: consolePasskeys(deps.db, deps.secretBox),
       quickCodes: { enabled: false },
       // A passkey on this device first, or on a phone by its QR code.
       login: { browser: true, mobile: true, primary: 'browserLogin' },

@@ -50,8 +50,8 @@ export interface IssuerAccount {
 }
 
 /**
- * One issuer as the kernel builds it: the console's own (the reserved issuer, console-issuer/) and
- * every project's (provider/project-issuer.ts) are each one of these, and nothing else differs
+ * One issuer as the kernel builds it: the console's own (the reserved issuer, idp/console-issuer.ts)
+ * and every project's (provider/project-provider.ts) are each one of these, and nothing else differs
  * between them in how oidc-provider is configured.
  */
 export interface IssuerDefinition {

@@ -58,6 +58,10 @@ export interface PasskeyStore {
   find(id: string): Promise<Passkey | null>;
   /** Records a sign-in with it (its new signature counter); false when it was revoked meanwhile. */
   markUsed(tx: Db, p: { id: string; counter: number; now: Date }): Promise<boolean>;
+  /** May this user be offered a passkey and register one? (a project's end user: always; the console: an active account). */
+  mayRegister?(userId: string): Promise<boolean>;
+  /** The WebAuthn user handle of a user (at most 64 bytes, nothing personal): the user id's bytes unless said otherwise. */
+  userHandle?(userId: string): Uint8Array<ArrayBuffer>;
   /** Stores a new passkey; false when this credential is registered here already (a replayed registration). */
   insert(tx: Db, p: Omit<Passkey, 'revoked'> & { ip: string | null; country: string | null; createdAt: Date }): Promise<boolean>;
 }
@@ -305,7 +309,7 @@ export function passkeySteps(deps: {
       rpName: brand.name,
       rpID,
       userName: ceremony.email,
-      userID: isoUint8Array.fromUTF8String(ceremony.userId),
+      userID: store.userHandle ? store.userHandle(ceremony.userId) : isoUint8Array.fromUTF8String(ceremony.userId),
       attestationType: 'none',
       excludeCredentials: active.map((d) => ({ id: d.id, transports: d.transports })),
       // Browser Login only: a passkey on this device; Mobile Login only: one on another (a phone, by QR).
@@ -337,6 +341,7 @@ export function passkeySteps(deps: {
 
     async afterCode(ctx, accountId, email, verifiedBy = 'email_code') {
       if (activeOf(await store.passkeysOf(accountId)).length > 0) return null;
+      if (store.mayRegister && !(await store.mayRegister(accountId))) return null;
       save(ctx, { userId: accountId, email, step: 'verified', via: verifiedBy });
       return { redirect: links(ctx).registerAction };
     },
@@ -457,6 +462,8 @@ export function passkeySteps(deps: {
         clear(ctx);
         return { accountId: ceremony.userId };
       }
+      // Asked again: the user may have lost the right to one since the offer (a deactivated account).
+      if (store.mayRegister && !(await store.mayRegister(ceremony.userId))) return startOver(ctx);
       const response = parseJson<RegistrationResponseJSON>(form.response);
       const verification =
         response && ceremony.challenge

@@ -31,6 +31,7 @@ import {
   saveAccount,
   setProjectPermissions,
 } from './account-list.repository.ts';
+import { deleteConsolePasskeys } from '../../idp/console-passkeys.repository.ts';
 import { findAccountByEmail, grantPermissions, insertAccount, listPermissions, lockAccountCreation } from './accounts.repository.ts';
 import type { Actor } from '../../http/actor.ts';
 import { deleteServiceToken, replaceServiceToken } from './service-tokens.repository.ts';
@@ -267,6 +268,8 @@ export function createAccountsService({ db, clock, audit, mailer, secretBox, con
         if (!input.active) {
           await deleteSessionsOfAccount(tx, accountId);
           await deleteServiceToken(tx, accountId);
+          // Its passkeys at the console's issuer go too (docs/decisions/0027): reactivated, it signs in by code.
+          if (current.email) await deleteConsolePasskeys(tx, current.email);
         }
         await keepsAdministrators(tx, withoutAdministrator);
         await audit(tx, {

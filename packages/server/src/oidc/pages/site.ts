@@ -21,9 +21,9 @@ export interface SignInSite {
   accountFor(email: string): Promise<string>;
   /** A page that refuses the sign-in before it starts (disabled application, closed project), or null. */
   refusal(details: Interaction): Promise<string | null>;
-  /** Passkey pages between the address and the sign-in (project issuers, docs/decisions/0013). */
+  /** Passkey pages between the address and the sign-in (every issuer: docs/decisions/0013, 0027). */
   passkeys?: PasskeySteps;
-  /** What the pages report as events (project issuers, docs/decisions/0014); the console's provider has none. */
+  /** What the pages report as events (a project's issuer, docs/decisions/0014); the console's issuer records none. */
   events?: SignInEvents;
   /** The project's identity type and verification method (docs/decisions/0018); none: email + emailed code. */
   verification?: VerificationSteps;

@@ -6,6 +6,7 @@ import { freePort } from './start-server.ts';
  * A tiny relying party for the scenarios — not part of the product: an "application" that sends
  * its user to a project's issuer (authorization code + PKCE) and, back at its callback, exchanges
  * the code for tokens at the token endpoint with its client secret, then shows who signed in.
+ * Opened as `/?response_mode=form_post`, it asks for the code to be posted back (a form) instead.
  */
 export interface RelyingParty {
   /** Where a person opens the application: it sends them to sign in at once. */
@@ -30,7 +31,7 @@ export async function startRelyingParty(): Promise<RelyingParty> {
   // state → PKCE verifier of the sign-ins under way (the test's memory: this is not the product).
   const pending = new Map<string, string>();
 
-  const server: Server = createServer((request, response) => {
+  const server: Server = createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', origin);
     const send = (status: number, body: string) => response.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(body);
     if (!client) return send(500, page('Not configured', 'No client yet'));
@@ -48,14 +49,22 @@ export async function startRelyingParty(): Promise<RelyingParty> {
         state,
         code_challenge: createHash('sha256').update(verifier).digest('base64url'),
         code_challenge_method: 'S256',
+        ...(url.searchParams.get('response_mode') === 'form_post' ? { response_mode: 'form_post' } : {}),
       }).toString();
       return response.writeHead(303, { location: auth.href }).end();
     }
     if (url.pathname === '/callback') {
-      const verifier = pending.get(url.searchParams.get('state') ?? '');
-      const code = url.searchParams.get('code');
-      if (!verifier || !code) return send(400, page('Sign-in failed', url.searchParams.get('error') ?? 'no code'));
-      pending.delete(url.searchParams.get('state') ?? '');
+      // The answer in the query, or posted as a form (response_mode=form_post).
+      let answer = url.searchParams;
+      if (request.method === 'POST') {
+        const chunks: Buffer[] = [];
+        for await (const chunk of request) chunks.push(chunk as Buffer);
+        answer = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+      }
+      const verifier = pending.get(answer.get('state') ?? '');
+      const code = answer.get('code');
+      if (!verifier || !code) return send(400, page('Sign-in failed', answer.get('error') ?? 'no code'));
+      pending.delete(answer.get('state') ?? '');
       void fetch(`${issuer}/token`, {
         method: 'POST',
         headers: {

@@ -9,6 +9,7 @@ import {
   clickContinue,
   clickCreatePasskey,
   clickIHaveAQuickCode,
+  clickNotNow,
   clickSignInWithPasskey,
   expectPasskeyOffer,
   expectPasskeyRevoked,
@@ -185,4 +186,32 @@ test('a QuickCode from the signed-in laptop lets the phone create its own passke
   expect(events.filter((e) => e.startsWith('reg-code'))).toEqual(['reg-code reg_code.issued success', 'reg-code reg_code.used success']);
   expect(usage).toMatchObject({ issued: 2, 'reg-code': 1 });
   await laptop.close();
+});
+
+test('response_mode=form_post: the issuer posts the code back to the application, and Chromium lets the form go', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const projectName = `Form post shop ${Date.now().toString(36)}`;
+  await signIn(page, newEmail('form-post-developer'));
+  const id = await createProjectThroughApi(page, projectName);
+  const keys = await createAppWithKeysThroughApi(page, id, [app.redirectUri]);
+  app.useClient({ issuer: `${baseURL}/p/${id}`, clientId: keys.clientId, clientSecret: keys.clientSecret });
+
+  const context = await browser.newContext();
+  const user = await context.newPage();
+  const refused: string[] = [];
+  user.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+  });
+  const email = newEmail('form-post-user');
+  await goToAppSignIn(user, `${app.url}?response_mode=form_post`, projectName);
+  await fillIdentityAndContinue(user, email);
+  await fillEmailedCodeAndSignIn(user, await readCode(email, 0));
+  await expectPasskeyOffer(user);
+  await clickNotNow(user);
+  expect(await expectSignedInAtApp(user)).toBeTruthy();
+  expect(refused).toEqual([]);
+  await context.close();
 });

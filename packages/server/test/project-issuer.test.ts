@@ -289,6 +289,58 @@ describeEachDatabase('every project is an OpenID Connect issuer', (d) => {
     const other = await userinfo('https://evil.example.com');
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
   });
+
+  it('answers a CORS preflight of a client endpoint only for an Allowed CORS Origin; discovery and keys for any', async () => {
+    const { projectId } = await projectWithApp();
+    const current = await admin.api.get<Record<string, unknown>>(apiPath(api.getProject, { project: projectId }));
+    const { id: _id, enabled: _enabled, ...settings } = current.body;
+    expect(
+      (await admin.api.put(apiPath(api.updateProject, { project: projectId }), { ...settings, allowedCORSDomains: ['https://spa.example.com'] }))
+        .status,
+    ).toBe(200);
+    const preflight = (path: string, origin: string, method = 'POST') =>
+      fetch(`${issuerUrl(projectId)}${path}`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': method } });
+    for (const path of ['/token', '/me']) {
+      const allowed = await preflight(path, 'https://spa.example.com');
+      expect(allowed.headers.get('access-control-allow-origin'), path).toBe('https://spa.example.com');
+      const foreign = await preflight(path, 'https://evil.example.com');
+      expect(foreign.headers.get('access-control-allow-origin'), path).toBeNull();
+      expect(foreign.headers.get('access-control-allow-methods'), path).toBeNull();
+    }
+    for (const path of ['/.well-known/openid-configuration', '/jwks']) {
+      expect((await preflight(path, 'https://evil.example.com', 'GET')).headers.get('access-control-allow-origin'), path).toBe(
+        'https://evil.example.com',
+      );
+    }
+  });
+
+  it('answers response_mode=form_post with a page whose form the CSP lets post to the redirect URI, and whose script it allows by hash', async () => {
+    const { projectId, keys } = await projectWithApp();
+    const config = await relyingParty(projectId, keys);
+    const start = await authorization(config);
+    start.url.searchParams.set('response_mode', 'form_post');
+    const browser = new Browser();
+    const emailPage = await open(browser, start.url);
+    const email = uniqueEmail('form-post');
+    const codePage = await submitEmail(browser, emailPage, email);
+    let last = (await browser.follow(await browser.request(formAction(codePage), { form: { code: t.mailer.lastCode(email) } }))).at(
+      -1,
+    ) as BrowserResponse;
+    if (isPasskeyOffer(last)) last = (await browser.follow(await declinePasskey(browser, last))).at(-1) as BrowserResponse;
+    expect(last.status, last.text).toBe(200);
+    expect(last.text).toContain(`<form method="post" action="${REDIRECT}">`);
+    expect(last.text).toMatch(/name="code" value="[^"]+"/);
+    expect(last.text).toContain(`name="state" value="${start.state}"`);
+    const csp = last.headers.get('content-security-policy') ?? '';
+    const directive = (name: string) =>
+      csp
+        .split(';')
+        .map((d) => d.trim())
+        .find((d) => d.startsWith(`${name} `)) ?? '';
+    expect(directive('form-action').split(' ')).toEqual(['form-action', "'self'", new URL(REDIRECT).origin]);
+    expect(directive('script-src')).toMatch(/^script-src 'self' 'sha256-[A-Za-z0-9+/=]+'$/);
+    expect(directive('default-src')).toBe("default-src 'self'");
+  });
 });
 
 describe('project issuer pieces', () => {

@@ -9,6 +9,7 @@ import Provider, {
 } from 'oidc-provider';
 import { randomToken, type SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
+import { formTargetOf } from './mount.ts';
 import { dbAdapterFactory, type CodeEvents } from './payloads.repository.ts';
 
 /** Lifetimes of every issuer's artefacts, in seconds. */
@@ -172,5 +173,47 @@ export function createIssuerProvider(db: Db, secretBox: SecretBox, definition: I
       (ctx.body as Record<string, unknown>).code_challenge_methods_supported = definition.codeChallengeMethods;
     }
   });
+  provider.use(refuseForeignPreflights(definition));
+  provider.use(formPostToTheClient);
   return provider;
+}
+
+/** Endpoints whose CORS answer is the same for every origin (public metadata); the others are a client's. */
+const OPEN_CORS_ROUTES = new Set(['cors.discovery', 'cors.jwks', 'cors.openid_credential_issuer']);
+const PREFLIGHT_HEADERS = ['Access-Control-Allow-Origin', 'Access-Control-Allow-Methods', 'Access-Control-Allow-Headers', 'Access-Control-Max-Age'];
+
+/**
+ * oidc-provider answers a preflight (OPTIONS) of the token, userinfo and other client endpoints for
+ * any origin, since it cannot know the client yet; only the actual response checks the client's
+ * origins. A preflight from an origin the issuer does not allow (a project's Allowed CORS Origins;
+ * none for the console's issuer) is answered without its CORS headers, so the browser stops there.
+ */
+function refuseForeignPreflights(definition: IssuerDefinition) {
+  return async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
+    await next();
+    const origin = ctx.get('Origin');
+    const route = ctx.oidc?.route;
+    if (ctx.method !== 'OPTIONS' || !origin || !route?.startsWith('cors.') || OPEN_CORS_ROUTES.has(route)) return;
+    if (!definition.corsAllowed(origin)) for (const header of PREFLIGHT_HEADERS) ctx.remove(header);
+  };
+}
+
+/**
+ * response_mode=form_post: the provider answers a page whose form posts the code to the client's
+ * redirect URI, submitted by an inline script whose hash it adds to script-src. The pages' CSP allows
+ * forms to post only to the issuer itself (mount.ts), which Chromium enforces on this form too: the
+ * redirect URI's origin (already matched against the client's) is added to its form-action.
+ */
+async function formPostToTheClient(ctx: KoaContextWithOIDC, next: () => Promise<void>) {
+  await next();
+  if (ctx.oidc?.params?.response_mode !== 'form_post' || !ctx.response.is('html')) return;
+  const target = formTargetOf(ctx.oidc.params.redirect_uri);
+  const csp = ctx.response.get('Content-Security-Policy');
+  if (!target || typeof csp !== 'string' || !csp) return;
+  const directives = csp
+    .split(';')
+    .map((directive) => directive.trim())
+    .filter(Boolean)
+    .map((directive) => (directive.startsWith('form-action ') ? `${directive} ${target}` : directive));
+  ctx.set('Content-Security-Policy', directives.join('; '));
 }

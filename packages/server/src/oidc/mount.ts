@@ -34,6 +34,25 @@ export function signInCsp(returnsTo?: string, logoFrom?: string): string {
 export const SIGN_IN_CSP = signInCsp();
 
 // Schemes never allowed as a form's destination, even were a redirect URI to name one.
+const NO_FORM_SCHEMES = new Set(['javascript:', 'vbscript:', 'data:', 'blob:', 'file:', 'about:', 'filesystem:']);
+
+/**
+ * Where a redirect URI (already matched by the provider against the client's) may be named in
+ * form-action: the origin of an http(s) URI; for a native app's private-use scheme
+ * (`com.example.app:/cb`, RFC 8252 §7.1) that scheme alone (`com.example.app:`, a CSP scheme-source:
+ * the URL parser gives only letters, digits, '+', '-' and '.'); else undefined.
+ */
+export function formTargetOf(redirectUri: unknown): string | undefined {
+  if (typeof redirectUri !== 'string') return undefined;
+  try {
+    const url = new URL(redirectUri);
+    if (url.protocol === 'https:' || url.protocol === 'http:') return url.origin;
+    return /^[a-z][a-z0-9+.-]*:$/.test(url.protocol) && !NO_FORM_SCHEMES.has(url.protocol) ? url.protocol : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const SITE_ORIGIN = Symbol('siteOrigin');
 type RoutedMessage = IncomingMessage & { [SITE_ORIGIN]?: URL };
 

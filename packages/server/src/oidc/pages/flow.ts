@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
 import { ISSUER_SCOPES } from '../issuer-provider.ts';
+import { formTargetOf } from '../mount.ts';
 import { deviceAmr } from '../payloads.repository.ts';
 import { requestOrigin, type FormBody, type SignInSite, type StepContext, type StepOutcome, type VerifiedIdentity } from './site.ts';
 import type { InteractionLinks } from './views.ts';
@@ -20,25 +21,6 @@ export type UidRequest = FastifyRequest<{
   Body: FormBody;
   Querystring: Record<string, string | undefined>;
 }>;
-
-const NO_FORM_SCHEMES = new Set(['javascript:', 'vbscript:', 'data:', 'blob:', 'file:', 'about:', 'filesystem:']);
-
-/**
- * Where a redirect URI (already matched by the provider against the client's) may be named in
- * form-action: the origin of an http(s) URI; for a native app's private-use scheme
- * (`com.example.app:/cb`, RFC 8252 §7.1) that scheme alone (`com.example.app:`, a CSP scheme-source:
- * the URL parser gives only letters, digits, '+', '-' and '.'); else undefined.
- */
-function formTargetOf(redirectUri: unknown): string | undefined {
-  if (typeof redirectUri !== 'string') return undefined;
-  try {
-    const url = new URL(redirectUri);
-    if (url.protocol === 'https:' || url.protocol === 'http:') return url.origin;
-    return /^[a-z][a-z0-9+.-]*:$/.test(url.protocol) && !NO_FORM_SCHEMES.has(url.protocol) ? url.protocol : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 export function linksFor(site: SignInSite, uid: string): InteractionLinks {
   const base = `${site.mountPath}/interaction/${encodeURIComponent(uid)}`;

@@ -140,6 +140,35 @@ describeWithDatabase('the hosted sign-in page', (d) => {
     }
   });
 
+  /** Page 1 of an authorization request carrying `extra` parameters (ui_locales, login_hint). */
+  async function page1With(browser: Browser, p: RelyingParty, extra: Record<string, string>): Promise<BrowserResponse> {
+    const { url } = await authorizationRequest(p);
+    for (const [name, value] of Object.entries(extra)) url.searchParams.set(name, value);
+    const page = await untilApp(browser, await browser.get(url.href));
+    expect(page.status, page.text).toBe(200);
+    return page;
+  }
+
+  it("lets the request's ui_locales choose the language before the browser's, and login_hint fill in the identity (OpenID Connect Core §3.1.2.1)", async () => {
+    const p = await project({ midentityLanguage: 'en' });
+    const french = new ReadingBrowser('fr-FR,fr;q=0.9');
+    const romanian = await page1With(french, p, { ui_locales: 'ro-RO en' });
+    expect(htmlLang(romanian)).toBe('ro');
+    const email = uniqueEmail('ui-locales');
+    // The code mail follows the pages' language too.
+    await untilApp(french, await french.request(formAction(romanian), { form: { email } }));
+    expect(lastMail(email)?.message?.language).toBe('ro');
+    // No language of ui_locales is spoken here: the browser's is.
+    expect(htmlLang(await page1With(new ReadingBrowser('fr-FR,fr;q=0.9'), p, { ui_locales: 'de ja' }))).toBe('fr');
+
+    expect(p.config.serverMetadata().ui_locales_supported).toEqual(['en', 'fr', 'ro']);
+
+    const hinted = await page1With(new ReadingBrowser(null), p, { login_hint: 'Ada@Example.com' });
+    expect(hinted.text).toMatch(/<input id="email"[^>]* value="Ada@Example.com"/);
+    const escaped = await page1With(new ReadingBrowser(null), p, { login_hint: '"><script>x</script>' });
+    expect(escaped.text).not.toContain('<script>x');
+  });
+
   it("a returning user's passkey page, a closed project's refusal and the provider's error page speak the chosen language too", async () => {
     const p = await project({ midentityLanguage: 'fr' });
     const email = uniqueEmail('returning');

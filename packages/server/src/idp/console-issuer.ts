@@ -93,6 +93,8 @@ export function createConsoleProvider(options: {
     },
     clientAuthMethods: ['client_secret_basic'],
     codeChallengeMethods: ['S256'],
+    // The console's pages speak English (docs/decisions/0015).
+    uiLocales: ['en'],
     // The account id is the verified, lower-cased email address.
     findAccount: async (sub) => ({ sub, email: sub }),
     claimsInIdToken: true,

@@ -69,6 +69,8 @@ export interface IssuerDefinition {
   clients: IssuerClients;
   /** Token endpoint authentication methods offered ('none': PKCE-only exchange allowed). */
   clientAuthMethods: ClientAuthMethod[];
+  /** The languages its pages speak (discovery's ui_locales_supported; a request's ui_locales picks one). */
+  uiLocales: readonly string[];
   /** code_challenge_methods_supported as discovery states it (provider.routes.ts serves `plain`). */
   codeChallengeMethods: readonly string[];
   findAccount(sub: string): Promise<IssuerAccount | null>;
@@ -153,6 +155,7 @@ export function createIssuerProvider(db: Db, secretBox: SecretBox, definition: I
       rpInitiatedLogout: definition.logout ? { enabled: true, ...definition.logout } : { enabled: false },
     },
     ttl: PROVIDER_TTL,
+    discovery: { ui_locales_supported: [...definition.uiLocales] },
     clientBasedCORS: (_ctx, origin) => definition.corsAllowed(origin),
     renderError: (ctx, out) => definition.renderError(ctx, out),
   };

@@ -8,7 +8,19 @@ import type { IssuerState } from './issuer-state.repository.ts';
 /** What a page is rendered for besides the project: the browser's languages and where the pages are served. */
 export interface PageRequest {
   acceptLanguage: string | string[] | undefined;
+  /** The authorization request's ui_locales (space-separated tags, most preferred first), when it has one. */
+  uiLocales?: string | undefined;
   publicUrl: string;
+}
+
+/**
+ * The pages' language: the first of the request's ui_locales the pages speak (OpenID Connect Core
+ * §3.1.2.1), else the browser's Accept-Language, else the project's language.
+ */
+function languageOf(state: IssuerState, request: PageRequest) {
+  const browsers = pageLanguage(request.acceptLanguage, state.language);
+  if (!request.uiLocales) return browsers;
+  return pageLanguage(request.uiLocales.trim().split(/\s+/).slice(0, 32).join(','), browsers);
 }
 
 /**
@@ -17,7 +29,7 @@ export interface PageRequest {
  * project's midentityLanguage (docs/decisions/0015). The user id field carries its identityTypeLabel (spec §2).
  */
 export function projectBrand(state: IssuerState, request: PageRequest): PageBrand {
-  const language = pageLanguage(request.acceptLanguage, state.language);
+  const language = languageOf(state, request);
   const logo = pageLogo(state.logoUrl, request.publicUrl);
   return {
     name: state.displayName,

@@ -1,6 +1,6 @@
 import type { JsonWebKey } from 'node:crypto';
 import Provider, { type AdapterPayload, type ClientAuthMethod, type KoaContextWithOIDC } from 'oidc-provider';
-import { issuerClientRedirects, projectIssuerPath } from '@latchkey/domain';
+import { issuerClientRedirects, LANGUAGES, projectIssuerPath } from '@latchkey/domain';
 import { issuerSite } from './custom-domains.ts';
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
@@ -166,6 +166,7 @@ export function createProjectProvider(options: {
     clients: applications,
     clientAuthMethods,
     codeChallengeMethods: issuer.code_challenge_methods,
+    uiLocales: LANGUAGES,
     async findAccount(sub) {
       const user = await findProjectUser(db, projectId, sub);
       if (!user) return null;

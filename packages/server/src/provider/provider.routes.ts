@@ -125,8 +125,9 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
     reply.status(status).header('Content-Security-Policy', csp).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(body);
   /** What a page answering `request` is rendered for (project-pages.ts: language, logo). */
   // The page's own origin (a custom domain's, docs/decisions/0016) decides which logo schemes it may show.
-  const pageRequest = (request: FastifyRequest): PageRequest => ({
+  const pageRequest = (request: FastifyRequest, uiLocales?: unknown): PageRequest => ({
     acceptLanguage: request.headers['accept-language'],
+    ...(typeof uiLocales === 'string' ? { uiLocales } : {}),
     publicUrl: routedOrigin(request.raw)?.origin ?? publicUrl,
   });
   const noSuchIssuer = (request: FastifyRequest) => {
@@ -205,7 +206,7 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
     mountRoute: MOUNT_ROUTE,
     publicUrl,
     fallback: { brand: LATCHKEY_BRAND, home: null, startAgain: startAgain(LATCHKEY_BRAND) },
-    async site(request): Promise<SignInSite> {
+    async site(request, interactionOf): Promise<SignInSite> {
       const state = await findIssuerState(db, request.params.project ?? '');
       if (!state) throw Object.assign(new Error('no such project'), { name: 'SessionNotFound' });
       const { projectId } = state;
@@ -215,11 +216,14 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
       const { mountPath, origin } = at.site;
       // docs/decisions/0018: page 1 asks for the project's identity type; new users verify by its method.
       const verification = verificationSettingsOf(state);
-      const brand = withIdentity(projectBrand(state, pageRequest(request)), verification, state.identityTypeLabel !== '');
+      const provider = await cache.providerFor(state);
+      // The authorization request's ui_locales chooses the pages' language before the browser's.
+      const uiLocales = (await interactionOf(provider))?.params.ui_locales;
+      const brand = withIdentity(projectBrand(state, pageRequest(request, uiLocales)), verification, state.identityTypeLabel !== '');
       const events = eventsOf(projectId);
       const loginCodes = createLoginCodes(deps, `project:${projectId}`, codeMail(brand));
       return {
-        provider: await cache.providerFor(state),
+        provider,
         loginCodes,
         mountPath,
         brand,

@@ -23,7 +23,7 @@ async function codeStep(
 /** Page 2, the emailed code: six digits, a few tries; right, the identity is verified. */
 export function registerCodeStep(ui: FastifyInstance, flow: SignInFlow, base: string): void {
   ui.get(`${base}/code`, async (request: UidRequest, reply) => {
-    const site = await flow.siteOf(request);
+    const site = await flow.siteOf(request, reply);
     const step = await codeStep(flow, site, request, reply);
     if (step === null) return reply;
     if (step === 'no-code') return reply.redirect(linksFor(site, request.params.uid).emailPage, 303);
@@ -32,7 +32,7 @@ export function registerCodeStep(ui: FastifyInstance, flow: SignInFlow, base: st
   });
 
   ui.post(`${base}/code`, async (request: UidRequest, reply) => {
-    const site = await flow.siteOf(request);
+    const site = await flow.siteOf(request, reply);
     const step = await codeStep(flow, site, request, reply);
     if (step === null) return reply;
     if (step === 'no-code') return reply.redirect(linksFor(site, request.params.uid).emailPage, 303);

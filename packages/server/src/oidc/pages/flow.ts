@@ -30,23 +30,40 @@ export function linksFor(site: SignInSite, uid: string): InteractionLinks {
 
 export const page = (reply: FastifyReply, status: number, body: string) => reply.status(status).type('text/html; charset=utf-8').send(body);
 
+/**
+ * How a mount finds the site a request is read for. `interactionOf`: the browser's interaction at a
+ * provider, or null (none, ended) — read once a request, so a site may read its parameters
+ * (`ui_locales`) before the steps do, at no second query.
+ */
+export type SiteOf = (request: UidRequest, interactionOf: (provider: Provider) => Promise<Interaction | null>) => Promise<SignInSite>;
+
 export class SignInFlow {
   /** The site each request was read for (its error page and CSP follow it). */
   readonly sites = new WeakMap<FastifyRequest, SignInSite>();
   /** Where the interaction of a request returns to (its client's redirect URI origin): see signInCsp. */
   readonly returnsTo = new WeakMap<FastifyRequest, string>();
+  /** The interaction a request's browser is in, once read. */
+  readonly #details = new WeakMap<FastifyRequest, Interaction>();
 
-  constructor(readonly site: (request: UidRequest) => Promise<SignInSite>) {}
+  constructor(readonly site: SiteOf) {}
 
-  async siteOf(request: UidRequest): Promise<SignInSite> {
-    const site = await this.site(request);
+  async siteOf(request: UidRequest, reply: FastifyReply): Promise<SignInSite> {
+    const site = await this.site(request, (provider) => this.#interactionDetails(provider, request, reply).catch(() => null));
     this.sites.set(request, site);
     return site;
   }
 
+  async #interactionDetails(provider: Provider, request: UidRequest, reply: FastifyReply): Promise<Interaction> {
+    const read = this.#details.get(request);
+    if (read) return read;
+    const details = await provider.interactionDetails(request.raw, reply.raw);
+    this.#details.set(request, details);
+    return details;
+  }
+
   /** The interaction this browser is in, matching the address (the provider's cookie is the CSRF guard). */
   async interaction(site: SignInSite, request: UidRequest, reply: FastifyReply): Promise<Interaction> {
-    const details = await site.provider.interactionDetails(request.raw, reply.raw);
+    const details = await this.#interactionDetails(site.provider, request, reply);
     if (details.uid !== request.params.uid) throw new InteractionGone();
     const clientOrigin = formTargetOf(details.params.redirect_uri);
     if (clientOrigin) this.returnsTo.set(request, clientOrigin);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { isEmail, returnsToUnverifiedApp, TEXT_MAX_LENGTH } from '@latchkey/domain';
+import { isCleanText, isEmail, returnsToUnverifiedApp, TEXT_MAX_LENGTH } from '@latchkey/domain';
 import type { RequestRefusal } from '../login-codes.service.ts';
 import { InteractionGone, linksFor, page, type SignInFlow, type UidRequest } from './flow.ts';
 import { requestOrigin, type Identity } from './site.ts';
@@ -17,6 +17,11 @@ function emailIdentity(typed: string): Identity | null {
   return email && email.length <= TEXT_MAX_LENGTH && isEmail(email) ? { type: 'email', value: email } : null;
 }
 
+/** A login_hint as page 1's field may show it: a clean text of at most the field's length, else nothing. */
+function loginHintOf(hint: unknown): string {
+  return typeof hint === 'string' && hint.trim().length <= TEXT_MAX_LENGTH && isCleanText(hint.trim()) ? hint.trim() : '';
+}
+
 /**
  * Page 1, the identity: the address (or user id) is asked for; a user with a passkey is sent to it,
  * anyone else is sent a code (or the site's verification starts). A browser already signed in only
@@ -24,7 +29,7 @@ function emailIdentity(typed: string): Identity | null {
  */
 export function registerIdentityStep(ui: FastifyInstance, flow: SignInFlow, base: string): void {
   ui.get(base, async (request: UidRequest, reply) => {
-    const site = await flow.siteOf(request);
+    const site = await flow.siteOf(request, reply);
     const consent = await flow.consentStep(site, request, reply);
     if (consent) {
       // RFC 8252 §8.6: an app returning to a private-use scheme or a loopback address cannot be
@@ -38,13 +43,15 @@ export function registerIdentityStep(ui: FastifyInstance, flow: SignInFlow, base
     }
     const step = await flow.loginStep(site, request, reply);
     if (!step) return reply;
-    const email = (await site.loginCodes.pendingEmail(step.uid)) ?? '';
+    // The address a code was sent to in this interaction, else the client's login_hint (OpenID
+    // Connect Core §3.1.2.1), else nothing.
+    const email = (await site.loginCodes.pendingEmail(step.uid)) ?? loginHintOf(step.params.login_hint);
     return page(reply, 200, emailPage(linksFor(site, step.uid), { email }, site.brand));
   });
 
   // "Continue to the app" (RFC 8252 §8.6, above): the person confirms the app is theirs.
   ui.post(`${base}/continue`, async (request: UidRequest, reply) => {
-    const site = await flow.siteOf(request);
+    const site = await flow.siteOf(request, reply);
     const consent = await flow.consentStep(site, request, reply);
     if (!consent) throw new InteractionGone();
     const grantId = await flow.grantFor(site, consent.details, consent.accountId);
@@ -52,7 +59,7 @@ export function registerIdentityStep(ui: FastifyInstance, flow: SignInFlow, base
   });
 
   ui.post(`${base}/email`, async (request: UidRequest, reply) => {
-    const site = await flow.siteOf(request);
+    const site = await flow.siteOf(request, reply);
     const details = await flow.loginStep(site, request, reply);
     if (!details) return reply;
     const links = linksFor(site, details.uid);

@@ -11,7 +11,7 @@ type Step = Exclude<keyof PasskeySteps, 'afterEmail' | 'afterCode' | 'quickCodes
 export function registerPasskeyStep(ui: FastifyInstance, flow: SignInFlow, base: string): void {
   const passkeyRoute = (method: 'get' | 'post', path: string, step: Step) =>
     ui[method](`${base}/${path}`, async (request: UidRequest, reply) => {
-      const site = await flow.siteOf(request);
+      const site = await flow.siteOf(request, reply);
       const details = await flow.loginStep(site, request, reply);
       if (!details) return reply;
       if (!site.passkeys) throw new InteractionGone();

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { decodeUtf8Strictly } from '../../http/input-guard.ts';
 import { hideFromOpenApi, pinToPublicUrl, signInCsp, strictTransportFor } from '../mount.ts';
 import { registerCodeStep } from './code-step.ts';
-import { InteractionGone, SignInFlow, type UidRequest } from './flow.ts';
+import { InteractionGone, SignInFlow, type SiteOf, type UidRequest } from './flow.ts';
 import { registerIdentityStep } from './identity-step.ts';
 import { registerPasskeyStep } from './passkey-step.ts';
 import type { SignInSite } from './site.ts';
@@ -43,7 +43,7 @@ export async function registerSignInPages(
     mountRoute: string;
     publicUrl: string;
     fallback: Pick<SignInSite, 'brand' | 'home' | 'startAgain'>;
-    site: (request: UidRequest) => Promise<SignInSite>;
+    site: SiteOf;
   },
 ): Promise<void> {
   const origin = new URL(options.publicUrl);
@@ -95,7 +95,7 @@ export async function registerSignInPages(
 
     // "Cancel": the client receives the site's cancel error at its redirect URI.
     ui.get(`${base}/cancel`, async (request: UidRequest, reply) => {
-      const site = await flow.siteOf(request);
+      const site = await flow.siteOf(request, reply);
       await flow.interaction(site, request, reply);
       return flow.finish(site, request, reply, { error: site.cancelError, error_description: 'The sign-in was cancelled' });
     });

@@ -7,7 +7,7 @@ import { requestOrigin, type StepContext } from './site.ts';
 export function registerVerificationStep(ui: FastifyInstance, flow: SignInFlow, base: string): void {
   const verificationRoute = (path: string, step: 'waitPage' | 'status' | 'resume') =>
     ui.get(`${base}/${path}`, async (request: UidRequest, reply) => {
-      const site = await flow.siteOf(request);
+      const site = await flow.siteOf(request, reply);
       const details = await flow.loginStep(site, request, reply);
       if (!details) return reply;
       if (!site.verification) throw new InteractionGone();
@@ -22,7 +22,7 @@ export function registerVerificationStep(ui: FastifyInstance, flow: SignInFlow, 
    * in another, the person confirms it (a POST) and goes back to the first window.
    */
   const openLink = async (request: UidRequest, reply: FastifyReply) => {
-    const site = await flow.siteOf(request);
+    const site = await flow.siteOf(request, reply);
     if (!site.verification) throw new InteractionGone();
     let details: Interaction | null = null;
     try {

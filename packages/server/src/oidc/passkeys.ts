@@ -100,9 +100,14 @@ export const CEREMONY_COOKIE = 'lk_issuer_passkey';
 /** Time to answer the passkey prompt or type the code; after it, the ceremony starts again from page 1. */
 const CEREMONY_TTL_MS = 10 * 60 * 1000;
 
-/** docs/decisions/0017: a QuickCode is 6 digits, valid 10 minutes, once, with 5 tries. */
+/** docs/decisions/0017: a QuickCode is 6 digits, valid 10 minutes, once, with 5 tries from a client address. */
 export const QUICK_CODE_TTL_MS = 10 * 60 * 1000;
 export const QUICK_CODE_TRIES = 5;
+/**
+ * Tries a code takes from everyone together: each client address has its QUICK_CODE_TRIES, so a
+ * stranger's guesses do not use up the user's own (issue 22); this caps what many addresses can guess.
+ */
+export const QUICK_CODE_TRIES_PER_CODE = 50;
 /** Addresses one client address may look up on page 1 per project and window (does it have a passkey?). */
 export const LOOKUPS_PER_CLIENT = 30;
 /** QuickCodes one client address may try per project and window, at any addresses. */
@@ -426,8 +431,16 @@ export function passkeySteps(deps: {
       const user = await codes.store.userByEmail(email);
       const stored = user ? await codes.store.find(user.id) : null;
       if (!user || !stored || stored.usedAt || stored.expiresAt.getTime() <= clock.now().getTime()) return refuse('no_code');
-      // Each try is counted against the code before it is compared: five, then it is dead.
-      if ((await codes.store.countTry({ userId: user.id, codeHash: stored.codeHash, max: QUICK_CODE_TRIES })) === null) {
+      // Each try is counted before it is compared (docs/decisions/0017, issue 22): five a client address
+      // (IPv6: its /64) at this code, so a stranger cannot use up the user's, then fifty from everyone.
+      const fromHere: RateLimit = {
+        name: 'quickcode-try',
+        bucket: secretBox.hmac('rate-limit', ['quickcode-try', issuerKey, user.id, stored.codeHash, rateLimitKeyOf(ctx.request.ip)].join('\n')),
+        max: QUICK_CODE_TRIES,
+        windowMs: QUICK_CODE_TTL_MS,
+      };
+      if ((await hitAll(db, [fromHere], clock.now())) !== null) return refuse('too_many');
+      if ((await codes.store.countTry({ userId: user.id, codeHash: stored.codeHash, max: QUICK_CODE_TRIES_PER_CODE })) === null) {
         return refuse('too_many');
       }
       if (!safeEqual(quickCodeHash(user.id, code), stored.codeHash)) return refuse('wrong');

@@ -30,6 +30,11 @@ export { expect };
 
 /** No serious or critical accessibility violation on the page as it is now. */
 export async function expectAccessible(page: Page): Promise<void> {
+  // A dialog or menu still fading in has blended colours that fail the contrast rule: wait until
+  // every finite animation and transition has ended (a spinner's endless one does not count).
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+  );
   const bad = (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(described(bad)).toEqual([]);
 }

@@ -161,6 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
     db,
     clock,
     audit,
+    secretBox,
     issuerAddress: async (tx, projectId) => issuerAddress(projectId, (await findIssuer(tx, projectId))?.customOrigin ?? null),
   });
   const devices = createDevicesService({ db, clock, audit, secretBox });

@@ -338,7 +338,7 @@ describeEachDatabase('applications', (t) => {
   });
 
   describe('keys', () => {
-    it('creates a client id and secret; the secret is answered once and stored only as its SHA-256', async () => {
+    it('creates a client id and secret; the secret is answered once and stored only as a keyed hash', async () => {
       const { id, manager } = await projectWithPeople();
       const appId = await createApp(manager, id);
       const res = await manager.api.post<ApplicationKeys>(`/api/apps/${appId}/keys`, {
@@ -354,11 +354,10 @@ describeEachDatabase('applications', (t) => {
       expect(redirectURI).toEqual([REDIRECT, 'com.example.app:/oauth2redirect', 'HTTPS://Example.COM/Cb/']);
 
       const row = await keysRow(appId);
-      expect(row).toEqual({
-        client_id: clientId,
-        client_secret_hash: createHash('sha256').update(clientSecret).digest('hex'),
-        redirect_uris: redirectURI,
-      });
+      // A keyed hash under the master key (docs/decisions/0028): not the secret, nor its plain SHA-256.
+      expect(row).toEqual({ client_id: clientId, client_secret_hash: expect.stringMatching(/^k1:[A-Za-z0-9_-]{43}$/), redirect_uris: redirectURI });
+      expect(row?.client_secret_hash).not.toContain(createHash('sha256').update(clientSecret).digest('hex'));
+      expect(row?.client_secret_hash).toBe(`k1:${app.services.secretBox.hmac('client-secret', clientSecret)}`);
       const { rows } = await t.db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM application_keys WHERE client_secret_hash = $1 OR client_id = $1 OR $1 = ANY (redirect_uris)`,
         [clientSecret],
@@ -374,6 +373,20 @@ describeEachDatabase('applications', (t) => {
       const audit = await auditOf(id);
       expect(audit.at(-1)).toMatchObject({ event_status: 'created', details: { action: 'app.keys.create', clientId } });
       expect(audit.some((a) => a.text.includes(clientSecret))).toBe(false);
+      expect(await verify(clientId, clientSecret)).toBe(true);
+    });
+
+    it('still accepts a secret stored as a plain SHA-256 before keyed hashes, and stores it keyed at its first use', async () => {
+      const { id, manager } = await projectWithPeople();
+      const appId = await createApp(manager, id);
+      const res = await manager.api.post<ApplicationKeys>(`/api/apps/${appId}/keys`, { redirectURI: [REDIRECT] });
+      const { clientId, clientSecret } = res.body;
+      const legacy = createHash('sha256').update(clientSecret).digest('hex');
+      await t.db.query('UPDATE application_keys SET client_secret_hash = $2 WHERE client_id = $1', [clientId, legacy]);
+      expect(await verify(clientId, 'not-the-secret')).toBe(false);
+      expect((await keysRow(appId))?.client_secret_hash).toBe(legacy);
+      expect(await verify(clientId, clientSecret)).toBe(true);
+      expect((await keysRow(appId))?.client_secret_hash).toMatch(/^k1:/);
       expect(await verify(clientId, clientSecret)).toBe(true);
     });
 

@@ -152,6 +152,11 @@ export async function saveKeys(
 const CLIENT_ID_FORM = /^[A-Za-z0-9_-]{1,200}$/;
 
 /** What the provider needs to know about a client id: its secret's hash, redirect URIs and whether it may sign anyone in. */
+/** Replaces a client's stored secret hash by its keyed form, if it is still `from` (docs/decisions/0028). */
+export async function rehashClientSecret(db: Db, p: { clientId: string; from: string; to: string }): Promise<void> {
+  await db.query('UPDATE application_keys SET client_secret_hash = $3 WHERE client_id = $1 AND client_secret_hash = $2', [p.clientId, p.from, p.to]);
+}
+
 export async function findClient(db: Db, clientId: string): Promise<Client | null> {
   if (!CLIENT_ID_FORM.test(clientId)) return null;
   const { rows } = await db.query<Client>(

@@ -11,7 +11,7 @@ import {
   type PlatformCode,
 } from '@latchkey/domain';
 import type { Clock } from '../../clock.ts';
-import { randomBase32 } from '../../crypto.ts';
+import { randomBase32, safeEqual, type SecretBox } from '../../crypto.ts';
 import { isUniqueViolation, type Db } from '../../db/db.ts';
 import { notFound, projectClosed } from '../../errors.ts';
 import { checkVersion, type Versioned } from '../../http/etag.ts';
@@ -24,6 +24,7 @@ import {
   findClient,
   findKeys,
   findProjectOfApplication,
+  rehashClientSecret,
   insertApplication,
   insertKeys,
   applicationsTable,
@@ -41,6 +42,8 @@ export interface AppsServiceDeps {
    * its GET issuer (its custom domain's origin when it has one, docs/decisions/0016), read with `db`.
    */
   issuerAddress: (db: Db, projectId: string) => Promise<string>;
+  /** Client secrets are stored as keyed hashes under the master key (docs/decisions/0028). */
+  secretBox: Pick<SecretBox, 'hmac'>;
 }
 
 /** 16 characters of base32 (80 random bits), like project ids: an application id names, it does not guard. */
@@ -59,24 +62,32 @@ export function newClientSecret(): string {
 }
 
 /**
- * The stored form of a client secret. A plain SHA-256 is enough here: a slow password hash (scrypt,
- * argon2) protects low-entropy secrets chosen by people against guessing; a 256-bit random secret
- * cannot be guessed, and its hash cannot be reversed, however fast the hash is.
+ * A client secret as stored before issue 22: its SHA-256, hex. A fast hash was enough against
+ * guessing (a 256-bit random secret cannot be guessed, nor its hash reversed, however fast the hash);
+ * it is still accepted, then stored keyed. No slow password hash is needed for either form.
  */
-function hashSecret(secret: string): Buffer {
+function legacyHash(secret: string): Buffer {
   return createHash('sha256').update(secret, 'utf8').digest();
 }
 
-// Compared against when the client id is unknown, so an unknown client takes the same work as a
-// wrong secret.
-const NO_SECRET_HASH = hashSecret(randomBytes(32).toString('base64url'));
+/** Stored keyed hashes start so; a legacy SHA-256 is 64 hex digits. */
+const KEYED = 'k1:';
+
 // Longer presented values are refused before hashing: no real id or secret comes near this.
 const MAX_CREDENTIAL_LENGTH = 512;
 
 const noKeys = () => notFound('This application has no keys yet');
 const disabledApp = (what: string) => new DomainError('conflict', `The application is disabled; enable it before ${what}`);
 
-export function createAppsService({ db, clock, audit, issuerAddress }: AppsServiceDeps) {
+export function createAppsService({ db, clock, audit, issuerAddress, secretBox }: AppsServiceDeps) {
+  /**
+   * A client secret as stored: an HMAC under the master key (docs/decisions/0028), so a copy of the
+   * database alone cannot even check a guess against it.
+   */
+  const storedHash = (secret: string): string => `${KEYED}${secretBox.hmac('client-secret', secret)}`;
+  // Compared against when the client id is unknown, so an unknown client takes the same work as a known one.
+  const noSecretHash = storedHash(randomBytes(32).toString('base64url'));
+
   /** The keys as answered: as stored, with the project's issuer address and, once, the new secret. */
   async function answer(tx: Db, keys: Versioned<StoredApplicationKeys>, projectId: string, clientSecret = ''): Promise<Versioned<ApplicationKeys>> {
     return { value: { ...keys.value, clientSecret, issuer: await issuerAddress(tx, projectId) }, version: keys.version };
@@ -204,7 +215,7 @@ export function createAppsService({ db, clock, audit, issuerAddress }: AppsServi
           keys = await insertKeys(tx, {
             applicationId,
             clientId: newClientId(),
-            clientSecretHash: hashSecret(clientSecret).toString('hex'),
+            clientSecretHash: storedHash(clientSecret),
             redirectUris,
             now: clock.now(),
           });
@@ -266,7 +277,7 @@ export function createAppsService({ db, clock, audit, issuerAddress }: AppsServi
         const keys = await saveKeys(tx, {
           applicationId,
           redirectUris,
-          clientSecretHash: hashSecret(clientSecret).toString('hex'),
+          clientSecretHash: storedHash(clientSecret),
           now: clock.now(),
         });
         await audit(tx, {
@@ -299,9 +310,17 @@ export function createAppsService({ db, clock, audit, issuerAddress }: AppsServi
       if (typeof clientId !== 'string' || typeof clientSecret !== 'string') return false;
       if (clientId.length > MAX_CREDENTIAL_LENGTH || clientSecret.length > MAX_CREDENTIAL_LENGTH) return false;
       const client = clientId === '' ? null : await findClient(db, clientId);
-      const stored = client ? Buffer.from(client.clientSecretHash, 'hex') : NO_SECRET_HASH;
-      const presented = hashSecret(clientSecret);
-      const same = stored.length === presented.length && timingSafeEqual(stored, presented);
+      const stored = client?.clientSecretHash ?? noSecretHash;
+      let same: boolean;
+      if (stored.startsWith(KEYED)) {
+        same = safeEqual(stored, storedHash(clientSecret));
+      } else {
+        // A secret stored before keyed hashes: checked as it was, then stored keyed from now on.
+        const legacy = Buffer.from(stored, 'hex');
+        const presented = legacyHash(clientSecret);
+        same = legacy.length === presented.length && timingSafeEqual(legacy, presented);
+        if (same) await rehashClientSecret(db, { clientId, from: stored, to: storedHash(clientSecret) });
+      }
       return same && client !== null && client.applicationEnabled && client.projectEnabled;
     },
 

@@ -138,12 +138,17 @@ describeWithDatabase('QuickCode: a signed-in device lets another device register
     expect(usage).toEqual([{ key: 'reg-code', count: '1' }]);
   });
 
-  it('refuses a wrong code, a code after its tries, another user’s code, and an expired code; nothing is registered', async () => {
+  /** A project's user with a passkey who just got a QuickCode, and a code that is not it. */
+  async function ownerWithQuickCode() {
     const p = await project();
     const email = uniqueEmail('owner');
     const { passkey } = await newUser(p, email);
-    const { code } = await getQuickCode(p, email, passkey);
-    const wrong = code === '000000' ? '111111' : '000000';
+    const code = (await getQuickCode(p, email, passkey)).code as string;
+    return { p, email, passkey, code, wrong: code === '000000' ? '111111' : '000000' };
+  }
+
+  it('refuses a wrong code, a code after its tries, another user’s code, and an expired code; nothing is registered', async () => {
+    const { p, email, passkey, code, wrong } = await ownerWithQuickCode();
 
     const stranger = uniqueEmail('stranger');
     await newUser(p, stranger);
@@ -173,11 +178,7 @@ describeWithDatabase('QuickCode: a signed-in device lets another device register
   });
 
   it("a stranger's wrong tries do not use up the user's: their own address still gets the code's five (issue 22)", async () => {
-    const p = await project();
-    const email = uniqueEmail('owner');
-    const { passkey } = await newUser(p, email);
-    const { code } = await getQuickCode(p, email, passkey);
-    const wrong = code === '000000' ? '111111' : '000000';
+    const { p, email, code, wrong } = await ownerWithQuickCode();
     const stranger = new Browser();
     for (let i = 0; i < QUICK_CODE_TRIES + 2; i++) expect((await enterQuickCode(p, email, wrong, stranger)).next.status).toBe(400);
     const mine = await enterQuickCode(p, email, code as string);

@@ -35,7 +35,7 @@ export function idpIssuer(publicUrl: string): string {
 }
 
 /** The console's client secret at its issuer: generated on first start, sealed in server_keys. */
-export function consoleClientSecret(db: Db, box: SecretBox): Promise<string> {
+function consoleClientSecret(db: Db, box: SecretBox): Promise<string> {
   return getOrCreateServerKey(db, box, 'idp.console_client_secret', () => randomToken());
 }
 

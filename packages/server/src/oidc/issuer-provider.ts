@@ -13,7 +13,7 @@ import { formTargetOf } from './mount.ts';
 import { dbAdapterFactory, type CodeEvents } from './payloads.repository.ts';
 
 /** Lifetimes of every issuer's artefacts, in seconds. */
-export const PROVIDER_TTL = {
+const PROVIDER_TTL = {
   AuthorizationCode: 60,
   AccessToken: 10 * 60,
   IdToken: 60 * 60,
@@ -31,7 +31,7 @@ export const ISSUER_SCOPES = ['openid', 'email'] as const;
  * secret in either place for a client registered with either secret method, so the issuer's
  * choice is enforced on what was actually presented.
  */
-export function presentedAuthMethod(ctx: KoaContextWithOIDC | undefined): ClientAuthMethod {
+function presentedAuthMethod(ctx: KoaContextWithOIDC | undefined): ClientAuthMethod {
   if (ctx?.headers.authorization !== undefined) return 'client_secret_basic';
   return ctx?.oidc?.params?.client_secret ? 'client_secret_post' : 'none';
 }

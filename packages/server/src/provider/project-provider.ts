@@ -1,6 +1,6 @@
 import type { JsonWebKey } from 'node:crypto';
 import Provider, { type AdapterPayload, type ClientAuthMethod, type KoaContextWithOIDC } from 'oidc-provider';
-import { issuerClientRedirects, LANGUAGES, projectIssuerPath } from '@latchkey/domain';
+import { issuerClientRedirects, LANGUAGES } from '@latchkey/domain';
 import { issuerSite } from './custom-domains.ts';
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
@@ -41,10 +41,6 @@ export function corsOriginAllowed(allowed: readonly string[], origin: string): b
       return false;
     }
   });
-}
-
-export function projectIssuerUrl(publicUrl: string, projectId: string): string {
-  return `${publicUrl}${projectIssuerPath(projectId)}`;
 }
 
 /** Can this client sign anyone in at this project's issuer right now? */

@@ -140,12 +140,19 @@ test('a project admin edits General, Branding, User Verification and OpenID Conn
     await checkPkceMethod(page, 'Plain');
     await checkPkceMethod(page, 'S256');
     await clickSwitch(page, 'Allow PKCE only token exchange', false);
+    // Issue 22: token lifetimes, in minutes and days, within their ranges.
+    await expectSetting(page, 'Access token lifetime', '10 min');
+    await fillSetting(page, 'Refresh token idle lifetime', '400');
+    await expectValidationMessage(page, 'Value not in the valid range');
+    await expectSave(page, 'disabled');
+    await fillSetting(page, 'Refresh token idle lifetime', '30');
     await clickSaveIssuerAndWait(page);
     await saveShots(page, 'settings-oidc');
     await expectAccessible(page);
     await page.reload();
     await expectPkceMethodChecked(page, 'Plain');
     await expectSwitch(page, 'Allow PKCE only token exchange', 'checked', false);
+    await expectSetting(page, 'Refresh token idle lifetime', '30 days');
   });
 });
 

@@ -8,7 +8,7 @@ import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Pass
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeWithDatabase } from './support/databases.ts';
 import { closeProject, createProject, REDIRECT, storeDevice } from './support/fixtures.ts';
-import { authorizationRequest, projectWithRelyingParty, untilApp, type RelyingParty } from './support/relying-party.ts';
+import { authorizationRequest, OFFLINE, projectWithRelyingParty, refusal, untilApp, type RelyingParty } from './support/relying-party.ts';
 import { codeInsteadAction, formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
 
 interface ErrorAnswer {
@@ -165,8 +165,8 @@ describeWithDatabase('revoking a device (POST projects/{project}/mpinids/{mpinId
     const project = (admin: SignedIn) => projectWithRelyingParty(app, admin);
 
     /** Opens an authorization request in `browser`: the redirect back to the app (signed in) or the page it stops at. */
-    async function open(browser: Browser, p: RelyingParty) {
-      const request = await authorizationRequest(p);
+    async function open(browser: Browser, p: RelyingParty, extra: Record<string, string> = {}) {
+      const request = await authorizationRequest(p, extra);
       return { request, end: await untilApp(browser, await browser.get(request.url.href)) };
     }
 
@@ -191,8 +191,8 @@ describeWithDatabase('revoking a device (POST projects/{project}/mpinids/{mpinId
     }
 
     /** A returning user signs in with the passkey alone (in `browser`); answers the tokens the app got. */
-    async function signInWithPasskey(browser: Browser, p: RelyingParty, email: string, passkey: Passkey) {
-      const { request, end: page1 } = await open(browser, p);
+    async function signInWithPasskey(browser: Browser, p: RelyingParty, email: string, passkey: Passkey, extra: Record<string, string> = {}) {
+      const { request, end: page1 } = await open(browser, p, extra);
       const passkeyPage = await submitEmail(browser, page1, email);
       expect(passkeyPage.text).toContain('Sign in with a passkey');
       const answer = usePasskey(passkey, pageOptions<RequestOptions>(passkeyPage.text), app.baseUrl);
@@ -201,8 +201,8 @@ describeWithDatabase('revoking a device (POST projects/{project}/mpinids/{mpinId
     }
 
     /** The same user signs in with "Email me a code instead" (in `browser`). */
-    async function signInWithCode(browser: Browser, p: RelyingParty, email: string) {
-      const { request, end: page1 } = await open(browser, p);
+    async function signInWithCode(browser: Browser, p: RelyingParty, email: string, extra: Record<string, string> = {}) {
+      const { request, end: page1 } = await open(browser, p, extra);
       const passkeyPage = await submitEmail(browser, page1, email);
       const codePage = await untilApp(browser, await browser.request(codeInsteadAction(passkeyPage), { form: { email, method: 'code' } }));
       const after = await untilApp(browser, await browser.request(formAction(codePage), { form: { code: app.mailer.lastCode(email) } }));
@@ -243,6 +243,23 @@ describeWithDatabase('revoking a device (POST projects/{project}/mpinids/{mpinId
       const { end: page1 } = await open(withPasskey, p);
       const refused = await submitEmail(withPasskey, page1, email);
       expect(refused.status).toBe(403);
+    });
+
+    it('end the refresh tokens issued with the passkey too, even once the provider session is gone; a refresh token from a code sign-in stays', async () => {
+      const admin = await signedInAccount(app, t.db);
+      const p = await project(admin);
+      const { email, passkey } = await newUserWithPasskey(new Browser(), p);
+      const offline = await signInWithPasskey(new Browser(), p, email, passkey, OFFLINE);
+      const rotated = await client.refreshTokenGrant(p.config, offline.refresh_token as string);
+      const fromCode = await signInWithCode(new Browser(), p, email, OFFLINE);
+      // Every provider session ends (as after a logout, or their expiry): the offline tokens outlive them.
+      await t.db.query(`DELETE FROM oidc_payloads WHERE issuer = $1 AND kind = 'Session'`, [p.projectId]);
+      const rotatedAgain = await client.refreshTokenGrant(p.config, rotated.refresh_token as string);
+
+      expect((await revoke(admin, p.projectId, passkey.id)).status).toBe(200);
+      expect(await refusal(client.refreshTokenGrant(p.config, rotatedAgain.refresh_token as string))).toBe('invalid_grant');
+      expect(await refusal(client.fetchUserInfo(p.config, rotatedAgain.access_token, rotatedAgain.claims()?.sub as string))).toBe('invalid_token');
+      expect((await client.refreshTokenGrant(p.config, fromCode.refresh_token as string)).access_token).toEqual(expect.any(String));
     });
   });
 });

@@ -415,6 +415,10 @@ describeWithDatabase('projects', (t) => {
         token_endpoint_auth_methods: ['client_secret_post'],
         code_challenge_methods: ['S256', 'plain'],
         allow_pkce_only_token_exchange: true,
+        access_token_ttl: 300,
+        id_token_ttl: 900,
+        refresh_token_idle_ttl: 2 * 86400,
+        refresh_token_absolute_ttl: 30 * 86400,
       };
       const saved = await admin.api.put<Issuer>(`/api/projects/${id}/issuer`, next);
       expect(saved.status).toBe(200);
@@ -426,6 +430,10 @@ describeWithDatabase('projects', (t) => {
       ['no auth method', { token_endpoint_auth_methods: [] }, 'token_endpoint_auth_methods', 'Select at least one method'],
       ['no challenge method', { code_challenge_methods: [] }, 'code_challenge_methods', 'Select at least one method'],
       ['an address that is not a URL', { address: 'id.acme' }, 'address', 'Invalid URL'],
+      ['an access token living under a minute', { access_token_ttl: 59 }, 'access_token_ttl', 'Value not in the valid range'],
+      ['an ID token living over a day', { id_token_ttl: 86401 }, 'id_token_ttl', 'Value not in the valid range'],
+      ['a refresh token idle for over a year', { refresh_token_idle_ttl: 366 * 86400 }, 'refresh_token_idle_ttl', 'Value not in the valid range'],
+      ['a lifetime that is not a whole number', { refresh_token_absolute_ttl: 86400.5 }, 'refresh_token_absolute_ttl', 'Value not a valid number'],
     ];
     it.each(badIssuers)('rejects %s and stores nothing', async (_what, change, field, message) => {
       const { id, admin } = await projectWithPeople();

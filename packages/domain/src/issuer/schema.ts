@@ -18,6 +18,32 @@ export function discoveryUrlOf(issuer: string): string {
   return `${issuer.replace(/\/+$/, '')}${OIDC_DISCOVERY_PATH}`;
 }
 
+const MINUTE = 60;
+const DAY = 24 * 60 * MINUTE;
+
+/** Access and ID tokens live 1 minute to 1 day; refresh tokens 1 day to 1 year (seconds). */
+export const TOKEN_LIFETIME_RANGE = { min: MINUTE, max: DAY } as const;
+export const REFRESH_LIFETIME_RANGE = { min: DAY, max: 365 * DAY } as const;
+
+/**
+ * The lifetimes a project starts with: an access token 10 minutes, an ID token an hour; a refresh
+ * token ends after 14 days unused (idle) and 90 days after the sign-in that began it (absolute),
+ * whichever comes first (Auth0's and Keycloak's defaults are of this order).
+ */
+export const TOKEN_LIFETIME_DEFAULTS = {
+  access_token_ttl: 10 * MINUTE,
+  id_token_ttl: 60 * MINUTE,
+  refresh_token_idle_ttl: 14 * DAY,
+  refresh_token_absolute_ttl: 90 * DAY,
+} as const;
+
+const lifetime = (range: { min: number; max: number }) =>
+  z
+    .number({ error: 'validation.not_a_number' })
+    .int({ error: 'validation.not_a_number' })
+    .min(range.min, { error: 'validation.out_of_range' })
+    .max(range.max, { error: 'validation.out_of_range' });
+
 // spec §3 Issuer; spec §5: at least one auth method and one challenge method; alg and flag required.
 export const issuerSchema = z.object({
   // Read-only: the server answers the project's issuer URL and ignores what a PUT sends.
@@ -32,8 +58,14 @@ export const issuerSchema = z.object({
     .min(1, { error: 'validation.at_least_one_method' })
     .refine((v) => new Set(v).size === v.length, { error: 'validation.invalid_value' }),
   allow_pkce_only_token_exchange: z.boolean({ error: 'validation.required' }),
+  // Issue 22: lifetimes in seconds, applied to the next token issued. A document saved before they
+  // existed reads with the defaults.
+  access_token_ttl: lifetime(TOKEN_LIFETIME_RANGE).default(TOKEN_LIFETIME_DEFAULTS.access_token_ttl),
+  id_token_ttl: lifetime(TOKEN_LIFETIME_RANGE).default(TOKEN_LIFETIME_DEFAULTS.id_token_ttl),
+  refresh_token_idle_ttl: lifetime(REFRESH_LIFETIME_RANGE).default(TOKEN_LIFETIME_DEFAULTS.refresh_token_idle_ttl),
+  refresh_token_absolute_ttl: lifetime(REFRESH_LIFETIME_RANGE).default(TOKEN_LIFETIME_DEFAULTS.refresh_token_absolute_ttl),
 });
-export type Issuer = z.infer<typeof issuerSchema>;
+export type Issuer = z.output<typeof issuerSchema>;
 
 export function defaultIssuer(): Issuer {
   return {
@@ -42,5 +74,6 @@ export function defaultIssuer(): Issuer {
     token_endpoint_auth_methods: ['client_secret_basic', 'client_secret_post'],
     code_challenge_methods: ['S256'],
     allow_pkce_only_token_exchange: false,
+    ...TOKEN_LIFETIME_DEFAULTS,
   };
 }

@@ -28,7 +28,16 @@ export const SETTINGS_PAGE_FIELDS: Record<SettingsPage, readonly string[]> = {
   ],
   branding: ['supportEmail', 'supportPhone', 'helpUrl', 'logoUrl', 'displayName'],
   verification: ['verificationOptions', 'identityType'],
-  oidc: ['id_token_signing_alg', 'token_endpoint_auth_methods', 'code_challenge_methods', 'allow_pkce_only_token_exchange'],
+  oidc: [
+    'id_token_signing_alg',
+    'token_endpoint_auth_methods',
+    'code_challenge_methods',
+    'allow_pkce_only_token_exchange',
+    'access_token_ttl',
+    'id_token_ttl',
+    'refresh_token_idle_ttl',
+    'refresh_token_absolute_ttl',
+  ],
   mobile: ['customMobileDomain', 'associationAndroid', 'associationIOS', 'mobileAndroidLocation', 'mobileIOSLocation', 'pushOptions'],
 };
 

@@ -1,5 +1,6 @@
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
+import { TOKEN_LIFETIME_DEFAULTS } from '@latchkey/domain';
 import { safeEqual, randomToken, type SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import { createIssuerProvider } from '../oidc/issuer-provider.ts';
@@ -93,6 +94,13 @@ export function createConsoleProvider(options: {
     },
     clientAuthMethods: ['client_secret_basic'],
     codeChallengeMethods: ['S256'],
+    // The console asks for no refresh token (its own session lives on the server, README "Sessions").
+    lifetimes: {
+      accessToken: TOKEN_LIFETIME_DEFAULTS.access_token_ttl,
+      idToken: TOKEN_LIFETIME_DEFAULTS.id_token_ttl,
+      refreshIdle: TOKEN_LIFETIME_DEFAULTS.refresh_token_idle_ttl,
+      refreshAbsolute: TOKEN_LIFETIME_DEFAULTS.refresh_token_absolute_ttl,
+    },
     // The console's pages speak English (docs/decisions/0015).
     uiLocales: ['en'],
     // The account id is the verified, lower-cased email address.

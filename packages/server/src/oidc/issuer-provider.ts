@@ -12,19 +12,44 @@ import type { Db } from '../db/db.ts';
 import { formTargetOf } from './mount.ts';
 import { dbAdapterFactory, type CodeEvents } from './payloads.repository.ts';
 
-/** Lifetimes of every issuer's artefacts, in seconds. */
-const PROVIDER_TTL = {
+/** Lifetimes of every issuer's artefacts that no setting changes, in seconds. */
+const FIXED_TTL = {
   AuthorizationCode: 60,
-  AccessToken: 10 * 60,
-  IdToken: 60 * 60,
   Interaction: 60 * 60,
   // As long as a console session can live at most (spec-free choice, README "Sessions").
   Session: 12 * 60 * 60,
-  Grant: 12 * 60 * 60,
 };
 
-/** The scopes every issuer offers, and the claims they give. */
-export const ISSUER_SCOPES = ['openid', 'email'] as const;
+/** An issuer's token lifetimes in seconds (a project's OpenID Connect settings, issue 22). */
+export interface TokenLifetimes {
+  accessToken: number;
+  idToken: number;
+  /** A refresh token unused this long ends (each rotation starts it again)… */
+  refreshIdle: number;
+  /** …and every refresh token of a sign-in ends this long after it, rotated or not. */
+  refreshAbsolute: number;
+}
+
+/**
+ * The lifetimes oidc-provider is given: a refresh token lives its idle time, cut to what remains of
+ * the absolute time since the sign-in that began the chain (`iiat` survives rotation); a grant lives
+ * as long as its longest refresh token can, or a session.
+ */
+function providerTtl(lifetimes: TokenLifetimes): NonNullable<Configuration['ttl']> {
+  return {
+    ...FIXED_TTL,
+    AccessToken: lifetimes.accessToken,
+    IdToken: lifetimes.idToken,
+    RefreshToken(_ctx, token) {
+      const remaining = (token.iiat ?? token.iat ?? Math.floor(Date.now() / 1000)) + lifetimes.refreshAbsolute - Math.floor(Date.now() / 1000);
+      return Math.max(1, Math.min(lifetimes.refreshIdle, remaining));
+    },
+    Grant: Math.max(lifetimes.refreshAbsolute, FIXED_TTL.Session),
+  };
+}
+
+/** The scopes every issuer offers, and the claims they give (`offline_access`: a refresh token). */
+export const ISSUER_SCOPES = ['openid', 'email', 'offline_access'] as const;
 
 /**
  * How the client in this request authenticates at the token endpoint: oidc-provider accepts a
@@ -48,6 +73,12 @@ export interface IssuerClients {
 export interface IssuerAccount {
   sub: string;
   email?: string;
+}
+
+/** A refresh token grant answered: tokens issued (`idToken`: an ID token among them), or refused for `reason`. */
+export interface RefreshEvents {
+  refreshed(ctx: KoaContextWithOIDC, accountId: string | null, idToken: boolean): Promise<void>;
+  refused(ctx: KoaContextWithOIDC, accountId: string | null, reason: string): Promise<void>;
 }
 
 /**
@@ -78,6 +109,9 @@ export interface IssuerDefinition {
   claimsInIdToken: boolean;
   /** What authorization codes are as events (a project's issuer, docs/decisions/0014). */
   codeEvents?: CodeEvents;
+  /** What refresh token grants are as events (a project's issuer). */
+  refreshEvents?: RefreshEvents;
+  lifetimes: TokenLifetimes;
   /** May a browser at `origin` call the token, userinfo and other endpoints? */
   corsAllowed(origin: string): boolean;
   /** A request refused with a page (unknown client, a redirect URI not registered exactly, …). */
@@ -110,7 +144,9 @@ function mountedAt(definition: IssuerDefinition): Pick<Configuration, 'interacti
 }
 
 /**
- * Builds an issuer's oidc-provider: authorization code with PKCE, scopes openid and email, its
+ * Builds an issuer's oidc-provider: authorization code with PKCE, refresh tokens (rotated at every
+ * use, RFC 9700 §4.14.2: a rotated one presented again revokes its whole grant), revocation (RFC
+ * 7009) and introspection (RFC 7662), scopes openid, email and offline_access, its
  * artefacts in oidc_payloads under its key (payloads.repository.ts), its clients looked up and
  * their secrets verified by its owner, its pages ours (pages/).
  */
@@ -153,8 +189,19 @@ export function createIssuerProvider(db: Db, secretBox: SecretBox, definition: I
       // off until they are checked the same way.
       pushedAuthorizationRequests: { enabled: false },
       rpInitiatedLogout: definition.logout ? { enabled: true, ...definition.logout } : { enabled: false },
+      // RFC 7009: a client revokes its own tokens; a refresh or access token takes its grant with it.
+      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
+      // RFC 7662: a confidential client (a resource server of the project) asks about any token of the issuer.
+      introspection: { enabled: true, allowedPolicy: async (_ctx, client) => client.clientAuthMethod !== 'none' },
     },
-    ttl: PROVIDER_TTL,
+    ttl: providerTtl(definition.lifetimes),
+    // A refresh token for offline_access (oidc-provider keeps that scope only with prompt=consent,
+    // OpenID Connect Core §11), and for every sign-in of a native app (RFC 8252: an app keeps its user
+    // signed in by refreshing); without offline_access it ends with the session (expiresWithSession).
+    async issueRefreshToken(_ctx, client, code) {
+      return client.grantTypeAllowed('refresh_token') && (code.scopes.has('offline_access') || client.applicationType === 'native');
+    },
+    rotateRefreshToken: true,
     discovery: { ui_locales_supported: [...definition.uiLocales] },
     clientBasedCORS: (_ctx, origin) => definition.corsAllowed(origin),
     renderError: (ctx, out) => definition.renderError(ctx, out),
@@ -177,8 +224,35 @@ export function createIssuerProvider(db: Db, secretBox: SecretBox, definition: I
     }
   });
   provider.use(refuseForeignPreflights(definition));
+  if (definition.refreshEvents) {
+    // The refused grant's reason as oidc-provider knows it (its answer says only "grant request is invalid").
+    const reasons = new WeakMap<KoaContextWithOIDC, string>();
+    provider.on('grant.error', (ctx: KoaContextWithOIDC, error: { error_detail?: unknown; message?: unknown }) => {
+      const reason = error.error_detail ?? error.message;
+      if (typeof reason === 'string') reasons.set(ctx, reason);
+    });
+    provider.use(refreshEventsOf(definition.refreshEvents, reasons));
+  }
   provider.use(formPostToTheClient);
   return provider;
+}
+
+/**
+ * Each refresh token grant is an event once answered: its account (the token's, when it was found)
+ * and, if refused, why. A client that failed to authenticate is reported by verifySecret already.
+ */
+function refreshEventsOf(events: RefreshEvents, reasons: WeakMap<KoaContextWithOIDC, string>) {
+  return async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
+    await next();
+    if (ctx.oidc?.route !== 'token' || ctx.oidc.params?.grant_type !== 'refresh_token') return;
+    const { entities } = ctx.oidc;
+    const accountId = entities.Account?.accountId ?? entities.RefreshToken?.accountId ?? null;
+    const body = (ctx.body ?? {}) as { id_token?: unknown; error?: unknown; error_description?: unknown };
+    if (ctx.status === 200) return events.refreshed(ctx, accountId, typeof body.id_token === 'string');
+    if (body.error === 'invalid_client') return;
+    const reason = reasons.get(ctx) ?? (typeof body.error_description === 'string' ? body.error_description : String(body.error ?? 'error'));
+    return events.refused(ctx, accountId, reason);
+  };
 }
 
 /** Endpoints whose CORS answer is the same for every origin (public metadata); the others are a client's. */

@@ -127,10 +127,20 @@ class DbAdapter implements Adapter {
     const deviceRef = this.#kind === 'Session' && stripped.deviceId !== null ? this.#refs.device(stripped.deviceId) : null;
     // A provider session names its account: logout ends the account's sessions through it.
     const accountRef = this.#kind === 'Session' && typeof payload.accountId === 'string' ? this.#refs.account(payload.accountId) : null;
+    // A grant's row is found by its grant id like everything issued under it (a device's revocation
+    // ends them together); its payload names it as its jti.
+    const grantId = this.#kind === 'Grant' ? id : payload.grantId;
+    // Codes and tokens are bound to the passkey of the session they came from, or of the grant they
+    // continue (a rotated refresh token whose session has ended): docs/decisions/0028.
+    const sessionUidRef = this.#kind !== 'Session' && typeof payload.sessionUid === 'string' ? this.#refs.uid('Session', payload.sessionUid) : null;
     await this.#withEvents(async (db) => {
       await this.#query(
         `INSERT INTO oidc_payloads (issuer, kind, id, payload, grant_id, user_code, uid, account_ref, device_ref, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
+           COALESCE($9::text,
+             (SELECT s.device_ref FROM oidc_payloads s WHERE s.issuer = $1 AND s.kind = 'Session' AND s.uid = $11::text),
+             (SELECT g.device_ref FROM oidc_payloads g WHERE g.issuer = $1 AND g.grant_id = $5::text AND g.device_ref IS NOT NULL LIMIT 1)),
+           $10)
          ON CONFLICT (issuer, kind, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id,
            user_code = EXCLUDED.user_code, uid = EXCLUDED.uid, account_ref = EXCLUDED.account_ref, device_ref = EXCLUDED.device_ref,
            expires_at = EXCLUDED.expires_at`,
@@ -138,12 +148,13 @@ class DbAdapter implements Adapter {
           this.#kind,
           idRef,
           this.#box.sealJson(payload, this.#context(idRef)),
-          payload.grantId ? this.#refs.grant(payload.grantId) : null,
+          grantId ? this.#refs.grant(grantId) : null,
           payload.userCode ? this.#refs.userCode(this.#kind, payload.userCode) : null,
           payload.uid ? this.#refs.uid(this.#kind, payload.uid) : null,
           accountRef,
           deviceRef,
           expiresAt,
+          sessionUidRef,
         ],
         db,
       );
@@ -230,18 +241,24 @@ export async function endSessionsOfAccount(db: Db, box: SecretBox, issuer: strin
 }
 
 /**
- * Ends every provider session at `issuer` that was started with the passkey `deviceId` (its
- * revocation, docs/decisions/0013), with the grants those sessions hold and every code and token
- * issued from them. Answers how many sessions ended.
+ * Ends everything at `issuer` that the passkey `deviceId` started (its revocation,
+ * docs/decisions/0013, 0028): its provider sessions, the grants they hold and every code, access
+ * and refresh token issued under those grants — an offline refresh token too, whose session may
+ * have ended. Answers how many sessions ended.
  */
 export async function endSessionsOfDevice(db: Db, box: SecretBox, issuer: string, deviceId: string): Promise<number> {
   const refs = oidcRefs(box);
-  const { rows } = await db.query<{ id: string; payload: string }>(
-    `DELETE FROM oidc_payloads WHERE issuer = $1 AND kind = 'Session' AND device_ref = $2 RETURNING id, payload`,
-    [issuer, refs.device(deviceId)],
+  const deviceRef = refs.device(deviceId);
+  const { rows } = await db.query<{ kind: string; id: string; payload: string }>(
+    `DELETE FROM oidc_payloads WHERE issuer = $1 AND (device_ref = $2 OR grant_id IN (
+        SELECT grant_id FROM oidc_payloads WHERE issuer = $1 AND device_ref = $2 AND grant_id IS NOT NULL))
+     RETURNING kind, id, payload`,
+    [issuer, deviceRef],
   );
+  const sessions = rows.filter((row) => row.kind === 'Session');
+  // A grant stored before its row carried its grant id (migration 0022) is named by its sessions.
   const grantIds = new Set<string>();
-  for (const row of rows) {
+  for (const row of sessions) {
     try {
       const session = box.openJson<{ authorizations?: Record<string, { grantId?: unknown }> }>(
         row.payload,
@@ -259,7 +276,7 @@ export async function endSessionsOfDevice(db: Db, box: SecretBox, issuer: string
       refs.id('Grant', grantId),
     ]);
   }
-  return rows.length;
+  return sessions.length;
 }
 
 export async function deleteExpiredOidcPayloads(db: Db): Promise<void> {

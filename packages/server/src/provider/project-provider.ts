@@ -5,7 +5,7 @@ import { issuerSite } from './custom-domains.ts';
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import type { CodeEvents } from '../oidc/payloads.repository.ts';
-import { createIssuerProvider, type IssuerClients } from '../oidc/issuer-provider.ts';
+import { createIssuerProvider, type IssuerClients, type RefreshEvents } from '../oidc/issuer-provider.ts';
 import type { EventOrigin, IssuerEvents } from '../oidc/events.ts';
 import type { IssuerState } from './issuer-state.repository.ts';
 import { findProjectUser } from './project-users.repository.ts';
@@ -94,6 +94,35 @@ function codeEvents(db: Db, projectId: string, events: IssuerEvents): CodeEvents
 }
 
 /**
+ * Each refresh token grant is an event of scope `authcode` (the token endpoint's): answered, it counts
+ * as an ID token issued (`jwt`) when it gave one, as the code exchange does; refused (a reused,
+ * expired or revoked token), it is a `failed` refusal with the provider's reason.
+ */
+function refreshEvents(db: Db, projectId: string, events: IssuerEvents): RefreshEvents {
+  const who = async (accountId: string | null) => (accountId === null ? null : ((await findProjectUser(db, projectId, accountId))?.identity ?? null));
+  return {
+    async refreshed(ctx, accountId, idToken) {
+      await events.recordNow(originOf(ctx, ctx.oidc.client?.clientId), {
+        scope: 'authcode',
+        status: 'success',
+        action: 'token.refreshed',
+        userId: await who(accountId),
+        ...(idToken ? { usage: 'jwt' as const } : {}),
+      });
+    },
+    async refused(ctx, accountId, reason) {
+      await events.refusal(originOf(ctx, ctx.oidc.client?.clientId ?? ctx.oidc.params?.client_id), {
+        scope: 'authcode',
+        status: 'failed',
+        action: 'token.refreshed',
+        userId: await who(accountId),
+        details: { reason },
+      });
+    },
+  };
+}
+
+/**
  * One project's OpenID Connect issuer, built from its state on the kernel (oidc/issuer-provider.ts);
  * a new one is built when the project's version changes (provider-cache.ts). Clients are the
  * project's applications, looked up at each use; their secrets are verified against the stored hash
@@ -131,7 +160,7 @@ export function createProjectProvider(options: {
         client_id: clientId,
         application_type: applicationType,
         redirect_uris: redirectUris,
-        grant_types: ['authorization_code'],
+        grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
         token_endpoint_auth_method: publicClient ? 'none' : (secretMethods[0] ?? 'client_secret_basic'),
         id_token_signed_response_alg: issuer.id_token_signing_alg,
@@ -171,6 +200,13 @@ export function createProjectProvider(options: {
     },
     claimsInIdToken: false,
     codeEvents: codeEvents(db, projectId, events),
+    refreshEvents: refreshEvents(db, projectId, events),
+    lifetimes: {
+      accessToken: issuer.access_token_ttl,
+      idToken: issuer.id_token_ttl,
+      refreshIdle: issuer.refresh_token_idle_ttl,
+      refreshAbsolute: issuer.refresh_token_absolute_ttl,
+    },
     // spec §3 allowedCORSDomains: only these browser origins may call token, userinfo and the rest.
     corsAllowed: (origin) => corsOriginAllowed(state.allowedOrigins, origin),
     async renderError(ctx, out) {

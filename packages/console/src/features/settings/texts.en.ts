@@ -94,6 +94,18 @@ export const settingsTexts = {
     pkceOnly: 'Allow PKCE only token exchange',
     pkceOnlyHelp: 'A public client (a browser or native app without a secret) may exchange a code with PKCE alone.',
     alg: 'ID token signing algorithm',
+    lifetimes: 'Token lifetimes',
+    lifetime: {
+      access_token_ttl: 'Access token lifetime',
+      access_token_ttl_help: 'How long it opens userinfo and your APIs: 1 minute to 1 day.',
+      id_token_ttl: 'ID token lifetime',
+      id_token_ttl_help: 'Until when an application may accept an ID token: 1 minute to 1 day.',
+      refresh_token_idle_ttl: 'Refresh token idle lifetime',
+      refresh_token_idle_ttl_help: 'A refresh token not used for this long stops working; each use starts it again. 1 to 365 days.',
+      refresh_token_absolute_ttl: 'Refresh token absolute lifetime',
+      refresh_token_absolute_ttl_help: 'However often it is used, the user signs in again this long after signing in. 1 to 365 days.',
+    },
+    units: { minutes: 'min', days: 'days' },
   },
   mobile: {
     intro: 'Where your mobile apps live, the files that let the project’s domain open them, and push notifications.',

@@ -98,6 +98,20 @@ export const settingsTextsFr: Translation<typeof settingsTexts, 'fr'> = {
     pkceOnly: 'Autoriser l’échange de jeton avec PKCE seul',
     pkceOnlyHelp: 'Un client public (un navigateur ou une application native sans secret) peut échanger un code avec PKCE seul.',
     alg: 'Algorithme de signature du jeton d’ID',
+    lifetimes: 'Durées de vie des jetons',
+    lifetime: {
+      access_token_ttl: 'Durée de vie du jeton d’accès',
+      access_token_ttl_help: 'Combien de temps un jeton d’accès ouvre userinfo et vos API : de 1 minute à 1 jour.',
+      id_token_ttl: 'Durée de vie du jeton d’ID',
+      id_token_ttl_help: 'Jusqu’à quand une application peut accepter un jeton d’ID : de 1 minute à 1 jour.',
+      refresh_token_idle_ttl: 'Inactivité maximale du jeton de rafraîchissement',
+      refresh_token_idle_ttl_help:
+        'Un jeton de rafraîchissement inutilisé pendant cette durée cesse de fonctionner ; chaque utilisation la fait repartir. De 1 à 365 jours.',
+      refresh_token_absolute_ttl: 'Durée de vie absolue du jeton de rafraîchissement',
+      refresh_token_absolute_ttl_help:
+        'Quel que soit l’usage, l’utilisateur se reconnecte au bout de cette durée après sa connexion. De 1 à 365 jours.',
+    },
+    units: { minutes: 'min', days: 'jours' },
   },
   mobile: {
     intro: 'Où se trouvent vos applications mobiles, les fichiers qui permettent au domaine du projet de les ouvrir, et les notifications push.',

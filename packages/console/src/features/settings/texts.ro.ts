@@ -97,6 +97,20 @@ export const settingsTextsRo: Translation<typeof settingsTexts, 'ro'> = {
     pkceOnly: 'Permiteți schimbul de token doar cu PKCE',
     pkceOnlyHelp: 'Un client public (un browser sau o aplicație nativă fără secret) poate schimba un cod doar cu PKCE.',
     alg: 'Algoritmul de semnare a tokenului ID',
+    lifetimes: 'Durata de viață a tokenurilor',
+    lifetime: {
+      access_token_ttl: 'Durata de viață a tokenului de acces',
+      access_token_ttl_help: 'Cât timp un token de acces deschide userinfo și API-urile dumneavoastră: de la 1 minut la 1 zi.',
+      id_token_ttl: 'Durata de viață a tokenului ID',
+      id_token_ttl_help: 'Până când o aplicație poate accepta un token ID: de la 1 minut la 1 zi.',
+      refresh_token_idle_ttl: 'Inactivitatea maximă a tokenului de reîmprospătare',
+      refresh_token_idle_ttl_help:
+        'Un token de reîmprospătare nefolosit atâta timp nu mai funcționează; fiecare utilizare o reîncepe. De la 1 la 365 de zile.',
+      refresh_token_absolute_ttl: 'Durata de viață absolută a tokenului de reîmprospătare',
+      refresh_token_absolute_ttl_help:
+        'Oricât de des ar fi folosit, utilizatorul se autentifică din nou după această durată de la autentificare. De la 1 la 365 de zile.',
+    },
+    units: { minutes: 'min', days: 'zile' },
   },
   mobile: {
     intro: 'Unde se află aplicațiile dumneavoastră mobile, fișierele care permit domeniului proiectului să le deschidă și notificările push.',

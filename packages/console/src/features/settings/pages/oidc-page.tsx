@@ -1,5 +1,14 @@
-import { CODE_CHALLENGE_METHODS, issuerSchema, SIGNING_ALGS, TOKEN_ENDPOINT_AUTH_METHODS, withValueAtPath, type Issuer } from '@latchkey/domain';
-import { Checkbox, Group, Select } from '@mantine/core';
+import {
+  CODE_CHALLENGE_METHODS,
+  issuerSchema,
+  REFRESH_LIFETIME_RANGE,
+  SIGNING_ALGS,
+  TOKEN_ENDPOINT_AUTH_METHODS,
+  TOKEN_LIFETIME_RANGE,
+  withValueAtPath,
+  type Issuer,
+} from '@latchkey/domain';
+import { Checkbox, Fieldset, Group, NumberInput, Select, SimpleGrid } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { CenteredLoader } from '../../../components/centered-loader.tsx';
@@ -15,7 +24,19 @@ import { useIssuer, useSaveIssuer } from '../api/use-issuer.ts';
 import { HistoryButton } from '../components/project-settings-frame.tsx';
 import { SettingsHistory } from '../components/settings-history.tsx';
 import { SettingSwitch } from '../components/setting-switch.tsx';
+import classes from '../components/settings.module.css';
 import '../texts.ts';
+
+type Lifetime = 'access_token_ttl' | 'id_token_ttl' | 'refresh_token_idle_ttl' | 'refresh_token_absolute_ttl';
+
+/** Each lifetime as the form shows it: in minutes or in days (the API's are seconds). */
+const LIFETIMES: Array<{ field: Lifetime; unit: 'minutes' | 'days'; range: { min: number; max: number } }> = [
+  { field: 'access_token_ttl', unit: 'minutes', range: TOKEN_LIFETIME_RANGE },
+  { field: 'id_token_ttl', unit: 'minutes', range: TOKEN_LIFETIME_RANGE },
+  { field: 'refresh_token_idle_ttl', unit: 'days', range: REFRESH_LIFETIME_RANGE },
+  { field: 'refresh_token_absolute_ttl', unit: 'days', range: REFRESH_LIFETIME_RANGE },
+];
+const SECONDS = { minutes: 60, days: 86400 } as const;
 
 /**
  * spec §2 "Settings pages" OpenID Connect (/project/{project}/oidc): the issuer's address to copy,
@@ -134,6 +155,26 @@ function IssuerForm({ projectId, current, closed, historyOpen, onHistoryClose }:
           }}
           error={issueOf('id_token_signing_alg')}
         />
+        <Fieldset legend={t('oidc.lifetimes')} variant="unstyled" className={classes.section} classNames={{ legend: classes.sectionTitle }}>
+          <SimpleGrid cols={{ base: 1, sm: 2 }} className={classes.alignInputs}>
+            {LIFETIMES.map(({ field, unit, range }) => (
+              <NumberInput
+                key={field}
+                label={t(`oidc.lifetime.${field}`)}
+                description={t(`oidc.lifetime.${field}_help`)}
+                suffix={` ${t(`oidc.units.${unit}`)}`}
+                min={range.min / SECONDS[unit]}
+                max={range.max / SECONDS[unit]}
+                clampBehavior="none"
+                allowNegative={false}
+                decimalScale={unit === 'days' ? 2 : 1}
+                value={value[field] / SECONDS[unit]}
+                onChange={(typed) => change({ [field]: typeof typed === 'number' ? Math.round(typed * SECONDS[unit]) : Number.NaN })}
+                error={issueOf(field)}
+              />
+            ))}
+          </SimpleGrid>
+        </Fieldset>
       </SettingsForm>
       <SettingsHistory
         projectId={projectId}

@@ -186,6 +186,12 @@ describe('create application (spec §2, §5, §7, §8)', () => {
     await ui.user.type(redirect(1), 'https://shop.example.com/cb');
     await ui.user.click(screen.getByRole('button', { name: 'Add redirect URL' }));
     await ui.user.type(redirect(2), 'com.example.shop:/cb');
+    // Issue 22: a private-use scheme is a native app's; as a web app (the default) it is refused.
+    expect(screen.getByRole('radio', { name: /^Web app/ })).toBeChecked();
+    expect(screen.getByText('A private-use scheme (e.g. com.example.app:/callback) is for a native app')).toBeInTheDocument();
+    expect(createButton()).toBeDisabled();
+    await ui.user.click(screen.getByRole('radio', { name: /^Native app/ }));
+    expect(screen.queryByText('A private-use scheme (e.g. com.example.app:/callback) is for a native app')).not.toBeInTheDocument();
     await ui.user.click(createButton());
 
     const dialog = await screen.findByRole('dialog', { name: 'Client secret' });
@@ -193,7 +199,7 @@ describe('create application (spec §2, §5, §7, §8)', () => {
     expect(within(dialog).getByRole('textbox', { name: 'Client ID' })).toHaveValue('client-a1');
     const writes = api.calls.filter((c) => c.method === 'POST').map((c) => ({ path: c.path, body: c.body }));
     expect(writes).toEqual([
-      { path: '/apps', body: { platformCode: 'oidc', name: 'Storefront', url: '', projectId: 'p1' } },
+      { path: '/apps', body: { platformCode: 'oidc', applicationType: 'native', name: 'Storefront', url: '', projectId: 'p1' } },
       { path: '/apps/a1/keys', body: { redirectURI: ['https://shop.example.com/cb', 'com.example.shop:/cb'] } },
     ]);
     expect(ui.location()).toBe('/project/p1/app/create');
@@ -278,6 +284,8 @@ describe('application settings (spec §2, §4, §7, §8)', () => {
     await screen.findByRole('heading', { level: 1, name: 'Application settings' });
     expect(await screen.findByRole('textbox', { name: 'Type' })).toHaveValue('oidc');
     expect(screen.getByRole('textbox', { name: 'Type' })).toHaveAttribute('readonly');
+    expect(screen.getByRole('textbox', { name: 'Application type' })).toHaveValue('Native app');
+    expect(screen.getByRole('textbox', { name: 'Application type' })).toHaveAttribute('readonly');
     expect(screen.getByRole('textbox', { name: 'Name' })).toHaveValue('Storefront');
     expect(screen.getByRole('textbox', { name: 'Project ID' })).toHaveValue('p1');
     expect(screen.getByRole('textbox', { name: 'Client ID' })).toHaveValue('client-a1');

@@ -36,6 +36,8 @@ export function application(overrides: Partial<Application> = {}): Application {
     projectId: 'p1',
     name: 'Storefront',
     platformCode: 'oidc',
+    // Its keys (below) return to a web address and an app's scheme: a native app.
+    applicationType: 'native',
     enabled: true,
     logoUrl: '',
     keysEndpoint: `apps/${id}/keys`,

@@ -10,6 +10,8 @@ import {
   keysBodySchema,
   redirectUriMatches,
   toFieldIssues,
+  redirectUriProblems,
+  redirectUrisOf,
   returnsToUnverifiedApp,
 } from '../src/index.ts';
 
@@ -31,11 +33,12 @@ describe('new app (spec §5)', () => {
   ])('rejects %s', (_n, input, field, message) => {
     expect(issues(applicationCreateFormSchema.safeParse(input))).toContainEqual(expect.objectContaining({ field, message }));
   });
-  it('the create call defaults platformCode to oidc and url to empty', () => {
+  it('the create call defaults platformCode to oidc, the type to a web app and url to empty', () => {
     expect(applicationCreateSchema.parse({ name: 'a', projectId: 'p1' })).toEqual({
       name: 'a',
       projectId: 'p1',
       platformCode: 'oidc',
+      applicationType: 'web',
       url: '',
     });
   });
@@ -103,6 +106,7 @@ describe('app rules (spec §4)', () => {
 // RFC 8252 as oidc-provider 9 applies it (docs/decisions/0012 "Native apps").
 describe('redirect URIs the issuer can return to', () => {
   const NATIVE_WEB = 'validation.redirect_uri_native_web';
+  const APP_SCHEME = 'validation.redirect_uri_app_scheme';
   it.each([
     ['a web app', ['https://shop.example/cb', 'http://shop.example/cb', 'https://localhost:8443/cb'], [null, null, null], 'web'],
     ['a web app with a loopback address for development', ['https://shop.example/cb', 'http://localhost:3000/cb'], [null, null], 'web'],
@@ -131,9 +135,24 @@ describe('redirect URIs the issuer can return to', () => {
       problems.flatMap((problem, index) => (problem ? [[`redirectURI.${index}`, problem]] : [])),
     );
     // The issuer leaves out what it cannot return to (a list stored before these rules), and serves the rest.
-    const client = issuerClientRedirects(uris);
+    const type = applicationType === 'native' ? 'native' : 'web';
+    const client = issuerClientRedirects(uris, type);
     expect(client.applicationType).toBe(applicationType);
     expect(client.redirectUris).toEqual(uris.filter((_uri, index) => problems[index] === null));
+  });
+  // Issue 22: the type is the application's, chosen at creation, not read from its redirect URIs.
+  it.each([
+    ['a web app returning to localhost only (local development) stays a web app', 'web', ['http://localhost:3000/callback'], [null], 'web'],
+    ['a single-page app is a web client', 'spa', ['https://spa.example/', 'http://127.0.0.1:5173/'], [null, null], 'web'],
+    ['a web app may not return to a private-use scheme', 'web', ['com.example.app:/cb', 'https://shop.example/cb'], [APP_SCHEME, null], 'web'],
+    ['a single-page app neither', 'spa', ['myapp://callback'], [APP_SCHEME], 'web'],
+    ['a native app with https to a domain only', 'native', ['https://app.example/cb'], [null], 'native'],
+    ['a native app with http to a domain', 'native', ['http://app.example/cb', 'http://127.0.0.1/cb'], [NATIVE_WEB, null], 'native'],
+  ] as const)('%s', (_name, type, uris, problems, applicationType) => {
+    expect(redirectUriProblems(uris, type)).toEqual(problems);
+    const parsed = redirectUrisOf(type).safeParse(uris);
+    expect(parsed.success).toBe(problems.every((p) => p === null));
+    expect(issuerClientRedirects(uris, type)).toEqual({ applicationType, redirectUris: uris.filter((_uri, index) => problems[index] === null) });
   });
   it('names the problem in words', () => {
     expect(issues(keysBodySchema.safeParse({ redirectURI: ['com.example.app:/cb', 'http://app.example/cb'] }))[0]?.message).toContain(

@@ -33,6 +33,11 @@ export async function fillRedirectUrls(page: Page, urls: string[]): Promise<void
   }
 }
 
+/** The create form's application type (issue 22): "Web app", "Single-page app" or "Native app". */
+export async function chooseApplicationType(page: Page, label: string): Promise<void> {
+  await page.getByRole('radio', { name: new RegExp(`^${label}`) }).check();
+}
+
 /** The one-time secret dialog: answers the secret it shows after checking it can be copied. */
 export async function copySecretAndAcknowledge(page: Page): Promise<string> {
   const dialog = page.getByRole('dialog', { name: 'Client secret' });

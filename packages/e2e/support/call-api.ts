@@ -6,6 +6,7 @@ import {
   XSRF_COOKIE,
   XSRF_HEADER,
   type BodyOf,
+  type ApplicationType,
   type Endpoint,
   type ParamsOf,
   type QueryOf,
@@ -65,10 +66,10 @@ export async function getAppThroughApi(page: Page, applicationId: string) {
   return callApiOk(page, api.getApp, { params: { application: applicationId } });
 }
 
-/** An OpenID Connect application in the project with its keys, through the API: answers its client credentials. */
-export async function createAppWithKeysThroughApi(page: Page, projectId: string, redirectUris: string[]) {
+/** An OpenID Connect application in the project with its keys, through the API (a web app unless `applicationType` says otherwise): answers its client credentials. */
+export async function createAppWithKeysThroughApi(page: Page, projectId: string, redirectUris: string[], applicationType: ApplicationType = 'web') {
   const { id } = await callApiOk(page, api.createApp, {
-    body: { platformCode: 'oidc', name: 'Test app', url: new URL(redirectUris[0] ?? 'https://app.example.com').origin, projectId },
+    body: { platformCode: 'oidc', applicationType, name: 'Test app', url: new URL(redirectUris[0] ?? 'https://app.example.com').origin, projectId },
   });
   const keys = await callApiOk(page, api.createAppKeys, { params: { application: id }, body: { redirectURI: redirectUris } });
   return { ...keys, id };

@@ -12,6 +12,7 @@ import {
   expectOnAppSettings,
   fillAppName,
   fillNameFilter,
+  chooseApplicationType,
   fillRedirectUrls,
   goToApps,
 } from '../support/apps-pages.ts';
@@ -43,6 +44,11 @@ test('a project admin creates an app, copies its secret, finds it by name, regen
     await expectValidationMessage(page, 'Invalid URI');
     await expectCreateEnabled(page, false);
     await fillRedirectUrls(page, ['https://shop.example.com/callback', 'com.example.shop:/callback']);
+    // Issue 22: a private-use scheme is a native app's.
+    await expectValidationMessage(page, 'A private-use scheme (e.g. com.example.app:/callback) is for a native app');
+    await expectCreateEnabled(page, false);
+    await chooseApplicationType(page, 'Native app');
+    await expectCreateEnabled(page, true);
     await expectAccessible(page);
     await clickCreate(page);
     return copySecretAndAcknowledge(page);
@@ -51,6 +57,7 @@ test('a project admin creates an app, copies its secret, finds it by name, regen
 
   await test.step('the settings show the type, ids and both redirect URLs', async () => {
     await expectField(page, 'Type', 'oidc');
+    await expectField(page, 'Application type', 'Native app');
     await expectField(page, 'Project ID', projectId);
     await expectFieldFilled(page, 'Client ID');
     await expectField(page, 'Redirect URL 1', 'https://shop.example.com/callback');

@@ -15,7 +15,7 @@ test('a native app’s user signs in in the browser, and Chromium hands the code
   const { issuer, clientId, clientSecret } = await test.step('a developer registers a mobile app that returns to its own scheme', async () => {
     await signIn(page, newEmail('developer'));
     const projectId = await createProjectThroughApi(page, projectName);
-    const keys = await createAppWithKeysThroughApi(page, projectId, ['https://app.example.com/callback', APP_REDIRECT]);
+    const keys = await createAppWithKeysThroughApi(page, projectId, ['https://app.example.com/callback', APP_REDIRECT], 'native');
     return { issuer: `${baseURL}/p/${projectId}`, clientId: keys.clientId, clientSecret: keys.clientSecret };
   });
 

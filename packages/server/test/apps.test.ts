@@ -217,6 +217,8 @@ describeEachDatabase('applications', (t) => {
         projectId: id,
         name: 'Customer portal',
         platformCode: 'oidc',
+        // Issue 22: a web app unless chosen otherwise.
+        applicationType: 'web',
         enabled: true,
         logoUrl: '',
         keysEndpoint: `apps/${appId}/keys`,
@@ -245,6 +247,7 @@ describeEachDatabase('applications', (t) => {
       ['a url that is not a URL', { url: 'portal.example.com' }, 'url', 'Invalid URL'],
       ['a missing project id', { projectId: undefined }, 'projectId', 'Required'],
       ['an empty project id', { projectId: '' }, 'projectId', 'Required'],
+      ['an unknown application type', { applicationType: 'desktop' }, 'applicationType', 'Invalid value'],
     ];
     it.each(bad)('rejects %s with 400 and the spec message; nothing is stored', async (_what, change, field, message) => {
       const { id, manager } = await projectWithPeople();
@@ -340,7 +343,7 @@ describeEachDatabase('applications', (t) => {
   describe('keys', () => {
     it('creates a client id and secret; the secret is answered once and stored only as a keyed hash', async () => {
       const { id, manager } = await projectWithPeople();
-      const appId = await createApp(manager, id);
+      const appId = await createApp(manager, id, 'Mobile app', 'native');
       const res = await manager.api.post<ApplicationKeys>(`/api/apps/${appId}/keys`, {
         redirectURI: [`  ${REDIRECT}  `, 'com.example.app:/oauth2redirect', 'HTTPS://Example.COM/Cb/'],
       });
@@ -625,7 +628,7 @@ describeEachDatabase('applications', (t) => {
 
     it('matches redirect URIs exactly: no trailing slash, case, prefix, port or query variants', async () => {
       const { id, manager } = await projectWithPeople();
-      const appId = await createApp(manager, id);
+      const appId = await createApp(manager, id, 'Mobile app', 'native');
       const { clientId } = await createKeys(manager, appId, [REDIRECT, 'com.example.app:/oauth2redirect']);
       expect(await redirectAllowed(clientId, REDIRECT)).toBe(true);
       expect(await redirectAllowed(clientId, 'com.example.app:/oauth2redirect')).toBe(true);
@@ -815,6 +818,7 @@ describeEachDatabase('applications', (t) => {
         projectId,
         name: '100% sure',
         platformCode: 'oidc',
+        applicationType: 'web',
         enabled: true,
         logoUrl: '',
         keysEndpoint: `apps/${expected('name', 'asc')[0]}/keys`,

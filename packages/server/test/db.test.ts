@@ -96,3 +96,63 @@ it.each(['postgres', 'pglite'] as const)(
     }
   },
 );
+
+it.each(['postgres', 'pglite'] as const)(
+  'migration 0023 gives each application the type the issuer read it as, and keeps PKCE required in every project made before (%s)',
+  async (driver) => {
+    const fresh = await createTestDatabase(driver);
+    try {
+      await fresh.db.exec('DROP SCHEMA public CASCADE; CREATE SCHEMA public;');
+      await migrate(
+        fresh.db,
+        loadMigrations().filter((m) => m.version < '0023'),
+      );
+      await fresh.db.query(
+        `INSERT INTO projects (id, name, email, settings, issuer) VALUES
+           ('pstrict000000001', 'Strict', 'a@example.test', '{}'::jsonb, NULL),
+           ('ppublic000000001', 'Public', 'a@example.test', '{}'::jsonb, '{"allow_pkce_only_token_exchange": true, "id_token_signing_alg": "ES256"}'::jsonb)`,
+      );
+      const apps: Array<[string, string, string[] | null]> = [
+        ['scheme', 'pstrict000000001', ['com.example.app:/cb', 'https://app.example/cb']],
+        ['loopback', 'pstrict000000001', ['http://127.0.0.1/cb', 'http://[::1]:8080/cb', 'http://localhost/cb']],
+        ['webdev', 'pstrict000000001', ['https://shop.example/cb', 'http://localhost:3000/cb']],
+        ['nokeys', 'pstrict000000001', null],
+        ['browser', 'ppublic000000001', ['https://spa.example/']],
+        ['cli', 'ppublic000000001', ['http://localhost:8765/cb']],
+      ];
+      for (const [id, project, uris] of apps) {
+        await fresh.db.query(`INSERT INTO applications (id, project_id, name, created_at, updated_at) VALUES ($1, $2, $1, now(), now())`, [
+          id,
+          project,
+        ]);
+        if (uris) {
+          await fresh.db.query(
+            `INSERT INTO application_keys (application_id, client_id, client_secret_hash, redirect_uris, created_at) VALUES ($1, $1, 'x', $2, now())`,
+            [id, uris],
+          );
+        }
+      }
+
+      expect(await migrate(fresh.db)).toContain('0023_application_types');
+      const { rows } = await fresh.db.query<{ id: string; application_type: string }>('SELECT id, application_type FROM applications ORDER BY id');
+      expect(Object.fromEntries(rows.map((r) => [r.id, r.application_type]))).toEqual({
+        scheme: 'native',
+        loopback: 'native',
+        webdev: 'web',
+        nokeys: 'web',
+        browser: 'spa',
+        cli: 'native',
+      });
+      const { rows: projects } = await fresh.db.query<{ id: string; issuer: Record<string, unknown> }>('SELECT id, issuer FROM projects ORDER BY id');
+      expect(projects).toEqual([
+        {
+          id: 'ppublic000000001',
+          issuer: { allow_pkce_only_token_exchange: true, id_token_signing_alg: 'ES256', require_pkce_for_confidential_clients: true },
+        },
+        { id: 'pstrict000000001', issuer: { require_pkce_for_confidential_clients: true } },
+      ]);
+    } finally {
+      await fresh.drop();
+    }
+  },
+);

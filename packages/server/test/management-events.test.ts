@@ -227,6 +227,7 @@ describeWithDatabase('management actions in the audit log', (t) => {
       expect(created.details.changes).toEqual({
         name: { before: null, after: 'Web portal' },
         platformCode: { before: null, after: 'oidc' },
+        applicationType: { before: null, after: 'web' },
         url: { before: null, after: 'https://app.example.com' },
       });
 

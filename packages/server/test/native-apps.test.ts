@@ -1,6 +1,6 @@
 import * as client from 'openid-client';
 import { beforeAll, expect, it } from 'vitest';
-import { api, projectIssuerPath, type ApplicationKeys, type Issuer } from '@latchkey/domain';
+import { api, projectIssuerPath, type ApplicationKeys, type ApplicationType, type Issuer } from '@latchkey/domain';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeWithDatabase } from './support/databases.ts';
@@ -18,14 +18,19 @@ describeWithDatabase('native apps at a project issuer', (d) => {
     admin = await signedInAccount(t, d.db);
   });
 
-  async function appWith(redirectUris: string[], issuer: Partial<Issuer> = {}): Promise<{ projectId: string; keys: ApplicationKeys }> {
+  /** A project with a native app (or of `type`) returning to `redirectUris`, and the issuer settings changed by `issuer`. */
+  async function appWith(
+    redirectUris: string[],
+    issuer: Partial<Issuer> = {},
+    type: ApplicationType = 'native',
+  ): Promise<{ projectId: string; keys: ApplicationKeys }> {
     const projectId = await createProject(admin);
     if (Object.keys(issuer).length > 0) {
       const path = apiPath(api.getIssuer, { project: projectId });
       const current = await admin.api.get<Issuer>(path);
       expect((await admin.api.put(path, { ...current.body, ...issuer })).status).toBe(200);
     }
-    const keys = await createKeys(admin, await createApp(admin, projectId, 'Mobile app'), redirectUris);
+    const keys = await createKeys(admin, await createApp(admin, projectId, 'Mobile app', type), redirectUris);
     return { projectId, keys };
   }
 
@@ -172,7 +177,7 @@ describeWithDatabase('native apps at a project issuer', (d) => {
     }
 
     // A web app with a development address on localhost: that port only (spec §2 exact match).
-    const web = await appWith(['https://shop.example.com/cb', 'http://localhost:3000/cb']);
+    const web = await appWith(['https://shop.example.com/cb', 'http://localhost:3000/cb'], {}, 'web');
     const webConfig = await relyingParty(web.projectId, web.keys, true);
     const exact = await new Browser().get((await authorization(webConfig, 'http://localhost:3000/cb')).url.href);
     expect(exact.status).toBe(303);
@@ -180,9 +185,43 @@ describeWithDatabase('native apps at a project issuer', (d) => {
     expect(otherPort.status).toBe(400);
   });
 
+  it('a web app registered with only http://localhost:3000/callback (local development) stays a web app: no page between, prompt=none, its exact port', async () => {
+    const local = 'http://localhost:3000/callback';
+    const { projectId, keys } = await appWith([local], {}, 'web');
+    const config = await relyingParty(projectId, keys, true);
+    const browser = new Browser();
+    await signIn(browser, (await authorization(config, local)).url, local);
+    const toApp = (location: string) => location.startsWith(local);
+    // Signed in already: straight back with a code, with or without prompt=none.
+    const again = await authorization(config, local);
+    const back = (await browser.follow(await browser.get(again.url.href), toApp)).at(-1) as BrowserResponse;
+    expect(back.location ?? back.text).toMatch(/^http:\/\/localhost:3000\/callback\?code=/);
+    const silent = new URL((await authorization(config, local)).url);
+    silent.searchParams.set('prompt', 'none');
+    const quiet = (await browser.follow(await browser.get(silent.href), toApp)).at(-1) as BrowserResponse;
+    expect(quiet.location ?? quiet.text).toMatch(/^http:\/\/localhost:3000\/callback\?code=/);
+    // Another port is another redirect URI, refused with a page.
+    expect((await new Browser().get((await authorization(config, 'http://localhost:3001/callback')).url.href)).status).toBe(400);
+  });
+
+  it('a web app may not register a private-use scheme, nor a single-page app; a native app may (400 naming the URI)', async () => {
+    const projectId = await createProject(admin);
+    for (const type of ['web', 'spa'] as const) {
+      const appId = await createApp(admin, projectId, `A ${type} app`, type);
+      const res = await admin.api.post<{ issues: Array<{ field: string; code: string }> }>(apiPath(api.createAppKeys, { application: appId }), {
+        redirectURI: ['https://app.example.com/cb', APP_SCHEME_REDIRECT],
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.issues.map((i) => [i.field, i.code])).toEqual([['redirectURI.1', 'validation.redirect_uri_app_scheme']]);
+    }
+    const native = await createApp(admin, projectId, 'A native app', 'native');
+    expect((await admin.api.post(apiPath(api.createAppKeys, { application: native }), { redirectURI: [APP_SCHEME_REDIRECT] })).status).toBe(201);
+    expect((await admin.api.get<{ applicationType: string }>(apiPath(api.getApp, { application: native }))).body.applicationType).toBe('native');
+  });
+
   it('the API refuses redirect URIs the issuer cannot return to (400 naming each, nothing stored); what it accepts works at the issuer', async () => {
     const projectId = await createProject(admin);
-    const appId = await createApp(admin, projectId);
+    const appId = await createApp(admin, projectId, 'Mobile app', 'native');
     const path = apiPath(api.createAppKeys, { application: appId });
     const cases: Array<[string[], Array<[string, string]>]> = [
       [['https://app.example.com/cb#done'], [['redirectURI.0', 'validation.redirect_uri_fragment']]],

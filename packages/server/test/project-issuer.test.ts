@@ -1,6 +1,6 @@
 import * as client from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, type ApplicationKeys, type Issuer } from '@latchkey/domain';
+import { api, type ApplicationKeys, type ApplicationType, type Issuer } from '@latchkey/domain';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
@@ -18,9 +18,9 @@ describeEachDatabase('every project is an OpenID Connect issuer', (d) => {
 
   const issuerUrl = (projectId: string) => `${t.baseUrl}/p/${projectId}`;
 
-  async function projectWithApp(): Promise<{ projectId: string; appId: string; keys: ApplicationKeys }> {
+  async function projectWithApp(type: ApplicationType = 'web'): Promise<{ projectId: string; appId: string; keys: ApplicationKeys }> {
     const projectId = await createProject(admin);
-    const appId = await createApp(admin, projectId);
+    const appId = await createApp(admin, projectId, 'Web portal', type);
     const keys = await createKeys(admin, appId);
     return { projectId, appId, keys };
   }
@@ -182,8 +182,8 @@ describeEachDatabase('every project is an OpenID Connect issuer', (d) => {
     expect((await exchange(basic, await signIn(new Browser(), third, uniqueEmail()), third)).id_token).toBeTruthy();
   });
 
-  it('lets a public client exchange a code with PKCE alone only while the project allows it', async () => {
-    const { projectId, keys } = await projectWithApp();
+  it('lets a public client (a single-page app) exchange a code with PKCE alone only while the project allows it', async () => {
+    const { projectId, keys } = await projectWithApp('spa');
     const publicClient = await relyingParty(projectId, keys, 'none');
     const refused = await authorization(publicClient);
     await expect(exchange(publicClient, await signIn(new Browser(), refused, uniqueEmail()), refused)).rejects.toMatchObject({
@@ -200,6 +200,41 @@ describeEachDatabase('every project is an OpenID Connect issuer', (d) => {
     await expect(
       client.authorizationCodeGrant(publicClient, callback, { pkceCodeVerifier: client.randomPKCECodeVerifier(), expectedState: noVerifier.state }),
     ).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('a web app never signs in as a public client, even where PKCE-only exchange is allowed', async () => {
+    const { projectId, keys } = await projectWithApp('web');
+    await setIssuer(projectId, { allow_pkce_only_token_exchange: true });
+    const publicClient = await relyingParty(projectId, keys, 'none');
+    const start = await authorization(publicClient);
+    expect(await refusal(exchange(publicClient, await signIn(new Browser(), start, uniqueEmail()), start))).toBe('invalid_client');
+  });
+
+  it('PKCE: optional for a web app by default (verified when sent), required once the project says so; always for a single-page app', async () => {
+    const { projectId, keys } = await projectWithApp('web');
+    const config = await relyingParty(projectId, keys);
+    const state = client.randomState();
+    const withoutPkce = () => client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: 'openid email', state });
+    const noPkce = await signIn(new Browser(), { url: withoutPkce(), verifier: '', state }, uniqueEmail());
+    expect((await client.authorizationCodeGrant(config, noPkce, { expectedState: state })).claims()?.aud).toBe(keys.clientId);
+    // A challenge sent is verified: the wrong verifier is refused.
+    const sent = await authorization(config);
+    const callback = await signIn(new Browser(), sent, uniqueEmail());
+    expect(
+      await refusal(
+        client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: client.randomPKCECodeVerifier(), expectedState: sent.state }),
+      ),
+    ).toBe('invalid_grant');
+
+    await setIssuer(projectId, { require_pkce_for_confidential_clients: true });
+    const refused = await new Browser().get(withoutPkce().href);
+    expect(refused.status).toBe(303);
+    expect(new URL(refused.location as string).searchParams.get('error')).toBe('invalid_request');
+
+    const spa = await projectWithApp('spa');
+    const spaConfig = await relyingParty(spa.projectId, spa.keys);
+    const spaRefused = await new Browser().get(client.buildAuthorizationUrl(spaConfig, { redirect_uri: REDIRECT, scope: 'openid', state }).href);
+    expect(new URL(spaRefused.location as string).searchParams.get('error_description')).toMatch(/requires PKCE/);
   });
 
   it('signs ID tokens with the algorithm of the issuer settings (ES256), keeping the earlier key published', async () => {

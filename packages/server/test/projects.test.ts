@@ -415,6 +415,7 @@ describeWithDatabase('projects', (t) => {
         token_endpoint_auth_methods: ['client_secret_post'],
         code_challenge_methods: ['S256', 'plain'],
         allow_pkce_only_token_exchange: true,
+        require_pkce_for_confidential_clients: true,
         access_token_ttl: 300,
         id_token_ttl: 900,
         refresh_token_idle_ttl: 2 * 86400,

@@ -147,7 +147,8 @@ describeEachDatabase('refresh tokens, revocation and introspection at a project 
     expect((await client.refreshTokenGrant(p.config, tokens.refresh_token as string)).access_token).toEqual(expect.any(String));
 
     await setIssuer(p.projectId, { allow_pkce_only_token_exchange: true });
-    const publicClient = await client.discovery(issuer, p.keys.clientId, undefined, client.None(), { execute: [client.allowInsecureRequests] });
+    const spaKeys = await createKeys(admin, await createApp(admin, p.projectId, 'Single-page app', 'spa'), [REDIRECT]);
+    const publicClient = await client.discovery(issuer, spaKeys.clientId, undefined, client.None(), { execute: [client.allowInsecureRequests] });
     // RFC 7662 §2.2: a caller not allowed to know learns nothing but `active: false`.
     expect(await client.tokenIntrospection(publicClient, tokens.access_token)).toEqual({ active: false });
     expect(await client.tokenIntrospection(p.config, tokens.access_token)).toMatchObject({ active: true });

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, projectIssuerPath, type ApplicationKeys, type Issuer } from '@latchkey/domain';
+import { api, projectIssuerPath, type ApplicationKeys, type ApplicationType, type Issuer } from '@latchkey/domain';
 import type { Db } from '../src/db/db.ts';
 import { ApiClient, signedInAccount, startTestApp, uniqueEmail, type SignedIn, type TestApp } from './support/app.ts';
 import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Passkey, type RequestOptions } from './support/authenticator.ts';
@@ -78,9 +78,9 @@ describe('two server instances on one PostgreSQL [postgres]', () => {
     return result;
   }
 
-  async function projectWithKeys(): Promise<{ projectId: string; appId: string; keys: ApplicationKeys }> {
+  async function projectWithKeys(type: ApplicationType = 'web'): Promise<{ projectId: string; appId: string; keys: ApplicationKeys }> {
     const projectId = await createProject(admin);
-    const appId = await createApp(admin, projectId);
+    const appId = await createApp(admin, projectId, 'Web portal', type);
     return { projectId, appId, keys: await createKeys(admin, appId) };
   }
 
@@ -233,7 +233,8 @@ describe('two server instances on one PostgreSQL [postgres]', () => {
 
   it('honours at B, within a second, each setting changed through A', async () => {
     const lb = loadBalancer();
-    const { projectId, appId, keys } = await projectWithKeys();
+    // A single-page app: it authenticates with its secret, or with PKCE alone where the project allows it.
+    const { projectId, appId, keys } = await projectWithKeys('spa');
     const config = await relyingParty(lb, projectId, keys);
     lb.current = 'B';
     const delays: Record<string, number> = {};

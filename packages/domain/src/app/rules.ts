@@ -27,7 +27,17 @@ export function redirectUriMatches(registered: readonly string[], asked: string)
 export type RedirectUriKind = 'app-scheme' | 'loopback' | 'https' | 'web';
 
 /** Why a redirect URI cannot be registered (a validation message key), beyond being a URI at all. */
-export type RedirectUriProblem = 'validation.invalid_uri' | 'validation.redirect_uri_fragment' | 'validation.redirect_uri_native_web';
+export type RedirectUriProblem =
+  'validation.invalid_uri' | 'validation.redirect_uri_fragment' | 'validation.redirect_uri_native_web' | 'validation.redirect_uri_app_scheme';
+
+/**
+ * What an application is at its project's issuer (issue 22, chosen at creation as in Logto and
+ * Auth0; docs/decisions/0028): a server-side web app (a confidential client, with its secret), a
+ * single-page app in the browser or a native (mobile, desktop, command-line) app — both public
+ * clients, which always use PKCE.
+ */
+export const APPLICATION_TYPES = ['web', 'spa', 'native'] as const;
+export type ApplicationType = (typeof APPLICATION_TYPES)[number];
 
 /** The hosts of a loopback redirect, as the URL parser writes them (and oidc-provider counts them). */
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
@@ -63,32 +73,30 @@ function redirectUriKind(uri: string): RedirectUriKind | RedirectUriProblem {
 }
 
 /**
- * The problem of each redirect URI of one application's list, or null. A list with a private-use
- * scheme belongs to a native app, which may besides return only to https on a domain or http on a
- * loopback address (RFC 8252 §7; oidc-provider refuses anything else for a native client).
+ * The problem of each redirect URI of one application's list, or null. A native app may return to a
+ * private-use scheme, https on a domain or http on a loopback address (RFC 8252 §7; oidc-provider
+ * refuses anything else for a native client); a web or single-page app to anything http(s) but a
+ * private-use scheme. Without a type (the keys alone), a list holding a private-use scheme is read
+ * as a native app's.
  */
-export function redirectUriProblems(uris: readonly string[]): Array<RedirectUriProblem | null> {
+export function redirectUriProblems(uris: readonly string[], type?: ApplicationType): Array<RedirectUriProblem | null> {
   const kinds = uris.map(redirectUriKind);
-  const native = kinds.includes('app-scheme');
+  const native = type === undefined ? kinds.includes('app-scheme') : type === 'native';
   return kinds.map((kind) => {
     if (kind === 'web' && native) return 'validation.redirect_uri_native_web';
+    if (kind === 'app-scheme' && type !== undefined && !native) return 'validation.redirect_uri_app_scheme';
     return kind === 'app-scheme' || kind === 'loopback' || kind === 'https' || kind === 'web' ? null : kind;
   });
 }
 
 /**
- * The client an application is at its project's issuer: `native` when it returns to a private-use
- * scheme, or to loopback addresses only (a command-line or desktop app, RFC 8252 §7.3: then any port
- * of a registered loopback URI is accepted, as the RFC requires); else `web` (exact match, spec §2).
- * A web app that also registers a loopback address for development stays `web`: oidc-provider sends a
- * native client through the sign-in pages at every authorization (RFC 8252 §8.6), so `prompt=none`
- * would stop working for it.
+ * The client an application of `type` is at its project's issuer: oidc-provider's `native` for a
+ * native app (any port of a registered loopback URI is then accepted, RFC 8252 §7.3, and a signed-in
+ * person confirms the app before it gets a code, §8.6), `web` otherwise (exact match, spec §2) —
+ * a web app registering `http://localhost:3000/callback` for development stays a web app.
  * URIs that could not be registered today (stored before these rules) are left out, so the rest work.
  */
-export function issuerClientRedirects(uris: readonly string[]): { applicationType: 'web' | 'native'; redirectUris: string[] } {
-  const problems = redirectUriProblems(uris);
-  const usable = uris.filter((_uri, index) => problems[index] === null);
-  const kinds = usable.map(redirectUriKind);
-  const native = kinds.includes('app-scheme') || (kinds.length > 0 && kinds.every((kind) => kind === 'loopback'));
-  return { applicationType: native ? 'native' : 'web', redirectUris: usable };
+export function issuerClientRedirects(uris: readonly string[], type: ApplicationType): { applicationType: 'web' | 'native'; redirectUris: string[] } {
+  const problems = redirectUriProblems(uris, type);
+  return { applicationType: type === 'native' ? 'native' : 'web', redirectUris: uris.filter((_uri, index) => problems[index] === null) };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { declareList } from '../list/declare.ts';
 import { cleanString, isUri, optionalUrl, requiredText, requiredUri } from '../validation/fields.ts';
-import { redirectUriProblems } from './rules.ts';
+import { APPLICATION_TYPES, redirectUriProblems, type ApplicationType } from './rules.ts';
 
 export const PLATFORM_CODES = ['oidc'] as const;
 export type PlatformCode = (typeof PLATFORM_CODES)[number];
@@ -12,6 +12,9 @@ export const applicationSchema = z.object({
   projectId: z.string(),
   name: z.string(),
   platformCode: z.enum(PLATFORM_CODES),
+  applicationType: z
+    .enum(APPLICATION_TYPES)
+    .describe('web: a server-side app with a secret; spa: a single-page app; native: a mobile, desktop or command-line app'),
   enabled: z.boolean(),
   logoUrl: z.string(),
   keysEndpoint: z.string(),
@@ -23,20 +26,26 @@ export type Application = z.infer<typeof applicationSchema>;
  * A redirect URI list: one or more, each required and a URI (spec §5 "New app"), that the project's
  * issuer can return to (redirectUriProblems: no fragment; a native app's list, RFC 8252).
  */
-export const redirectUrisSchema = z
-  .array(requiredUri(), { error: 'validation.required' })
-  .min(1, { error: 'validation.required' })
-  .max(50, { error: 'validation.out_of_range' })
-  .superRefine((uris, ctx) => {
-    redirectUriProblems(uris).forEach((problem, index) => {
-      // An entry that is no URI at all has its issue already.
-      if (problem && isUri(uris[index] ?? '')) ctx.addIssue({ code: 'custom', path: [index], message: problem });
+export const redirectUrisSchema = redirectUrisOf();
+
+/** The redirect URI list of an application of `type` (none: read from the list, redirectUriProblems). */
+export function redirectUrisOf(type?: ApplicationType) {
+  return z
+    .array(requiredUri(), { error: 'validation.required' })
+    .min(1, { error: 'validation.required' })
+    .max(50, { error: 'validation.out_of_range' })
+    .superRefine((uris, ctx) => {
+      redirectUriProblems(uris, type).forEach((problem, index) => {
+        // An entry that is no URI at all has its issue already.
+        if (problem && isUri(uris[index] ?? '')) ctx.addIssue({ code: 'custom', path: [index], message: problem });
+      });
     });
-  });
+}
 
 /** spec §7: POST apps with platformCode, name, url, projectId. */
 export const applicationCreateSchema = z.object({
   platformCode: z.enum(PLATFORM_CODES, { error: 'validation.invalid_value' }).default('oidc'),
+  applicationType: z.enum(APPLICATION_TYPES, { error: 'validation.invalid_value' }).default('web'),
   name: requiredText(),
   url: optionalUrl().default(''),
   projectId: cleanString(100).min(1, { error: 'validation.required' }),

@@ -58,6 +58,9 @@ export const issuerSchema = z.object({
     .min(1, { error: 'validation.at_least_one_method' })
     .refine((v) => new Set(v).size === v.length, { error: 'validation.invalid_value' }),
   allow_pkce_only_token_exchange: z.boolean({ error: 'validation.required' }),
+  // Issue 22: a public client always uses PKCE; a confidential web app when this is on (a project
+  // made before it existed keeps requiring it: migration 0023).
+  require_pkce_for_confidential_clients: z.boolean({ error: 'validation.required' }).default(false),
   // Issue 22: lifetimes in seconds, applied to the next token issued. A document saved before they
   // existed reads with the defaults.
   access_token_ttl: lifetime(TOKEN_LIFETIME_RANGE).default(TOKEN_LIFETIME_DEFAULTS.access_token_ttl),
@@ -74,6 +77,7 @@ export function defaultIssuer(): Issuer {
     token_endpoint_auth_methods: ['client_secret_basic', 'client_secret_post'],
     code_challenge_methods: ['S256'],
     allow_pkce_only_token_exchange: false,
+    require_pkce_for_confidential_clients: false,
     ...TOKEN_LIFETIME_DEFAULTS,
   };
 }

@@ -33,6 +33,7 @@ export const SETTINGS_PAGE_FIELDS: Record<SettingsPage, readonly string[]> = {
     'token_endpoint_auth_methods',
     'code_challenge_methods',
     'allow_pkce_only_token_exchange',
+    'require_pkce_for_confidential_clients',
     'access_token_ttl',
     'id_token_ttl',
     'refresh_token_idle_ttl',

@@ -12,6 +12,7 @@ export const validationMessages = {
   'validation.redirect_uri_fragment': 'A redirect URI cannot contain a fragment (#)',
   'validation.redirect_uri_native_web':
     'Beside a native app redirect URI (e.g. com.example.app:/callback), use https on a domain, or http on 127.0.0.1, [::1] or localhost',
+  'validation.redirect_uri_app_scheme': 'A private-use scheme (e.g. com.example.app:/callback) is for a native app',
   'validation.invalid_phone': 'Invalid phone number',
   'validation.at_least_one_permission': 'Select at least one permission',
   'validation.at_least_one_method': 'Select at least one method',

@@ -94,6 +94,8 @@ export function createConsoleProvider(options: {
     },
     clientAuthMethods: ['client_secret_basic'],
     codeChallengeMethods: ['S256'],
+    // The console always sends PKCE; its issuer requires it.
+    pkceForConfidentialClients: true,
     // The console asks for no refresh token (its own session lives on the server, README "Sessions").
     lifetimes: {
       accessToken: TOKEN_LIFETIME_DEFAULTS.access_token_ttl,
@@ -104,7 +106,8 @@ export function createConsoleProvider(options: {
     // The console's pages speak English (docs/decisions/0015).
     uiLocales: ['en'],
     // The account id is the verified, lower-cased email address.
-    findAccount: async (sub) => ({ sub, email: sub }),
+    // An administrator signs in with their address; the console's pages are English (docs/decisions/0015).
+    findAccount: async (sub) => ({ sub, email: sub, preferredUsername: sub, locale: 'en' }),
     claimsInIdToken: true,
     // The console calls its issuer from the server only.
     corsAllowed: () => false,

@@ -49,7 +49,7 @@ function providerTtl(lifetimes: TokenLifetimes): NonNullable<Configuration['ttl'
 }
 
 /** The scopes every issuer offers, and the claims they give (`offline_access`: a refresh token). */
-export const ISSUER_SCOPES = ['openid', 'email', 'offline_access'] as const;
+export const ISSUER_SCOPES = ['openid', 'profile', 'email', 'offline_access'] as const;
 
 /**
  * How the client in this request authenticates at the token endpoint: oidc-provider accepts a
@@ -61,6 +61,22 @@ function presentedAuthMethod(ctx: KoaContextWithOIDC | undefined): ClientAuthMet
   return ctx?.oidc?.params?.client_secret ? 'client_secret_post' : 'none';
 }
 
+/**
+ * What a client is (issue 22): a confidential `web` app, or a public `spa` or `native` one — the
+ * kernel reads it from the client's registration under this name (`web` when absent).
+ */
+export const APPLICATION_TYPE_METADATA = 'latchkey_application_type';
+
+/**
+ * PKCE (RFC 7636) is required of a public client (a single-page or native app, or any client that
+ * does not authenticate at the token endpoint) always, and of a confidential web app when the issuer
+ * says so; a challenge sent is verified in every case.
+ */
+export function pkceRequiredOf(client: { clientAuthMethod: string; [key: string]: unknown }, confidentialToo: boolean): boolean {
+  const type = client[APPLICATION_TYPE_METADATA] ?? 'web';
+  return confidentialToo || type !== 'web' || client.clientAuthMethod === 'none';
+}
+
 /** An issuer's clients, looked up at each use; their secrets are checked by the issuer's owner, never held by the provider. */
 export interface IssuerClients {
   /** The client's registration as this request may use it (`presented`: how it authenticates), or undefined: unknown here. */
@@ -69,10 +85,16 @@ export interface IssuerClients {
   verifySecret(clientId: string, secret: string, method: ClientAuthMethod): Promise<boolean>;
 }
 
-/** The account a `sub` names at an issuer: its claims (an email only for a user known by an address). */
+/**
+ * The account a `sub` names at an issuer: its claims (an email only for a user known by an address).
+ * `profile` gives what the issuer knows of a person (docs/decisions/0028): the identity they sign
+ * in with as `preferred_username`, and `locale`; no name is collected, so none is claimed.
+ */
 export interface IssuerAccount {
   sub: string;
   email?: string;
+  preferredUsername: string;
+  locale: string;
 }
 
 /** A refresh token grant answered: tokens issued (`idToken`: an ID token among them), or refused for `reason`. */
@@ -104,6 +126,8 @@ export interface IssuerDefinition {
   uiLocales: readonly string[];
   /** code_challenge_methods_supported as discovery states it (provider.routes.ts serves `plain`). */
   codeChallengeMethods: readonly string[];
+  /** Must a confidential web app use PKCE too (a public client always must)? */
+  pkceForConfidentialClients: boolean;
   findAccount(sub: string): Promise<IssuerAccount | null>;
   /** The ID token carries the email claims itself (the console reads them there, with no userinfo call). */
   claimsInIdToken: boolean;
@@ -167,16 +191,20 @@ export function createIssuerProvider(db: Db, secretBox: SecretBox, definition: I
     clients: [],
     clientAuthMethods: definition.clientAuthMethods,
     responseTypes: ['code'],
-    pkce: { required: () => true },
+    pkce: {
+      required: (_ctx, client) => pkceRequiredOf(client as unknown as Parameters<typeof pkceRequiredOf>[0], definition.pkceForConfidentialClients),
+    },
+    extraClientMetadata: { properties: [APPLICATION_TYPE_METADATA] },
     scopes: [...ISSUER_SCOPES],
-    claims: { openid: ['sub'], email: ['email', 'email_verified'] },
+    claims: { openid: ['sub'], profile: ['preferred_username', 'locale'], email: ['email', 'email_verified'] },
     conformIdTokenClaims: !definition.claimsInIdToken,
     enabledJWA: { idTokenSigningAlgValues: [definition.signingAlg] as NonNullable<Configuration['enabledJWA']>['idTokenSigningAlgValues'] },
     async findAccount(_ctx, sub) {
       const account = await definition.findAccount(sub);
       if (!account) return undefined;
       const email = account.email === undefined ? {} : { email: account.email, email_verified: true };
-      return { accountId: account.sub, claims: async () => ({ sub: account.sub, ...email }) };
+      const profile = { preferred_username: account.preferredUsername, locale: account.locale };
+      return { accountId: account.sub, claims: async () => ({ sub: account.sub, ...profile, ...email }) };
     },
     ...mountedAt(definition),
     jwks: { keys: definition.signingKeys } as Configuration['jwks'],

@@ -1,11 +1,11 @@
 import type { JsonWebKey } from 'node:crypto';
 import Provider, { type AdapterPayload, type ClientAuthMethod, type KoaContextWithOIDC } from 'oidc-provider';
-import { issuerClientRedirects, LANGUAGES } from '@latchkey/domain';
+import { issuerClientRedirects, LANGUAGES, type ApplicationType } from '@latchkey/domain';
 import { issuerSite } from './custom-domains.ts';
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import type { CodeEvents } from '../oidc/payloads.repository.ts';
-import { createIssuerProvider, type IssuerClients, type RefreshEvents } from '../oidc/issuer-provider.ts';
+import { APPLICATION_TYPE_METADATA, createIssuerProvider, type IssuerClients, type RefreshEvents } from '../oidc/issuer-provider.ts';
 import type { EventOrigin, IssuerEvents } from '../oidc/events.ts';
 import type { IssuerState } from './issuer-state.repository.ts';
 import { findProjectUser } from './project-users.repository.ts';
@@ -14,6 +14,7 @@ import { projectErrorPage } from './project-pages.ts';
 /** What the provider needs to know about a client id (the applications' repository answers it). */
 export interface Client {
   projectId: string;
+  applicationType: ApplicationType;
   clientSecretHash: string;
   redirectUris: string[];
   applicationEnabled: boolean;
@@ -149,16 +150,18 @@ export function createProjectProvider(options: {
     async find(clientId, presented) {
       const client = await clients.findClient(clientId);
       if (clientState(client, projectId) !== 'ok' || !client) return undefined;
-      // A secret is checked by verifySecret against the methods the project allows; without one, the
-      // client is public only while the project allows PKCE-only exchange (else the registered
-      // secret method does not match and the request is refused).
-      const publicClient = presented === 'none' && clientAuthMethods.includes('none');
-      // RFC 8252: an app returning to a private-use scheme or to loopback addresses only is a native
-      // client (any port of a loopback URI); URIs the issuer cannot return to are left out (docs/decisions/0012).
-      const { applicationType, redirectUris } = issuerClientRedirects(client.redirectUris);
+      // A secret is checked by verifySecret against the methods the project allows. Without one, a
+      // single-page or native app is a public client while the project allows PKCE-only exchange; a
+      // web app is confidential (else the registered secret method does not match and the request is
+      // refused). docs/decisions/0028.
+      const publicClient = presented === 'none' && client.applicationType !== 'web' && clientAuthMethods.includes('none');
+      // RFC 8252: a native app returns to a private-use scheme, a claimed https URL or any port of a
+      // loopback address; URIs the issuer cannot return to are left out (docs/decisions/0012).
+      const { applicationType, redirectUris } = issuerClientRedirects(client.redirectUris, client.applicationType);
       return {
         client_id: clientId,
         application_type: applicationType,
+        [APPLICATION_TYPE_METADATA]: client.applicationType,
         redirect_uris: redirectUris,
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
@@ -191,12 +194,15 @@ export function createProjectProvider(options: {
     clients: applications,
     clientAuthMethods,
     codeChallengeMethods: issuer.code_challenge_methods,
+    pkceForConfidentialClients: issuer.require_pkce_for_confidential_clients,
     uiLocales: LANGUAGES,
     async findAccount(sub) {
       const user = await findProjectUser(db, projectId, sub);
       if (!user) return null;
+      // The profile: the identity signed in with, and the project's pages' language (docs/decisions/0028).
+      const profile = { sub: user.id, preferredUsername: user.identity, locale: state.language };
       // docs/decisions/0018: the email claims only for a user known by an address (an alphanumeric id is no address).
-      return user.email === null ? { sub: user.id } : { sub: user.id, email: user.email };
+      return user.email === null ? profile : { ...profile, email: user.email };
     },
     claimsInIdToken: false,
     codeEvents: codeEvents(db, projectId, events),

@@ -6,6 +6,7 @@ import {
   buildPath,
   type Application,
   type ApplicationKeys,
+  type ApplicationType,
   type AuditResult,
   type Endpoint,
   type Project,
@@ -39,8 +40,15 @@ export async function closeProject(admin: SignedIn, projectId: string): Promise<
   expect((await admin.api.put(apiPath(api.updateProjectMeta, { project: projectId }), { enabled: false })).status).toBe(200);
 }
 
-export async function createApp(by: SignedIn, projectId: string, name = 'Web portal'): Promise<string> {
-  const res = await by.api.post<{ id: string }>(apiPath(api.createApp), { platformCode: 'oidc', name, url: 'https://app.example.com', projectId });
+/** An application of the project (a web app unless `applicationType` says otherwise, issue 22). */
+export async function createApp(by: SignedIn, projectId: string, name = 'Web portal', applicationType: ApplicationType = 'web'): Promise<string> {
+  const res = await by.api.post<{ id: string }>(apiPath(api.createApp), {
+    platformCode: 'oidc',
+    applicationType,
+    name,
+    url: 'https://app.example.com',
+    projectId,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.id;
 }

@@ -17,6 +17,15 @@ export const appsTexts = {
   form: {
     name: 'Name',
     type: 'Type',
+    applicationType: 'Application type',
+    applicationTypes: {
+      web: { label: 'Web app', help: 'Runs on a server that keeps the client secret (a confidential client).' },
+      spa: { label: 'Single-page app', help: 'Runs in the browser without a secret; signs in with PKCE.' },
+      native: {
+        label: 'Native app',
+        help: 'A mobile, desktop or command-line app; returns to its own scheme, a claimed https address or a loopback address.',
+      },
+    },
     projectId: 'Project ID',
     clientId: 'Client ID',
     issuer: 'Issuer',

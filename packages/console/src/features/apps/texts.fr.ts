@@ -16,6 +16,15 @@ export const appsTextsFr: Translation<typeof appsTexts, 'fr'> = {
   form: {
     name: 'Nom',
     type: 'Type',
+    applicationType: 'Type d’application',
+    applicationTypes: {
+      web: { label: 'Application web', help: 'S’exécute sur un serveur qui garde le secret client (un client confidentiel).' },
+      spa: { label: 'Application monopage', help: 'S’exécute dans le navigateur sans secret ; se connecte avec PKCE.' },
+      native: {
+        label: 'Application native',
+        help: 'Une application mobile, de bureau ou en ligne de commande ; revient à son propre schéma, à une adresse https revendiquée ou à une adresse de bouclage.',
+      },
+    },
     projectId: 'ID du projet',
     clientId: 'ID client',
     issuer: 'Émetteur',

@@ -16,6 +16,15 @@ export const appsTextsRo: Translation<typeof appsTexts, 'ro'> = {
   form: {
     name: 'Nume',
     type: 'Tip',
+    applicationType: 'Tipul aplicației',
+    applicationTypes: {
+      web: { label: 'Aplicație web', help: 'Rulează pe un server care păstrează secretul clientului (un client confidențial).' },
+      spa: { label: 'Aplicație cu o singură pagină', help: 'Rulează în browser fără secret; se autentifică cu PKCE.' },
+      native: {
+        label: 'Aplicație nativă',
+        help: 'O aplicație mobilă, desktop sau în linie de comandă; revine la propria schemă, la o adresă https revendicată sau la o adresă loopback.',
+      },
+    },
     projectId: 'ID proiect',
     clientId: 'ID client',
     issuer: 'Emitent',

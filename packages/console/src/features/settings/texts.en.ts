@@ -93,6 +93,9 @@ export const settingsTexts = {
     authHelp: 'How a confidential application proves itself when it exchanges a code.',
     pkceOnly: 'Allow PKCE only token exchange',
     pkceOnlyHelp: 'A public client (a browser or native app without a secret) may exchange a code with PKCE alone.',
+    pkceConfidential: 'Require PKCE from web apps too',
+    pkceConfidentialHelp:
+      'Single-page and native apps always use PKCE. A web app proves itself with its secret; turn this on to require PKCE of it as well (some server libraries send none).',
     alg: 'ID token signing algorithm',
     lifetimes: 'Token lifetimes',
     lifetime: {

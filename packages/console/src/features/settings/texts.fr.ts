@@ -97,6 +97,9 @@ export const settingsTextsFr: Translation<typeof settingsTexts, 'fr'> = {
     authHelp: 'Comment une application confidentielle prouve son identité lorsqu’elle échange un code.',
     pkceOnly: 'Autoriser l’échange de jeton avec PKCE seul',
     pkceOnlyHelp: 'Un client public (un navigateur ou une application native sans secret) peut échanger un code avec PKCE seul.',
+    pkceConfidential: 'Exiger PKCE des applications web aussi',
+    pkceConfidentialHelp:
+      'Les applications monopages et natives utilisent toujours PKCE. Une application web prouve son identité avec son secret ; activez cette option pour lui demander aussi PKCE (certaines bibliothèques serveur ne l’envoient pas).',
     alg: 'Algorithme de signature du jeton d’ID',
     lifetimes: 'Durées de vie des jetons',
     lifetime: {

@@ -96,6 +96,9 @@ export const settingsTextsRo: Translation<typeof settingsTexts, 'ro'> = {
     authHelp: 'Cum își dovedește identitatea o aplicație confidențială atunci când schimbă un cod.',
     pkceOnly: 'Permiteți schimbul de token doar cu PKCE',
     pkceOnlyHelp: 'Un client public (un browser sau o aplicație nativă fără secret) poate schimba un cod doar cu PKCE.',
+    pkceConfidential: 'Solicitați PKCE și de la aplicațiile web',
+    pkceConfidentialHelp:
+      'Aplicațiile cu o singură pagină și cele native folosesc întotdeauna PKCE. O aplicație web se identifică prin secretul ei; activați opțiunea pentru a-i cere și PKCE (unele biblioteci de server nu îl trimit).',
     alg: 'Algoritmul de semnare a tokenului ID',
     lifetimes: 'Durata de viață a tokenurilor',
     lifetime: {

@@ -154,6 +154,7 @@ export const ro: Translation<Catalogue, 'ro'> = {
     invalid_url: 'URL nevalid',
     invalid_uri: 'URI nevalid',
     redirect_uri_fragment: 'Un URI de redirecționare nu poate conține un fragment (#)',
+    redirect_uri_app_scheme: 'O schemă privată (de ex. com.example.app:/callback) este doar pentru o aplicație nativă',
     redirect_uri_native_web:
       'În afară de un URI de redirecționare pentru aplicații native (de ex. com.example.app:/callback), folosiți https pe un domeniu sau http pe 127.0.0.1, [::1] ori localhost',
     invalid_phone: 'Număr de telefon nevalid',

@@ -1,4 +1,11 @@
-import { applicationLinks, applicationList, type Application, type StoredApplicationKeys, type PlatformCode } from '@latchkey/domain';
+import {
+  applicationLinks,
+  applicationList,
+  type Application,
+  type ApplicationType,
+  type StoredApplicationKeys,
+  type PlatformCode,
+} from '@latchkey/domain';
 import type { Db } from '../../db/db.ts';
 import { listTable } from '../../db/list-kit.ts';
 import { eq } from '../../db/list-page.ts';
@@ -6,7 +13,7 @@ import type { Versioned } from '../../http/etag.ts';
 import type { Client } from '../../provider/project-provider.ts';
 
 // Rows come back under the domain's field names; the links are the only fields not stored.
-const APPLICATION = `id, project_id AS "projectId", name, platform_code AS "platformCode", enabled, logo_url AS "logoUrl"`;
+const APPLICATION = `id, project_id AS "projectId", name, platform_code AS "platformCode", application_type AS "applicationType", enabled, logo_url AS "logoUrl"`;
 type ApplicationRow = Omit<Application, 'keysEndpoint' | 'generateNewKeysEndpoint'>;
 
 function withLinks(row: ApplicationRow): Application {
@@ -46,12 +53,12 @@ export async function lockProjectForAppWrite(tx: Db, projectId: string): Promise
 
 export async function insertApplication(
   db: Db,
-  a: { id: string; projectId: string; name: string; platformCode: PlatformCode; url: string; now: Date },
+  a: { id: string; projectId: string; name: string; platformCode: PlatformCode; applicationType: ApplicationType; url: string; now: Date },
 ): Promise<Versioned<Application>> {
   const { rows } = await db.query<ApplicationRow & { version: number }>(
-    `INSERT INTO applications (id, project_id, name, platform_code, enabled, logo_url, url, created_at, updated_at, version)
-     VALUES ($1, $2, $3, $4, true, '', $5, $6, $6, 1) RETURNING ${APPLICATION}, version`,
-    [a.id, a.projectId, a.name, a.platformCode, a.url, a.now],
+    `INSERT INTO applications (id, project_id, name, platform_code, application_type, enabled, logo_url, url, created_at, updated_at, version)
+     VALUES ($1, $2, $3, $4, $7, true, '', $5, $6, $6, 1) RETURNING ${APPLICATION}, version`,
+    [a.id, a.projectId, a.name, a.platformCode, a.url, a.now, a.applicationType],
   );
   return versionedApplication(rows[0]) as Versioned<Application>;
 }
@@ -160,7 +167,7 @@ export async function rehashClientSecret(db: Db, p: { clientId: string; from: st
 export async function findClient(db: Db, clientId: string): Promise<Client | null> {
   if (!CLIENT_ID_FORM.test(clientId)) return null;
   const { rows } = await db.query<Client>(
-    `SELECT a.project_id AS "projectId", k.client_secret_hash AS "clientSecretHash", k.redirect_uris AS "redirectUris",
+    `SELECT a.project_id AS "projectId", a.application_type AS "applicationType", k.client_secret_hash AS "clientSecretHash", k.redirect_uris AS "redirectUris",
             a.enabled AS "applicationEnabled", p.enabled AS "projectEnabled"
        FROM application_keys k
        JOIN applications a ON a.id = k.application_id

@@ -8,7 +8,10 @@ import {
   type ApplicationKeys,
   type StoredApplicationKeys,
   type ApplicationListQuery,
+  type ApplicationType,
   type PlatformCode,
+  redirectUriProblems,
+  validationText,
 } from '@latchkey/domain';
 import type { Clock } from '../../clock.ts';
 import { randomBase32, safeEqual, type SecretBox } from '../../crypto.ts';
@@ -77,6 +80,17 @@ const KEYED = 'k1:';
 const MAX_CREDENTIAL_LENGTH = 512;
 
 const noKeys = () => notFound('This application has no keys yet');
+
+/**
+ * The redirect URIs an application of its type may return to (redirectUriProblems): the body's
+ * schema checked them as a list; the type is the application's, known only here.
+ */
+function checkRedirectsOf(application: Application, redirectUris: string[]): void {
+  const issues = redirectUriProblems(redirectUris, application.applicationType).flatMap((code, index) =>
+    code ? [{ field: `redirectURI.${index}`, code, message: validationText(code) }] : [],
+  );
+  if (issues.length > 0) throw new DomainError('validation_failed', issues.map((i) => i.message).join('; '), issues);
+}
 const disabledApp = (what: string) => new DomainError('conflict', `The application is disabled; enable it before ${what}`);
 
 export function createAppsService({ db, clock, audit, issuerAddress, secretBox }: AppsServiceDeps) {
@@ -128,7 +142,7 @@ export function createAppsService({ db, clock, audit, issuerAddress, secretBox }
     /** spec §7 "POST apps": the project comes from the body (the guard has checked it). */
     async createApp(
       actor: Actor,
-      input: { platformCode: PlatformCode; name: string; url: string; projectId: string },
+      input: { platformCode: PlatformCode; applicationType: ApplicationType; name: string; url: string; projectId: string },
     ): Promise<{ id: string; projectId: string; keysEndpoint: string }> {
       return db.transaction(async (tx) => {
         const project = await lockProjectForAppWrite(tx, input.projectId);
@@ -139,6 +153,7 @@ export function createAppsService({ db, clock, audit, issuerAddress, secretBox }
           projectId: input.projectId,
           name: input.name,
           platformCode: input.platformCode,
+          applicationType: input.applicationType,
           url: input.url,
           now: clock.now(),
         });
@@ -147,7 +162,12 @@ export function createAppsService({ db, clock, audit, issuerAddress, secretBox }
           action: 'app.create',
           result: 'created',
           projectId: input.projectId,
-          changes: changesBetween(null, { name: created.name, platformCode: created.platformCode, url: input.url }),
+          changes: changesBetween(null, {
+            name: created.name,
+            platformCode: created.platformCode,
+            applicationType: created.applicationType,
+            url: input.url,
+          }),
           details: { applicationId: created.id, name: created.name },
         });
         return { id: created.id, projectId: created.projectId, keysEndpoint: created.keysEndpoint };
@@ -206,6 +226,7 @@ export function createAppsService({ db, clock, audit, issuerAddress, secretBox }
       return db.transaction(async (tx) => {
         const { value: application } = await lockForWrite(tx, applicationId);
         if (!canGenerateKeys(application, { enabled: true })) throw disabledApp('creating its keys');
+        checkRedirectsOf(application, redirectUris);
         if (await findKeys(tx, applicationId)) {
           throw new DomainError('conflict', 'This application already has keys; generate new keys to replace the secret');
         }
@@ -249,6 +270,7 @@ export function createAppsService({ db, clock, audit, issuerAddress, secretBox }
         const { value: application } = await lockForWrite(tx, applicationId);
         const current = await lockKeys(tx, applicationId, ifMatch);
         if (!canSaveApplication(application, { enabled: true })) throw disabledApp('changing it');
+        checkRedirectsOf(application, redirectUris);
         const keys = await saveKeys(tx, { applicationId, redirectUris, now: clock.now() });
         await audit(tx, {
           actor,
@@ -273,6 +295,7 @@ export function createAppsService({ db, clock, audit, issuerAddress, secretBox }
         const { value: application } = await lockForWrite(tx, applicationId);
         const current = await lockKeys(tx, applicationId, ifMatch);
         if (!canGenerateKeys(application, { enabled: true })) throw disabledApp('generating new keys');
+        checkRedirectsOf(application, redirectUris);
         const clientSecret = newClientSecret();
         const keys = await saveKeys(tx, {
           applicationId,

@@ -34,8 +34,10 @@ export function registerIdentityStep(ui: FastifyInstance, flow: SignInFlow, base
     if (consent) {
       // RFC 8252 §8.6: an app returning to a private-use scheme or a loopback address cannot be
       // told from another app claiming the same; a signed-in person confirms it is theirs.
+      // Only a native app's (issue 22: a web app returning to localhost in development is not asked).
       const redirectUri = consent.details.params.redirect_uri;
-      if (typeof redirectUri === 'string' && returnsToUnverifiedApp(redirectUri)) {
+      const client = await site.provider.Client.find(String(consent.details.params.client_id));
+      if (client?.applicationType === 'native' && typeof redirectUri === 'string' && returnsToUnverifiedApp(redirectUri)) {
         return page(reply, 200, continueToAppPage(linksFor(site, consent.details.uid), site.brand));
       }
       const grantId = await flow.grantFor(site, consent.details, consent.accountId);

@@ -1,4 +1,4 @@
-import type { ApplicationKeys } from '@latchkey/domain';
+import type { ApplicationKeys, ApplicationType } from '@latchkey/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, request } from '../../../lib/api/index.ts';
 import { appsKeys } from './query-keys.ts';
@@ -12,6 +12,7 @@ export interface CreatedApp {
 export interface NewApp {
   projectId: string;
   name: string;
+  applicationType: ApplicationType;
   redirectURI: string[];
   /** The application already made by an earlier attempt whose key step failed: only keys are asked. */
   existing: CreatedApp | null;
@@ -31,14 +32,14 @@ export class KeysStepError extends Error {
 }
 
 /**
- * spec §7: POST apps with platformCode, name, url and projectId; then POST {keysEndpoint} with the
+ * spec §7: POST apps with platformCode, name, url and projectId (and its type, issue 22); then POST {keysEndpoint} with the
  * redirect URIs, which answers the client id and — this once — the client secret.
  */
 export function useCreateApp() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ projectId, name, redirectURI, existing }: NewApp): Promise<{ app: CreatedApp; keys: ApplicationKeys }> => {
-      const app = existing ?? (await request(api.createApp, { body: { platformCode: 'oidc', name, url: '', projectId } }));
+    mutationFn: async ({ projectId, name, applicationType, redirectURI, existing }: NewApp): Promise<{ app: CreatedApp; keys: ApplicationKeys }> => {
+      const app = existing ?? (await request(api.createApp, { body: { platformCode: 'oidc', applicationType, name, url: '', projectId } }));
       void queryClient.invalidateQueries({ queryKey: appsKeys.apps(projectId) });
       try {
         const keys = await request(api.createAppKeys, { at: app.keysEndpoint, body: { redirectURI } });

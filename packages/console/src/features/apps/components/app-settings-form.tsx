@@ -35,7 +35,7 @@ export function AppSettingsForm({ app, keys, project }: AppSettingsFormProps) {
   const { t } = useTranslation('apps');
   const { t: tc } = useTranslation();
   const queryClient = useQueryClient();
-  const form = useAppForm({ name: app.data.name, redirectURI: keys?.data.redirectURI ?? [] });
+  const form = useAppForm({ name: app.data.name, redirectURI: keys?.data.redirectURI ?? [], applicationType: app.data.applicationType });
   const save = useSaveAppSettings();
   const createKeys = useCreateAppKeys();
   const [firstKeys, setFirstKeys] = useState<ApplicationKeys | null>(null);
@@ -99,6 +99,13 @@ export function AppSettingsForm({ app, keys, project }: AppSettingsFormProps) {
             onChange={(event) => form.setName(event.currentTarget.value)}
             onBlur={form.touchName}
             error={nameIssue ? tc(validationKey(nameIssue)) : undefined}
+          />
+          <TextInput
+            label={t('form.applicationType')}
+            description={t(`form.applicationTypes.${app.data.applicationType}.help`)}
+            value={t(`form.applicationTypes.${app.data.applicationType}.label`)}
+            readOnly
+            variant="filled"
           />
           <CopyField label={t('form.projectId')} value={app.data.projectId} monospace />
           {keys ? <CopyField label={t('form.clientId')} value={keys.data.clientId} monospace /> : null}

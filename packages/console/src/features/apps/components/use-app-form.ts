@@ -1,4 +1,4 @@
-import { applicationCreateFormSchema, keysBodySchema } from '@latchkey/domain';
+import { applicationCreateFormSchema, redirectUrisOf, type ApplicationType } from '@latchkey/domain';
 import { useState } from 'react';
 
 // spec §5 "New app" and "App edit": the rules are the domain schemas' — name required, max 250
@@ -25,14 +25,15 @@ export interface AppFormCheck {
   validName: string | null;
 }
 
-export function checkAppForm(name: string, redirects: readonly string[]): AppFormCheck {
+/** `type`: the application's; its redirect URIs follow its rules (a private-use scheme only for a native app). */
+export function checkAppForm(name: string, redirects: readonly string[], type: ApplicationType): AppFormCheck {
   const nameResult = nameRule.safeParse(name);
-  const listResult = keysBodySchema.safeParse({ redirectURI: redirects });
+  const listResult = redirectUrisOf(type).safeParse(redirects);
   const redirectErrors: (string | null)[] = redirects.map(() => null);
   let redirectList: string | null = null;
   if (!listResult.success) {
     for (const issue of listResult.error.issues) {
-      const index = issue.path[1];
+      const index = issue.path[0];
       if (typeof index === 'number') redirectErrors[index] ??= issue.message;
       else redirectList ??= issue.message;
     }
@@ -41,14 +42,15 @@ export function checkAppForm(name: string, redirects: readonly string[]): AppFor
     name: nameResult.success ? null : (nameResult.error.issues[0]?.message ?? 'validation.invalid_value'),
     redirects: redirectErrors,
     redirectList,
-    valid: nameResult.success && listResult.success ? { name: nameResult.data, redirectURI: listResult.data.redirectURI } : null,
+    valid: nameResult.success && listResult.success ? { name: nameResult.data, redirectURI: listResult.data } : null,
     validName: nameResult.success ? nameResult.data : null,
   };
 }
 
 /** The editable state of the application form: name and redirect rows, with what the user has touched. */
-export function useAppForm(initial: { name: string; redirectURI: readonly string[] }) {
+export function useAppForm(initial: { name: string; redirectURI: readonly string[]; applicationType: ApplicationType }) {
   const [name, setNameValue] = useState(initial.name);
+  const [applicationType, setApplicationType] = useState<ApplicationType>(initial.applicationType);
   const [nameTouched, setNameTouched] = useState(false);
   const [rows, setRows] = useState<RedirectRow[]>(() =>
     (initial.redirectURI.length > 0 ? initial.redirectURI : ['']).map((value, id) => ({ id, value, touched: false })),
@@ -59,12 +61,16 @@ export function useAppForm(initial: { name: string; redirectURI: readonly string
   const check = checkAppForm(
     name,
     rows.map((row) => row.value),
+    applicationType,
   );
 
   return {
     name,
     nameTouched,
     rows,
+    applicationType,
+    /** Chosen at creation only (the settings page shows it). */
+    setApplicationType,
     /** The row just added (its input takes the focus). */
     added,
     check,

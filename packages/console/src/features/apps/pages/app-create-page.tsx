@@ -12,6 +12,7 @@ import { useCurrentProject } from '../../../lib/project-context.ts';
 import { routes } from '../../../lib/routes.ts';
 import { KeysStepError, useCreateApp, type CreatedApp } from '../api/use-create-app.ts';
 import { AppSecretModal } from '../components/app-secret-modal.tsx';
+import { ApplicationTypeField } from '../components/application-type-field.tsx';
 import { RedirectUrlFields } from '../components/redirect-url-fields.tsx';
 import { useAppForm } from '../components/use-app-form.ts';
 import '../texts.ts';
@@ -22,7 +23,7 @@ export default function AppCreatePage() {
   const { t: tc } = useTranslation();
   const navigate = useNavigate();
   const project = useCurrentProject();
-  const form = useAppForm({ name: '', redirectURI: [] });
+  const form = useAppForm({ name: '', redirectURI: [], applicationType: 'web' });
   const createApp = useCreateApp();
   // An application made by an earlier attempt whose key step failed: a retry asks only for its keys.
   const [halfMade, setHalfMade] = useState<{ app: CreatedApp; name: string } | null>(null);
@@ -37,7 +38,13 @@ export default function AppCreatePage() {
     const values = form.check.valid;
     if (!values || createApp.isPending || closed) return;
     createApp.mutate(
-      { projectId: project.id, name: values.name, redirectURI: values.redirectURI, existing: halfMade?.app ?? null },
+      {
+        projectId: project.id,
+        name: values.name,
+        applicationType: form.applicationType,
+        redirectURI: values.redirectURI,
+        existing: halfMade?.app ?? null,
+      },
       {
         onSuccess: (result) => {
           setHalfMade(null);
@@ -78,6 +85,7 @@ export default function AppCreatePage() {
               onBlur={form.touchName}
               error={nameIssue ? tc(validationKey(nameIssue)) : undefined}
             />
+            <ApplicationTypeField value={form.applicationType} onChange={form.setApplicationType} readOnly={halfMade !== null} disabled={closed} />
             <RedirectUrlFields form={form} disabled={closed} />
             <div>
               <SubmitButton pending={createApp.isPending} disabled={form.check.valid === null || closed}>

@@ -143,6 +143,12 @@ function IssuerForm({ projectId, current, closed, historyOpen, onHistoryClose }:
           checked={value.allow_pkce_only_token_exchange}
           onChange={(checked) => change({ allow_pkce_only_token_exchange: checked })}
         />
+        <SettingSwitch
+          label={t('oidc.pkceConfidential')}
+          description={t('oidc.pkceConfidentialHelp')}
+          checked={value.require_pkce_for_confidential_clients}
+          onChange={(checked) => change({ require_pkce_for_confidential_clients: checked })}
+        />
         <Select
           label={t('oidc.alg')}
           maw={320}

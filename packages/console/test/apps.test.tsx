@@ -313,13 +313,24 @@ describe('application settings (spec §2, §4, §7, §8)', () => {
     await ui.user.type(name, 'Storefront EU ');
     await ui.user.clear(screen.getByRole('textbox', { name: 'Redirect URL 2' }));
     await ui.user.type(screen.getByRole('textbox', { name: 'Redirect URL 2' }), 'https://eu.example.com/cb');
+    // Issue 22: a post-logout redirect URL, none at first, by the same rules.
+    expect(screen.queryByRole('textbox', { name: 'Post-logout redirect URL 1' })).not.toBeInTheDocument();
+    await ui.user.click(screen.getByRole('button', { name: 'Add post-logout redirect URL' }));
+    await ui.user.type(screen.getByRole('textbox', { name: 'Post-logout redirect URL 1' }), 'https://eu.example.com/bye#x');
+    expect(screen.getByText('A redirect URI cannot contain a fragment (#)')).toBeInTheDocument();
+    expect(saveButton()).toBeDisabled();
+    await ui.user.clear(screen.getByRole('textbox', { name: 'Post-logout redirect URL 1' }));
+    await ui.user.type(screen.getByRole('textbox', { name: 'Post-logout redirect URL 1' }), 'https://eu.example.com/bye');
     await ui.user.click(saveButton());
 
     await waitFor(() => expect(api.callsTo('PUT /apps/a1/keys')).toHaveLength(1));
     const put = api.callsTo('PUT /apps/a1')[0];
     expect(put?.body).toEqual({ name: 'Storefront EU', logoUrl: '', enabled: true });
     expect(put?.headers.get('If-Match')).toBe('"3"');
-    expect(api.callsTo('PUT /apps/a1/keys')[0]?.body).toEqual({ redirectURI: ['https://shop.example.com/cb', 'https://eu.example.com/cb'] });
+    expect(api.callsTo('PUT /apps/a1/keys')[0]?.body).toEqual({
+      redirectURI: ['https://shop.example.com/cb', 'https://eu.example.com/cb'],
+      postLogoutRedirectURI: ['https://eu.example.com/bye'],
+    });
     expect(api.callsTo('PUT /apps/a1/keys')[0]?.headers.get('If-Match')).toBe('"7"');
     const order = api.calls.filter((c) => c.method === 'PUT').map((c) => c.path);
     expect(order).toEqual(['/apps/a1', '/apps/a1/keys']);

@@ -51,6 +51,7 @@ export function applicationKeys(overrides: Partial<ApplicationKeys> = {}): Appli
     clientId: 'client-a1',
     clientSecret: '',
     redirectURI: ['https://shop.example.com/cb', 'com.example.shop:/cb'],
+    postLogoutRedirectURI: [],
     issuer: 'http://localhost:8080/p/p1',
     ...overrides,
   };

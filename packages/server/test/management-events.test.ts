@@ -274,6 +274,7 @@ describeWithDatabase('management actions in the audit log', (t) => {
       expect(event.details.changes).toEqual({
         clientId: { before: null, after: created.body.clientId },
         redirectURI: { before: null, after: [REDIRECT] },
+        postLogoutRedirectURI: { before: null, after: [] },
         clientSecret: SECRET_CHANGED,
       });
 

@@ -29,10 +29,10 @@ export type Application = z.infer<typeof applicationSchema>;
 export const redirectUrisSchema = redirectUrisOf();
 
 /** The redirect URI list of an application of `type` (none: read from the list, redirectUriProblems). */
-export function redirectUrisOf(type?: ApplicationType) {
+export function redirectUrisOf(type?: ApplicationType, min = 1) {
   return z
     .array(requiredUri(), { error: 'validation.required' })
-    .min(1, { error: 'validation.required' })
+    .min(min, { error: 'validation.required' })
     .max(50, { error: 'validation.out_of_range' })
     .superRefine((uris, ctx) => {
       redirectUriProblems(uris, type).forEach((problem, index) => {
@@ -41,6 +41,12 @@ export function redirectUrisOf(type?: ApplicationType) {
       });
     });
 }
+
+/**
+ * Issue 22, RP-Initiated Logout 1.0 §3: where the application may ask to be sent after signing its
+ * user out, matched exactly; none or more, by the redirect URIs' rules.
+ */
+export const postLogoutRedirectUrisSchema = redirectUrisOf(undefined, 0);
 
 /** spec §7: POST apps with platformCode, name, url, projectId. */
 export const applicationCreateSchema = z.object({
@@ -69,7 +75,11 @@ export const applicationCreateFormSchema = z.object({
 });
 export type ApplicationCreateForm = z.input<typeof applicationCreateFormSchema>;
 
-export const keysBodySchema = z.object({ redirectURI: redirectUrisSchema });
+/**
+ * The keys' registration: redirect URIs, and (issue 22) post-logout redirect URIs — left as they are
+ * by a PUT without them (spec §7's body names only redirectURI), none when created without.
+ */
+export const keysBodySchema = z.object({ redirectURI: redirectUrisSchema, postLogoutRedirectURI: postLogoutRedirectUrisSchema.optional() });
 export type KeysBody = z.input<typeof keysBodySchema>;
 
 /** spec §3 Application keys. `clientSecret` is filled only in the answer that generated it. */
@@ -77,6 +87,9 @@ export const applicationKeysSchema = z.object({
   clientId: z.string(),
   clientSecret: z.string(),
   redirectURI: z.array(z.string()),
+  postLogoutRedirectURI: z
+    .array(z.string())
+    .describe('Where the application may send its user after signing them out (RP-Initiated Logout), matched exactly'),
   /**
    * Beyond spec §3 (issue 8): the issuer address of the application's project, so the settings page
    * shows everything a developer needs to connect (its discovery document is under it).

@@ -144,6 +144,8 @@ export interface IssuerDefinition {
   logout?: {
     logoutSource(ctx: KoaContextWithOIDC, form: string): Promise<void>;
     postLogoutSuccessSource(ctx: KoaContextWithOIDC): Promise<void>;
+    /** A person signed out at the issuer (their provider session ended), asked by `clientId` if it said. */
+    signedOut?(ctx: KoaContextWithOIDC, accountId: string, clientId: string | null): Promise<void>;
   };
 }
 
@@ -252,6 +254,8 @@ export function createIssuerProvider(db: Db, secretBox: SecretBox, definition: I
     }
   });
   provider.use(refuseForeignPreflights(definition));
+  const signedOut = definition.logout?.signedOut;
+  if (signedOut) provider.use(signOutEventsOf(signedOut));
   if (definition.refreshEvents) {
     // The refused grant's reason as oidc-provider knows it (its answer says only "grant request is invalid").
     const reasons = new WeakMap<KoaContextWithOIDC, string>();
@@ -283,6 +287,16 @@ function refreshEventsOf(events: RefreshEvents, reasons: WeakMap<KoaContextWithO
   };
 }
 
+/** A logout confirmed (the session ended, the browser sent on): the event, once answered. */
+function signOutEventsOf(signedOut: NonNullable<NonNullable<IssuerDefinition['logout']>['signedOut']>) {
+  return async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
+    await next();
+    if (ctx.oidc?.route !== 'end_session_confirm' || ctx.status !== 303) return;
+    const accountId = ctx.oidc.session?.accountId;
+    if (typeof accountId === 'string') await signedOut(ctx, accountId, ctx.oidc.client?.clientId ?? null);
+  };
+}
+
 /** Endpoints whose CORS answer is the same for every origin (public metadata); the others are a client's. */
 const OPEN_CORS_ROUTES = new Set(['cors.discovery', 'cors.jwks', 'cors.openid_credential_issuer']);
 const PREFLIGHT_HEADERS = ['Access-Control-Allow-Origin', 'Access-Control-Allow-Methods', 'Access-Control-Allow-Headers', 'Access-Control-Max-Age'];
@@ -304,15 +318,27 @@ function refuseForeignPreflights(definition: IssuerDefinition) {
 }
 
 /**
- * response_mode=form_post: the provider answers a page whose form posts the code to the client's
- * redirect URI, submitted by an inline script whose hash it adds to script-src. The pages' CSP allows
- * forms to post only to the issuer itself (mount.ts), which Chromium enforces on this form too: the
- * redirect URI's origin (already matched against the client's) is added to its form-action.
+ * Where a page of the provider sends the browser on to, beyond the issuer itself: the client's
+ * redirect URI (response_mode=form_post: a form posts the code there, submitted by an inline script
+ * whose hash oidc-provider adds to script-src), or, at RP-initiated logout, the post-logout redirect
+ * URI the confirmation redirects to. Both are already matched exactly against the client's.
+ */
+function onwardTargetOf(ctx: KoaContextWithOIDC): string | null {
+  const params = ctx.oidc?.params;
+  if (params?.response_mode === 'form_post') return formTargetOf(params.redirect_uri) ?? null;
+  if (ctx.oidc?.route === 'end_session') return formTargetOf(params?.post_logout_redirect_uri) ?? null;
+  return null;
+}
+
+/**
+ * The pages' CSP allows forms to post only to the issuer itself (mount.ts), which Chromium enforces
+ * on the provider's own forms too, and on the redirect that follows a form's submission: the onward
+ * target's origin (onwardTargetOf) is added to the page's form-action.
  */
 async function formPostToTheClient(ctx: KoaContextWithOIDC, next: () => Promise<void>) {
   await next();
-  if (ctx.oidc?.params?.response_mode !== 'form_post' || !ctx.response.is('html')) return;
-  const target = formTargetOf(ctx.oidc.params.redirect_uri);
+  if (!ctx.response.is('html')) return;
+  const target = onwardTargetOf(ctx);
   const csp = ctx.response.get('Content-Security-Policy');
   if (!target || typeof csp !== 'string' || !csp) return;
   const directives = csp

@@ -9,7 +9,8 @@ import { APPLICATION_TYPE_METADATA, createIssuerProvider, type IssuerClients, ty
 import type { EventOrigin, IssuerEvents } from '../oidc/events.ts';
 import type { IssuerState } from './issuer-state.repository.ts';
 import { findProjectUser } from './project-users.repository.ts';
-import { projectErrorPage } from './project-pages.ts';
+import { brandCsp, projectBrand, projectErrorPage, type PageRequest } from './project-pages.ts';
+import { LOGOUT_SCRIPT_HASH, logoutConfirmPage, logoutPage, signedOutPage } from '../oidc/pages/views.ts';
 
 /** What the provider needs to know about a client id (the applications' repository answers it). */
 export interface Client {
@@ -17,6 +18,7 @@ export interface Client {
   applicationType: ApplicationType;
   clientSecretHash: string;
   redirectUris: string[];
+  postLogoutRedirectUris: string[];
   applicationEnabled: boolean;
   projectEnabled: boolean;
 }
@@ -50,6 +52,12 @@ export function clientState(client: Client | null, projectId: string): 'unknown'
   if (!client.projectEnabled) return 'closed';
   if (!client.applicationEnabled) return 'disabled';
   return 'ok';
+}
+
+/** What a provider page is rendered for: the browser's languages and the request's ui_locales. */
+function pageRequestOf(ctx: KoaContextWithOIDC, publicUrl: string): PageRequest {
+  const uiLocales = ctx.oidc?.params?.ui_locales;
+  return { acceptLanguage: ctx.get('accept-language'), ...(typeof uiLocales === 'string' ? { uiLocales } : {}), publicUrl };
 }
 
 /** Where a provider request comes from (its ip is the client's: X-Forwarded-For is pinned to it, sign-in-pages.ts). */
@@ -158,11 +166,13 @@ export function createProjectProvider(options: {
       // RFC 8252: a native app returns to a private-use scheme, a claimed https URL or any port of a
       // loopback address; URIs the issuer cannot return to are left out (docs/decisions/0012).
       const { applicationType, redirectUris } = issuerClientRedirects(client.redirectUris, client.applicationType);
+      const postLogout = issuerClientRedirects(client.postLogoutRedirectUris, client.applicationType).redirectUris;
       return {
         client_id: clientId,
         application_type: applicationType,
         [APPLICATION_TYPE_METADATA]: client.applicationType,
         redirect_uris: redirectUris,
+        post_logout_redirect_uris: postLogout,
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
         token_endpoint_auth_method: publicClient ? 'none' : (secretMethods[0] ?? 'client_secret_basic'),
@@ -215,6 +225,30 @@ export function createProjectProvider(options: {
     },
     // spec §3 allowedCORSDomains: only these browser origins may call token, userinfo and the rest.
     corsAllowed: (origin) => corsOriginAllowed(state.allowedOrigins, origin),
+    // RP-Initiated Logout 1.0, in the project's brand and language (the request's ui_locales first).
+    logout: {
+      async logoutSource(ctx, form) {
+        const brand = projectBrand(state, pageRequestOf(ctx, site.origin));
+        // A valid ID token of this person (id_token_hint) proves who asks: the page goes on by itself.
+        // Anything else (none, or another person's) is confirmed by a click.
+        const hint = ctx.oidc.entities.IdTokenHint as { payload?: { sub?: unknown } } | undefined;
+        const proven = hint?.payload?.sub !== undefined && hint.payload.sub === ctx.oidc.session?.accountId;
+        const csp = brandCsp(brand);
+        ctx.set('Content-Security-Policy', proven ? csp.replace("script-src 'self'", `script-src 'self' ${LOGOUT_SCRIPT_HASH}`) : csp);
+        ctx.type = 'html';
+        ctx.body = proven ? logoutPage(form, brand) : logoutConfirmPage(form, brand);
+      },
+      async signedOut(ctx, accountId, clientId) {
+        const user = await findProjectUser(db, projectId, accountId);
+        await events.recordNow(originOf(ctx, clientId), { scope: 'oidc', status: 'success', action: 'sign_out', userId: user?.identity ?? null });
+      },
+      async postLogoutSuccessSource(ctx) {
+        const brand = projectBrand(state, pageRequestOf(ctx, site.origin));
+        ctx.set('Content-Security-Policy', brandCsp(brand));
+        ctx.type = 'html';
+        ctx.body = signedOutPage(null, brand);
+      },
+    },
     async renderError(ctx, out) {
       // A request refused with a page (unknown client, a redirect URI not registered exactly, …).
       await events.refusal(originOf(ctx, ctx.oidc?.params?.client_id), {
@@ -224,7 +258,7 @@ export function createProjectProvider(options: {
         userId: null,
         details: { error: out.error, ...(out.error_description ? { description: out.error_description } : {}) },
       });
-      const page = projectErrorPage(state, out, { acceptLanguage: ctx.get('accept-language'), publicUrl: site.origin });
+      const page = projectErrorPage(state, out, pageRequestOf(ctx, site.origin));
       ctx.set('Content-Security-Policy', page.csp);
       ctx.type = 'html';
       ctx.body = page.html;

@@ -36,6 +36,11 @@ export const appsTexts = {
     redirectUrl: 'Redirect URL {{n}}',
     addRedirectUrl: 'Add redirect URL',
     removeRedirectUrl: 'Remove redirect URL {{n}}',
+    postLogoutUrls: 'Post-logout redirect URLs',
+    postLogoutUrlsHelp: 'Where your app may send users after signing them out at the issuer (post_logout_redirect_uri), matched exactly. Optional.',
+    postLogoutUrl: 'Post-logout redirect URL {{n}}',
+    addPostLogoutUrl: 'Add post-logout redirect URL',
+    removePostLogoutUrl: 'Remove post-logout redirect URL {{n}}',
   },
   create: {
     intro: 'An OpenID Connect client with its redirect URLs. Its client secret is shown once, right after it is created.',

@@ -35,6 +35,12 @@ export const appsTextsFr: Translation<typeof appsTexts, 'fr'> = {
     redirectUrl: 'URL de redirection {{n}}',
     addRedirectUrl: 'Ajouter une URL de redirection',
     removeRedirectUrl: 'Supprimer l’URL de redirection {{n}}',
+    postLogoutUrls: 'URL de redirection après déconnexion',
+    postLogoutUrlsHelp:
+      'Adresses vers lesquelles votre application peut envoyer les utilisateurs après les avoir déconnectés auprès de l’émetteur (post_logout_redirect_uri), à l’identique. Facultatif.',
+    postLogoutUrl: 'URL de redirection après déconnexion {{n}}',
+    addPostLogoutUrl: 'Ajouter une URL de redirection après déconnexion',
+    removePostLogoutUrl: 'Supprimer l’URL de redirection après déconnexion {{n}}',
   },
   create: {
     intro: 'Un client OpenID Connect avec ses URL de redirection. Son secret client n’est affiché qu’une fois, juste après sa création.',

@@ -35,6 +35,12 @@ export const appsTextsRo: Translation<typeof appsTexts, 'ro'> = {
     redirectUrl: 'URL de redirecționare {{n}}',
     addRedirectUrl: 'Adăugați un URL de redirecționare',
     removeRedirectUrl: 'Eliminați URL-ul de redirecționare {{n}}',
+    postLogoutUrls: 'URL-uri de redirecționare după deconectare',
+    postLogoutUrlsHelp:
+      'Adresele la care aplicația dumneavoastră poate trimite utilizatorii după ce i-a deconectat la emitent (post_logout_redirect_uri), potrivite exact. Opțional.',
+    postLogoutUrl: 'URL de redirecționare după deconectare {{n}}',
+    addPostLogoutUrl: 'Adăugați un URL de redirecționare după deconectare',
+    removePostLogoutUrl: 'Eliminați URL-ul de redirecționare după deconectare {{n}}',
   },
   create: {
     intro: 'Un client OpenID Connect cu URL-urile sale de redirecționare. Secretul client este afișat o singură dată, imediat după creare.',

@@ -103,7 +103,8 @@ export const applicationsTable = listTable(applicationList, {
 
 // The keys as the API answers them; the secret's hash is never read back into an answer, only
 // verification selects it. `clientSecret` is filled only in the answer that generated it.
-const KEYS = `client_id AS "clientId", '' AS "clientSecret", redirect_uris AS "redirectURI", version`;
+const KEYS = `client_id AS "clientId", '' AS "clientSecret", redirect_uris AS "redirectURI",
+  post_logout_redirect_uris AS "postLogoutRedirectURI", version`;
 type KeysRow = StoredApplicationKeys & { version: number };
 
 function versionedKeys(row: KeysRow | undefined): Versioned<StoredApplicationKeys> | null {
@@ -126,30 +127,30 @@ export async function findKeys(
 
 export async function insertKeys(
   db: Db,
-  k: { applicationId: string; clientId: string; clientSecretHash: string; redirectUris: string[]; now: Date },
+  k: { applicationId: string; clientId: string; clientSecretHash: string; redirectUris: string[]; postLogoutRedirectUris: string[]; now: Date },
 ): Promise<Versioned<StoredApplicationKeys>> {
   const { rows } = await db.query<KeysRow>(
-    `INSERT INTO application_keys (application_id, client_id, client_secret_hash, redirect_uris, created_at, version)
-     VALUES ($1, $2, $3, $4::text[], $5, 1) RETURNING ${KEYS}`,
-    [k.applicationId, k.clientId, k.clientSecretHash, k.redirectUris, k.now],
+    `INSERT INTO application_keys (application_id, client_id, client_secret_hash, redirect_uris, post_logout_redirect_uris, created_at, version)
+     VALUES ($1, $2, $3, $4::text[], $6::text[], $5, 1) RETURNING ${KEYS}`,
+    [k.applicationId, k.clientId, k.clientSecretHash, k.redirectUris, k.now, k.postLogoutRedirectUris],
   );
   return versionedKeys(rows[0]) as Versioned<StoredApplicationKeys>;
 }
 
 /**
- * Replaces the redirect URIs and, when `clientSecretHash` is given, the secret (the old one stops
- * matching with this commit); bumps the keys' version (their ETag).
+ * Replaces the redirect URIs, the post-logout ones and, when `clientSecretHash` is given, the secret
+ * (the old one stops matching with this commit); bumps the keys' version (their ETag).
  */
 export async function saveKeys(
   db: Db,
-  k: { applicationId: string; redirectUris: string[]; clientSecretHash?: string; now: Date },
+  k: { applicationId: string; redirectUris: string[]; postLogoutRedirectUris: string[]; clientSecretHash?: string; now: Date },
 ): Promise<Versioned<StoredApplicationKeys>> {
   const { rows } = await db.query<KeysRow>(
-    `UPDATE application_keys SET redirect_uris = $2::text[], version = version + 1,
+    `UPDATE application_keys SET redirect_uris = $2::text[], post_logout_redirect_uris = $5::text[], version = version + 1,
             client_secret_hash = coalesce($3, client_secret_hash),
             rotated_at = CASE WHEN $3::text IS NULL THEN rotated_at ELSE $4 END
       WHERE application_id = $1 RETURNING ${KEYS}`,
-    [k.applicationId, k.redirectUris, k.clientSecretHash ?? null, k.now],
+    [k.applicationId, k.redirectUris, k.clientSecretHash ?? null, k.now, k.postLogoutRedirectUris],
   );
   return versionedKeys(rows[0]) as Versioned<StoredApplicationKeys>;
 }
@@ -168,7 +169,7 @@ export async function findClient(db: Db, clientId: string): Promise<Client | nul
   if (!CLIENT_ID_FORM.test(clientId)) return null;
   const { rows } = await db.query<Client>(
     `SELECT a.project_id AS "projectId", a.application_type AS "applicationType", k.client_secret_hash AS "clientSecretHash", k.redirect_uris AS "redirectUris",
-            a.enabled AS "applicationEnabled", p.enabled AS "projectEnabled"
+            k.post_logout_redirect_uris AS "postLogoutRedirectUris", a.enabled AS "applicationEnabled", p.enabled AS "projectEnabled"
        FROM application_keys k
        JOIN applications a ON a.id = k.application_id
        JOIN projects p ON p.id = a.project_id

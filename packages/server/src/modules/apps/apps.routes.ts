@@ -12,12 +12,12 @@ export function registerAppRoutes(app: FastifyInstance, apps: AppsService): void
   registerEndpoint(app, appsApi.createApp, async ({ body, actor }) => apps.createApp(actor(), body));
   registerEndpoint(app, appsApi.getApp, async ({ params }) => apps.getApp(params.application));
   registerEndpoint(app, appsApi.updateApp, async ({ params, body, actor, ifMatch }) => apps.updateApp(actor(), params.application, body, ifMatch));
-  registerEndpoint(app, appsApi.createAppKeys, async ({ params, body, actor }) => apps.createKeys(actor(), params.application, body.redirectURI));
+  registerEndpoint(app, appsApi.createAppKeys, async ({ params, body, actor }) => apps.createKeys(actor(), params.application, body));
   registerEndpoint(app, appsApi.getAppKeys, async ({ params }) => apps.getKeys(params.application));
   registerEndpoint(app, appsApi.updateAppKeys, async ({ params, body, actor, ifMatch }) =>
-    apps.updateKeys(actor(), params.application, body.redirectURI, ifMatch),
+    apps.updateKeys(actor(), params.application, body, ifMatch),
   );
   registerEndpoint(app, appsApi.generateAppKeys, async ({ params, body, actor, ifMatch }) =>
-    apps.generateKeys(actor(), params.application, body.redirectURI, ifMatch),
+    apps.generateKeys(actor(), params.application, body, ifMatch),
   );
 }

@@ -81,14 +81,25 @@ const MAX_CREDENTIAL_LENGTH = 512;
 
 const noKeys = () => notFound('This application has no keys yet');
 
+/** What a keys call registers: redirect URIs and, when given, post-logout redirect URIs (issue 22). */
+export interface KeysRegistration {
+  redirectURI: string[];
+  postLogoutRedirectURI?: string[] | undefined;
+}
+
+/** The registration as the keys record it, before and after, for the audit log. */
+const registrationOf = (keys: StoredApplicationKeys) => ({ redirectURI: keys.redirectURI, postLogoutRedirectURI: keys.postLogoutRedirectURI });
+
 /**
  * The redirect URIs an application of its type may return to (redirectUriProblems): the body's
  * schema checked them as a list; the type is the application's, known only here.
  */
-function checkRedirectsOf(application: Application, redirectUris: string[]): void {
-  const issues = redirectUriProblems(redirectUris, application.applicationType).flatMap((code, index) =>
-    code ? [{ field: `redirectURI.${index}`, code, message: validationText(code) }] : [],
-  );
+function checkRedirectsOf(application: Application, uris: KeysRegistration): void {
+  const problemsOf = (field: string, list: string[]) =>
+    redirectUriProblems(list, application.applicationType).flatMap((code, index) =>
+      code ? [{ field: `${field}.${index}`, code, message: validationText(code) }] : [],
+    );
+  const issues = [...problemsOf('redirectURI', uris.redirectURI), ...problemsOf('postLogoutRedirectURI', uris.postLogoutRedirectURI ?? [])];
   if (issues.length > 0) throw new DomainError('validation_failed', issues.map((i) => i.message).join('; '), issues);
 }
 const disabledApp = (what: string) => new DomainError('conflict', `The application is disabled; enable it before ${what}`);
@@ -222,11 +233,11 @@ export function createAppsService({ db, clock, audit, issuerAddress, secretBox }
      * answered this once. An application has one set of keys; asking again is 409 — a new secret
      * is "generate new keys".
      */
-    async createKeys(actor: Actor, applicationId: string, redirectUris: string[]): Promise<Versioned<ApplicationKeys>> {
+    async createKeys(actor: Actor, applicationId: string, registration: KeysRegistration): Promise<Versioned<ApplicationKeys>> {
       return db.transaction(async (tx) => {
         const { value: application } = await lockForWrite(tx, applicationId);
         if (!canGenerateKeys(application, { enabled: true })) throw disabledApp('creating its keys');
-        checkRedirectsOf(application, redirectUris);
+        checkRedirectsOf(application, registration);
         if (await findKeys(tx, applicationId)) {
           throw new DomainError('conflict', 'This application already has keys; generate new keys to replace the secret');
         }
@@ -237,7 +248,8 @@ export function createAppsService({ db, clock, audit, issuerAddress, secretBox }
             applicationId,
             clientId: newClientId(),
             clientSecretHash: storedHash(clientSecret),
-            redirectUris,
+            redirectUris: registration.redirectURI,
+            postLogoutRedirectUris: registration.postLogoutRedirectURI ?? [],
             now: clock.now(),
           });
         } catch (error) {
@@ -249,8 +261,8 @@ export function createAppsService({ db, clock, audit, issuerAddress, secretBox }
           action: 'app.keys.create',
           result: 'created',
           projectId: application.projectId,
-          changes: { ...changesBetween(null, { clientId: keys.value.clientId, redirectURI: keys.value.redirectURI }), clientSecret: SECRET_CHANGED },
-          details: { applicationId, clientId: keys.value.clientId, redirectURI: keys.value.redirectURI },
+          changes: { ...changesBetween(null, { clientId: keys.value.clientId, ...registrationOf(keys.value) }), clientSecret: SECRET_CHANGED },
+          details: { applicationId, clientId: keys.value.clientId, ...registrationOf(keys.value) },
         });
         // spec §4 "One-time secrets": the secret is in this answer and nowhere else.
         return answer(tx, keys, application.projectId, clientSecret);
@@ -265,20 +277,30 @@ export function createAppsService({ db, clock, audit, issuerAddress, secretBox }
     },
 
     /** spec §7 "PUT {keysEndpoint}": replaces the redirect URIs, part of the settings save (spec §4). */
-    async updateKeys(actor: Actor, applicationId: string, redirectUris: string[], ifMatch: number | null): Promise<Versioned<ApplicationKeys>> {
+    async updateKeys(
+      actor: Actor,
+      applicationId: string,
+      registration: KeysRegistration,
+      ifMatch: number | null,
+    ): Promise<Versioned<ApplicationKeys>> {
       return db.transaction(async (tx) => {
         const { value: application } = await lockForWrite(tx, applicationId);
         const current = await lockKeys(tx, applicationId, ifMatch);
         if (!canSaveApplication(application, { enabled: true })) throw disabledApp('changing it');
-        checkRedirectsOf(application, redirectUris);
-        const keys = await saveKeys(tx, { applicationId, redirectUris, now: clock.now() });
+        checkRedirectsOf(application, registration);
+        const keys = await saveKeys(tx, {
+          applicationId,
+          redirectUris: registration.redirectURI,
+          postLogoutRedirectUris: registration.postLogoutRedirectURI ?? current.value.postLogoutRedirectURI,
+          now: clock.now(),
+        });
         await audit(tx, {
           actor,
           action: 'app.keys.update',
           result: 'success',
           projectId: application.projectId,
-          changes: changesBetween({ redirectURI: current.value.redirectURI }, { redirectURI: keys.value.redirectURI }),
-          details: { applicationId, before: { redirectURI: current.value.redirectURI }, after: { redirectURI: keys.value.redirectURI } },
+          changes: changesBetween(registrationOf(current.value), registrationOf(keys.value)),
+          details: { applicationId, before: registrationOf(current.value), after: registrationOf(keys.value) },
         });
         return answer(tx, keys, application.projectId);
       });
@@ -290,16 +312,22 @@ export function createAppsService({ db, clock, audit, issuerAddress, secretBox }
      * ones — the old hash is overwritten in this transaction. The client id stays. Concurrency goes
      * through If-Match on the keys' version, as for every other write.
      */
-    async generateKeys(actor: Actor, applicationId: string, redirectUris: string[], ifMatch: number | null): Promise<Versioned<ApplicationKeys>> {
+    async generateKeys(
+      actor: Actor,
+      applicationId: string,
+      registration: KeysRegistration,
+      ifMatch: number | null,
+    ): Promise<Versioned<ApplicationKeys>> {
       return db.transaction(async (tx) => {
         const { value: application } = await lockForWrite(tx, applicationId);
         const current = await lockKeys(tx, applicationId, ifMatch);
         if (!canGenerateKeys(application, { enabled: true })) throw disabledApp('generating new keys');
-        checkRedirectsOf(application, redirectUris);
+        checkRedirectsOf(application, registration);
         const clientSecret = newClientSecret();
         const keys = await saveKeys(tx, {
           applicationId,
-          redirectUris,
+          redirectUris: registration.redirectURI,
+          postLogoutRedirectUris: registration.postLogoutRedirectURI ?? current.value.postLogoutRedirectURI,
           clientSecretHash: storedHash(clientSecret),
           now: clock.now(),
         });
@@ -310,14 +338,14 @@ export function createAppsService({ db, clock, audit, issuerAddress, secretBox }
           projectId: application.projectId,
           // The old secret stops working: always a change, never its value.
           changes: {
-            ...changesBetween({ redirectURI: current.value.redirectURI }, { redirectURI: keys.value.redirectURI }),
+            ...changesBetween(registrationOf(current.value), registrationOf(keys.value)),
             clientSecret: SECRET_CHANGED,
           },
           details: {
             applicationId,
             clientId: keys.value.clientId,
-            before: { redirectURI: current.value.redirectURI },
-            after: { redirectURI: keys.value.redirectURI },
+            before: registrationOf(current.value),
+            after: registrationOf(keys.value),
           },
         });
         return answer(tx, keys, application.projectId, clientSecret);

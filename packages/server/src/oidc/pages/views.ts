@@ -296,12 +296,24 @@ ${form}
   );
 }
 
-export function signedOutPage(homeUrl: string, brand: PageBrand = LATCHKEY_BRAND): string {
+/**
+ * RP-initiated logout asked by a request that does not prove who asks (no ID token of this person):
+ * the person confirms, so no page elsewhere can sign them out unseen (RP-Initiated Logout 1.0 §2).
+ */
+export function logoutConfirmPage(form: string, brand: PageBrand): string {
   const t = textsOf(brand);
   return signInPage(
-    t.signedOutTitle,
-    `<h1>${escapeHtml(t.signedOutHeading)}</h1>
-<div class="links"><a href="${escapeHtml(homeUrl)}">${escapeHtml(t.backTo(brand.name))}</a></div>`,
+    t.signingOutTitle,
+    `<h1>${escapeHtml(t.signOutQuestion(brand.name))}</h1>
+${form}
+<button class="primary" type="submit" form="op.logoutForm" name="logout" value="yes">${escapeHtml(t.signOut)}</button>`,
     brand,
   );
+}
+
+/** Signed out; `homeUrl`: where to go back to (the console), or none (a project's user returns to their app). */
+export function signedOutPage(homeUrl: string | null, brand: PageBrand = LATCHKEY_BRAND): string {
+  const t = textsOf(brand);
+  const back = homeUrl === null ? '' : `\n<div class="links"><a href="${escapeHtml(homeUrl)}">${escapeHtml(t.backTo(brand.name))}</a></div>`;
+  return signInPage(t.signedOutTitle, `<h1>${escapeHtml(t.signedOutHeading)}</h1>${back}`, brand);
 }

@@ -9,11 +9,12 @@ export interface AppSettings {
   name: string;
   /** Null: the application has no keys, so there are no redirect URIs to save. */
   redirectURI: string[] | null;
+  postLogoutRedirectURI: string[] | null;
 }
 
 /**
  * spec §2 "Settings pages": one Save — PUT apps/{application} (name, logo, enabled), then
- * PUT {keysEndpoint} (the redirect URIs), each with If-Match from the version it was read at. The
+ * PUT {keysEndpoint} (the redirect URIs, post-logout ones too), each with If-Match from the version it was read at. The
  * cache takes each answer as it comes.
  */
 export function useSaveAppSettings() {
@@ -37,7 +38,10 @@ export function useSaveAppSettings() {
       void queryClient.invalidateQueries({ queryKey: appsKeys.apps(saved.data.projectId) });
       let keys: Tagged<ApplicationKeys> | null = null;
       if (settings.redirectURI && currentKeys) {
-        keys = await updateAppKeys(saved.data, currentKeys, settings.redirectURI);
+        keys = await updateAppKeys(saved.data, currentKeys, {
+          redirectURI: settings.redirectURI,
+          postLogoutRedirectURI: settings.postLogoutRedirectURI ?? currentKeys.data.postLogoutRedirectURI,
+        });
         queryClient.setQueryData(appsKeys.appKeys(saved.data.id), keys);
       }
       return { app: saved, keys };

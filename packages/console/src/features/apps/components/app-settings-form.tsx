@@ -15,7 +15,7 @@ import { useCreateAppKeys } from '../api/use-create-app-keys.ts';
 import { useSaveAppSettings } from '../api/use-save-app-settings.ts';
 import { AppDangerZone } from './app-danger-zone.tsx';
 import { AppSecretModal } from './app-secret-modal.tsx';
-import { RedirectUrlFields } from './redirect-url-fields.tsx';
+import { PostLogoutUrlFields, RedirectUrlFields } from './redirect-url-fields.tsx';
 import { useAppForm } from './use-app-form.ts';
 import '../texts.ts';
 
@@ -35,7 +35,12 @@ export function AppSettingsForm({ app, keys, project }: AppSettingsFormProps) {
   const { t } = useTranslation('apps');
   const { t: tc } = useTranslation();
   const queryClient = useQueryClient();
-  const form = useAppForm({ name: app.data.name, redirectURI: keys?.data.redirectURI ?? [], applicationType: app.data.applicationType });
+  const form = useAppForm({
+    name: app.data.name,
+    redirectURI: keys?.data.redirectURI ?? [],
+    postLogoutRedirectURI: keys?.data.postLogoutRedirectURI ?? [],
+    applicationType: app.data.applicationType,
+  });
   const save = useSaveAppSettings();
   const createKeys = useCreateAppKeys();
   const [firstKeys, setFirstKeys] = useState<ApplicationKeys | null>(null);
@@ -44,7 +49,11 @@ export function AppSettingsForm({ app, keys, project }: AppSettingsFormProps) {
 
   // Without keys there are no redirect URIs to save: Save takes the name alone, and the redirect rows
   // belong to "Create keys".
-  const saveable = keys ? form.check.valid : form.check.validName === null ? null : { name: form.check.validName, redirectURI: null };
+  const saveable = keys
+    ? form.check.valid
+    : form.check.validName === null
+      ? null
+      : { name: form.check.validName, redirectURI: null, postLogoutRedirectURI: null };
 
   const submit = () => {
     if (!saveable) return;
@@ -123,6 +132,7 @@ export function AppSettingsForm({ app, keys, project }: AppSettingsFormProps) {
           </WarningAlert>
         )}
         <RedirectUrlFields form={form} disabled={!canSave} />
+        {keys ? <PostLogoutUrlFields form={form} disabled={!canSave} /> : null}
         {keys ? null : (
           <div>
             <Button variant="light" onClick={makeKeys} loading={createKeys.isPending} disabled={!canSave}>

@@ -3,48 +3,57 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { validationKey } from '../../../lib/i18n/validation.ts';
 import '../texts.ts';
-import type { AppForm } from './use-app-form.ts';
+import type { UriListCheck, UriRows } from './use-app-form.ts';
 import classes from './apps.module.css';
 
-interface RedirectUrlFieldsProps {
-  form: AppForm;
+/** The words of one URI list: its legend and help, a row's label, the add and remove buttons. */
+interface UriListTexts {
+  legend: string;
+  help: string;
+  item: (n: number) => string;
+  add: string;
+  remove: (n: number) => string;
+}
+
+interface UriListFieldsProps {
+  list: UriRows;
+  check: UriListCheck;
+  texts: UriListTexts;
   disabled?: boolean;
 }
 
 /**
- * spec §2 "Application settings", §5 "New app": the redirect URL list — "Redirect URL 1", "Redirect
- * URL 2"… each required and a URI, its message under it once touched; one more with "Add redirect
- * URL"; a remove button on each while there is more than one.
+ * A list of URIs, one input a row: "Redirect URL 1", "Redirect URL 2"… each required and a URI, its
+ * message under it once touched; one more with the add button; a remove button on each while more
+ * than the list's minimum remain.
  */
-export function RedirectUrlFields({ form, disabled = false }: RedirectUrlFieldsProps) {
-  const { t } = useTranslation('apps');
+function UriListFields({ list, check, texts, disabled = false }: UriListFieldsProps) {
   const { t: tc } = useTranslation();
-  const removable = form.rows.length > 1 && !disabled;
-
+  const removable = list.rows.length > list.min && !disabled;
   return (
-    <Fieldset legend={t('form.redirectUrls')} variant="unstyled" className={classes.redirects} disabled={disabled}>
+    <Fieldset legend={texts.legend} variant="unstyled" className={classes.redirects} disabled={disabled}>
       <Text size="sm" c="dimmed" mb="sm">
-        {t('form.redirectUrlsHelp')}
+        {texts.help}
       </Text>
       <Stack gap="sm">
-        {form.rows.map((row, index) => {
+        {list.rows.map((row, index) => {
           const n = index + 1;
-          const issue = row.touched ? form.check.redirects[index] : null;
+          const issue = row.touched ? check.rows[index] : null;
           return (
             <Group key={row.id} gap="xs" align="flex-start" wrap="nowrap">
               <TextInput
                 className={classes.redirectInput}
-                label={t('form.redirectUrl', { n })}
+                label={texts.item(n)}
                 required
                 type="url"
                 inputMode="url"
                 autoComplete="off"
                 spellCheck={false}
-                autoFocus={row.id === form.added}
+                autoFocus={row.id === list.added}
                 value={row.value}
                 disabled={disabled}
-                onChange={(event) => form.setRedirect(row.id, event.currentTarget.value)}
-                onBlur={() => form.touchRedirect(row.id)}
+                onChange={(event) => list.set(row.id, event.currentTarget.value)}
+                onBlur={() => list.touch(row.id)}
                 error={issue ? tc(validationKey(issue)) : undefined}
               />
               {removable ? (
@@ -53,8 +62,8 @@ export function RedirectUrlFields({ form, disabled = false }: RedirectUrlFieldsP
                   color="gray"
                   size="input-sm"
                   className={classes.removeRedirect}
-                  aria-label={t('form.removeRedirectUrl', { n })}
-                  onClick={() => form.removeRedirect(row.id)}
+                  aria-label={texts.remove(n)}
+                  onClick={() => list.remove(row.id)}
                 >
                   <IconTrash size={18} aria-hidden="true" />
                 </ActionIcon>
@@ -62,19 +71,54 @@ export function RedirectUrlFields({ form, disabled = false }: RedirectUrlFieldsP
             </Group>
           );
         })}
-        {form.check.redirectList && form.rows.some((row) => row.touched) ? (
+        {check.list && list.rows.some((row) => row.touched) ? (
           <Text size="sm" c="var(--mantine-color-error)" role="alert">
-            {tc(validationKey(form.check.redirectList))}
+            {tc(validationKey(check.list))}
           </Text>
         ) : null}
         {!disabled ? (
           <div>
-            <Button variant="light" size="sm" leftSection={<IconPlus size={16} aria-hidden="true" />} onClick={form.addRedirect}>
-              {t('form.addRedirectUrl')}
+            <Button variant="light" size="sm" leftSection={<IconPlus size={16} aria-hidden="true" />} onClick={list.add}>
+              {texts.add}
             </Button>
           </div>
         ) : null}
       </Stack>
     </Fieldset>
   );
+}
+
+interface FormListProps {
+  form: {
+    redirects: UriRows;
+    postLogout: UriRows;
+    check: { redirects: UriListCheck; postLogout: UriListCheck };
+  };
+  disabled?: boolean;
+}
+
+/** spec §2 "Application settings", §5 "New app": the redirect URL list, at least one. */
+export function RedirectUrlFields({ form, disabled = false }: FormListProps) {
+  const { t } = useTranslation('apps');
+  const texts: UriListTexts = {
+    legend: t('form.redirectUrls'),
+    help: t('form.redirectUrlsHelp'),
+    item: (n) => t('form.redirectUrl', { n }),
+    add: t('form.addRedirectUrl'),
+    remove: (n) => t('form.removeRedirectUrl', { n }),
+  };
+  return <UriListFields list={form.redirects} check={form.check.redirects} texts={texts} disabled={disabled} />;
+}
+
+/** Issue 22 (RP-Initiated Logout): where the app may send its user after signing them out, none or more. */
+export function PostLogoutUrlFields({ form, disabled = false }: FormListProps) {
+  const { t } = useTranslation('apps');
+  const texts: UriListTexts = {
+    legend: t('form.postLogoutUrls'),
+    help: t('form.postLogoutUrlsHelp'),
+    item: (n) => t('form.postLogoutUrl', { n }),
+    add: t('form.addPostLogoutUrl'),
+    remove: (n) => t('form.removePostLogoutUrl', { n }),
+  };
+  return <UriListFields list={form.postLogout} check={form.check.postLogout} texts={texts} disabled={disabled} />;
 }

@@ -2,95 +2,133 @@ import { applicationCreateFormSchema, redirectUrisOf, type ApplicationType } fro
 import { useState } from 'react';
 
 // spec §5 "New app" and "App edit": the rules are the domain schemas' — name required, max 250
-// (trimmed); each redirect URL required and a URI; at least one.
+// (trimmed); each redirect URL required and a URI; at least one. Issue 22: post-logout redirect URLs
+// follow the same rules, none or more; both follow the application's type.
 const nameRule = applicationCreateFormSchema.shape.name;
 
-export interface RedirectRow {
+export interface UriRow {
   /** Stable across additions and removals (React key, touched state). */
   id: number;
   value: string;
   touched: boolean;
 }
 
+/** What is wrong with one list of URIs: per row, and with the list as a whole (none, too many). */
+export interface UriListCheck {
+  rows: (string | null)[];
+  list: string | null;
+  /** The trimmed values, when the list is valid. */
+  valid: string[] | null;
+}
+
 export interface AppFormCheck {
   /** Catalogue key of what is wrong with the name, if anything. */
   name: string | null;
-  /** Per redirect row, the catalogue key of what is wrong with it. */
-  redirects: (string | null)[];
-  /** What is wrong with the list as a whole (none, too many). */
-  redirectList: string | null;
+  redirects: UriListCheck;
+  postLogout: UriListCheck;
   /** The trimmed values, when everything is valid. */
-  valid: { name: string; redirectURI: string[] } | null;
-  /** The trimmed name, when it is valid (whatever the redirect rows hold). */
+  valid: { name: string; redirectURI: string[]; postLogoutRedirectURI: string[] } | null;
+  /** The trimmed name, when it is valid (whatever the URI rows hold). */
   validName: string | null;
 }
 
-/** `type`: the application's; its redirect URIs follow its rules (a private-use scheme only for a native app). */
-export function checkAppForm(name: string, redirects: readonly string[], type: ApplicationType): AppFormCheck {
-  const nameResult = nameRule.safeParse(name);
-  const listResult = redirectUrisOf(type).safeParse(redirects);
-  const redirectErrors: (string | null)[] = redirects.map(() => null);
-  let redirectList: string | null = null;
-  if (!listResult.success) {
-    for (const issue of listResult.error.issues) {
+function checkUris(values: readonly string[], type: ApplicationType, min: number): UriListCheck {
+  const result = redirectUrisOf(type, min).safeParse(values);
+  const rows: (string | null)[] = values.map(() => null);
+  let list: string | null = null;
+  if (!result.success) {
+    for (const issue of result.error.issues) {
       const index = issue.path[0];
-      if (typeof index === 'number') redirectErrors[index] ??= issue.message;
-      else redirectList ??= issue.message;
+      if (typeof index === 'number') rows[index] ??= issue.message;
+      else list ??= issue.message;
     }
   }
+  return { rows, list, valid: result.success ? result.data : null };
+}
+
+/** `type`: the application's; its URIs follow its rules (a private-use scheme only for a native app). */
+export function checkAppForm(name: string, redirects: readonly string[], type: ApplicationType, postLogout: readonly string[] = []): AppFormCheck {
+  const nameResult = nameRule.safeParse(name);
+  const redirectCheck = checkUris(redirects, type, 1);
+  const postLogoutCheck = checkUris(postLogout, type, 0);
+  const valid =
+    nameResult.success && redirectCheck.valid && postLogoutCheck.valid
+      ? { name: nameResult.data, redirectURI: redirectCheck.valid, postLogoutRedirectURI: postLogoutCheck.valid }
+      : null;
   return {
     name: nameResult.success ? null : (nameResult.error.issues[0]?.message ?? 'validation.invalid_value'),
-    redirects: redirectErrors,
-    redirectList,
-    valid: nameResult.success && listResult.success ? { name: nameResult.data, redirectURI: listResult.data } : null,
+    redirects: redirectCheck,
+    postLogout: postLogoutCheck,
+    valid,
     validName: nameResult.success ? nameResult.data : null,
   };
 }
 
-/** The editable state of the application form: name and redirect rows, with what the user has touched. */
-export function useAppForm(initial: { name: string; redirectURI: readonly string[]; applicationType: ApplicationType }) {
+/** One editable list of URIs: its rows, the one just added (its input takes the focus), and its edits. */
+function useUriRows(initial: readonly string[], min: number) {
+  const [rows, setRows] = useState<UriRow[]>(() =>
+    (initial.length > 0 || min === 0 ? initial : ['']).map((value, id) => ({ id, value, touched: false })),
+  );
+  const [nextId, setNextId] = useState(Math.max(1, initial.length));
+  const [added, setAdded] = useState<number | null>(null);
+  return {
+    rows,
+    added,
+    /** How many rows stay (the last of a required list cannot be removed). */
+    min,
+    set: (id: number, value: string) => setRows((current) => current.map((row) => (row.id === id ? { ...row, value, touched: true } : row))),
+    touch: (id: number) => setRows((current) => current.map((row) => (row.id === id ? { ...row, touched: true } : row))),
+    add: () => {
+      setRows((current) => [...current, { id: nextId, value: '', touched: false }]);
+      setAdded(nextId);
+      setNextId((id) => id + 1);
+    },
+    remove: (id: number) => setRows((current) => (current.length > min ? current.filter((row) => row.id !== id) : current)),
+    touchAll: () => setRows((current) => current.map((row) => ({ ...row, touched: true }))),
+  };
+}
+
+export type UriRows = ReturnType<typeof useUriRows>;
+
+/** The editable state of the application form: name, type and URI lists, with what the user has touched. */
+export function useAppForm(initial: {
+  name: string;
+  redirectURI: readonly string[];
+  postLogoutRedirectURI?: readonly string[];
+  applicationType: ApplicationType;
+}) {
   const [name, setNameValue] = useState(initial.name);
   const [applicationType, setApplicationType] = useState<ApplicationType>(initial.applicationType);
   const [nameTouched, setNameTouched] = useState(false);
-  const [rows, setRows] = useState<RedirectRow[]>(() =>
-    (initial.redirectURI.length > 0 ? initial.redirectURI : ['']).map((value, id) => ({ id, value, touched: false })),
-  );
-  const [nextId, setNextId] = useState(Math.max(1, initial.redirectURI.length));
-  const [added, setAdded] = useState<number | null>(null);
+  const redirects = useUriRows(initial.redirectURI, 1);
+  const postLogout = useUriRows(initial.postLogoutRedirectURI ?? [], 0);
 
   const check = checkAppForm(
     name,
-    rows.map((row) => row.value),
+    redirects.rows.map((row) => row.value),
     applicationType,
+    postLogout.rows.map((row) => row.value),
   );
 
   return {
     name,
     nameTouched,
-    rows,
     applicationType,
     /** Chosen at creation only (the settings page shows it). */
     setApplicationType,
-    /** The row just added (its input takes the focus). */
-    added,
+    redirects,
+    postLogout,
     check,
     setName: (value: string) => {
       setNameValue(value);
       setNameTouched(true);
     },
     touchName: () => setNameTouched(true),
-    setRedirect: (id: number, value: string) => setRows((current) => current.map((row) => (row.id === id ? { ...row, value, touched: true } : row))),
-    touchRedirect: (id: number) => setRows((current) => current.map((row) => (row.id === id ? { ...row, touched: true } : row))),
-    addRedirect: () => {
-      setRows((current) => [...current, { id: nextId, value: '', touched: false }]);
-      setAdded(nextId);
-      setNextId((id) => id + 1);
-    },
-    removeRedirect: (id: number) => setRows((current) => (current.length > 1 ? current.filter((row) => row.id !== id) : current)),
     /** A submission shows every message, touched or not. */
     touchAll: () => {
       setNameTouched(true);
-      setRows((current) => current.map((row) => ({ ...row, touched: true })));
+      redirects.touchAll();
+      postLogout.touchAll();
     },
   };
 }

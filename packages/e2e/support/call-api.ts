@@ -79,3 +79,27 @@ export async function createAppWithKeysThroughApi(page: Page, projectId: string,
 export async function revokeDeviceThroughApi(page: Page, projectId: string, mpinId: string) {
   return callApiOk(page, api.revokeDevice, { params: { project: projectId, mpinId }, body: { reason: REVOCATION_REASON } });
 }
+
+/**
+ * A single-page app's set-up through the API (issue 22): the project lets public clients exchange a
+ * code with PKCE alone and lets the app's origin call its issuer (Allowed CORS Origins); the app is
+ * a `spa` whose redirect and post-logout URIs are given. Answers its client id.
+ */
+export async function createSinglePageAppThroughApi(
+  page: Page,
+  projectId: string,
+  app: { origin: string; redirectUri: string; postLogoutRedirectUri: string },
+): Promise<string> {
+  const issuer = await callApiOk(page, api.getIssuer, { params: { project: projectId } });
+  await callApiOk(page, api.updateIssuer, { params: { project: projectId }, body: { ...issuer, allow_pkce_only_token_exchange: true } });
+  const project = await callApiOk(page, api.getProject, { params: { project: projectId } });
+  await callApiOk(page, api.updateProject, { params: { project: projectId }, body: { ...project, allowedCORSDomains: [app.origin] } });
+  const { id } = await callApiOk(page, api.createApp, {
+    body: { platformCode: 'oidc', applicationType: 'spa', name: 'Single-page app', url: app.origin, projectId },
+  });
+  const keys = await callApiOk(page, api.createAppKeys, {
+    params: { application: id },
+    body: { redirectURI: [app.redirectUri], postLogoutRedirectURI: [app.postLogoutRedirectUri] },
+  });
+  return keys.clientId;
+}

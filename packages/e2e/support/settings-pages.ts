@@ -179,3 +179,23 @@ export async function clickConfirmClose(page: Page): Promise<void> {
   await confirmClose(page).click();
   await expect(closeDialog(page)).toBeHidden();
 }
+
+/** OpenID Connect: "Rotate signing key", confirmed in its dialog (issue 22). */
+export async function rotateSigningKey(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Rotate signing key' }).click();
+  await page.getByRole('dialog', { name: 'Rotate signing key' }).getByRole('button', { name: 'Rotate' }).click();
+  await expect(page.getByRole('dialog', { name: 'Rotate signing key' })).toBeHidden();
+}
+
+/** OpenID Connect: the signing keys table's statuses, top to bottom ("Signing", "Published until …"). */
+export async function expectSigningKeyStatuses(page: Page, statuses: Array<string | RegExp>): Promise<void> {
+  const rows = page.getByRole('table', { name: 'Signing keys' }).getByRole('row');
+  await expect(rows).toHaveCount(statuses.length + 1);
+  for (const [index, status] of statuses.entries())
+    await expect(
+      rows
+        .nth(index + 1)
+        .getByRole('cell')
+        .nth(2),
+    ).toHaveText(status);
+}

@@ -33,7 +33,9 @@ import {
   expectSettingEnabled,
   expectSwitch,
   fillCloseConfirmation,
+  expectSigningKeyStatuses,
   fillSetting,
+  rotateSigningKey,
   goToSettings,
   uncheckPkceMethod,
 } from '../support/settings-pages.ts';
@@ -153,6 +155,11 @@ test('a project admin edits General, Branding, User Verification and OpenID Conn
     await expectPkceMethodChecked(page, 'Plain');
     await expectSwitch(page, 'Allow PKCE only token exchange', 'checked', false);
     await expectSetting(page, 'Refresh token idle lifetime', '30 days');
+    // Issue 22: rotating the signing key keeps the previous one published for a while.
+    await expectSigningKeyStatuses(page, ['Signing']);
+    await rotateSigningKey(page);
+    await expectSigningKeyStatuses(page, ['Signing', /^Published until /]);
+    await expectAccessible(page);
   });
 });
 

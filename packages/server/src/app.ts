@@ -27,6 +27,7 @@ import {
 import { createLoginCodes, type LoginCodes } from './oidc/login-codes.service.ts';
 import { registerSignInStylesheet } from './oidc/mount.ts';
 import { deleteExpiredOidcPayloads, endSessionsOfAccount } from './oidc/payloads.repository.ts';
+import { deleteRetiredSigningKeys } from './oidc/keys.ts';
 import { registerPasskeyAssets } from './oidc/passkeys.ts';
 import { consoleMailer, type Mailer } from './mail/mailer.ts';
 import { registerAppRoutes } from './modules/apps/apps.routes.ts';
@@ -194,6 +195,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
       // Codes and limits of the console's provider and of every project's issuer share their tables.
       await createLoginCodes({ db, clock, mailer, secretBox }).purgeExpired();
       await deleteExpiredOidcPayloads(db);
+      await deleteRetiredSigningKeys(db);
       await ensureEventPartitions(db, clock.now(), config.eventRetentionMonths);
       await deleteEndedRegistrationCodes(db, clock.now());
     })().catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));

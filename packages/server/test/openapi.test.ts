@@ -53,6 +53,8 @@ const EXPECTED: Record<keyof typeof api, ApiErrorStatus[]> = {
   listSettingsHistory: [400, 401, 403, 404],
   getIssuer: [400, 401, 403, 404],
   updateIssuer: [400, 401, 403, 404, 409, 412, 413, 415],
+  getSigningKeys: [400, 401, 403, 404],
+  rotateSigningKey: [400, 401, 403, 404, 409],
   listApps: [400, 401, 403, 404],
   createApp: [400, 401, 403, 404, 409, 413, 415],
   getApp: [400, 401, 403, 404],

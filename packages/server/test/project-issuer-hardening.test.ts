@@ -1,4 +1,4 @@
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { errors } from 'oidc-provider';
 import { dbAdapterFactory, type PayloadScope } from '../src/oidc/payloads.repository.ts';
 import { signedInAccount, useTestApp } from './support/app.ts';
@@ -120,5 +120,65 @@ describeWithDatabase("a project's issuer refuses what it must", (t) => {
       payload: '{"email":1}',
     });
     expect(res.statusCode).toBe(415);
+  });
+
+  describe('unauthenticated requests store little, and boundedly (issue 22)', () => {
+    const interactionRows = async (projectId: string) => {
+      const { rows } = await t.db.query<{ n: number; largest: number | null }>(
+        `SELECT count(*)::int AS n, max(octet_length(payload))::int AS largest FROM oidc_payloads WHERE issuer = $1 AND kind = 'Interaction'`,
+        [projectId],
+      );
+      return rows[0] as { n: number; largest: number | null };
+    };
+    const authorization = (clientId: string, extra: Record<string, string> = {}) =>
+      new URLSearchParams({
+        client_id: clientId,
+        response_type: 'code',
+        scope: 'openid email',
+        redirect_uri: REDIRECT,
+        state: 's'.repeat(64),
+        nonce: 'n'.repeat(64),
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+        ...extra,
+      });
+
+    it('an authorization request stores one interaction of a few kilobytes; a query over 4 KB is refused with a page and stores nothing', async () => {
+      const { projectId, keys } = await projectWithClient();
+      const first = await app.app.inject({
+        method: 'GET',
+        url: `/p/${projectId}/auth?${authorization(keys.clientId)}`,
+        remoteAddress: '203.0.113.7',
+      });
+      expect(first.statusCode).toBe(303);
+      const stored = await interactionRows(projectId);
+      expect(stored.n).toBe(1);
+      // The figure: a typical request's interaction, sealed.
+      expect(stored.largest).toBeLessThan(4096);
+
+      const huge = await app.app.inject({
+        method: 'GET',
+        url: `/p/${projectId}/auth?${authorization(keys.clientId, { state: 'x'.repeat(5000) })}`,
+        remoteAddress: '203.0.113.7',
+      });
+      expect(huge.statusCode).toBe(400);
+      expect(huge.headers.location).toBeUndefined();
+      expect(huge.body).toContain('too large');
+      expect((await interactionRows(projectId)).n).toBe(1);
+    });
+
+    it('one client address starts at most 120 sign-ins at an issuer in 10 minutes; then it is told to try later and nothing more is stored; another address goes on', async () => {
+      const { projectId, keys } = await projectWithClient();
+      const from = (address: string) =>
+        app.app.inject({ method: 'GET', url: `/p/${projectId}/auth?${authorization(keys.clientId)}`, remoteAddress: address });
+      for (let i = 0; i < 120; i += 1) expect((await from('198.51.100.9')).statusCode).toBe(303);
+      const refused = await from('198.51.100.9');
+      expect(refused.statusCode).toBe(303);
+      const back = new URL(refused.headers.location as string);
+      expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
+      expect(back.searchParams.get('error')).toBe('temporarily_unavailable');
+      expect((await interactionRows(projectId)).n).toBe(120);
+      expect(new URL((await from('198.51.100.10')).headers.location as string, 'http://x').pathname).toMatch(/\/interaction\//);
+    });
   });
 });

@@ -8,7 +8,7 @@ import {
   projectSummarySchema,
   projectUpdateSchema,
 } from '../project/schema.ts';
-import { issuerSchema } from '../issuer/schema.ts';
+import { issuerSchema, signingKeysSchema } from '../issuer/schema.ts';
 import { settingsHistoryQuerySchema, settingsHistorySchema } from '../project/history.ts';
 import {
   accountCreatedSchema,
@@ -201,6 +201,20 @@ export const projectsApi = {
     summary: 'Replace the OpenID Connect issuer settings of a project',
     body: issuerSchema,
     response: issuerSchema,
+  }),
+  getSigningKeys: endpoint({
+    ...administerProject,
+    method: 'GET',
+    path: '/projects/:project/issuer/keys',
+    summary: "The project issuer's signing keys: the one signing, and those still published",
+    response: signingKeysSchema,
+  }),
+  rotateSigningKey: endpoint({
+    ...administerProject,
+    method: 'POST',
+    path: '/projects/:project/issuer/keys/rotation',
+    summary: 'Rotate the signing key: a new one signs at once, the previous stays published for a grace period',
+    response: signingKeysSchema,
   }),
 };
 

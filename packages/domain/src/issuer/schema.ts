@@ -81,3 +81,27 @@ export function defaultIssuer(): Issuer {
     ...TOKEN_LIFETIME_DEFAULTS,
   };
 }
+
+/**
+ * Issue 22: an issuer's signing keys as the console shows them — the one signing now, and those
+ * rotated away (or of an algorithm it left) still published until `retiresAt`.
+ */
+export const signingKeySchema = z.object({
+  kid: z.string().describe('The key id (the `kid` of the JWKS and of the tokens it signed)'),
+  alg: z.enum(SIGNING_ALGS),
+  status: z.enum(['signing', 'retiring']),
+  createdAt: z.string().describe('ISO 8601 UTC'),
+  retiresAt: z.string().nullable().describe('When it leaves the JWKS (ISO 8601 UTC); null while it signs'),
+});
+export type SigningKey = z.infer<typeof signingKeySchema>;
+export const signingKeysSchema = z.object({ keys: z.array(signingKeySchema) });
+export type SigningKeys = z.infer<typeof signingKeysSchema>;
+
+/**
+ * How long a key that stopped signing stays published: its tokens' longest lifetime, plus a day for
+ * relying parties that cache the discovery document and JWKS (docs/decisions/0028).
+ */
+export const JWKS_CACHE_SECONDS = 24 * 60 * 60;
+export function signingKeyGraceSeconds(issuer: Pick<Issuer, 'access_token_ttl' | 'id_token_ttl'>): number {
+  return Math.max(issuer.access_token_ttl, issuer.id_token_ttl) + JWKS_CACHE_SECONDS;
+}

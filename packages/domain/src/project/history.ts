@@ -38,12 +38,22 @@ export const SETTINGS_PAGE_FIELDS: Record<SettingsPage, readonly string[]> = {
     'id_token_ttl',
     'refresh_token_idle_ttl',
     'refresh_token_absolute_ttl',
+    // A rotation: the signing key's id before and after (issue 22).
+    'signing_key',
   ],
   mobile: ['customMobileDomain', 'associationAndroid', 'associationIOS', 'mobileAndroidLocation', 'mobileIOSLocation', 'pushOptions'],
 };
 
 /** The audit actions that change settings (docs/decisions/0014 "Management actions"). */
-export const SETTINGS_ACTIONS = ['project.create', 'project.update', 'project.close', 'project.reopen', 'project.meta', 'issuer.update'] as const;
+export const SETTINGS_ACTIONS = [
+  'project.create',
+  'project.update',
+  'project.close',
+  'project.reopen',
+  'project.meta',
+  'issuer.update',
+  'issuer.keys.rotate',
+] as const;
 export type SettingsAction = (typeof SETTINGS_ACTIONS)[number];
 
 /** Is a changed field (a dotted path) one of the page's? */

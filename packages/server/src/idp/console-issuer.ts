@@ -1,6 +1,6 @@
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import { TOKEN_LIFETIME_DEFAULTS } from '@latchkey/domain';
+import { signingKeyGraceSeconds, TOKEN_LIFETIME_DEFAULTS } from '@latchkey/domain';
 import { safeEqual, randomToken, type SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import { createIssuerProvider } from '../oidc/issuer-provider.ts';
@@ -43,7 +43,7 @@ function consoleClientSecret(db: Db, box: SecretBox): Promise<string> {
 /** The keys the console's issuer is built with (every instance reads the same ones). */
 export async function loadConsoleIssuerKeys(db: Db, box: SecretBox) {
   return {
-    signingKeys: await issuerSigningKeys(db, box, CONSOLE_ISSUER, 'RS256'),
+    signingKeys: await issuerSigningKeys(db, box, CONSOLE_ISSUER, 'RS256', signingKeyGraceSeconds(TOKEN_LIFETIME_DEFAULTS)),
     cookieKeys: await issuerCookieKeys(db, box),
     clientSecret: await consoleClientSecret(db, box),
   };

@@ -11,6 +11,8 @@ import { randomToken, type SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import { formTargetOf } from './mount.ts';
 import { dbAdapterFactory, type CodeEvents } from './payloads.repository.ts';
+import { hitAll } from './rate-limits.repository.ts';
+import { rateLimitKeyOf } from '../http/client-address.ts';
 
 /** Lifetimes of every issuer's artefacts that no setting changes, in seconds. */
 const FIXED_TTL = {
@@ -46,6 +48,30 @@ function providerTtl(lifetimes: TokenLifetimes): NonNullable<Configuration['ttl'
     },
     Grant: Math.max(lifetimes.refreshAbsolute, FIXED_TTL.Session),
   };
+}
+
+/**
+ * Unauthenticated requests store little and boundedly (issue 22): an authorization request that
+ * needs the sign-in pages stores one interaction (a few kB, an hour). One client address (IPv6: its
+ * /64) starts at most INTERACTIONS_PER_ADDRESS of them at one issuer per window, and an issuer at most
+ * INTERACTIONS_PER_ISSUER from everyone together; the query of an authorization request is at most
+ * MAX_AUTHORIZATION_QUERY characters. docs/decisions/0028 gives the figures.
+ */
+export const INTERACTION_LIMITS = { perAddress: 120, perIssuer: 20_000, windowMs: 10 * 60 * 1000 } as const;
+export const MAX_AUTHORIZATION_QUERY = 4096;
+
+async function admitInteraction(db: Db, box: SecretBox, issuer: string, ip: string): Promise<boolean> {
+  const bucket = (...parts: string[]) => box.hmac('rate-limit', ['interactions', issuer, ...parts].join('\n'));
+  const { perAddress, perIssuer, windowMs } = INTERACTION_LIMITS;
+  const refused = await hitAll(
+    db,
+    [
+      { name: 'address', bucket: bucket('address', rateLimitKeyOf(ip)), max: perAddress, windowMs },
+      { name: 'issuer', bucket: bucket('issuer'), max: perIssuer, windowMs },
+    ],
+    new Date(),
+  );
+  return refused === null;
 }
 
 /** The scopes every issuer offers, and the claims they give (`offline_access`: a refresh token). */
@@ -178,7 +204,11 @@ function mountedAt(definition: IssuerDefinition): Pick<Configuration, 'interacti
  */
 export function createIssuerProvider(db: Db, secretBox: SecretBox, definition: IssuerDefinition): Provider {
   const { clients } = definition;
-  const payloads = dbAdapterFactory(db, secretBox, { issuer: definition.key, ...(definition.codeEvents ? { events: definition.codeEvents } : {}) });
+  const payloads = dbAdapterFactory(db, secretBox, {
+    issuer: definition.key,
+    ...(definition.codeEvents ? { events: definition.codeEvents } : {}),
+    admitInteraction: () => admitInteraction(db, secretBox, definition.key, Provider.ctx?.ip ?? 'unknown'),
+  });
   // oidc-provider wants a client_secret for secret methods; it never compares it (compareClientSecret
   // below asks the clients' owner) and derives nothing from it (no HS* algorithm is enabled).
   const unusedSecret = randomToken();
@@ -253,6 +283,7 @@ export function createIssuerProvider(db: Db, secretBox: SecretBox, definition: I
       (ctx.body as Record<string, unknown>).code_challenge_methods_supported = definition.codeChallengeMethods;
     }
   });
+  provider.use(boundedAuthorizationRequests(definition));
   provider.use(refuseForeignPreflights(definition));
   const signedOut = definition.logout?.signedOut;
   if (signedOut) provider.use(signOutEventsOf(signedOut));
@@ -284,6 +315,20 @@ function refreshEventsOf(events: RefreshEvents, reasons: WeakMap<KoaContextWithO
     if (body.error === 'invalid_client') return;
     const reason = reasons.get(ctx) ?? (typeof body.error_description === 'string' ? body.error_description : String(body.error ?? 'error'));
     return events.refused(ctx, accountId, reason);
+  };
+}
+
+/**
+ * An authorization request's parameters are stored with its interaction: one whose query (or posted
+ * form) is longer than MAX_AUTHORIZATION_QUERY is refused with the issuer's error page, before
+ * anything is read or stored. Every parameter a client needs fits many times over.
+ */
+function boundedAuthorizationRequests(definition: IssuerDefinition) {
+  return async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
+    const length = ctx.path === '/auth' ? (ctx.method === 'POST' ? Number(ctx.get('content-length') || 0) : ctx.querystring.length) : 0;
+    if (length <= MAX_AUTHORIZATION_QUERY) return next();
+    ctx.status = 400;
+    await definition.renderError(ctx, { error: 'invalid_request', error_description: 'the authorization request is too large' });
   };
 }
 

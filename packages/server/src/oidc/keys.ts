@@ -1,6 +1,6 @@
 import { generateKeyPair, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
-import { SIGNING_ALGS, type Issuer } from '@latchkey/domain';
+import type { Issuer, SigningKey } from '@latchkey/domain';
 import { randomToken, type SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import { getOrCreateServerKey } from './server-keys.repository.ts';
@@ -26,20 +26,97 @@ async function privateJwk(alg: SigningAlg): Promise<JsonWebKey> {
 // became an issuer too (migration 0021): keys stored then still open.
 const keyName = (issuer: string, alg: SigningAlg) => `project:${issuer}:signing:${alg}`;
 
+/** An issuer's keys' names start so: its current key of each algorithm, and those rotated away (`…:{alg}:{kid}`). */
+const prefixOf = (issuer: string) => `project:${issuer}:signing:`;
+
+/** Seals and stores a signing key under `name` (the sealing context names the row, as getOrCreateServerKey's does). */
+async function storeKey(db: Db, box: SecretBox, name: string, key: JsonWebKey, retireAt: Date | null): Promise<void> {
+  await db.query(
+    `INSERT INTO server_keys (name, value, sealed, created_at, retire_at) VALUES ($1, 'null'::jsonb, $2, now(), $3)
+     ON CONFLICT (name) DO UPDATE SET sealed = EXCLUDED.sealed, value = EXCLUDED.value, created_at = EXCLUDED.created_at, retire_at = EXCLUDED.retire_at`,
+    [name, box.sealJson(key, `server_keys:${name}`), retireAt],
+  );
+}
+
 /**
- * An issuer's signing keys (private JWKs): the key of `alg` is generated on first use; keys of
- * algorithms the issuer used before stay published, so tokens they signed still verify.
+ * An issuer's signing keys (private JWKs): the key of `alg` signs (generated on first use); keys
+ * that stopped signing — rotated away, or of an algorithm the issuer left — stay published until
+ * their `retire_at`, so the tokens they signed still verify (docs/decisions/0028). The first time
+ * the issuer is built without an algorithm, that algorithm's key starts retiring (`graceSeconds`);
+ * an algorithm chosen again before then signs again with its key.
  */
-export async function issuerSigningKeys(db: Db, box: SecretBox, issuer: string, alg: SigningAlg): Promise<JsonWebKey[]> {
-  const { rows: stored } = await db.query('SELECT 1 FROM server_keys WHERE name = $1', [keyName(issuer, alg)]);
+export async function issuerSigningKeys(db: Db, box: SecretBox, issuer: string, alg: SigningAlg, graceSeconds: number): Promise<JsonWebKey[]> {
+  const name = keyName(issuer, alg);
+  const { rows: stored } = await db.query('SELECT 1 FROM server_keys WHERE name = $1', [name]);
   // Generated only when missing; a key another instance stored meanwhile wins (getOrCreateServerKey).
   const fresh = stored.length > 0 ? null : await privateJwk(alg);
-  const current = await getOrCreateServerKey<JsonWebKey>(db, box, keyName(issuer, alg), () => fresh ?? {});
-  const others = SIGNING_ALGS.filter((a) => a !== alg).map((a) => keyName(issuer, a));
-  const { rows } = await db.query<{ name: string }>('SELECT name FROM server_keys WHERE name = ANY($1)', [others]);
+  const current = await getOrCreateServerKey<JsonWebKey>(db, box, name, () => fresh ?? {});
+  const prefix = prefixOf(issuer);
+  await db.query('UPDATE server_keys SET retire_at = NULL WHERE name = $1 AND retire_at IS NOT NULL', [name]);
+  await db.query(
+    `UPDATE server_keys SET retire_at = now() + make_interval(secs => $3)
+      WHERE left(name, length($1)) = $1 AND name <> $2 AND position(':' in substr(name, length($1) + 1)) = 0 AND retire_at IS NULL`,
+    [prefix, name, graceSeconds],
+  );
+  const { rows } = await db.query<{ name: string }>(
+    `SELECT name FROM server_keys WHERE left(name, length($1)) = $1 AND name <> $2 AND retire_at > now() ORDER BY created_at DESC`,
+    [prefix, name],
+  );
   const earlier = await Promise.all(rows.map((row) => getOrCreateServerKey<JsonWebKey>(db, box, row.name, () => ({}))));
   // The current algorithm's key first: oidc-provider signs with the first key that fits.
   return [current, ...earlier];
+}
+
+/**
+ * Rotates an issuer's signing key of `alg`: a new key signs from now on; the previous one is kept,
+ * published, until now + `graceSeconds`. Inside the caller's transaction. Answers both key ids.
+ */
+export async function rotateSigningKey(
+  db: Db,
+  box: SecretBox,
+  issuer: string,
+  alg: SigningAlg,
+  graceSeconds: number,
+): Promise<{ previous: string; current: string }> {
+  const name = keyName(issuer, alg);
+  const next = await privateJwk(alg);
+  // The row is locked until commit: two rotations at once follow one another.
+  await getOrCreateServerKey<JsonWebKey>(db, box, name, () => next);
+  await db.query('SELECT 1 FROM server_keys WHERE name = $1 FOR UPDATE', [name]);
+  const previous = await getOrCreateServerKey<JsonWebKey>(db, box, name, () => next);
+  if (previous.kid === next.kid) return { previous: String(previous.kid), current: String(next.kid) };
+  const retireAt = new Date(Date.now() + graceSeconds * 1000);
+  await storeKey(db, box, `${name}:${String(previous.kid)}`, previous, retireAt);
+  await storeKey(db, box, name, next, null);
+  return { previous: String(previous.kid), current: String(next.kid) };
+}
+
+/** An issuer's keys as the console lists them: the one signing with `alg`, then those still published. */
+export async function listSigningKeys(db: Db, box: SecretBox, issuer: string, alg: SigningAlg): Promise<SigningKey[]> {
+  const { rows } = await db.query<{ name: string; created_at: Date; retire_at: Date | null }>(
+    `SELECT name, created_at, retire_at FROM server_keys
+      WHERE left(name, length($1)) = $1 AND (name = $2 OR retire_at > now() OR retire_at IS NULL)
+      ORDER BY name = $2 DESC, created_at DESC`,
+    [prefixOf(issuer), keyName(issuer, alg)],
+  );
+  const keys: SigningKey[] = [];
+  for (const row of rows) {
+    const key = await getOrCreateServerKey<JsonWebKey>(db, box, row.name, () => ({}));
+    const signing = row.name === keyName(issuer, alg);
+    keys.push({
+      kid: String(key.kid),
+      alg: key.alg as SigningAlg,
+      status: signing ? 'signing' : 'retiring',
+      createdAt: row.created_at.toISOString(),
+      retiresAt: signing || row.retire_at === null ? null : row.retire_at.toISOString(),
+    });
+  }
+  return keys;
+}
+
+/** Forgets the keys whose grace has passed (their tokens have all expired). */
+export async function deleteRetiredSigningKeys(db: Db): Promise<void> {
+  await db.query(`DELETE FROM server_keys WHERE retire_at <= now() AND name LIKE 'project:%:signing:%'`);
 }
 
 /** Keys signing the cookies of every issuer (the cookies' paths keep issuers apart). */

@@ -55,6 +55,11 @@ function withoutDeviceMark(payload: AdapterPayload): { payload: AdapterPayload; 
 export interface PayloadScope {
   issuer: string;
   events?: CodeEvents;
+  /**
+   * May one more sign-in interaction be stored (an authorization request that needs the pages)?
+   * No: the request is refused as temporarily_unavailable and nothing is stored (docs/decisions/0028).
+   */
+  admitInteraction?: () => Promise<boolean>;
 }
 
 /**
@@ -86,6 +91,8 @@ class DbAdapter implements Adapter {
   readonly #issuer: string;
   /** The code events, for a project issuer's AuthorizationCode adapter only. */
   readonly #codeEvents: CodeEvents | undefined;
+  /** The limit on new interactions, for the Interaction adapter only. */
+  readonly #admitInteraction: (() => Promise<boolean>) | undefined;
 
   constructor(db: Db, box: SecretBox, kind: string, scope: PayloadScope) {
     this.#db = db;
@@ -94,6 +101,7 @@ class DbAdapter implements Adapter {
     this.#refs = oidcRefs(box);
     this.#issuer = scope.issuer;
     this.#codeEvents = kind === 'AuthorizationCode' ? scope.events : undefined;
+    this.#admitInteraction = kind === 'Interaction' ? scope.admitInteraction : undefined;
   }
 
   #context(idRef: string): string {
@@ -119,6 +127,11 @@ class DbAdapter implements Adapter {
   }
 
   async upsert(id: string, given: AdapterPayload, expiresIn?: number): Promise<void> {
+    // A new interaction (an authorization request sent to the pages) counts in its limits; saving its
+    // result later does not.
+    if (this.#admitInteraction && given.result === undefined && !(await this.#admitInteraction())) {
+      throw new errors.TemporarilyUnavailable('too many sign-ins are under way; try again in a few minutes');
+    }
     const expiresAt = typeof expiresIn === 'number' ? new Date(Date.now() + expiresIn * 1000) : null;
     const idRef = this.#refs.id(this.#kind, id);
     // A session keeps its device mark (it is how its device is known); anything else drops it.

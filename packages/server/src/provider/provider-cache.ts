@@ -5,22 +5,28 @@ import type { IssuerState } from './issuer-state.repository.ts';
 export const PROVIDER_CACHE_SIZE = 100;
 
 /**
+ * How long a built provider is kept at most, whatever its version: a signing key whose grace has
+ * passed leaves the JWKS within this long (docs/decisions/0028), without a version change.
+ */
+export const PROVIDER_MAX_AGE_MS = 10 * 60 * 1000;
+
+/**
  * The built providers of the most recently used projects (least recently used goes first). Only a
  * cache: every request reads the project's version (one primary-key read) and a provider built from
  * another version is rebuilt, so a settings, state or key change made through any instance holds
  * at the next request (docs/decisions/0012).
  */
-export function createProviderCache(build: (state: IssuerState) => Promise<Provider>, max = PROVIDER_CACHE_SIZE) {
-  const entries = new Map<string, { version: number; provider: Promise<Provider> }>();
+export function createProviderCache(build: (state: IssuerState) => Promise<Provider>, max = PROVIDER_CACHE_SIZE, maxAgeMs = PROVIDER_MAX_AGE_MS) {
+  const entries = new Map<string, { version: number; builtAt: number; provider: Promise<Provider> }>();
   return {
     providerFor(state: IssuerState): Promise<Provider> {
       const hit = entries.get(state.projectId);
       entries.delete(state.projectId);
-      if (hit && hit.version === state.version) {
+      if (hit && hit.version === state.version && Date.now() - hit.builtAt < maxAgeMs) {
         entries.set(state.projectId, hit);
         return hit.provider;
       }
-      const entry = { version: state.version, provider: build(state) };
+      const entry = { version: state.version, builtAt: Date.now(), provider: build(state) };
       entries.set(state.projectId, entry);
       // A failed build is not kept: the next request tries again.
       entry.provider.catch(() => {

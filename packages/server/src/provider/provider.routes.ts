@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { projectIssuerPath, type Issuer } from '@latchkey/domain';
+import { projectIssuerPath, signingKeyGraceSeconds, type Issuer } from '@latchkey/domain';
 import type { Clock } from '../clock.ts';
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
@@ -117,7 +117,7 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
       state,
       publicUrl,
       events: eventsOf(state.projectId),
-      signingKeys: await issuerSigningKeys(db, secretBox, state.projectId, state.issuer.id_token_signing_alg),
+      signingKeys: await issuerSigningKeys(db, secretBox, state.projectId, state.issuer.id_token_signing_alg, signingKeyGraceSeconds(state.issuer)),
       cookieKeys: await issuerCookieKeys(db, secretBox),
     }),
   );
@@ -257,7 +257,7 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
           settings: verification,
           site: at.site,
           brand,
-          signingKeys: () => issuerSigningKeys(db, secretBox, projectId, state.issuer.id_token_signing_alg),
+          signingKeys: () => issuerSigningKeys(db, secretBox, projectId, state.issuer.id_token_signing_alg, signingKeyGraceSeconds(state.issuer)),
         }),
       };
     },

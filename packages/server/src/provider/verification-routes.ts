@@ -1,3 +1,4 @@
+import { signingKeyGraceSeconds } from '@latchkey/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.ts';
 import type { SecretBox } from '../crypto.ts';
@@ -104,7 +105,13 @@ export async function registerVerificationRoutes(
         return failed(refusal(400, 'invalid_request', 'The body names no verification request'), 'no_request', null, clientId);
       }
       const now = clock.now();
-      const signingKeys = await issuerSigningKeys(db, secretBox, state.projectId, state.issuer.id_token_signing_alg);
+      const signingKeys = await issuerSigningKeys(
+        db,
+        secretBox,
+        state.projectId,
+        state.issuer.id_token_signing_alg,
+        signingKeyGraceSeconds(state.issuer),
+      );
       const claims = readVerificationRequest(token, { signingKeys, issuer: site.issuer, now });
       if (!claims) {
         return failed(

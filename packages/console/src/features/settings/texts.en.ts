@@ -97,6 +97,23 @@ export const settingsTexts = {
     pkceConfidentialHelp:
       'Single-page and native apps always use PKCE. A web app proves itself with its secret; turn this on to require PKCE of it as well (some server libraries send none).',
     alg: 'ID token signing algorithm',
+    keys: {
+      title: 'Signing keys',
+      help: 'The key that signs ID tokens, and the earlier ones still published in the JWKS until the tokens they signed have expired.',
+      loadFailed: 'Failed to load the signing keys',
+      kid: 'Key ID',
+      alg: 'Algorithm',
+      status: 'Status',
+      signing: 'Signing',
+      retiring: 'Published, leaving soon',
+      retiresAt: 'Published until {{date}}',
+      rotate: 'Rotate signing key',
+      rotateQuestion:
+        'A new key signs ID tokens from now on. The current one stays published until the tokens it signed have expired, so applications keep verifying them.',
+      rotateConfirm: 'Rotate',
+      rotated: 'Signing key rotated',
+      rotateFailed: 'Failed to rotate the signing key',
+    },
     lifetimes: 'Token lifetimes',
     lifetime: {
       access_token_ttl: 'Access token lifetime',
@@ -162,6 +179,7 @@ export const settingsTexts = {
       'project.reopen': 'Reopened',
       'project.meta': 'Billing',
       'issuer.update': 'Saved',
+      'issuer.keys.rotate': 'Signing key rotated',
     },
   },
 } as const;

@@ -101,6 +101,23 @@ export const settingsTextsFr: Translation<typeof settingsTexts, 'fr'> = {
     pkceConfidentialHelp:
       'Les applications monopages et natives utilisent toujours PKCE. Une application web prouve son identité avec son secret ; activez cette option pour lui demander aussi PKCE (certaines bibliothèques serveur ne l’envoient pas).',
     alg: 'Algorithme de signature du jeton d’ID',
+    keys: {
+      title: 'Clés de signature',
+      help: 'La clé qui signe les jetons d’ID, et les précédentes encore publiées dans le JWKS jusqu’à l’expiration des jetons qu’elles ont signés.',
+      loadFailed: 'Échec du chargement des clés de signature',
+      kid: 'ID de clé',
+      alg: 'Algorithme',
+      status: 'État',
+      signing: 'Signe',
+      retiring: 'Publiée, bientôt retirée',
+      retiresAt: 'Publiée jusqu’au {{date}}',
+      rotate: 'Renouveler la clé de signature',
+      rotateQuestion:
+        'Une nouvelle clé signe les jetons d’ID dès maintenant. L’actuelle reste publiée jusqu’à l’expiration des jetons qu’elle a signés, afin que les applications puissent toujours les vérifier.',
+      rotateConfirm: 'Renouveler',
+      rotated: 'Clé de signature renouvelée',
+      rotateFailed: 'Échec du renouvellement de la clé de signature',
+    },
     lifetimes: 'Durées de vie des jetons',
     lifetime: {
       access_token_ttl: 'Durée de vie du jeton d’accès',
@@ -169,6 +186,7 @@ export const settingsTextsFr: Translation<typeof settingsTexts, 'fr'> = {
       'project.reopen': 'Réouverture',
       'project.meta': 'Facturation',
       'issuer.update': 'Enregistrement',
+      'issuer.keys.rotate': 'Rotation de la clé de signature',
     },
   },
 };

@@ -100,6 +100,23 @@ export const settingsTextsRo: Translation<typeof settingsTexts, 'ro'> = {
     pkceConfidentialHelp:
       'Aplicațiile cu o singură pagină și cele native folosesc întotdeauna PKCE. O aplicație web se identifică prin secretul ei; activați opțiunea pentru a-i cere și PKCE (unele biblioteci de server nu îl trimit).',
     alg: 'Algoritmul de semnare a tokenului ID',
+    keys: {
+      title: 'Chei de semnare',
+      help: 'Cheia care semnează tokenurile ID și cele anterioare, încă publicate în JWKS până la expirarea tokenurilor pe care le-au semnat.',
+      loadFailed: 'Încărcarea cheilor de semnare a eșuat',
+      kid: 'ID cheie',
+      alg: 'Algoritm',
+      status: 'Stare',
+      signing: 'Semnează',
+      retiring: 'Publicată, retrasă în curând',
+      retiresAt: 'Publicată până la {{date}}',
+      rotate: 'Rotiți cheia de semnare',
+      rotateQuestion:
+        'O cheie nouă semnează tokenurile ID de acum înainte. Cea actuală rămâne publicată până la expirarea tokenurilor pe care le-a semnat, astfel încât aplicațiile le pot verifica în continuare.',
+      rotateConfirm: 'Rotiți',
+      rotated: 'Cheia de semnare a fost rotită',
+      rotateFailed: 'Rotirea cheii de semnare a eșuat',
+    },
     lifetimes: 'Durata de viață a tokenurilor',
     lifetime: {
       access_token_ttl: 'Durata de viață a tokenului de acces',
@@ -168,6 +185,7 @@ export const settingsTextsRo: Translation<typeof settingsTexts, 'ro'> = {
       'project.reopen': 'Redeschidere',
       'project.meta': 'Facturare',
       'issuer.update': 'Salvare',
+      'issuer.keys.rotate': 'Rotirea cheii de semnare',
     },
   },
 };

@@ -25,6 +25,8 @@ export function registerProjectRoutes(app: FastifyInstance, projects: ProjectsSe
   registerEndpoint(app, projectsApi.updateIssuer, async ({ params, body, actor, ifMatch }) =>
     projects.updateIssuer(actor(), params.project, body, ifMatch),
   );
+  registerEndpoint(app, projectsApi.getSigningKeys, async ({ params }) => projects.getSigningKeys(params.project));
+  registerEndpoint(app, projectsApi.rotateSigningKey, async ({ params, actor }) => projects.rotateSigningKey(actor(), params.project));
 
   registerEndpoint(app, projectsApi.listSettingsHistory, async ({ params, query }) => history.list(params.project, query));
 }

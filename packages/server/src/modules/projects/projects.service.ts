@@ -1,9 +1,12 @@
+import { issuerSigningKeys, listSigningKeys, rotateSigningKey } from '../../oidc/keys.ts';
 import {
   applyMeta,
   changedBillingFields,
   changedLockedFields,
   DomainError,
   domainHost,
+  signingKeyGraceSeconds,
+  type SigningKeys,
   domainOrigin,
   globalPermission,
   guards,
@@ -52,8 +55,8 @@ export interface ProjectsServiceDeps {
   audit: AuditHook;
   /** How many projects an account without a global permission may create (config PROJECTS_PER_ACCOUNT). */
   projectsPerAccount: number;
-  /** Seals the push service-account private key before it is stored (issue 7: secrets at rest). */
-  secretBox: Pick<SecretBox, 'seal'>;
+  /** Seals the push service-account private key before it is stored (issue 7: secrets at rest), and the issuer's signing keys (issue 22). */
+  secretBox: SecretBox;
   /**
    * The URL of a project's OpenID Connect issuer: the read-only `address` of its issuer settings
    * (issue 8), under PUBLIC_URL or at its custom domain's origin (docs/decisions/0016).
@@ -314,6 +317,42 @@ export function createProjectsService({ db, clock, audit, projectsPerAccount, se
           details: { version: saved.version },
         });
         return withAddress(projectId, saved, (await findIssuer(tx, projectId))?.customOrigin ?? null);
+      });
+    },
+
+    /** Issue 22: the issuer's signing keys, the one signing and those still published. */
+    async getSigningKeys(projectId: string): Promise<SigningKeys> {
+      const issuer = await findIssuer(db, projectId);
+      if (!issuer) throw notFound();
+      const alg = issuer.value.id_token_signing_alg;
+      // As the issuer reads them (its key made on first use, a left algorithm's set retiring), then listed.
+      await issuerSigningKeys(db, secretBox, projectId, alg, signingKeyGraceSeconds(issuer.value));
+      return { keys: await listSigningKeys(db, secretBox, projectId, alg) };
+    },
+
+    /**
+     * Issue 22: a new signing key signs at once; the previous stays in the JWKS for the grace period
+     * (signingKeyGraceSeconds). The project's version moves, so every instance rebuilds its issuer at
+     * its next request; the settings history records the key ids. Refused while the project is closed.
+     */
+    async rotateSigningKey(actor: Actor, projectId: string): Promise<SigningKeys> {
+      return db.transaction(async (tx) => {
+        const current = await lockForWrite(tx, projectId);
+        if (!current.value.enabled) throw projectClosed();
+        const issuer = (await findIssuer(tx, projectId))?.value;
+        if (!issuer) throw notFound();
+        const alg = issuer.id_token_signing_alg;
+        const { previous, current: next } = await rotateSigningKey(tx, secretBox, projectId, alg, signingKeyGraceSeconds(issuer));
+        const saved = await saveIssuer(tx, { id: projectId, issuer, now: clock.now() });
+        await audit(tx, {
+          actor,
+          action: 'issuer.keys.rotate',
+          result: 'success',
+          projectId,
+          changes: { signing_key: { before: previous, after: next } },
+          details: { version: saved.version, alg },
+        });
+        return { keys: await listSigningKeys(tx, secretBox, projectId, alg) };
       });
     },
   };

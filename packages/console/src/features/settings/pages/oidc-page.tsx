@@ -24,6 +24,7 @@ import { useIssuer, useSaveIssuer } from '../api/use-issuer.ts';
 import { HistoryButton } from '../components/project-settings-frame.tsx';
 import { SettingsHistory } from '../components/settings-history.tsx';
 import { SettingSwitch } from '../components/setting-switch.tsx';
+import { SigningKeys } from '../components/signing-keys.tsx';
 import classes from '../components/settings.module.css';
 import '../texts.ts';
 
@@ -182,6 +183,7 @@ function IssuerForm({ projectId, current, closed, historyOpen, onHistoryClose }:
           </SimpleGrid>
         </Fieldset>
       </SettingsForm>
+      <SigningKeys projectId={projectId} closed={closed} />
       <SettingsHistory
         projectId={projectId}
         page="oidc"

@@ -5,11 +5,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, expect, it, vi } from 'vitest';
-import { projectIssuerPath } from '@latchkey/domain';
+import type * as client from 'openid-client';
+import { api, projectIssuerPath, type ApplicationKeys } from '@latchkey/domain';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeWithDatabase } from './support/databases.ts';
-import { createApp, createKeys, createProject, REDIRECT } from './support/fixtures.ts';
+import { apiPath, createApp, createProject, REDIRECT } from './support/fixtures.ts';
 import { declinePasskey, formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
 
 const README = resolve(import.meta.dirname, '../../../README.md');
@@ -27,6 +28,8 @@ export function readmeExample(markdown = readFileSync(README, 'utf8')): string {
 const LOCAL_ISSUER = /'http:\/\/localhost:8080\/p\/PROJECT_ID'/;
 const SEND_THE_USER = /^\/\/ Send the user to `url`.*$/m;
 const CALLBACK = 'callbackUrlTheUserCameBackTo';
+// The post-logout redirect URL the example names, registered with the keys here.
+const SIGNED_OUT = 'https://app.example.com/';
 
 // The README's example, run as written: only the placeholders (issuer, client id and secret) take a
 // test project's values, and the line where the user goes away to sign in does so here.
@@ -66,9 +69,15 @@ describeWithDatabase("the README's 'Sign users in to your app' example", (d) => 
     expect(example).toContain(`const redirect_uri = '${REDIRECT}';`);
   });
 
-  it('signs a user in, as written, against a project made through the API', async () => {
+  it('signs a user in, refreshes the tokens and builds the logout address, as written, against a project made through the API', async () => {
     const projectId = await createProject(admin);
-    const keys = await createKeys(admin, await createApp(admin, projectId));
+    const appId = await createApp(admin, projectId);
+    const created = await admin.api.post<ApplicationKeys>(apiPath(api.createAppKeys, { application: appId }), {
+      redirectURI: [REDIRECT],
+      postLogoutRedirectURI: [SIGNED_OUT],
+    });
+    expect(created.status).toBe(201);
+    const keys = created.body;
     const email = uniqueEmail('readme');
     const hook = `__readmeSignIn_${randomBytes(4).toString('hex')}`;
     (globalThis as Record<string, unknown>)[hook] = (url: URL) => signIn(url, email);
@@ -78,21 +87,29 @@ describeWithDatabase("the README's 'Sign users in to your app' example", (d) => 
       .replace("from 'openid-client'", `from '${openidClient}'`)
       .replace(LOCAL_ISSUER, `'${t.baseUrl}${projectIssuerPath(projectId)}'`)
       .replace("'CLIENT_ID', 'CLIENT_SECRET'", `'${keys.clientId}', '${keys.clientSecret}'`)
-      .replace(SEND_THE_USER, `const ${CALLBACK} = await globalThis.${hook}(url);`);
+      .replace(SEND_THE_USER, `const ${CALLBACK} = await globalThis.${hook}(url);`)
+      // What the example made, for the checks below.
+      .concat('\nexport { tokens, refreshed, logoutUrl };\n');
     written = join(tmpdir(), `latchkey-readme-example-${randomBytes(6).toString('hex')}.mjs`);
     writeFileSync(written, runnable);
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
 
+    let made: { tokens: client.TokenEndpointResponse; refreshed: client.TokenEndpointResponse; logoutUrl: URL };
     try {
-      await import(/* @vite-ignore */ pathToFileURL(written).href);
+      made = (await import(/* @vite-ignore */ pathToFileURL(written).href)) as typeof made;
     } finally {
       delete (globalThis as Record<string, unknown>)[hook];
     }
     // The last line prints the userinfo of the user who signed in.
     expect(log).toHaveBeenCalledTimes(1);
     const [userinfo] = log.mock.calls[0] as [Record<string, unknown>];
-    expect(userinfo).toMatchObject({ email, email_verified: true });
+    expect(userinfo).toMatchObject({ email, email_verified: true, preferred_username: email, locale: 'en' });
     const { rows } = await d.db.query<{ id: string }>('SELECT id FROM project_users WHERE project_id = $1 AND email = $2', [projectId, email]);
     expect(userinfo.sub).toBe(rows[0]?.id);
+    // The refresh answered new tokens; the logout address names the issuer's end_session_endpoint.
+    expect(made.refreshed.refresh_token).toEqual(expect.any(String));
+    expect(made.refreshed.refresh_token).not.toBe(made.tokens.refresh_token);
+    expect(made.logoutUrl.href.startsWith(`${t.baseUrl}${projectIssuerPath(projectId)}/session/end?`)).toBe(true);
+    expect(made.logoutUrl.searchParams.get('post_logout_redirect_uri')).toBe(SIGNED_OUT);
   });
 });

@@ -123,9 +123,15 @@ export interface IssuerAccount {
   locale: string;
 }
 
-/** A refresh token grant answered: tokens issued (`idToken`: an ID token among them), or refused for `reason`. */
+/** The identity a person signs in with, kept on the provider's account (its `preferred_username`). */
+const IDENTITY = Symbol('identity');
+
+/**
+ * A refresh token grant answered: tokens issued to `identity` (the account's, as the provider read
+ * it; `idToken`: an ID token among them), or refused for `reason`.
+ */
 export interface RefreshEvents {
-  refreshed(ctx: KoaContextWithOIDC, accountId: string | null, idToken: boolean): Promise<void>;
+  refreshed(ctx: KoaContextWithOIDC, identity: string | null, idToken: boolean): Promise<void>;
   refused(ctx: KoaContextWithOIDC, accountId: string | null, reason: string): Promise<void>;
 }
 
@@ -236,7 +242,7 @@ export function createIssuerProvider(db: Db, secretBox: SecretBox, definition: I
       if (!account) return undefined;
       const email = account.email === undefined ? {} : { email: account.email, email_verified: true };
       const profile = { preferred_username: account.preferredUsername, locale: account.locale };
-      return { accountId: account.sub, claims: async () => ({ sub: account.sub, ...profile, ...email }) };
+      return { accountId: account.sub, [IDENTITY]: account.preferredUsername, claims: async () => ({ sub: account.sub, ...profile, ...email }) };
     },
     ...mountedAt(definition),
     jwks: { keys: definition.signingKeys } as Configuration['jwks'],
@@ -311,7 +317,10 @@ function refreshEventsOf(events: RefreshEvents, reasons: WeakMap<KoaContextWithO
     const { entities } = ctx.oidc;
     const accountId = entities.Account?.accountId ?? entities.RefreshToken?.accountId ?? null;
     const body = (ctx.body ?? {}) as { id_token?: unknown; error?: unknown; error_description?: unknown };
-    if (ctx.status === 200) return events.refreshed(ctx, accountId, typeof body.id_token === 'string');
+    if (ctx.status === 200) {
+      const identity = (entities.Account as { [IDENTITY]?: string } | undefined)?.[IDENTITY] ?? null;
+      return events.refreshed(ctx, identity, typeof body.id_token === 'string');
+    }
     if (body.error === 'invalid_client') return;
     const reason = reasons.get(ctx) ?? (typeof body.error_description === 'string' ? body.error_description : String(body.error ?? 'error'));
     return events.refused(ctx, accountId, reason);

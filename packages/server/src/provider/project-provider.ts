@@ -25,7 +25,8 @@ export interface Client {
 
 export interface ProjectClients {
   findClient(clientId: string): Promise<Client | null>;
-  verifyClientCredentials(clientId: string, clientSecret: string): Promise<boolean>;
+  /** `found`: the client as this request already read it through findClient, if it did. */
+  verifyClientCredentials(clientId: string, clientSecret: string, found?: Client | null): Promise<boolean>;
 }
 
 /**
@@ -110,12 +111,12 @@ function codeEvents(db: Db, projectId: string, events: IssuerEvents): CodeEvents
 function refreshEvents(db: Db, projectId: string, events: IssuerEvents): RefreshEvents {
   const who = async (accountId: string | null) => (accountId === null ? null : ((await findProjectUser(db, projectId, accountId))?.identity ?? null));
   return {
-    async refreshed(ctx, accountId, idToken) {
+    async refreshed(ctx, identity, idToken) {
       await events.recordNow(originOf(ctx, ctx.oidc.client?.clientId), {
         scope: 'authcode',
         status: 'success',
         action: 'token.refreshed',
-        userId: await who(accountId),
+        userId: identity,
         ...(idToken ? { usage: 'jwt' as const } : {}),
       });
     },
@@ -154,9 +155,21 @@ export function createProjectProvider(options: {
   const secretMethods: ClientAuthMethod[] = [...issuer.token_endpoint_auth_methods];
   const clientAuthMethods: ClientAuthMethod[] = issuer.allow_pkce_only_token_exchange ? [...secretMethods, 'none'] : secretMethods;
 
+  // A token request looks its client up, then verifies its secret: one read of the client a request.
+  const read = new WeakMap<object, { clientId: string; client: Promise<Client | null> }>();
+  const clientOf = (clientId: string): Promise<Client | null> => {
+    const ctx = Provider.ctx;
+    if (!ctx) return clients.findClient(clientId);
+    const hit = read.get(ctx);
+    if (hit?.clientId === clientId) return hit.client;
+    const client = clients.findClient(clientId);
+    read.set(ctx, { clientId, client });
+    return client;
+  };
+
   const applications: IssuerClients = {
     async find(clientId, presented) {
-      const client = await clients.findClient(clientId);
+      const client = await clientOf(clientId);
       if (clientState(client, projectId) !== 'ok' || !client) return undefined;
       // A secret is checked by verifySecret against the methods the project allows. Without one, a
       // single-page or native app is a public client while the project allows PKCE-only exchange; a
@@ -180,7 +193,7 @@ export function createProjectProvider(options: {
       };
     },
     async verifySecret(clientId, secret, method) {
-      const valid = secretMethods.includes(method) && (await clients.verifyClientCredentials(clientId, secret));
+      const valid = secretMethods.includes(method) && (await clients.verifyClientCredentials(clientId, secret, await clientOf(clientId)));
       if (!valid) {
         await events.refusal(originOf(Provider.ctx, clientId), {
           scope: 'authcode',

@@ -357,10 +357,11 @@ export function createAppsService({ db, clock, audit, issuerAddress, secretBox }
      * enabled project (spec §4: disabled apps and closed projects reject authentication). The
      * hashes are compared in constant time.
      */
-    async verifyClientCredentials(clientId: string, clientSecret: string): Promise<boolean> {
+    async verifyClientCredentials(clientId: string, clientSecret: string, found?: Client | null): Promise<boolean> {
       if (typeof clientId !== 'string' || typeof clientSecret !== 'string') return false;
       if (clientId.length > MAX_CREDENTIAL_LENGTH || clientSecret.length > MAX_CREDENTIAL_LENGTH) return false;
-      const client = clientId === '' ? null : await findClient(db, clientId);
+      // `found`: the client as this request already read it (the provider looks it up first).
+      const client = clientId === '' ? null : found !== undefined ? found : await findClient(db, clientId);
       const stored = client?.clientSecretHash ?? noSecretHash;
       let same: boolean;
       if (stored.startsWith(KEYED)) {

@@ -204,6 +204,18 @@ describeWithDatabase('native apps at a project issuer', (d) => {
     expect((await new Browser().get((await authorization(config, 'http://localhost:3001/callback')).url.href)).status).toBe(400);
   });
 
+  it("a single-page app's loopback URI, signed in without a secret, is confirmed by the person too (another local process could listen there)", async () => {
+    const local = 'http://localhost:5173/callback';
+    const { projectId, keys } = await appWith([local], { allow_pkce_only_token_exchange: true }, 'spa');
+    const config = await relyingParty(projectId, keys, false);
+    const browser = new Browser();
+    await signIn(browser, (await authorization(config, local)).url, local);
+    const again = await authorization(config, local);
+    const asked = (await browser.follow(await browser.get(again.url.href), (l) => l.startsWith(local))).at(-1) as BrowserResponse;
+    expect(asked.status, asked.text).toBe(200);
+    expect(asked.text).toContain('<h1>Continue to the app?</h1>');
+  });
+
   it('a web app may not register a private-use scheme, nor a single-page app; a native app may (400 naming the URI)', async () => {
     const projectId = await createProject(admin);
     for (const type of ['web', 'spa'] as const) {

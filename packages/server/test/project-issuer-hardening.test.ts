@@ -164,6 +164,13 @@ describeWithDatabase("a project's issuer refuses what it must", (t) => {
       expect(huge.statusCode).toBe(400);
       expect(huge.headers.location).toBeUndefined();
       expect(huge.body).toContain('too large');
+      // The router's other spellings of the path, and a body without its length, are measured too.
+      for (const path of [`/p/${projectId}/AUTH`, `/p/${projectId}/auth/`, '/idp/AUTH', '/idp/auth/']) {
+        const other = await app.app.inject({ method: 'GET', url: `${path}?${authorization(keys.clientId, { state: 'x'.repeat(5000) })}` });
+        expect(other.statusCode, path).toBeGreaterThanOrEqual(400);
+        expect(other.statusCode, path).toBeLessThan(500);
+        expect(other.headers.location, path).toBeUndefined();
+      }
       expect((await interactionRows(projectId)).n).toBe(1);
     });
 

@@ -427,6 +427,17 @@ describeWithDatabase('projects', (t) => {
       expect((await admin.api.get(`/api/projects/${id}/issuer`)).body).toEqual({ ...next, address });
     });
 
+    it("reads a document saved before a field existed with that field's default (issue 22: no 500 after the upgrade)", async () => {
+      const { id, admin } = await projectWithPeople();
+      await t.db.query(`UPDATE projects SET issuer = '{"id_token_signing_alg": "ES256"}'::jsonb WHERE id = $1`, [id]);
+      const read = await admin.api.get<Issuer>(`/api/projects/${id}/issuer`);
+      expect(read.status).toBe(200);
+      expect(read.body).toEqual({ ...defaultIssuer(), id_token_signing_alg: 'ES256', address: `${app.baseUrl}/p/${id}` });
+      const keys = await admin.api.post<{ keys: Array<{ alg: string }> }>(`/api/projects/${id}/issuer/keys/rotation`, {});
+      expect(keys.status).toBe(200);
+      expect(keys.body.keys[0]?.alg).toBe('ES256');
+    });
+
     const badIssuers: Array<[string, Partial<Issuer>, string, string]> = [
       ['no auth method', { token_endpoint_auth_methods: [] }, 'token_endpoint_auth_methods', 'Select at least one method'],
       ['no challenge method', { code_challenge_methods: [] }, 'code_challenge_methods', 'Select at least one method'],

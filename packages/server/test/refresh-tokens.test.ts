@@ -91,6 +91,20 @@ describeEachDatabase('refresh tokens, revocation and introspection at a project 
     ]);
   });
 
+  it('a grant lives as long as its refresh tokens can with offline_access, a session (12 h) without', async () => {
+    const p = await projectWithRelyingParty(t, admin);
+    const lifetimes = async () => {
+      const { rows } = await d.db.query<{ hours: number }>(
+        `SELECT round(extract(epoch FROM expires_at - now()) / 3600)::int AS hours FROM oidc_payloads WHERE issuer = $1 AND kind = 'Grant' ORDER BY expires_at`,
+        [p.projectId],
+      );
+      return rows.map((r) => r.hours);
+    };
+    await signInForTokens(t, new Browser(), p, uniqueEmail('online'));
+    await offlineSignIn(p);
+    expect(await lifetimes()).toEqual([12, 90 * 24]);
+  });
+
   it('without offline_access a web app gets no refresh token; offline_access without prompt=consent is dropped (OpenID Connect Core §11)', async () => {
     const p = await projectWithRelyingParty(t, admin);
     const plain = await signInForTokens(t, new Browser(), p, uniqueEmail('online'));
@@ -149,16 +163,28 @@ describeEachDatabase('refresh tokens, revocation and introspection at a project 
     await setIssuer(p.projectId, { allow_pkce_only_token_exchange: true });
     const spaKeys = await createKeys(admin, await createApp(admin, p.projectId, 'Single-page app', 'spa'), [REDIRECT]);
     const publicClient = await client.discovery(issuer, spaKeys.clientId, undefined, client.None(), { execute: [client.allowInsecureRequests] });
-    // RFC 7662 §2.2: a caller not allowed to know learns nothing but `active: false`.
+    // RFC 7662 §2.2: a caller not allowed to know learns nothing but `active: false` — a public
+    // client, or a single-page app presenting its secret.
     expect(await client.tokenIntrospection(publicClient, tokens.access_token)).toEqual({ active: false });
+    const spaWithSecret = await client.discovery(issuer, spaKeys.clientId, spaKeys.clientSecret, undefined, {
+      execute: [client.allowInsecureRequests],
+    });
+    expect(await client.tokenIntrospection(spaWithSecret, tokens.access_token)).toEqual({ active: false });
     expect(await client.tokenIntrospection(p.config, tokens.access_token)).toMatchObject({ active: true });
   });
 
   it('disabling the application or closing the project stops its refresh tokens at once', async () => {
     const p = await projectWithRelyingParty(t, admin);
     const tokens = await offlineSignIn(p);
+    const resourceServer = await createKeys(admin, await createApp(admin, p.projectId, 'API'), [REDIRECT]);
+    const issuer = new URL(`${t.baseUrl}/p/${p.projectId}`);
+    const api = await client.discovery(issuer, resourceServer.clientId, resourceServer.clientSecret, undefined, {
+      execute: [client.allowInsecureRequests],
+    });
     await setEnabled(admin, p.appId, false);
     expect(await refusal(client.refreshTokenGrant(p.config, tokens.refresh_token as string))).toBe('invalid_client');
+    // Another web app asking about the disabled one's token learns it is inactive (not a 500).
+    expect(await client.tokenIntrospection(api, tokens.access_token)).toEqual({ active: false });
     await setEnabled(admin, p.appId, true);
     const again = await client.refreshTokenGrant(p.config, tokens.refresh_token as string);
     await closeProject(admin, p.projectId);

@@ -1,5 +1,7 @@
 import type { JsonWebKey } from 'node:crypto';
+import { returnsToUnverifiedApp } from '@latchkey/domain';
 import Provider, {
+  interactionPolicy,
   type Adapter,
   type ClientAuthMethod,
   type ClientMetadata,
@@ -46,7 +48,11 @@ function providerTtl(lifetimes: TokenLifetimes): NonNullable<Configuration['ttl'
       const remaining = (token.iiat ?? token.iat ?? Math.floor(Date.now() / 1000)) + lifetimes.refreshAbsolute - Math.floor(Date.now() / 1000);
       return Math.max(1, Math.min(lifetimes.refreshIdle, remaining));
     },
-    Grant: Math.max(lifetimes.refreshAbsolute, FIXED_TTL.Session),
+    // A grant with offline_access lives as long as its refresh tokens can; any other, a session.
+    Grant(_ctx, grant) {
+      const offline = grant.getOIDCScope().split(' ').includes('offline_access');
+      return offline ? Math.max(lifetimes.refreshAbsolute, FIXED_TTL.Session) : FIXED_TTL.Session;
+    },
   };
 }
 
@@ -182,6 +188,37 @@ export interface IssuerDefinition {
 }
 
 /**
+ * oidc-provider's prompts, and one check more at consent: a public client that is not a native app
+ * (a single-page app exchanging without a secret) returning to a loopback address is confirmed by
+ * the signed-in person, as a native app is (RFC 8252 §8.6): another local process could listen at a
+ * development URI left registered, and nothing but PKCE would tell it from the app (the page:
+ * identity-step.ts).
+ */
+function interactionPolicyOf(): interactionPolicy.Prompt[] {
+  const policy = interactionPolicy.base();
+  policy.get('consent')?.checks.add(
+    new interactionPolicy.Check(
+      'public_client_loopback_prompt',
+      'public clients returning to a loopback address require End-User interaction',
+      'interaction_required',
+      (ctx) => {
+        const { oidc } = ctx;
+        const redirectUri = oidc.params?.redirect_uri;
+        const unverified =
+          oidc.client?.clientAuthMethod === 'none' &&
+          oidc.client.applicationType !== 'native' &&
+          typeof redirectUri === 'string' &&
+          returnsToUnverifiedApp(redirectUri);
+        return unverified && oidc.params?.response_type !== 'none' && !oidc.result?.consent
+          ? interactionPolicy.Check.REQUEST_PROMPT
+          : interactionPolicy.Check.NO_NEED_TO_PROMPT;
+      },
+    ),
+  );
+  return policy;
+}
+
+/**
  * Where an issuer's interactions and cookies live: its mount path. Cookies are Secure exactly when
  * the issuer is https (the request's scheme is pinned to it: mount.ts); the long-lived ones are
  * scoped to the mount path (the whole origin at a custom domain's root), which keeps one issuer's
@@ -191,7 +228,7 @@ function mountedAt(definition: IssuerDefinition): Pick<Configuration, 'interacti
   const { mountPath } = definition;
   const secure = definition.issuer.startsWith('https:');
   return {
-    interactions: { url: (_ctx, interaction) => `${mountPath}/interaction/${interaction.uid}` },
+    interactions: { policy: interactionPolicyOf(), url: (_ctx, interaction) => `${mountPath}/interaction/${interaction.uid}` },
     cookies: {
       keys: definition.cookieKeys,
       names: { session: 'lk_issuer_session', interaction: 'lk_issuer_interaction', resume: 'lk_issuer_resume' },
@@ -257,8 +294,17 @@ export function createIssuerProvider(db: Db, secretBox: SecretBox, definition: I
       rpInitiatedLogout: definition.logout ? { enabled: true, ...definition.logout } : { enabled: false },
       // RFC 7009: a client revokes its own tokens; a refresh or access token takes its grant with it.
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
-      // RFC 7662: a confidential client (a resource server of the project) asks about any token of the issuer.
-      introspection: { enabled: true, allowedPolicy: async (_ctx, client) => client.clientAuthMethod !== 'none' },
+      // RFC 7662: a web app (a confidential client, a resource server of the project) asks about any
+      // token of the issuer whose client still signs in; a single-page or native app never (its secret,
+      // if it has one, ships with it), and a token of a disabled application is inactive.
+      introspection: {
+        enabled: true,
+        allowedPolicy: async (ctx, client, token) =>
+          client.clientAuthMethod !== 'none' &&
+          ((client as unknown as Record<string, unknown>)[APPLICATION_TYPE_METADATA] ?? 'web') === 'web' &&
+          typeof token.clientId === 'string' &&
+          (await ctx.oidc.provider.Client.find(token.clientId)) !== undefined,
+      },
     },
     ttl: providerTtl(definition.lifetimes),
     // A refresh token for offline_access (oidc-provider keeps that scope only with prompt=consent,
@@ -334,7 +380,10 @@ function refreshEventsOf(events: RefreshEvents, reasons: WeakMap<KoaContextWithO
  */
 function boundedAuthorizationRequests(definition: IssuerDefinition) {
   return async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
-    const length = ctx.path === '/auth' ? (ctx.method === 'POST' ? Number(ctx.get('content-length') || 0) : ctx.querystring.length) : 0;
+    // oidc-provider's router takes the path in any case and with a trailing slash.
+    if (ctx.path.toLowerCase().replace(/\/$/, '') !== '/auth') return next();
+    // A POST without its length (chunked) cannot be measured before it is read: refused too.
+    const length = ctx.method === 'POST' ? Number(ctx.get('content-length') || Number.POSITIVE_INFINITY) : ctx.querystring.length;
     if (length <= MAX_AUTHORIZATION_QUERY) return next();
     ctx.status = 400;
     await definition.renderError(ctx, { error: 'invalid_request', error_description: 'the authorization request is too large' });

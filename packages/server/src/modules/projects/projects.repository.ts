@@ -30,14 +30,15 @@ export async function findProject(db: Db, id: string, options: { forUpdate?: boo
  * origin of its custom domain, if it has one (docs/decisions/0016).
  */
 export async function findIssuer(db: Db, id: string): Promise<(Versioned<Issuer> & { customOrigin: string | null }) | null> {
-  const { rows } = await db.query<{ issuer: Issuer | null; version: number; custom_origin: string | null }>(
+  const { rows } = await db.query<{ issuer: Partial<Issuer> | null; version: number; custom_origin: string | null }>(
     `SELECT issuer, version,
             (SELECT origin FROM project_hosts h WHERE h.project_id = projects.id AND h.origin IS NOT NULL LIMIT 1) AS custom_origin
        FROM projects WHERE id = $1`,
     [id],
   );
   const row = rows[0];
-  return row ? { value: row.issuer ?? defaultIssuer(), version: row.version, customOrigin: row.custom_origin } : null;
+  // A document saved before a field existed (or none at all) reads with that field's default.
+  return row ? { value: { ...defaultIssuer(), ...row.issuer }, version: row.version, customOrigin: row.custom_origin } : null;
 }
 
 /**

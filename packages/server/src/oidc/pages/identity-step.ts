@@ -34,10 +34,13 @@ export function registerIdentityStep(ui: FastifyInstance, flow: SignInFlow, base
     if (consent) {
       // RFC 8252 §8.6: an app returning to a private-use scheme or a loopback address cannot be
       // told from another app claiming the same; a signed-in person confirms it is theirs.
-      // Only a native app's (issue 22: a web app returning to localhost in development is not asked).
+      // A native app's, or any public client's (a single-page app's loopback URI left from development
+      // is as open to another local process); a web app proves itself with its secret, so one returning
+      // to localhost in development is not asked (issue 22).
       const redirectUri = consent.details.params.redirect_uri;
       const client = await site.provider.Client.find(String(consent.details.params.client_id));
-      if (client?.applicationType === 'native' && typeof redirectUri === 'string' && returnsToUnverifiedApp(redirectUri)) {
+      const unverified = client?.applicationType === 'native' || client?.clientAuthMethod === 'none';
+      if (unverified && typeof redirectUri === 'string' && returnsToUnverifiedApp(redirectUri)) {
         return page(reply, 200, continueToAppPage(linksFor(site, consent.details.uid), site.brand));
       }
       const grantId = await flow.grantFor(site, consent.details, consent.accountId);

@@ -77,7 +77,7 @@ describeEachDatabase('signing key rotation at a project issuer', (d) => {
     expect(published).not.toContain(old?.kid);
   });
 
-  it('changing the algorithm publishes both algorithms for the overlap, the earlier one with its end date', async () => {
+  it('changing the algorithm signs with the new one at once; RS256 stays published, as OpenID Connect requires', async () => {
     const p = await projectWithRelyingParty(t, admin);
     await signInForTokens(t, new Browser(), p, uniqueEmail('alg'));
     await setIssuer(p.projectId, { id_token_signing_alg: 'ES256' });
@@ -88,9 +88,19 @@ describeEachDatabase('signing key rotation at a project issuer', (d) => {
     const keys = (await keysOf(p.projectId)).body.keys;
     expect(keys.map((k) => [k.alg, k.status])).toEqual([
       ['ES256', 'signing'],
-      ['RS256', 'retiring'],
+      ['RS256', 'published'],
     ]);
-    expect(keys[1]?.retiresAt).toEqual(expect.any(String));
+    expect(keys[1]?.retiresAt).toBeNull();
+    expect(config.serverMetadata().id_token_signing_alg_values_supported).toEqual(['ES256', 'RS256']);
+    // Another algorithm left (ES256 → PS256) retires after its overlap; RS256 stays.
+    await setIssuer(p.projectId, { id_token_signing_alg: 'PS256' });
+    const after = (await keysOf(p.projectId)).body.keys;
+    expect(after.map((k) => [k.alg, k.status])).toEqual([
+      ['PS256', 'signing'],
+      ['ES256', 'retiring'],
+      ['RS256', 'published'],
+    ]);
+    expect(after[1]?.retiresAt).toEqual(expect.any(String));
   });
 
   it('only the project admin may rotate (403 for a viewer, 404 for another project), never while the project is closed (409)', async () => {

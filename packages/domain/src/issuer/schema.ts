@@ -89,7 +89,9 @@ export function defaultIssuer(): Issuer {
 export const signingKeySchema = z.object({
   kid: z.string().describe('The key id (the `kid` of the JWKS and of the tokens it signed)'),
   alg: z.enum(SIGNING_ALGS),
-  status: z.enum(['signing', 'retiring']),
+  status: z
+    .enum(['signing', 'published', 'retiring'])
+    .describe('signing: signs ID tokens; published: RS256 beside another algorithm, always supported; retiring: until retiresAt'),
   createdAt: z.string().describe('ISO 8601 UTC'),
   retiresAt: z.string().nullable().describe('When it leaves the JWKS (ISO 8601 UTC); null while it signs'),
 });

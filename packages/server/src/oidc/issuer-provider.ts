@@ -273,7 +273,11 @@ export function createIssuerProvider(db: Db, secretBox: SecretBox, definition: I
     scopes: [...ISSUER_SCOPES],
     claims: { openid: ['sub'], profile: ['preferred_username', 'locale'], email: ['email', 'email_verified'] },
     conformIdTokenClaims: !definition.claimsInIdToken,
-    enabledJWA: { idTokenSigningAlgValues: [definition.signingAlg] as NonNullable<Configuration['enabledJWA']>['idTokenSigningAlgValues'] },
+    // OpenID Connect Discovery §3, Core §15.1: RS256 is always supported (its key always published,
+    // keys.ts); the issuer's own algorithm signs its clients' ID tokens.
+    enabledJWA: {
+      idTokenSigningAlgValues: [...new Set([definition.signingAlg, 'RS256'])] as NonNullable<Configuration['enabledJWA']>['idTokenSigningAlgValues'],
+    },
     async findAccount(_ctx, sub) {
       const account = await definition.findAccount(sub);
       if (!account) return undefined;

@@ -52,15 +52,23 @@ export async function issuerSigningKeys(db: Db, box: SecretBox, issuer: string, 
   const fresh = stored.length > 0 ? null : await privateJwk(alg);
   const current = await getOrCreateServerKey<JsonWebKey>(db, box, name, () => fresh ?? {});
   const prefix = prefixOf(issuer);
-  await db.query('UPDATE server_keys SET retire_at = NULL WHERE name = $1 AND retire_at IS NOT NULL', [name]);
+  // RS256 is always supported (OpenID Connect Discovery §3, Core §15.1): beside another algorithm's
+  // key, its key stays published and never retires.
+  const rs256 = keyName(issuer, 'RS256');
+  if (alg !== 'RS256') {
+    const { rows: hasRs256 } = await db.query('SELECT 1 FROM server_keys WHERE name = $1', [rs256]);
+    const generated = hasRs256.length > 0 ? null : await privateJwk('RS256');
+    await getOrCreateServerKey<JsonWebKey>(db, box, rs256, () => generated ?? {});
+  }
+  await db.query('UPDATE server_keys SET retire_at = NULL WHERE name = ANY($1) AND retire_at IS NOT NULL', [[name, rs256]]);
   await db.query(
     `UPDATE server_keys SET retire_at = now() + make_interval(secs => $3)
-      WHERE left(name, length($1)) = $1 AND name <> $2 AND position(':' in substr(name, length($1) + 1)) = 0 AND retire_at IS NULL`,
-    [prefix, name, graceSeconds],
+      WHERE left(name, length($1)) = $1 AND name <> $2 AND name <> $4 AND position(':' in substr(name, length($1) + 1)) = 0 AND retire_at IS NULL`,
+    [prefix, name, graceSeconds, rs256],
   );
   const { rows } = await db.query<{ name: string }>(
-    `SELECT name FROM server_keys WHERE left(name, length($1)) = $1 AND name <> $2 AND retire_at > now() ORDER BY created_at DESC`,
-    [prefix, name],
+    `SELECT name FROM server_keys WHERE left(name, length($1)) = $1 AND name <> $2 AND (retire_at > now() OR name = $3) ORDER BY created_at DESC`,
+    [prefix, name, rs256],
   );
   const earlier = await Promise.all(rows.map((row) => getOrCreateServerKey<JsonWebKey>(db, box, row.name, () => ({}))));
   // The current algorithm's key first: oidc-provider signs with the first key that fits.
@@ -103,10 +111,12 @@ export async function listSigningKeys(db: Db, box: SecretBox, issuer: string, al
   for (const row of rows) {
     const key = await getOrCreateServerKey<JsonWebKey>(db, box, row.name, () => ({}));
     const signing = row.name === keyName(issuer, alg);
+    // RS256's key beside another algorithm's: published, for clients that need RS256.
+    const published = !signing && row.name === keyName(issuer, 'RS256') && row.retire_at === null;
     keys.push({
       kid: String(key.kid),
       alg: key.alg as SigningAlg,
-      status: signing ? 'signing' : 'retiring',
+      status: signing ? 'signing' : published ? 'published' : 'retiring',
       createdAt: row.created_at.toISOString(),
       retiresAt: signing || row.retire_at === null ? null : row.retire_at.toISOString(),
     });

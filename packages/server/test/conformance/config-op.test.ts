@@ -118,12 +118,10 @@ describeEachDatabase('Config OP (oidcc-config-certification-test-plan)', (d) => 
     expect(after.map((k) => k.kid)).toEqual(expect.arrayContaining([...before]));
   });
 
-  // Gap (docs/conformance.md): a project that chooses another ID token algorithm (ES256, PS256,
-  // EdDSA) publishes only that one in id_token_signing_alg_values_supported and signs every ID token
-  // with it, where OpenID Connect Discovery §3 and Core §15.1 require RS256 to be supported
-  // (the suite's OIDCCCheckDiscEndpointIdTokenSigningAlgValuesSupported fails; oidcc-idtoken-signature
-  // expects RS256 for a client that registered no algorithm). Fails until the issuer keeps RS256.
-  it.fails('oidcc-discovery-endpoint-verification [id_token_signing_alg ES256]', async () => {
+  // Found as a gap (docs/conformance.md) and mended: a project that chooses another ID token
+  // algorithm (ES256, PS256, EdDSA) still lists RS256 in id_token_signing_alg_values_supported and
+  // keeps its key published, as OpenID Connect Discovery §3 and Core §15.1 require.
+  it('oidcc-discovery-endpoint-verification [id_token_signing_alg ES256]', async () => {
     const projectId = await createProject(admin);
     const issuer = `${t.baseUrl}/p/${projectId}`;
     await setIssuer(projectId, { id_token_signing_alg: 'ES256' });

@@ -106,6 +106,7 @@ export const settingsTexts = {
       status: 'Status',
       signing: 'Signing',
       retiring: 'Published, leaving soon',
+      published: 'Published (RS256 is always supported)',
       retiresAt: 'Published until {{date}}',
       rotate: 'Rotate signing key',
       rotateQuestion:

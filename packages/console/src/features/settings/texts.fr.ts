@@ -110,6 +110,7 @@ export const settingsTextsFr: Translation<typeof settingsTexts, 'fr'> = {
       status: 'État',
       signing: 'Signe',
       retiring: 'Publiée, bientôt retirée',
+      published: 'Publiée (RS256 est toujours pris en charge)',
       retiresAt: 'Publiée jusqu’au {{date}}',
       rotate: 'Renouveler la clé de signature',
       rotateQuestion:

@@ -109,6 +109,7 @@ export const settingsTextsRo: Translation<typeof settingsTexts, 'ro'> = {
       status: 'Stare',
       signing: 'Semnează',
       retiring: 'Publicată, retrasă în curând',
+      published: 'Publicată (RS256 este întotdeauna acceptat)',
       retiresAt: 'Publicată până la {{date}}',
       rotate: 'Rotiți cheia de semnare',
       rotateQuestion:

@@ -57,6 +57,8 @@ export function SigningKeys({ projectId, closed }: { projectId: string; closed: 
                   <Table.Td>
                     {key.status === 'signing' ? (
                       <StatusBadge tone="positive">{t('oidc.keys.signing')}</StatusBadge>
+                    ) : key.status === 'published' ? (
+                      t('oidc.keys.published')
                     ) : key.retiresAt ? (
                       t('oidc.keys.retiresAt', { date: formatUtcDateTime(key.retiresAt) })
                     ) : (

@@ -4,7 +4,8 @@ import { api, type ApplicationKeys, type ApplicationType, type Issuer } from '@l
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
-import { apiPath, closeProject, createApp, createKeys, createProject, REDIRECT, setEnabled } from './support/fixtures.ts';
+import { apiPath, changeIssuer, closeProject, createApp, createKeys, createProject, REDIRECT, setEnabled } from './support/fixtures.ts';
+import { refusal } from './support/relying-party.ts';
 import { declinePasskey, formAction, isPasskeyOffer, linkHref, submitEmail } from './support/sign-in.ts';
 
 type AuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
@@ -25,12 +26,7 @@ describeEachDatabase('every project is an OpenID Connect issuer', (d) => {
     return { projectId, appId, keys };
   }
 
-  async function setIssuer(projectId: string, change: Partial<Issuer>): Promise<void> {
-    const path = apiPath(api.getIssuer, { project: projectId });
-    const current = await admin.api.get<Issuer>(path);
-    const res = await admin.api.put(path, { ...current.body, ...change });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-  }
+  const setIssuer = (projectId: string, change: Partial<Issuer>) => changeIssuer(admin, projectId, change);
 
   /** openid-client as the application's relying party, configured by discovery. */
   async function relyingParty(projectId: string, keys: ApplicationKeys, method: AuthMethod = 'client_secret_basic', secret = keys.clientSecret) {
@@ -82,17 +78,6 @@ describeEachDatabase('every project is an OpenID Connect issuer', (d) => {
     if (isPasskeyOffer(last)) last = (await browser.follow(await declinePasskey(browser, last), toApp)).at(-1) as BrowserResponse;
     expect(last.location ?? '', last.text).toMatch(new RegExp(`^${REDIRECT}\\?`));
     return new URL(last.location as string);
-  }
-
-  /** The OAuth error a refused token request answered (in the body, or in WWW-Authenticate). */
-  async function refusal(request: Promise<unknown>): Promise<string> {
-    try {
-      await request;
-    } catch (error) {
-      const e = error as { error?: string; cause?: Array<{ parameters?: { error?: string } }> };
-      return e.error ?? e.cause?.[0]?.parameters?.error ?? String(error);
-    }
-    throw new Error('the request was not refused');
   }
 
   const exchange = (config: client.Configuration, callback: URL, start: Authorization) =>

@@ -1,10 +1,10 @@
 import * as client from 'openid-client';
 import { beforeAll, expect, it } from 'vitest';
-import { api, type Issuer } from '@latchkey/domain';
+import type { Issuer } from '@latchkey/domain';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { Browser } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
-import { apiPath, closeProject, createApp, createKeys, REDIRECT, setEnabled } from './support/fixtures.ts';
+import { changeIssuer, closeProject, createApp, createKeys, REDIRECT, setEnabled } from './support/fixtures.ts';
 import { OFFLINE, projectWithRelyingParty, refusal, signInForTokens, type RelyingParty } from './support/relying-party.ts';
 
 // Issue 22 "Tokens": refresh tokens for offline_access, rotated at every use, a reused one revoking
@@ -17,12 +17,7 @@ describeEachDatabase('refresh tokens, revocation and introspection at a project 
     admin = await signedInAccount(t, d.db);
   });
 
-  async function setIssuer(projectId: string, change: Partial<Issuer>): Promise<void> {
-    const path = apiPath(api.getIssuer, { project: projectId });
-    const current = await admin.api.get<Issuer>(path);
-    const res = await admin.api.put(path, { ...current.body, ...change });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-  }
+  const setIssuer = (projectId: string, change: Partial<Issuer>) => changeIssuer(admin, projectId, change);
 
   const offlineSignIn = (p: RelyingParty, email = uniqueEmail('offline')) => signInForTokens(t, new Browser(), p, email, OFFLINE);
 

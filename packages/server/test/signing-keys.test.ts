@@ -4,7 +4,7 @@ import { api, JWKS_CACHE_SECONDS, type Issuer, type SettingsHistory, type Signin
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { Browser } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
-import { apiPath, closeProject } from './support/fixtures.ts';
+import { apiPath, changeIssuer, closeProject } from './support/fixtures.ts';
 import { OFFLINE, projectWithRelyingParty, signInForTokens, type RelyingParty } from './support/relying-party.ts';
 
 // Issue 22 "Signing keys": rotate from the API (and the console); the previous key stays in the
@@ -28,11 +28,7 @@ describeEachDatabase('signing key rotation at a project issuer', (d) => {
       execute: [client.allowInsecureRequests],
     });
 
-  async function setIssuer(projectId: string, change: Partial<Issuer>): Promise<void> {
-    const path = apiPath(api.getIssuer, { project: projectId });
-    const current = await admin.api.get<Issuer>(path);
-    expect((await admin.api.put(path, { ...current.body, ...change })).status).toBe(200);
-  }
+  const setIssuer = (projectId: string, change: Partial<Issuer>) => changeIssuer(admin, projectId, change);
 
   it('rotating: the new key signs at once, the previous stays published for its grace and still verifies its tokens; the history has it', async () => {
     const p = await projectWithRelyingParty(t, admin);

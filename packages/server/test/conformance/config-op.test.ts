@@ -2,7 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { api, type Issuer, type SigningKeys } from '@latchkey/domain';
 import { signedInAccount, useTestApp, type SignedIn } from '../support/app.ts';
 import { describeEachDatabase } from '../support/databases.ts';
-import { apiPath, createProject } from '../support/fixtures.ts';
+import { apiPath, changeIssuer, createProject } from '../support/fixtures.ts';
 import { discoveryOf, fetchJwks, httpsDiscovery, staticClient, validateJwks, validateServerConfiguration, type StaticClient } from './support.ts';
 
 /** RFC 6749 §3.3 scope-token: %x21 / %x23-5B / %x5D-7E. */
@@ -81,12 +81,7 @@ describeEachDatabase('Config OP (oidcc-config-certification-test-plan)', (d) => 
     c = await staticClient(t, admin);
   });
 
-  async function setIssuer(projectId: string, change: Partial<Issuer>): Promise<void> {
-    const path = apiPath(api.getIssuer, { project: projectId });
-    const current = await admin.api.get<Issuer>(path);
-    const res = await admin.api.put(path, { ...current.body, ...change });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-  }
+  const setIssuer = (projectId: string, change: Partial<Issuer>) => changeIssuer(admin, projectId, change);
 
   const fetched = async (issuer: string) => {
     const res = await discoveryOf(issuer);

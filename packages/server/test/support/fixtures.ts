@@ -9,6 +9,7 @@ import {
   type ApplicationType,
   type AuditResult,
   type Endpoint,
+  type Issuer,
   type Project,
 } from '@latchkey/domain';
 import type { Db } from '../../src/db/db.ts';
@@ -38,6 +39,14 @@ export async function getProject(by: SignedIn, id: string): Promise<Project> {
 
 export async function closeProject(admin: SignedIn, projectId: string): Promise<void> {
   expect((await admin.api.put(apiPath(api.updateProjectMeta, { project: projectId }), { enabled: false })).status).toBe(200);
+}
+
+/** Changes some of a project's issuer settings as its admin does (GET, then PUT with the change): expects 200. */
+export async function changeIssuer(by: SignedIn, projectId: string, change: Partial<Issuer>): Promise<void> {
+  const path = apiPath(api.getIssuer, { project: projectId });
+  const current = await by.api.get<Issuer>(path);
+  const res = await by.api.put(path, { ...current.body, ...change });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 
 /** An application of the project (a web app unless `applicationType` says otherwise, issue 22). */

@@ -322,6 +322,7 @@ describe('application settings (spec §2, §4, §7, §8)', () => {
     expect(api.callsTo('PUT /apps/a1/keys')[0]?.body).toEqual({
       redirectURI: ['https://shop.example.com/cb', 'https://eu.example.com/cb'],
       postLogoutRedirectURI: [],
+      backchannelLogoutURI: '',
     });
     expect(api.callsTo('PUT /apps/a1/keys')[0]?.headers.get('If-Match')).toBe('"7"');
     const order = api.calls.filter((c) => c.method === 'PUT').map((c) => c.path);
@@ -345,6 +346,30 @@ describe('application settings (spec §2, §4, §7, §8)', () => {
     expect(api.callsTo('PUT /apps/a1/keys')[0]?.body).toEqual({
       redirectURI: ['https://shop.example.com/cb', 'com.example.shop:/cb'],
       postLogoutRedirectURI: ['https://eu.example.com/bye'],
+      backchannelLogoutURI: '',
+    });
+    // Typing two URLs letter by letter takes seconds on a loaded 2-core machine.
+  }, 15_000);
+
+  it('saves a back-channel logout URL (issue 22): empty at first; http only for a web app', async () => {
+    const api = settingsServer();
+    const ui = renderApp('/project/p1/app/a1/settings');
+    await screen.findByRole('textbox', { name: 'Name' });
+    const field = screen.getByRole('textbox', { name: 'Back-channel logout URL' });
+    expect(field).toHaveValue('');
+    expect(field).toHaveAccessibleDescription(/posts a signed logout token/);
+    // This application is a native app: its server must be reached over https.
+    await ui.user.type(field, 'http://eu.example.com/bc');
+    expect(screen.getByText('Use an https address: only a web app may receive logout notices over http')).toBeInTheDocument();
+    expect(saveButton()).toBeDisabled();
+    await ui.user.clear(field);
+    await ui.user.type(field, 'https://eu.example.com/bc');
+    await ui.user.click(saveButton());
+    await waitFor(() => expect(api.callsTo('PUT /apps/a1/keys')).toHaveLength(1));
+    expect(api.callsTo('PUT /apps/a1/keys')[0]?.body).toEqual({
+      redirectURI: ['https://shop.example.com/cb', 'com.example.shop:/cb'],
+      postLogoutRedirectURI: [],
+      backchannelLogoutURI: 'https://eu.example.com/bc',
     });
     // Typing two URLs letter by letter takes seconds on a loaded 2-core machine.
   }, 15_000);

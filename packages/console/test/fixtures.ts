@@ -52,6 +52,7 @@ export function applicationKeys(overrides: Partial<ApplicationKeys> = {}): Appli
     clientSecret: '',
     redirectURI: ['https://shop.example.com/cb', 'com.example.shop:/cb'],
     postLogoutRedirectURI: [],
+    backchannelLogoutURI: '',
     issuer: 'http://localhost:8080/p/p1',
     ...overrides,
   };

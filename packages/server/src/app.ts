@@ -10,6 +10,7 @@ import { cookieOptions } from './http/cookies.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { answerFrameworkError, installInputGuard } from './http/input-guard.ts';
 import { inProcessFetch } from './http/in-process-fetch.ts';
+import { createOutgoingClient, literalAddressRefused, networksOf, type OutgoingClient } from './http/outgoing.ts';
 import { installOpenApi } from './http/openapi.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installStaticConsole, CONSOLE_DIST } from './http/static-console.ts';
@@ -57,6 +58,7 @@ import { openIdSignInProvider } from './modules/session/sign-in-provider.ts';
 import { issuerSite, routeCustomDomains } from './provider/custom-domains.ts';
 import { registerProjectIssuerRoutes } from './provider/provider.routes.ts';
 import { deleteEndedRegistrationCodes } from './provider/registration-codes.repository.ts';
+import type { BackchannelDelivery } from './provider/backchannel-logouts.ts';
 import { secretBoxFor } from './secret-key.ts';
 
 export interface AppDeps {
@@ -74,6 +76,8 @@ export interface AppDeps {
   audit?: AuditHook;
   /** Hashing and encryption under the master key; defaults to SECRET_KEY or {DATA_DIR}/secret.key. */
   secretBox?: SecretBox;
+  /** Calls out to addresses projects registered (back-channel logout); defaults to the guarded client under OUTGOING_ALLOWED_NETWORKS. */
+  outgoing?: OutgoingClient;
 }
 
 export interface LatchkeyApp {
@@ -85,6 +89,8 @@ export interface LatchkeyApp {
     loginCodes: LoginCodes | null;
     /** Seal stored secrets and key lookups with it (README "Secrets and backups"). */
     secretBox: SecretBox;
+    /** The back-channel logout notices' deliverer (it polls by itself; `deliverDue` runs a round now). */
+    backchannel: BackchannelDelivery;
   };
   /** Stops the HTTP server and closes the database. */
   close(): Promise<void>;
@@ -158,20 +164,35 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   // origin when it has one): GET issuer and an application's keys answer the same.
   const issuerAddress = (projectId: string, customOrigin: string | null) => issuerSite(config.publicUrl, { projectId, customOrigin }).issuer;
   const projects = createProjectsService({ db, clock, audit, projectsPerAccount: config.projectsPerAccount, secretBox, issuerAddress });
+  // Every call out to an address a project registered goes through the guarded client (http/outgoing.ts).
+  const allowedNetworks = networksOf(config.outgoingAllowedNetworks);
+  const outgoing = deps.outgoing ?? createOutgoingClient({ allowedNetworks: config.outgoingAllowedNetworks });
   const apps = createAppsService({
     db,
     clock,
     audit,
     secretBox,
     issuerAddress: async (tx, projectId) => issuerAddress(projectId, (await findIssuer(tx, projectId))?.customOrigin ?? null),
+    refusedHost: (host) => literalAddressRefused(host, allowedNetworks) === true,
   });
-  const devices = createDevicesService({ db, clock, audit, secretBox });
+  // Every project is an OpenID Connect issuer (issue 8): its clients are the project's applications.
+  const { backchannel } = await registerProjectIssuerRoutes(app, {
+    db,
+    clock,
+    mailer,
+    secretBox,
+    clients: apps,
+    publicUrl: config.publicUrl,
+    outgoing,
+    warn: (error) => app.log.warn({ err: error }, 'back-channel logout delivery failed'),
+  });
+  backchannel.start();
+  app.addHook('onClose', () => backchannel.stop());
+  const devices = createDevicesService({ db, clock, audit, secretBox, logoutNoticesQueued: backchannel.nudge });
   const deviceList = createDeviceListService({ db, clock });
   const auditList = createAuditListService({ db, clock });
   const usage = createUsageService({ db, clock });
   const accounts = createAccountsService({ db, clock, audit, mailer, secretBox, consoleUrl: config.publicUrl });
-  // Every project is an OpenID Connect issuer (issue 8): its clients are the project's applications.
-  await registerProjectIssuerRoutes(app, { db, clock, mailer, secretBox, clients: apps, publicUrl: config.publicUrl });
 
   app.decorate('endpointGuard', {
     authenticate: createRequestAuthenticator({ sessions, bearer: deps.bearer ?? serviceTokenAuthenticator({ db, clock, secretBox }), cookies }),
@@ -206,7 +227,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   await app.ready();
   return {
     app,
-    services: { sessions, projects, apps, loginCodes, secretBox },
+    services: { sessions, projects, apps, loginCodes, secretBox, backchannel },
     async close() {
       await app.close();
       await db.close();

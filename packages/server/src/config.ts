@@ -36,6 +36,11 @@ export interface Config {
   secretKeyPrevious: Buffer | null;
   /** Proxies whose X-Forwarded-For/-Proto are believed (addresses or CIDRs); empty: none. */
   trustProxy: string[];
+  /**
+   * Networks (addresses or CIDRs) the server may call although they are not public: loopback,
+   * private and link-local addresses are refused otherwise (http/outgoing.ts). Empty: none.
+   */
+  outgoingAllowedNetworks: string[];
 }
 
 export interface ExternalOidcConfig {
@@ -159,6 +164,14 @@ const envSchema = z
           error: 'TRUST_PROXY must be a comma-separated list of proxy addresses or CIDR blocks, e.g. 10.0.0.1,192.168.0.0/16',
         }),
     ),
+    OUTGOING_ALLOWED_NETWORKS: optional(
+      z
+        .string()
+        .transform((v) => v.split(',').map((entry) => entry.trim()))
+        .refine((entries) => entries.every(isAddressOrCidr), {
+          error: 'OUTGOING_ALLOWED_NETWORKS must be a comma-separated list of addresses or CIDR blocks, e.g. 10.0.0.0/8,fd00::/8',
+        }),
+    ),
   })
   .superRefine((env, ctx) => {
     const names = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const;
@@ -206,6 +219,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     secretKey: e.SECRET_KEY ?? null,
     secretKeyPrevious: e.SECRET_KEY_PREVIOUS ?? null,
     trustProxy: e.TRUST_PROXY ?? [],
+    outgoingAllowedNetworks: e.OUTGOING_ALLOWED_NETWORKS ?? [],
   };
 }
 

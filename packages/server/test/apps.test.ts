@@ -370,7 +370,14 @@ describeEachDatabase('applications', (t) => {
       const read = await manager.api.get<ApplicationKeys>(`/api/apps/${appId}/keys`);
       expect(read.status).toBe(200);
       // Issue 8: with the project's issuer address, everything a developer needs to connect.
-      expect(read.body).toEqual({ clientId, clientSecret: '', redirectURI, postLogoutRedirectURI: [], issuer: `${app.config.publicUrl}/p/${id}` });
+      expect(read.body).toEqual({
+        clientId,
+        clientSecret: '',
+        redirectURI,
+        postLogoutRedirectURI: [],
+        backchannelLogoutURI: '',
+        issuer: `${app.config.publicUrl}/p/${id}`,
+      });
       expect(res.body.issuer).toBe(`${app.config.publicUrl}/p/${id}`);
 
       const audit = await auditOf(id);
@@ -443,6 +450,7 @@ describeEachDatabase('applications', (t) => {
         clientSecret: '',
         redirectURI: ['https://app.example.com/new', 'http://localhost:3000/cb'],
         postLogoutRedirectURI: [],
+        backchannelLogoutURI: '',
         issuer: `${app.config.publicUrl}/p/${id}`,
       });
       expect((await manager.api.get(`/api/apps/${appId}/keys`)).body).toEqual(res.body);

@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       secretKey: null,
       secretKeyPrevious: null,
       trustProxy: [],
+      outgoingAllowedNetworks: [],
     });
   });
 

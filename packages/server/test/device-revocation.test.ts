@@ -1,6 +1,7 @@
 import * as client from 'openid-client';
 import { describe, expect, it } from 'vitest';
-import { buildPath, devicesApi, REVOCATION_REASON } from '@latchkey/domain';
+import { decodeJwt } from 'jose';
+import { appsApi, buildPath, devicesApi, REVOCATION_REASON, type ApplicationKeys } from '@latchkey/domain';
 import { findDevice, type Device } from '../src/provider/devices.repository.ts';
 import { userIdForEmail } from '../src/provider/project-users.repository.ts';
 import { anonymous, signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
@@ -10,6 +11,7 @@ import { describeWithDatabase } from './support/databases.ts';
 import { closeProject, createProject, REDIRECT, storeDevice } from './support/fixtures.ts';
 import { authorizationRequest, OFFLINE, projectWithRelyingParty, refusal, untilApp, type RelyingParty } from './support/relying-party.ts';
 import { codeInsteadAction, formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
+import { startReceiver } from './support/receiver.ts';
 
 interface ErrorAnswer {
   error: string;
@@ -260,6 +262,40 @@ describeWithDatabase('revoking a device (POST projects/{project}/mpinids/{mpinId
       expect(await refusal(client.refreshTokenGrant(p.config, rotatedAgain.refresh_token as string))).toBe('invalid_grant');
       expect(await refusal(client.fetchUserInfo(p.config, rotatedAgain.access_token, rotatedAgain.claims()?.sub as string))).toBe('invalid_token');
       expect((await client.refreshTokenGrant(p.config, fromCode.refresh_token as string)).access_token).toEqual(expect.any(String));
+    });
+
+    it('tell each application of the ended sessions by back-channel logout: the sid of the session its ID token named', async () => {
+      const receiver = await startReceiver();
+      try {
+        const admin = await signedInAccount(app, t.db);
+        const p = await project(admin);
+        const keys = await admin.api.get<ApplicationKeys>(`/api${buildPath(appsApi.getAppKeys.path, { application: p.appId })}`);
+        const registered = await admin.api.put(`/api${buildPath(appsApi.updateAppKeys.path, { application: p.appId })}`, {
+          redirectURI: keys.body.redirectURI,
+          backchannelLogoutURI: `${receiver.url}/logout`,
+        });
+        expect(registered.status).toBe(200);
+        const { email, passkey } = await newUserWithPasskey(new Browser(), p);
+        const tokens = await signInWithPasskey(new Browser(), p, email, passkey);
+        const sid = tokens.claims()?.sid;
+        expect(sid).toEqual(expect.any(String));
+
+        expect((await revoke(admin, p.projectId, passkey.id)).status).toBe(200);
+        // Two sessions started with the passkey (its creation and its sign-in): a notice each.
+        const notices = await receiver.until(2);
+        const claims = notices.map((n) => decodeJwt(new URLSearchParams(n.body).get('logout_token') ?? ''));
+        expect(claims.map((c) => c.sub)).toEqual([tokens.claims()?.sub, tokens.claims()?.sub]);
+        expect(claims.map((c) => c.sid)).toContain(sid);
+        expect((await revocationsIn(p.projectId))[0]?.details).toMatchObject({ sessionsEnded: 2, logoutNotices: 2 });
+        await app.services.backchannel.deliverDue();
+        const { rows } = await t.db.query<{ cause: string }>(
+          `SELECT details->>'cause' AS cause FROM audit_events WHERE project_id = $1 AND details->>'action' = 'backchannel_logout' AND event_status = 'success'`,
+          [p.projectId],
+        );
+        expect(rows).toEqual([{ cause: 'device_revoked' }, { cause: 'device_revoked' }]);
+      } finally {
+        await receiver.close();
+      }
     });
   });
 });

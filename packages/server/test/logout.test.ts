@@ -7,6 +7,7 @@ import { describeEachDatabase } from './support/databases.ts';
 import { apiPath, REDIRECT } from './support/fixtures.ts';
 import {
   authorizationRequest,
+  logoutForm,
   OFFLINE,
   projectWithRelyingParty,
   refusal,
@@ -37,7 +38,8 @@ describeEachDatabase('RP-initiated logout at a project issuer', (d) => {
     return p;
   }
 
-  const xsrfOf = (page: BrowserResponse) => /name="xsrf" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
+  const xsrfOf = (page: BrowserResponse) => logoutForm(page).xsrf;
+  const formActionOf = (page: BrowserResponse) => logoutForm(page).action;
 
   /** The browser opens the end-session URL; answers the page it shows. */
   const openLogout = (browser: Browser, url: URL) => browser.get(url.href);
@@ -138,9 +140,3 @@ describeEachDatabase('RP-initiated logout at a project issuer', (d) => {
     expect(kept.body.postLogoutRedirectURI).toEqual([SIGNED_OUT]);
   });
 });
-
-function formActionOf(page: BrowserResponse): string {
-  const action = /<form id="op\.logoutForm" method="post" action="([^"]+)"/.exec(page.text)?.[1];
-  if (!action) throw new Error(`no logout form on ${page.url}:\n${page.text}`);
-  return new URL(action.replaceAll('&amp;', '&'), page.url).href;
-}

@@ -275,6 +275,7 @@ describeWithDatabase('management actions in the audit log', (t) => {
         clientId: { before: null, after: created.body.clientId },
         redirectURI: { before: null, after: [REDIRECT] },
         postLogoutRedirectURI: { before: null, after: [] },
+        backchannelLogoutURI: { before: null, after: '' },
         clientSecret: SECRET_CHANGED,
       });
 
@@ -285,6 +286,11 @@ describeWithDatabase('management actions in the audit log', (t) => {
       event = await lastEventOf(id);
       expectFrom(event, admin, 'app.keys.update', 'success');
       expect(event.details.changes).toEqual({ redirectURI: { before: [REDIRECT], after: [REDIRECT, second] } });
+
+      const logout = 'https://app.example.com/backchannel-logout';
+      const body = { redirectURI: [REDIRECT, second], backchannelLogoutURI: logout };
+      expect((await admin.api.put(apiPath(appsApi.updateAppKeys, { application: appId }), body, FROM)).status).toBe(200);
+      expect((await lastEventOf(id)).details.changes).toEqual({ backchannelLogoutURI: { before: '', after: logout } });
 
       const generated = await admin.api.post<ApplicationKeys>(
         apiPath(appsApi.generateAppKeys, { application: appId }),

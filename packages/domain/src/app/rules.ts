@@ -100,3 +100,25 @@ export function issuerClientRedirects(uris: readonly string[], type: Application
   const problems = redirectUriProblems(uris, type);
   return { applicationType: type === 'native' ? 'native' : 'web', redirectUris: uris.filter((_uri, index) => problems[index] === null) };
 }
+
+/** Why a back-channel logout URI cannot be registered (a validation message key). */
+export type BackchannelLogoutUriProblem = 'validation.invalid_url' | 'validation.redirect_uri_fragment' | 'validation.backchannel_uri_https';
+
+/**
+ * Back-Channel Logout 1.0 §2.2: where the issuer posts a logout token — an absolute http(s) URL, no
+ * fragment; https, but for a web app (a confidential client, which the specification lets use http
+ * where the issuer allows it: an application on the operator's own network). '' is none.
+ */
+export function backchannelLogoutUriProblem(uri: string, type: ApplicationType): BackchannelLogoutUriProblem | null {
+  if (uri === '') return null;
+  if (uri.includes('#')) return 'validation.redirect_uri_fragment';
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return 'validation.invalid_url';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'validation.invalid_url';
+  if (url.username !== '' || url.password !== '') return 'validation.invalid_url';
+  return url.protocol === 'http:' && type !== 'web' ? 'validation.backchannel_uri_https' : null;
+}

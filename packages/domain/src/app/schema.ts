@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { declareList } from '../list/declare.ts';
 import { cleanString, isUri, optionalUrl, requiredText, requiredUri } from '../validation/fields.ts';
-import { APPLICATION_TYPES, redirectUriProblems, type ApplicationType } from './rules.ts';
+import { APPLICATION_TYPES, backchannelLogoutUriProblem, redirectUriProblems, type ApplicationType } from './rules.ts';
 
 export const PLATFORM_CODES = ['oidc'] as const;
 export type PlatformCode = (typeof PLATFORM_CODES)[number];
@@ -48,6 +48,22 @@ export function redirectUrisOf(type?: ApplicationType, min = 1) {
  */
 export const postLogoutRedirectUrisSchema = redirectUrisOf(undefined, 0);
 
+/**
+ * Issue 22, Back-Channel Logout 1.0 §2.2: where the issuer posts a logout token when a session of
+ * the application's user ends; '' is none. Its rules by type: backchannelLogoutUriProblem (without
+ * a type, a web app's).
+ */
+export function backchannelLogoutUriOf(type: ApplicationType = 'web') {
+  return z
+    .string({ error: 'validation.invalid_url' })
+    .trim()
+    .max(2000, { error: 'validation.max_length' })
+    .superRefine((uri, ctx) => {
+      const problem = backchannelLogoutUriProblem(uri, type);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
+}
+
 /** spec §7: POST apps with platformCode, name, url, projectId. */
 export const applicationCreateSchema = z.object({
   platformCode: z.enum(PLATFORM_CODES, { error: 'validation.invalid_value' }).default('oidc'),
@@ -76,10 +92,15 @@ export const applicationCreateFormSchema = z.object({
 export type ApplicationCreateForm = z.input<typeof applicationCreateFormSchema>;
 
 /**
- * The keys' registration: redirect URIs, and (issue 22) post-logout redirect URIs — left as they are
- * by a PUT without them (spec §7's body names only redirectURI), none when created without.
+ * The keys' registration: redirect URIs, and (issue 22) post-logout redirect URIs and the
+ * back-channel logout URI — each left as it is by a PUT without it (spec §7's body names only
+ * redirectURI), none when created without.
  */
-export const keysBodySchema = z.object({ redirectURI: redirectUrisSchema, postLogoutRedirectURI: postLogoutRedirectUrisSchema.optional() });
+export const keysBodySchema = z.object({
+  redirectURI: redirectUrisSchema,
+  postLogoutRedirectURI: postLogoutRedirectUrisSchema.optional(),
+  backchannelLogoutURI: backchannelLogoutUriOf().optional(),
+});
 export type KeysBody = z.input<typeof keysBodySchema>;
 
 /** spec §3 Application keys. `clientSecret` is filled only in the answer that generated it. */
@@ -90,6 +111,9 @@ export const applicationKeysSchema = z.object({
   postLogoutRedirectURI: z
     .array(z.string())
     .describe('Where the application may send its user after signing them out (RP-Initiated Logout), matched exactly'),
+  backchannelLogoutURI: z
+    .string()
+    .describe("Where the issuer posts a signed logout token when a session of the application's user ends (Back-Channel Logout); '' none"),
   /**
    * Beyond spec §3 (issue 8): the issuer address of the application's project, so the settings page
    * shows everything a developer needs to connect (its discovery document is under it).

@@ -13,6 +13,8 @@ export const validationMessages = {
   'validation.redirect_uri_native_web':
     'Beside a native app redirect URI (e.g. com.example.app:/callback), use https on a domain, or http on 127.0.0.1, [::1] or localhost',
   'validation.redirect_uri_app_scheme': 'A private-use scheme (e.g. com.example.app:/callback) is for a native app',
+  'validation.private_address': 'This address is on a loopback, private or link-local network, which this server does not call',
+  'validation.backchannel_uri_https': 'Use an https address: only a web app may receive logout notices over http',
   'validation.invalid_phone': 'Invalid phone number',
   'validation.at_least_one_permission': 'Select at least one permission',
   'validation.at_least_one_method': 'Select at least one method',

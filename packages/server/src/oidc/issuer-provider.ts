@@ -184,6 +184,12 @@ export interface IssuerDefinition {
     postLogoutSuccessSource(ctx: KoaContextWithOIDC): Promise<void>;
     /** A person signed out at the issuer (their provider session ended), asked by `clientId` if it said. */
     signedOut?(ctx: KoaContextWithOIDC, accountId: string, clientId: string | null): Promise<void>;
+    /**
+     * Back-Channel Logout 1.0: the session `sid` of `accountId` at `clientId` (a client registered
+     * with a back-channel logout URI) ended at a logout; the notice is queued, sent by the issuer's
+     * owner (provider/backchannel-logouts.ts). None: the issuer offers no back-channel logout.
+     */
+    backchannel?(clientId: string, accountId: string, sid: string | null): Promise<void>;
   };
 }
 
@@ -295,7 +301,11 @@ export function createIssuerProvider(db: Db, secretBox: SecretBox, definition: I
       // Pushed requests would carry a code_challenge past the issuer's PKCE policy (provider.routes.ts);
       // off until they are checked the same way.
       pushedAuthorizationRequests: { enabled: false },
-      rpInitiatedLogout: definition.logout ? { enabled: true, ...definition.logout } : { enabled: false },
+      rpInitiatedLogout: definition.logout
+        ? { enabled: true, logoutSource: definition.logout.logoutSource, postLogoutSuccessSource: definition.logout.postLogoutSuccessSource }
+        : { enabled: false },
+      // Back-Channel Logout 1.0: a client's backchannel_logout_uri; its ID tokens carry `sid`.
+      backchannelLogout: { enabled: definition.logout?.backchannel !== undefined },
       // RFC 7009: a client revokes its own tokens; a refresh or access token takes its grant with it.
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       // RFC 7662: a web app (a confidential client, a resource server of the project) asks about any
@@ -341,6 +351,14 @@ export function createIssuerProvider(db: Db, secretBox: SecretBox, definition: I
   });
   provider.use(boundedAuthorizationRequests(definition));
   provider.use(refuseForeignPreflights(definition));
+  const backchannel = definition.logout?.backchannel;
+  if (backchannel) {
+    // At a logout, oidc-provider would POST each logout token itself, once, while the browser waits;
+    // the notice is queued instead and delivered (and retried) by the issuer's owner.
+    provider.Client.prototype.backchannelLogout = async function queueLogoutNotice(this: { clientId: string }, sub: string, sid?: string) {
+      await backchannel(this.clientId, sub, sid ?? null);
+    };
+  }
   const signedOut = definition.logout?.signedOut;
   if (signedOut) provider.use(signOutEventsOf(signedOut));
   if (definition.refreshEvents) {
@@ -354,6 +372,35 @@ export function createIssuerProvider(db: Db, secretBox: SecretBox, definition: I
   }
   provider.use(formPostToTheClient);
   return provider;
+}
+
+/** Back-Channel Logout 1.0 §2.4: the logout token's one event. */
+const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
+
+/**
+ * The logout token (Back-Channel Logout 1.0 §2.4) telling `clientId` that the session `sid` of
+ * `sub` ended, signed now by the issuer's key for that client's ID tokens (`typ` logout+jwt, two
+ * minutes' life, `jti` the notice's at every attempt), with the client's back-channel logout URI;
+ * null when the client cannot be told any more (disabled, removed, no URI now).
+ */
+export async function signLogoutToken(
+  provider: Provider,
+  clientId: string,
+  claims: { sub: string; sid: string | null; jti: string },
+): Promise<{ uri: string; token: string } | null> {
+  const client = await provider.Client.find(clientId);
+  const uri = client?.backchannelLogoutUri;
+  if (!client || typeof uri !== 'string') return null;
+  const IdToken = provider.IdToken as unknown as new (
+    claims: { sub: string },
+    options: { client: unknown; ctx: undefined },
+  ) => { mask: unknown; set(key: string, value: unknown): void; issue(options: { use: 'logout' }): Promise<string> };
+  const token = new IdToken({ sub: claims.sub }, { client, ctx: undefined });
+  token.mask = { sub: null };
+  token.set('events', { [BACKCHANNEL_LOGOUT_EVENT]: {} });
+  token.set('jti', claims.jti);
+  if (claims.sid !== null) token.set('sid', claims.sid);
+  return { uri, token: await token.issue({ use: 'logout' }) };
 }
 
 /**

@@ -253,13 +253,25 @@ export async function endSessionsOfAccount(db: Db, box: SecretBox, issuer: strin
   await db.query(`DELETE FROM oidc_payloads WHERE issuer = $1 AND kind = 'Session' AND account_ref = $2`, [issuer, oidcRefs(box).account(accountId)]);
 }
 
+/** A provider session that ended: whose it was, and the session id (`sid`) each of its clients knows. */
+export interface EndedSession {
+  accountId: string;
+  /** client id → the sid that client's ID tokens carry (null: none known). */
+  sids: Record<string, string | null>;
+}
+
+interface SessionPayload {
+  accountId?: unknown;
+  authorizations?: Record<string, { grantId?: unknown; sid?: unknown }>;
+}
+
 /**
  * Ends everything at `issuer` that the passkey `deviceId` started (its revocation,
  * docs/decisions/0013, 0028): its provider sessions, the grants they hold and every code, access
  * and refresh token issued under those grants — an offline refresh token too, whose session may
- * have ended. Answers how many sessions ended.
+ * have ended. Answers the sessions ended (their back-channel logout notices: docs/decisions/0029).
  */
-export async function endSessionsOfDevice(db: Db, box: SecretBox, issuer: string, deviceId: string): Promise<number> {
+export async function endSessionsOfDevice(db: Db, box: SecretBox, issuer: string, deviceId: string): Promise<EndedSession[]> {
   const refs = oidcRefs(box);
   const deviceRef = refs.device(deviceId);
   const { rows } = await db.query<{ kind: string; id: string; payload: string }>(
@@ -268,19 +280,24 @@ export async function endSessionsOfDevice(db: Db, box: SecretBox, issuer: string
      RETURNING kind, id, payload`,
     [issuer, deviceRef],
   );
-  const sessions = rows.filter((row) => row.kind === 'Session');
+  const ended: EndedSession[] = [];
   // A grant stored before its row carried its grant id (migration 0022) is named by its sessions.
   const grantIds = new Set<string>();
-  for (const row of sessions) {
+  for (const row of rows) {
+    if (row.kind !== 'Session') continue;
+    let session: SessionPayload;
     try {
-      const session = box.openJson<{ authorizations?: Record<string, { grantId?: unknown }> }>(
-        row.payload,
-        payloadContext(issuer, 'Session', row.id),
-      );
-      for (const { grantId } of Object.values(session.authorizations ?? {})) if (typeof grantId === 'string') grantIds.add(grantId);
+      session = box.openJson<SessionPayload>(row.payload, payloadContext(issuer, 'Session', row.id));
     } catch {
       // Sealed under a key this server no longer has: its grants cannot be named (and expire with it).
+      continue;
     }
+    const sids: Record<string, string | null> = {};
+    for (const [clientId, authorization] of Object.entries(session.authorizations ?? {})) {
+      if (typeof authorization.grantId === 'string') grantIds.add(authorization.grantId);
+      sids[clientId] = typeof authorization.sid === 'string' ? authorization.sid : null;
+    }
+    if (typeof session.accountId === 'string') ended.push({ accountId: session.accountId, sids });
   }
   for (const grantId of grantIds) {
     await db.query(`DELETE FROM oidc_payloads WHERE issuer = $1 AND (grant_id = $2 OR (kind = 'Grant' AND id = $3))`, [
@@ -289,7 +306,7 @@ export async function endSessionsOfDevice(db: Db, box: SecretBox, issuer: string
       refs.id('Grant', grantId),
     ]);
   }
-  return sessions.length;
+  return ended;
 }
 
 export async function deleteExpiredOidcPayloads(db: Db): Promise<void> {

@@ -19,6 +19,8 @@ export interface Client {
   clientSecretHash: string;
   redirectUris: string[];
   postLogoutRedirectUris: string[];
+  /** Back-Channel Logout 1.0: where a logout token is posted when a session of its user ends. */
+  backchannelLogoutUri: string | null;
   applicationEnabled: boolean;
   projectEnabled: boolean;
 }
@@ -147,6 +149,8 @@ export function createProjectProvider(options: {
   cookieKeys: string[];
   publicUrl: string;
   events: IssuerEvents;
+  /** Back-Channel Logout 1.0: queues the notice of a session ended at a logout (provider/backchannel-logouts.ts). */
+  queueLogoutNotice(clientId: string, accountId: string, sid: string | null): Promise<void>;
 }): Provider {
   const { db, secretBox, clients, state, publicUrl, events } = options;
   const { projectId, issuer } = state;
@@ -186,6 +190,8 @@ export function createProjectProvider(options: {
         [APPLICATION_TYPE_METADATA]: client.applicationType,
         redirect_uris: redirectUris,
         post_logout_redirect_uris: postLogout,
+        // Its ID tokens carry `sid`, the session its logout tokens name (Back-Channel Logout 1.0 §2.2).
+        ...(client.backchannelLogoutUri ? { backchannel_logout_uri: client.backchannelLogoutUri, backchannel_logout_session_required: true } : {}),
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
         token_endpoint_auth_method: publicClient ? 'none' : (secretMethods[0] ?? 'client_secret_basic'),
@@ -251,6 +257,7 @@ export function createProjectProvider(options: {
         ctx.type = 'html';
         ctx.body = proven ? logoutPage(form, brand) : logoutConfirmPage(form, brand);
       },
+      backchannel: options.queueLogoutNotice,
       async signedOut(ctx, accountId, clientId) {
         const user = await findProjectUser(db, projectId, accountId);
         await events.recordNow(originOf(ctx, clientId), { scope: 'oidc', status: 'success', action: 'sign_out', userId: user?.identity ?? null });

@@ -26,6 +26,9 @@ import { projectVerification, verificationSettingsOf, withIdentity } from './ver
 import { registerVerificationRoutes } from './verification-routes.ts';
 import { codeSignInEvent, type IssuerEvents } from '../oidc/events.ts';
 import { projectEvents } from './events.ts';
+import { createBackchannelDelivery, queueBackchannelLogouts, type BackchannelDelivery } from './backchannel-logouts.ts';
+import { signLogoutToken } from '../oidc/issuer-provider.ts';
+import type { OutgoingClient } from '../http/outgoing.ts';
 
 export interface ProjectIssuerDeps {
   db: Db;
@@ -36,6 +39,10 @@ export interface ProjectIssuerDeps {
   publicUrl: string;
   /** Country of a client address; defaults to the offline database (geoip.ts). */
   countries?: CountryLookup;
+  /** The guarded client the back-channel logout notices go out through (http/outgoing.ts). */
+  outgoing: OutgoingClient;
+  /** Where a failed delivery round is reported. */
+  warn(error: unknown): void;
 }
 
 /** The events of the sign-in pages' own steps at a project's issuer (docs/decisions/0014). */
@@ -105,10 +112,22 @@ async function readAuthorizationForm(raw: IncomingMessage): Promise<URLSearchPar
  * Every project's OpenID Connect issuer at {PUBLIC_URL}/p/{project} (issue 8, slice 1), or at the
  * root of its custom domain, routed by Host (docs/decisions/0016), with its sign-in pages.
  */
-export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: ProjectIssuerDeps): Promise<void> {
+export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: ProjectIssuerDeps): Promise<{ backchannel: BackchannelDelivery }> {
   const { db, secretBox, clients, publicUrl } = deps;
   const countries = deps.countries ?? countryLookup();
   const eventsOf = (projectId: string) => projectEvents({ db, clock: deps.clock, secretBox, countries, projectId });
+  // Back-Channel Logout 1.0: notices queued at a logout or a revocation, signed and sent from here.
+  const backchannel = createBackchannelDelivery({
+    db,
+    clock: deps.clock,
+    outgoing: deps.outgoing,
+    eventsOf,
+    warn: deps.warn,
+    async sign(projectId, clientId, claims) {
+      const state = await findIssuerState(db, projectId);
+      return state ? signLogoutToken(await cache.providerFor(state), clientId, claims) : null;
+    },
+  });
   const cache = createProviderCache(async (state) =>
     createProjectProvider({
       db,
@@ -117,6 +136,10 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
       state,
       publicUrl,
       events: eventsOf(state.projectId),
+      async queueLogoutNotice(clientId, accountId, sid) {
+        const sessions = [{ accountId, sids: { [clientId]: sid } }];
+        if ((await queueBackchannelLogouts(db, state.projectId, sessions, 'logout', deps.clock.now())) > 0) backchannel.nudge();
+      },
       signingKeys: await issuerSigningKeys(db, secretBox, state.projectId, state.issuer.id_token_signing_alg, signingKeyGraceSeconds(state.issuer)),
       cookieKeys: await issuerCookieKeys(db, secretBox),
     }),
@@ -263,4 +286,5 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
     },
   });
   await registerVerificationRoutes(app, { db, clock: deps.clock, secretBox, clients, publicUrl, eventsOf });
+  return { backchannel };
 }

@@ -3,6 +3,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from '../support/app.ts';
 import { Browser, type BrowserResponse } from '../support/browser.ts';
 import { describeEachDatabase } from '../support/databases.ts';
+import { logoutForm } from '../support/relying-party.ts';
 import {
   authorizationRequest,
   BROWSER_ACCEPT,
@@ -17,14 +18,6 @@ import {
   USER_INTERFACE_ERRORS,
   type StaticClient,
 } from './support.ts';
-
-/** The logout pages' form (its action, with the xsrf value oidc-provider checks). */
-function logoutForm(page: BrowserResponse): { action: string; xsrf: string } {
-  const action = /<form id="op\.logoutForm" method="post" action="([^"]+)"/.exec(page.text)?.[1];
-  const xsrf = /name="xsrf" value="([^"]+)"/.exec(page.text)?.[1];
-  if (!action || !xsrf) throw new Error(`no logout form on ${page.url}:\n${page.text}`);
-  return { action: new URL(action.replaceAll('&amp;', '&'), page.url).href, xsrf };
-}
 
 // The OpenID Foundation's RP-Initiated Logout OP plan (oidcc-rp-initiated-logout-certification-test-plan),
 // one `it` per module. Each signs a person in (AbstractOIDCCRpInitiatedLogout: a 128-character

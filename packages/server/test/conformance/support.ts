@@ -370,7 +370,7 @@ export async function fetchJwks(c: { metadata: Record<string, unknown> }): Promi
 const HASHES: Record<string, string> = { RS256: 'sha256', PS256: 'sha256', ES256: 'sha256' };
 
 /** Does `jwk` verify the JWS `parts` (ValidateIdTokenSignature)? */
-function signatureValid(parts: JwtParts, jwk: Jwk): boolean {
+export function signatureValid(parts: JwtParts, jwk: Jwk): boolean {
   const alg = String(parts.header.alg);
   const key = createPublicKey({ key: jwk, format: 'jwk' });
   const data = Buffer.from(parts.signingInput);

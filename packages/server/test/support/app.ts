@@ -68,6 +68,8 @@ export async function startTestApp(db: Db, options: TestAppOptions = {}): Promis
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     SECRET_KEY: TEST_SECRET_KEY,
     TRUST_PROXY: '127.0.0.1,::1',
+    // The applications' back-channel logout URIs are receivers the tests run on loopback.
+    OUTGOING_ALLOWED_NETWORKS: '127.0.0.0/8,::1',
     ...options.env,
   });
   const clock = new TestClock();

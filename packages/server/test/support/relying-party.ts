@@ -69,3 +69,11 @@ export async function refusal(request: Promise<unknown>): Promise<string> {
 export async function untilApp(browser: Browser, first: BrowserResponse): Promise<BrowserResponse> {
   return (await browser.follow(first, (location) => location.startsWith(REDIRECT))).at(-1) as BrowserResponse;
 }
+
+/** A logout page's form (RP-Initiated Logout): where it posts, with the xsrf value oidc-provider checks. */
+export function logoutForm(page: BrowserResponse): { action: string; xsrf: string } {
+  const action = /<form id="op\.logoutForm" method="post" action="([^"]+)"/.exec(page.text)?.[1];
+  const xsrf = /name="xsrf" value="([^"]+)"/.exec(page.text)?.[1];
+  if (!action || !xsrf) throw new Error(`no logout form on ${page.url}:\n${page.text}`);
+  return { action: new URL(action.replaceAll('&amp;', '&'), page.url).href, xsrf };
+}

@@ -41,6 +41,9 @@ export const appsTexts = {
     postLogoutUrl: 'Post-logout redirect URL {{n}}',
     addPostLogoutUrl: 'Add post-logout redirect URL',
     removePostLogoutUrl: 'Remove post-logout redirect URL {{n}}',
+    backchannelLogoutUrl: 'Back-channel logout URL',
+    backchannelLogoutUrlHelp:
+      'Your server’s address that the issuer posts a signed logout token to when a user’s session ends (they sign out, or their passkey is revoked). Optional.',
   },
   create: {
     intro: 'An OpenID Connect client with its redirect URLs. Its client secret is shown once, right after it is created.',

@@ -41,6 +41,9 @@ export const appsTextsFr: Translation<typeof appsTexts, 'fr'> = {
     postLogoutUrl: 'URL de redirection après déconnexion {{n}}',
     addPostLogoutUrl: 'Ajouter une URL de redirection après déconnexion',
     removePostLogoutUrl: 'Supprimer l’URL de redirection après déconnexion {{n}}',
+    backchannelLogoutUrl: 'URL de déconnexion back-channel',
+    backchannelLogoutUrlHelp:
+      'Adresse de votre serveur à laquelle l’émetteur envoie un jeton de déconnexion signé quand la session d’un utilisateur prend fin (il se déconnecte, ou sa clé d’accès est révoquée). Facultatif.',
   },
   create: {
     intro: 'Un client OpenID Connect avec ses URL de redirection. Son secret client n’est affiché qu’une fois, juste après sa création.',

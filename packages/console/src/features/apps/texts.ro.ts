@@ -41,6 +41,9 @@ export const appsTextsRo: Translation<typeof appsTexts, 'ro'> = {
     postLogoutUrl: 'URL de redirecționare după deconectare {{n}}',
     addPostLogoutUrl: 'Adăugați un URL de redirecționare după deconectare',
     removePostLogoutUrl: 'Eliminați URL-ul de redirecționare după deconectare {{n}}',
+    backchannelLogoutUrl: 'URL de deconectare back-channel',
+    backchannelLogoutUrlHelp:
+      'Adresa serverului dumneavoastră la care emitentul trimite un token de deconectare semnat când se încheie sesiunea unui utilizator (se deconectează sau cheia sa de acces este revocată). Opțional.',
   },
   create: {
     intro: 'Un client OpenID Connect cu URL-urile sale de redirecționare. Secretul client este afișat o singură dată, imediat după creare.',

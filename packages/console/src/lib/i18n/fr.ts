@@ -156,6 +156,8 @@ export const fr: Translation<Catalogue, 'fr'> = {
     invalid_uri: 'URI non valide',
     redirect_uri_fragment: 'Une URI de redirection ne peut pas contenir de fragment (#)',
     redirect_uri_app_scheme: 'Un schéma privé (p. ex. com.example.app:/callback) est réservé à une application native',
+    private_address: 'Cette adresse est sur un réseau local, privé ou de bouclage, que ce serveur n’appelle pas',
+    backchannel_uri_https: 'Utilisez une adresse https : seule une application web peut recevoir les avis de déconnexion en http',
     redirect_uri_native_web:
       'En dehors d’une URI de redirection d’application native (par ex. com.example.app:/callback), utilisez https sur un domaine, ou http sur 127.0.0.1, [::1] ou localhost',
     invalid_phone: 'Numéro de téléphone non valide',

@@ -155,6 +155,8 @@ export const ro: Translation<Catalogue, 'ro'> = {
     invalid_uri: 'URI nevalid',
     redirect_uri_fragment: 'Un URI de redirecționare nu poate conține un fragment (#)',
     redirect_uri_app_scheme: 'O schemă privată (de ex. com.example.app:/callback) este doar pentru o aplicație nativă',
+    private_address: 'Această adresă este într-o rețea locală, privată sau de buclă, pe care acest server nu o apelează',
+    backchannel_uri_https: 'Folosiți o adresă https: doar o aplicație web poate primi notificările de deconectare prin http',
     redirect_uri_native_web:
       'În afară de un URI de redirecționare pentru aplicații native (de ex. com.example.app:/callback), folosiți https pe un domeniu sau http pe 127.0.0.1, [::1] ori localhost',
     invalid_phone: 'Număr de telefon nevalid',

@@ -104,7 +104,7 @@ export const applicationsTable = listTable(applicationList, {
 // The keys as the API answers them; the secret's hash is never read back into an answer, only
 // verification selects it. `clientSecret` is filled only in the answer that generated it.
 const KEYS = `client_id AS "clientId", '' AS "clientSecret", redirect_uris AS "redirectURI",
-  post_logout_redirect_uris AS "postLogoutRedirectURI", version`;
+  post_logout_redirect_uris AS "postLogoutRedirectURI", coalesce(backchannel_logout_uri, '') AS "backchannelLogoutURI", version`;
 type KeysRow = StoredApplicationKeys & { version: number };
 
 function versionedKeys(row: KeysRow | undefined): Versioned<StoredApplicationKeys> | null {
@@ -127,30 +127,47 @@ export async function findKeys(
 
 export async function insertKeys(
   db: Db,
-  k: { applicationId: string; clientId: string; clientSecretHash: string; redirectUris: string[]; postLogoutRedirectUris: string[]; now: Date },
+  k: {
+    applicationId: string;
+    clientId: string;
+    clientSecretHash: string;
+    redirectUris: string[];
+    postLogoutRedirectUris: string[];
+    backchannelLogoutUri: string | null;
+    now: Date;
+  },
 ): Promise<Versioned<StoredApplicationKeys>> {
   const { rows } = await db.query<KeysRow>(
-    `INSERT INTO application_keys (application_id, client_id, client_secret_hash, redirect_uris, post_logout_redirect_uris, created_at, version)
-     VALUES ($1, $2, $3, $4::text[], $6::text[], $5, 1) RETURNING ${KEYS}`,
-    [k.applicationId, k.clientId, k.clientSecretHash, k.redirectUris, k.now, k.postLogoutRedirectUris],
+    `INSERT INTO application_keys (application_id, client_id, client_secret_hash, redirect_uris, post_logout_redirect_uris, backchannel_logout_uri,
+       created_at, version)
+     VALUES ($1, $2, $3, $4::text[], $6::text[], $7, $5, 1) RETURNING ${KEYS}`,
+    [k.applicationId, k.clientId, k.clientSecretHash, k.redirectUris, k.now, k.postLogoutRedirectUris, k.backchannelLogoutUri],
   );
   return versionedKeys(rows[0]) as Versioned<StoredApplicationKeys>;
 }
 
 /**
- * Replaces the redirect URIs, the post-logout ones and, when `clientSecretHash` is given, the secret
- * (the old one stops matching with this commit); bumps the keys' version (their ETag).
+ * Replaces the redirect URIs, the post-logout ones, the back-channel logout URI and, when
+ * `clientSecretHash` is given, the secret (the old one stops matching with this commit); bumps the
+ * keys' version (their ETag).
  */
 export async function saveKeys(
   db: Db,
-  k: { applicationId: string; redirectUris: string[]; postLogoutRedirectUris: string[]; clientSecretHash?: string; now: Date },
+  k: {
+    applicationId: string;
+    redirectUris: string[];
+    postLogoutRedirectUris: string[];
+    backchannelLogoutUri: string | null;
+    clientSecretHash?: string;
+    now: Date;
+  },
 ): Promise<Versioned<StoredApplicationKeys>> {
   const { rows } = await db.query<KeysRow>(
-    `UPDATE application_keys SET redirect_uris = $2::text[], post_logout_redirect_uris = $5::text[], version = version + 1,
-            client_secret_hash = coalesce($3, client_secret_hash),
+    `UPDATE application_keys SET redirect_uris = $2::text[], post_logout_redirect_uris = $5::text[], backchannel_logout_uri = $6,
+            version = version + 1, client_secret_hash = coalesce($3, client_secret_hash),
             rotated_at = CASE WHEN $3::text IS NULL THEN rotated_at ELSE $4 END
       WHERE application_id = $1 RETURNING ${KEYS}`,
-    [k.applicationId, k.redirectUris, k.clientSecretHash ?? null, k.now, k.postLogoutRedirectUris],
+    [k.applicationId, k.redirectUris, k.clientSecretHash ?? null, k.now, k.postLogoutRedirectUris, k.backchannelLogoutUri],
   );
   return versionedKeys(rows[0]) as Versioned<StoredApplicationKeys>;
 }
@@ -159,17 +176,17 @@ export async function saveKeys(
 // provider's token request (whose body no guard reads) never takes a NUL byte to the database.
 const CLIENT_ID_FORM = /^[A-Za-z0-9_-]{1,200}$/;
 
-/** What the provider needs to know about a client id: its secret's hash, redirect URIs and whether it may sign anyone in. */
 /** Replaces a client's stored secret hash by its keyed form, if it is still `from` (docs/decisions/0028). */
 export async function rehashClientSecret(db: Db, p: { clientId: string; from: string; to: string }): Promise<void> {
   await db.query('UPDATE application_keys SET client_secret_hash = $3 WHERE client_id = $1 AND client_secret_hash = $2', [p.clientId, p.from, p.to]);
 }
 
+/** What the provider needs to know about a client id: its secret's hash, redirect URIs and whether it may sign anyone in. */
 export async function findClient(db: Db, clientId: string): Promise<Client | null> {
   if (!CLIENT_ID_FORM.test(clientId)) return null;
   const { rows } = await db.query<Client>(
     `SELECT a.project_id AS "projectId", a.application_type AS "applicationType", k.client_secret_hash AS "clientSecretHash", k.redirect_uris AS "redirectUris",
-            k.post_logout_redirect_uris AS "postLogoutRedirectUris", a.enabled AS "applicationEnabled", p.enabled AS "projectEnabled"
+            k.post_logout_redirect_uris AS "postLogoutRedirectUris", k.backchannel_logout_uri AS "backchannelLogoutUri", a.enabled AS "applicationEnabled", p.enabled AS "projectEnabled"
        FROM application_keys k
        JOIN applications a ON a.id = k.application_id
        JOIN projects p ON p.id = a.project_id

@@ -10,6 +10,7 @@ import {
   type ApplicationListQuery,
   type ApplicationType,
   type PlatformCode,
+  backchannelLogoutUriProblem,
   redirectUriProblems,
   validationText,
 } from '@latchkey/domain';
@@ -47,6 +48,12 @@ export interface AppsServiceDeps {
   issuerAddress: (db: Db, projectId: string) => Promise<string>;
   /** Client secrets are stored as keyed hashes under the master key (docs/decisions/0028). */
   secretBox: Pick<SecretBox, 'hmac'>;
+  /**
+   * Is this host (a URL's) an address the server may not call (loopback, private, link-local, unless
+   * the operator allows its network: http/outgoing.ts)? A back-channel logout URI naming one is
+   * refused when saved (and again at each delivery, after its name is resolved). Default: none is.
+   */
+  refusedHost?: (host: string) => boolean;
 }
 
 /** 16 characters of base32 (80 random bits), like project ids: an application id names, it does not guard. */
@@ -81,30 +88,53 @@ const MAX_CREDENTIAL_LENGTH = 512;
 
 const noKeys = () => notFound('This application has no keys yet');
 
-/** What a keys call registers: redirect URIs and, when given, post-logout redirect URIs (issue 22). */
+/**
+ * What a keys call registers: redirect URIs and, when given (issue 22), post-logout redirect URIs and
+ * the back-channel logout URI ('' none).
+ */
 export interface KeysRegistration {
   redirectURI: string[];
   postLogoutRedirectURI?: string[] | undefined;
+  backchannelLogoutURI?: string | undefined;
 }
 
 /** The registration as the keys record it, before and after, for the audit log. */
-const registrationOf = (keys: StoredApplicationKeys) => ({ redirectURI: keys.redirectURI, postLogoutRedirectURI: keys.postLogoutRedirectURI });
+const registrationOf = (keys: StoredApplicationKeys) => ({
+  redirectURI: keys.redirectURI,
+  postLogoutRedirectURI: keys.postLogoutRedirectURI,
+  backchannelLogoutURI: keys.backchannelLogoutURI,
+});
 
 /**
- * The redirect URIs an application of its type may return to (redirectUriProblems): the body's
- * schema checked them as a list; the type is the application's, known only here.
+ * The URIs an application of its type may register (redirectUriProblems, backchannelLogoutUriProblem):
+ * the body's schema checked them as a list; the type is the application's, known only here. A
+ * back-channel logout URI on an address the server may not call is refused too.
  */
-function checkRedirectsOf(application: Application, uris: KeysRegistration): void {
+function checkRedirectsOf(application: Application, uris: KeysRegistration, refusedHost: (host: string) => boolean): void {
   const problemsOf = (field: string, list: string[]) =>
     redirectUriProblems(list, application.applicationType).flatMap((code, index) =>
       code ? [{ field: `${field}.${index}`, code, message: validationText(code) }] : [],
     );
-  const issues = [...problemsOf('redirectURI', uris.redirectURI), ...problemsOf('postLogoutRedirectURI', uris.postLogoutRedirectURI ?? [])];
+  const backchannel = uris.backchannelLogoutURI ?? '';
+  const backchannelProblem =
+    backchannelLogoutUriProblem(backchannel, application.applicationType) ??
+    (backchannel !== '' && refusedHost(new URL(backchannel).hostname) ? 'validation.private_address' : null);
+  const issues = [
+    ...problemsOf('redirectURI', uris.redirectURI),
+    ...problemsOf('postLogoutRedirectURI', uris.postLogoutRedirectURI ?? []),
+    ...(backchannelProblem ? [{ field: 'backchannelLogoutURI', code: backchannelProblem, message: validationText(backchannelProblem) }] : []),
+  ];
   if (issues.length > 0) throw new DomainError('validation_failed', issues.map((i) => i.message).join('; '), issues);
 }
+
+/** The back-channel logout URI to store: the registration's when given ('' none), else the current one. */
+const backchannelOf = (registration: KeysRegistration, current: StoredApplicationKeys | null): string | null => {
+  const uri = registration.backchannelLogoutURI ?? current?.backchannelLogoutURI ?? '';
+  return uri === '' ? null : uri;
+};
 const disabledApp = (what: string) => new DomainError('conflict', `The application is disabled; enable it before ${what}`);
 
-export function createAppsService({ db, clock, audit, issuerAddress, secretBox }: AppsServiceDeps) {
+export function createAppsService({ db, clock, audit, issuerAddress, secretBox, refusedHost = () => false }: AppsServiceDeps) {
   /**
    * A client secret as stored: an HMAC under the master key (docs/decisions/0028), so a copy of the
    * database alone cannot even check a guess against it.
@@ -237,7 +267,7 @@ export function createAppsService({ db, clock, audit, issuerAddress, secretBox }
       return db.transaction(async (tx) => {
         const { value: application } = await lockForWrite(tx, applicationId);
         if (!canGenerateKeys(application, { enabled: true })) throw disabledApp('creating its keys');
-        checkRedirectsOf(application, registration);
+        checkRedirectsOf(application, registration, refusedHost);
         if (await findKeys(tx, applicationId)) {
           throw new DomainError('conflict', 'This application already has keys; generate new keys to replace the secret');
         }
@@ -250,6 +280,7 @@ export function createAppsService({ db, clock, audit, issuerAddress, secretBox }
             clientSecretHash: storedHash(clientSecret),
             redirectUris: registration.redirectURI,
             postLogoutRedirectUris: registration.postLogoutRedirectURI ?? [],
+            backchannelLogoutUri: backchannelOf(registration, null),
             now: clock.now(),
           });
         } catch (error) {
@@ -287,11 +318,12 @@ export function createAppsService({ db, clock, audit, issuerAddress, secretBox }
         const { value: application } = await lockForWrite(tx, applicationId);
         const current = await lockKeys(tx, applicationId, ifMatch);
         if (!canSaveApplication(application, { enabled: true })) throw disabledApp('changing it');
-        checkRedirectsOf(application, registration);
+        checkRedirectsOf(application, registration, refusedHost);
         const keys = await saveKeys(tx, {
           applicationId,
           redirectUris: registration.redirectURI,
           postLogoutRedirectUris: registration.postLogoutRedirectURI ?? current.value.postLogoutRedirectURI,
+          backchannelLogoutUri: backchannelOf(registration, current.value),
           now: clock.now(),
         });
         await audit(tx, {
@@ -322,12 +354,13 @@ export function createAppsService({ db, clock, audit, issuerAddress, secretBox }
         const { value: application } = await lockForWrite(tx, applicationId);
         const current = await lockKeys(tx, applicationId, ifMatch);
         if (!canGenerateKeys(application, { enabled: true })) throw disabledApp('generating new keys');
-        checkRedirectsOf(application, registration);
+        checkRedirectsOf(application, registration, refusedHost);
         const clientSecret = newClientSecret();
         const keys = await saveKeys(tx, {
           applicationId,
           redirectUris: registration.redirectURI,
           postLogoutRedirectUris: registration.postLogoutRedirectURI ?? current.value.postLogoutRedirectURI,
+          backchannelLogoutUri: backchannelOf(registration, current.value),
           clientSecretHash: storedHash(clientSecret),
           now: clock.now(),
         });
@@ -376,16 +409,17 @@ export function createAppsService({ db, clock, audit, issuerAddress, secretBox }
       return same && client !== null && client.applicationEnabled && client.projectEnabled;
     },
 
-    /**
-     * For the authorization endpoint: is `uri` one of the client's registered redirect URIs? The
-     * match is exact (spec §2, `redirectUriMatches`): no prefix, wildcard or normalisation. Whether
-     * the client may sign anyone in at all is verifyClientCredentials' and the caller's concern.
-     */
     /** For a project's issuer: the client behind a client id (its project, redirect URIs and state), or null. */
     async findClient(clientId: string): Promise<Client | null> {
       if (typeof clientId !== 'string' || clientId === '' || clientId.length > MAX_CREDENTIAL_LENGTH) return null;
       return findClient(db, clientId);
     },
+
+    /**
+     * For the authorization endpoint: is `uri` one of the client's registered redirect URIs? The
+     * match is exact (spec §2, `redirectUriMatches`): no prefix, wildcard or normalisation. Whether
+     * the client may sign anyone in at all is verifyClientCredentials' and the caller's concern.
+     */
 
     async isRedirectUriAllowed(clientId: string, uri: string): Promise<boolean> {
       if (typeof clientId !== 'string' || typeof uri !== 'string' || clientId === '' || clientId.length > MAX_CREDENTIAL_LENGTH) return false;

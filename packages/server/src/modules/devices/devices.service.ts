@@ -4,6 +4,7 @@ import type { SecretBox } from '../../crypto.ts';
 import type { Db } from '../../db/db.ts';
 import { notFound, projectClosed } from '../../errors.ts';
 import { endSessionsOfDevice } from '../../oidc/payloads.repository.ts';
+import { queueBackchannelLogouts } from '../../provider/backchannel-logouts.ts';
 import { findDevice, lockProjectForDeviceWrite, revokeDevice } from '../../provider/devices.repository.ts';
 import { findProjectUser } from '../../provider/project-users.repository.ts';
 import { deleteCodesIssuedBy } from '../../provider/registration-codes.repository.ts';
@@ -17,19 +18,24 @@ export interface DevicesServiceDeps {
   clock: Clock;
   audit: AuditHook;
   secretBox: SecretBox;
+  /** Sends the back-channel logout notices queued by a revocation now (they are sent at the next poll otherwise). */
+  logoutNoticesQueued?: () => void;
 }
 
-export function createDevicesService({ db, clock, audit, secretBox }: DevicesServiceDeps) {
+export function createDevicesService({ db, clock, audit, secretBox, logoutNoticesQueued = () => undefined }: DevicesServiceDeps) {
   /**
    * Inside a write's transaction, with the project locked open: revokes one active device of the
    * project as spec §4 says (marked revoked with the reason, the provider sessions started with it
-   * ended with their grants, codes and tokens, the codes it issued deleted) and writes its audit
-   * event. Null when there is no active device of that id.
+   * ended with their grants, codes and tokens, the codes it issued deleted, their applications'
+   * back-channel logout notices queued) and writes its audit event. Null when there is no active
+   * device of that id.
    */
   async function revokeIn(tx: Db, actor: Actor, projectId: string, mpinId: string, extraDetails: Record<string, unknown> = {}) {
     const revoked = await revokeDevice(tx, { projectId, id: mpinId, reason: REVOCATION_REASON, now: clock.now() });
     if (!revoked) return null;
-    const sessionsEnded = await endSessionsOfDevice(tx, secretBox, projectId, mpinId);
+    const ended = await endSessionsOfDevice(tx, secretBox, projectId, mpinId);
+    const sessionsEnded = ended.length;
+    const logoutNotices = await queueBackchannelLogouts(tx, projectId, ended, 'device_revoked', clock.now());
     await deleteCodesIssuedBy(tx, projectId, mpinId);
     const owner = await findProjectUser(tx, projectId, revoked.userId);
     await audit(tx, {
@@ -38,7 +44,7 @@ export function createDevicesService({ db, clock, audit, secretBox }: DevicesSer
       result: 'success',
       projectId,
       changes: changesBetween({ revoked: false, revokeReason: null }, { revoked: revoked.revoked, revokeReason: revoked.revokeReason }),
-      details: { mpinId, userId: revoked.userId, reason: REVOCATION_REASON, sessionsEnded, ...extraDetails },
+      details: { mpinId, userId: revoked.userId, reason: REVOCATION_REASON, sessionsEnded, logoutNotices, ...extraDetails },
       subject: { userId: owner?.identity ?? null, deviceName: revoked.name },
     });
     return revoked;
@@ -59,14 +65,16 @@ export function createDevicesService({ db, clock, audit, secretBox }: DevicesSer
      * another project is not found; a second revocation changes nothing and is a conflict.
      */
     async revoke(actor: Actor, projectId: string, mpinId: string): Promise<Revocation> {
-      return db.transaction(async (tx) => {
+      const answer = await db.transaction(async (tx) => {
         await lockOpenProject(tx, projectId);
         if (!(await revokeIn(tx, actor, projectId, mpinId))) {
           if (await findDevice(tx, projectId, mpinId)) throw new DomainError('conflict', 'This device is already revoked');
           throw notFound('No such device in this project');
         }
-        return { mpinId, revoked: true };
+        return { mpinId, revoked: true as const };
       });
+      logoutNoticesQueued();
+      return answer;
     },
 
     /**
@@ -80,7 +88,7 @@ export function createDevicesService({ db, clock, audit, secretBox }: DevicesSer
      */
     async revokeMatching(actor: Actor, projectId: string, body: BulkRevocationBody): Promise<BulkRevocation> {
       const range = requireDateRange(body.filter, clock.now());
-      return db.transaction(async (tx) => {
+      const answer = await db.transaction(async (tx) => {
         await lockOpenProject(tx, projectId);
         const matching = await countActiveMatching(tx, projectId, range, body.filter);
         if (body.limit === 0) return { revoked: 0, remaining: matching };
@@ -98,6 +106,8 @@ export function createDevicesService({ db, clock, audit, secretBox }: DevicesSer
         }
         return { revoked, remaining: Math.max(0, matching - revoked) };
       });
+      if (answer.revoked > 0) logoutNoticesQueued();
+      return answer;
     },
   };
 }

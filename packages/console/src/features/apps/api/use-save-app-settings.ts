@@ -10,11 +10,12 @@ export interface AppSettings {
   /** Null: the application has no keys, so there are no redirect URIs to save. */
   redirectURI: string[] | null;
   postLogoutRedirectURI: string[] | null;
+  backchannelLogoutURI: string | null;
 }
 
 /**
  * spec §2 "Settings pages": one Save — PUT apps/{application} (name, logo, enabled), then
- * PUT {keysEndpoint} (the redirect URIs, post-logout ones too), each with If-Match from the version it was read at. The
+ * PUT {keysEndpoint} (the redirect URIs, post-logout ones and the back-channel logout URI too), each with If-Match from the version it was read at. The
  * cache takes each answer as it comes.
  */
 export function useSaveAppSettings() {
@@ -41,6 +42,7 @@ export function useSaveAppSettings() {
         keys = await updateAppKeys(saved.data, currentKeys, {
           redirectURI: settings.redirectURI,
           postLogoutRedirectURI: settings.postLogoutRedirectURI ?? currentKeys.data.postLogoutRedirectURI,
+          backchannelLogoutURI: settings.backchannelLogoutURI ?? currentKeys.data.backchannelLogoutURI,
         });
         queryClient.setQueryData(appsKeys.appKeys(saved.data.id), keys);
       }

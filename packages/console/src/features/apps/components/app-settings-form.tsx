@@ -15,7 +15,7 @@ import { useCreateAppKeys } from '../api/use-create-app-keys.ts';
 import { useSaveAppSettings } from '../api/use-save-app-settings.ts';
 import { AppDangerZone } from './app-danger-zone.tsx';
 import { AppSecretModal } from './app-secret-modal.tsx';
-import { PostLogoutUrlFields, RedirectUrlFields } from './redirect-url-fields.tsx';
+import { BackchannelLogoutField, PostLogoutUrlFields, RedirectUrlFields } from './redirect-url-fields.tsx';
 import { useAppForm } from './use-app-form.ts';
 import '../texts.ts';
 
@@ -39,6 +39,7 @@ export function AppSettingsForm({ app, keys, project }: AppSettingsFormProps) {
     name: app.data.name,
     redirectURI: keys?.data.redirectURI ?? [],
     postLogoutRedirectURI: keys?.data.postLogoutRedirectURI ?? [],
+    backchannelLogoutURI: keys?.data.backchannelLogoutURI ?? '',
     applicationType: app.data.applicationType,
   });
   const save = useSaveAppSettings();
@@ -53,7 +54,7 @@ export function AppSettingsForm({ app, keys, project }: AppSettingsFormProps) {
     ? form.check.valid
     : form.check.validName === null
       ? null
-      : { name: form.check.validName, redirectURI: null, postLogoutRedirectURI: null };
+      : { name: form.check.validName, redirectURI: null, postLogoutRedirectURI: null, backchannelLogoutURI: null };
 
   const submit = () => {
     if (!saveable) return;
@@ -133,6 +134,7 @@ export function AppSettingsForm({ app, keys, project }: AppSettingsFormProps) {
         )}
         <RedirectUrlFields form={form} disabled={!canSave} />
         {keys ? <PostLogoutUrlFields form={form} disabled={!canSave} /> : null}
+        {keys ? <BackchannelLogoutField form={form} disabled={!canSave} /> : null}
         {keys ? null : (
           <div>
             <Button variant="light" onClick={makeKeys} loading={createKeys.isPending} disabled={!canSave}>

@@ -122,3 +122,36 @@ export function PostLogoutUrlFields({ form, disabled = false }: FormListProps) {
   };
   return <UriListFields list={form.postLogout} check={form.check.postLogout} texts={texts} disabled={disabled} />;
 }
+
+interface BackchannelFieldProps {
+  form: {
+    backchannel: string;
+    backchannelTouched: boolean;
+    setBackchannel(value: string): void;
+    touchBackchannel(): void;
+    check: { backchannel: string | null };
+  };
+  disabled?: boolean;
+}
+
+/** Issue 22 (Back-Channel Logout): where the issuer posts a logout token when a user's session ends; optional. */
+export function BackchannelLogoutField({ form, disabled = false }: BackchannelFieldProps) {
+  const { t } = useTranslation('apps');
+  const { t: tc } = useTranslation();
+  const issue = form.backchannelTouched ? form.check.backchannel : null;
+  return (
+    <TextInput
+      label={t('form.backchannelLogoutUrl')}
+      description={t('form.backchannelLogoutUrlHelp')}
+      type="url"
+      inputMode="url"
+      autoComplete="off"
+      spellCheck={false}
+      value={form.backchannel}
+      disabled={disabled}
+      onChange={(event) => form.setBackchannel(event.currentTarget.value)}
+      onBlur={form.touchBackchannel}
+      error={issue ? tc(validationKey(issue)) : undefined}
+    />
+  );
+}

@@ -1,9 +1,10 @@
-import { applicationCreateFormSchema, redirectUrisOf, type ApplicationType } from '@latchkey/domain';
+import { applicationCreateFormSchema, backchannelLogoutUriOf, redirectUrisOf, type ApplicationType } from '@latchkey/domain';
 import { useState } from 'react';
 
 // spec §5 "New app" and "App edit": the rules are the domain schemas' — name required, max 250
 // (trimmed); each redirect URL required and a URI; at least one. Issue 22: post-logout redirect URLs
-// follow the same rules, none or more; both follow the application's type.
+// follow the same rules, none or more; both follow the application's type, as does the optional
+// back-channel logout URL.
 const nameRule = applicationCreateFormSchema.shape.name;
 
 export interface UriRow {
@@ -26,8 +27,10 @@ export interface AppFormCheck {
   name: string | null;
   redirects: UriListCheck;
   postLogout: UriListCheck;
+  /** Catalogue key of what is wrong with the back-channel logout URL, if anything. */
+  backchannel: string | null;
   /** The trimmed values, when everything is valid. */
-  valid: { name: string; redirectURI: string[]; postLogoutRedirectURI: string[] } | null;
+  valid: { name: string; redirectURI: string[]; postLogoutRedirectURI: string[]; backchannelLogoutURI: string } | null;
   /** The trimmed name, when it is valid (whatever the URI rows hold). */
   validName: string | null;
 }
@@ -47,18 +50,31 @@ function checkUris(values: readonly string[], type: ApplicationType, min: number
 }
 
 /** `type`: the application's; its URIs follow its rules (a private-use scheme only for a native app). */
-export function checkAppForm(name: string, redirects: readonly string[], type: ApplicationType, postLogout: readonly string[] = []): AppFormCheck {
+export function checkAppForm(
+  name: string,
+  redirects: readonly string[],
+  type: ApplicationType,
+  postLogout: readonly string[] = [],
+  backchannel = '',
+): AppFormCheck {
   const nameResult = nameRule.safeParse(name);
   const redirectCheck = checkUris(redirects, type, 1);
   const postLogoutCheck = checkUris(postLogout, type, 0);
+  const backchannelResult = backchannelLogoutUriOf(type).safeParse(backchannel);
   const valid =
-    nameResult.success && redirectCheck.valid && postLogoutCheck.valid
-      ? { name: nameResult.data, redirectURI: redirectCheck.valid, postLogoutRedirectURI: postLogoutCheck.valid }
+    nameResult.success && redirectCheck.valid && postLogoutCheck.valid && backchannelResult.success
+      ? {
+          name: nameResult.data,
+          redirectURI: redirectCheck.valid,
+          postLogoutRedirectURI: postLogoutCheck.valid,
+          backchannelLogoutURI: backchannelResult.data,
+        }
       : null;
   return {
     name: nameResult.success ? null : (nameResult.error.issues[0]?.message ?? 'validation.invalid_value'),
     redirects: redirectCheck,
     postLogout: postLogoutCheck,
+    backchannel: backchannelResult.success ? null : (backchannelResult.error.issues[0]?.message ?? 'validation.invalid_url'),
     valid,
     validName: nameResult.success ? nameResult.data : null,
   };
@@ -95,9 +111,12 @@ export function useAppForm(initial: {
   name: string;
   redirectURI: readonly string[];
   postLogoutRedirectURI?: readonly string[];
+  backchannelLogoutURI?: string;
   applicationType: ApplicationType;
 }) {
   const [name, setNameValue] = useState(initial.name);
+  const [backchannel, setBackchannelValue] = useState(initial.backchannelLogoutURI ?? '');
+  const [backchannelTouched, setBackchannelTouched] = useState(false);
   const [applicationType, setApplicationType] = useState<ApplicationType>(initial.applicationType);
   const [nameTouched, setNameTouched] = useState(false);
   const redirects = useUriRows(initial.redirectURI, 1);
@@ -108,6 +127,7 @@ export function useAppForm(initial: {
     redirects.rows.map((row) => row.value),
     applicationType,
     postLogout.rows.map((row) => row.value),
+    backchannel,
   );
 
   return {
@@ -118,6 +138,14 @@ export function useAppForm(initial: {
     setApplicationType,
     redirects,
     postLogout,
+    /** The back-channel logout URL ('' none) and whether the user has touched it. */
+    backchannel,
+    backchannelTouched,
+    setBackchannel: (value: string) => {
+      setBackchannelValue(value);
+      setBackchannelTouched(true);
+    },
+    touchBackchannel: () => setBackchannelTouched(true),
     check,
     setName: (value: string) => {
       setNameValue(value);
@@ -127,6 +155,7 @@ export function useAppForm(initial: {
     /** A submission shows every message, touched or not. */
     touchAll: () => {
       setNameTouched(true);
+      setBackchannelTouched(true);
       redirects.touchAll();
       postLogout.touchAll();
     },

@@ -1,0 +1,251 @@
+import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
+import * as client from 'openid-client';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { api, type ApplicationKeys } from '@latchkey/domain';
+import { BACKCHANNEL_MAX_ATTEMPTS, BACKCHANNEL_RETRY_DELAYS_MS } from '../src/provider/backchannel-logouts.ts';
+import { signedInAccount, uniqueEmail, useTestApp, type SignedIn, type TestApp } from './support/app.ts';
+import { Browser } from './support/browser.ts';
+import { describeEachDatabase, describeWithDatabase } from './support/databases.ts';
+import { apiPath, createApp, createKeys, createProject, REDIRECT, setEnabled } from './support/fixtures.ts';
+import { logoutForm, projectWithRelyingParty, signInForTokens, type RelyingParty } from './support/relying-party.ts';
+import { startReceiver, type Receiver } from './support/receiver.ts';
+
+interface Issues {
+  issues: Array<{ field: string; code: string }>;
+}
+
+const keysPath = (appId: string) => apiPath(api.updateAppKeys, { application: appId });
+
+/** Registers `uri` as the application's back-channel logout URI (its redirect URIs unchanged). */
+async function registerBackchannel(admin: SignedIn, appId: string, uri: string) {
+  const keys = await admin.api.get<ApplicationKeys>(keysPath(appId));
+  return admin.api.put<ApplicationKeys & Issues>(keysPath(appId), { redirectURI: keys.body.redirectURI, backchannelLogoutURI: uri });
+}
+
+/** The person signs out at the issuer through the application (RP-Initiated Logout, proven by the ID token). */
+async function logOut(browser: Browser, p: RelyingParty, idToken: string) {
+  const page = await browser.get(client.buildEndSessionUrl(p.config, { id_token_hint: idToken }).href);
+  const { action, xsrf } = logoutForm(page);
+  const done = await browser.request(action, { form: { xsrf, logout: 'yes' } });
+  expect(done.status).toBe(303);
+}
+
+// Issue 22 "Logout": Back-Channel Logout 1.0 at a project's issuer. The application is a receiver the
+// test runs on loopback (the test app allows 127.0.0.0/8: OUTGOING_ALLOWED_NETWORKS); the logout
+// token is verified with jose against the issuer's published JWKS, as an application would.
+describeEachDatabase('Back-Channel Logout at a project issuer', (d) => {
+  const t = useTestApp(d, { listen: true, env: { PROJECTS_PER_ACCOUNT: '100' } });
+  let admin: SignedIn;
+  let receiver: Receiver;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+  });
+  // A test moving the clock past retries outlives a console session: each test signs in anew.
+  beforeEach(async () => {
+    admin = await signedInAccount(t, d.db);
+  });
+  afterAll(() => receiver.close());
+
+  /** A relying party registered with the receiver as its back-channel logout URI (a path of its own). */
+  async function relyingPartyWithBackchannel(path: string): Promise<RelyingParty & { uri: string }> {
+    const p = await projectWithRelyingParty(t, admin);
+    const uri = `${receiver.url}/${path}`;
+    const res = await registerBackchannel(admin, p.appId, uri);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.backchannelLogoutURI).toBe(uri);
+    return { ...p, uri };
+  }
+
+  const receivedAt = (path: string) => receiver.received.filter((r) => r.path === `/${path}`);
+  /** The requests at `path` once there are `count` (sent by the instance's own nudge, at most a few seconds). */
+  async function untilReceived(path: string, count: number) {
+    const deadline = Date.now() + 5000;
+    while (receivedAt(path).length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(receivedAt(path)).toHaveLength(count);
+    // The round that sent them has written what came of it.
+    await t.services.backchannel.deliverDue();
+    return receivedAt(path);
+  }
+
+  async function noticeEvents(projectId: string) {
+    const { rows } = await d.db.query<{ event_status: string; user_id: string | null; client_id: string | null; details: Record<string, unknown> }>(
+      `SELECT event_status, user_id, client_id, details FROM audit_events
+        WHERE project_id = $1 AND details->>'action' = 'backchannel_logout' ORDER BY created_at, details->>'attempt'`,
+      [projectId],
+    );
+    return rows;
+  }
+
+  async function queued(projectId: string) {
+    const { rows } = await d.db.query<{ attempts: number }>('SELECT attempts FROM backchannel_logouts WHERE project_id = $1', [projectId]);
+    return rows;
+  }
+
+  async function verifiedLogoutToken(p: RelyingParty, body: string) {
+    const token = new URLSearchParams(body).get('logout_token') ?? '';
+    const metadata = p.config.serverMetadata();
+    const jwks = createRemoteJWKSet(new URL(metadata.jwks_uri as string));
+    const { payload, protectedHeader } = await jwtVerify(token, jwks, {
+      issuer: metadata.issuer,
+      audience: p.keys.clientId,
+      typ: 'logout+jwt',
+      requiredClaims: ['iat', 'exp', 'jti', 'events'],
+    });
+    return { payload, protectedHeader };
+  }
+
+  it('discovery states back-channel logout, with sessions', async () => {
+    const p = await projectWithRelyingParty(t, admin);
+    expect(p.config.serverMetadata()).toMatchObject({ backchannel_logout_supported: true, backchannel_logout_session_supported: true });
+  });
+
+  it('the URI is registered with the keys: https (http for a web app), no fragment; kept by a PUT without it, removed by an empty one', async () => {
+    const projectId = await createProject(admin);
+    const web = await createApp(admin, projectId);
+    await createKeys(admin, web);
+    const spa = await createApp(admin, projectId, 'Single page', 'spa');
+    await createKeys(admin, spa);
+    for (const [appId, uri, code] of [
+      [web, 'https://app.example.com/logout#x', 'validation.redirect_uri_fragment'],
+      [web, 'ftp://app.example.com/logout', 'validation.invalid_url'],
+      [web, 'https://user:pw@app.example.com/logout', 'validation.invalid_url'],
+      [web, 'not a url', 'validation.invalid_url'],
+      [spa, 'http://app.example.com/logout', 'validation.backchannel_uri_https'],
+    ] as const) {
+      const bad = await registerBackchannel(admin, appId, uri);
+      expect(bad.status, uri).toBe(400);
+      expect(bad.body.issues.map((i) => [i.field, i.code])).toEqual([['backchannelLogoutURI', code]]);
+    }
+    expect((await registerBackchannel(admin, spa, 'https://app.example.com/logout')).status).toBe(200);
+    expect((await registerBackchannel(admin, web, 'http://app.internal.example/logout')).body.backchannelLogoutURI).toBe(
+      'http://app.internal.example/logout',
+    );
+    const kept = await admin.api.put<ApplicationKeys>(keysPath(web), { redirectURI: [REDIRECT] });
+    expect(kept.body.backchannelLogoutURI).toBe('http://app.internal.example/logout');
+    const removed = await admin.api.put<ApplicationKeys>(keysPath(web), { redirectURI: [REDIRECT], backchannelLogoutURI: '' });
+    expect(removed.body.backchannelLogoutURI).toBe('');
+    expect((await admin.api.get<ApplicationKeys>(keysPath(web))).body.backchannelLogoutURI).toBe('');
+  });
+
+  it('a logout sends the application a logout token the application verifies: its issuer, audience, sub and the sid of its ID token', async () => {
+    const p = await relyingPartyWithBackchannel('rp-logout');
+    const browser = new Browser();
+    const email = uniqueEmail('bcl');
+    const tokens = await signInForTokens(t, browser, p, email);
+    const idClaims = tokens.claims() as { sub: string; sid?: string };
+    // Registered for back-channel logout, the application's ID tokens name their session.
+    expect(idClaims.sid).toEqual(expect.any(String));
+
+    await logOut(browser, p, tokens.id_token as string);
+    const [notice] = await untilReceived('rp-logout', 1);
+    expect(notice?.method).toBe('POST');
+    expect(notice?.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    const { payload, protectedHeader } = await verifiedLogoutToken(p, notice?.body ?? '');
+    expect(protectedHeader.alg).toBe('RS256');
+    expect(payload).toMatchObject({ sub: idClaims.sub, sid: idClaims.sid, events: { 'http://schemas.openid.net/event/backchannel-logout': {} } });
+    expect(payload.nonce).toBeUndefined();
+    expect((payload.exp as number) - (payload.iat as number)).toBeLessThanOrEqual(120);
+
+    // Delivered: an audit event of the person, and nothing left queued.
+    expect(await noticeEvents(p.projectId)).toEqual([
+      expect.objectContaining({
+        event_status: 'success',
+        user_id: email,
+        client_id: p.keys.clientId,
+        details: expect.objectContaining({ cause: 'logout', attempt: 1, status: 200 }),
+      }),
+    ]);
+    expect(await queued(p.projectId)).toEqual([]);
+  });
+
+  it('an application that does not answer 200 is asked again later with the same token id, a bounded number of times; a 400 is not asked again', async () => {
+    const p = await relyingPartyWithBackchannel('retried');
+    const browser = new Browser();
+    const tokens = await signInForTokens(t, browser, p, uniqueEmail('retried'));
+    receiver.status = 503;
+    try {
+      await logOut(browser, p, tokens.id_token as string);
+      const [first] = await untilReceived('retried', 1);
+      expect(await queued(p.projectId)).toEqual([{ attempts: 1 }]);
+      const firstEvent = (await noticeEvents(p.projectId))[0];
+      expect(firstEvent).toMatchObject({ event_status: 'failed', details: { attempt: 1, status: 503, retryAt: expect.any(String) } });
+
+      // Not due yet: nothing is sent.
+      await t.services.backchannel.deliverDue();
+      expect(receivedAt('retried')).toHaveLength(1);
+
+      // Due after its delay; still failing each time, until the last attempt gives it up.
+      for (let attempt = 2; attempt <= BACKCHANNEL_MAX_ATTEMPTS; attempt++) {
+        t.clock.advance(BACKCHANNEL_RETRY_DELAYS_MS[attempt - 2] ?? 0);
+        await t.services.backchannel.deliverDue();
+        expect(receivedAt('retried')).toHaveLength(attempt);
+      }
+      const jtis = await Promise.all(receivedAt('retried').map(async (r) => (await verifiedLogoutToken(p, r.body)).payload.jti));
+      expect(new Set(jtis).size).toBe(1);
+      expect(decodeJwt(new URLSearchParams(first?.body).get('logout_token') ?? '').jti).toBe(jtis[0]);
+      expect(await queued(p.projectId)).toEqual([]);
+      const events = await noticeEvents(p.projectId);
+      expect(events).toHaveLength(BACKCHANNEL_MAX_ATTEMPTS);
+      expect(events.at(-1)).toMatchObject({ event_status: 'failed', details: { attempt: BACKCHANNEL_MAX_ATTEMPTS, givenUp: true } });
+      t.clock.advance(2 * 60 * 60 * 1000);
+      await t.services.backchannel.deliverDue();
+      expect(receivedAt('retried')).toHaveLength(BACKCHANNEL_MAX_ATTEMPTS);
+
+      // An application answering 400 refused the token: asking again would not change that.
+      admin = await signedInAccount(t, d.db);
+      const q = await relyingPartyWithBackchannel('refused');
+      const other = new Browser();
+      const more = await signInForTokens(t, other, q, uniqueEmail('refused'));
+      receiver.status = 400;
+      await logOut(other, q, more.id_token as string);
+      await untilReceived('refused', 1);
+      expect(await queued(q.projectId)).toEqual([]);
+      expect((await noticeEvents(q.projectId))[0]).toMatchObject({ event_status: 'failed', details: { status: 400, givenUp: true } });
+    } finally {
+      receiver.status = 200;
+    }
+  });
+
+  it('an application disabled since the logout is not told any more', async () => {
+    const p = await relyingPartyWithBackchannel('disabled');
+    const browser = new Browser();
+    const tokens = await signInForTokens(t, browser, p, uniqueEmail('disabled'));
+    receiver.status = 503;
+    await logOut(browser, p, tokens.id_token as string);
+    await untilReceived('disabled', 1);
+    receiver.status = 200;
+    await setEnabled(admin, p.appId, false);
+    t.clock.advance(BACKCHANNEL_RETRY_DELAYS_MS[0]);
+    await t.services.backchannel.deliverDue();
+    expect(receivedAt('disabled')).toHaveLength(1);
+    expect(await queued(p.projectId)).toEqual([]);
+    expect((await noticeEvents(p.projectId)).at(-1)).toMatchObject({ event_status: 'failed', details: { attempt: 2, givenUp: true } });
+  });
+});
+
+// The server never becomes a way into the operator's network (issue 22): without
+// OUTGOING_ALLOWED_NETWORKS, a back-channel logout URI on a loopback, private or link-local address
+// is refused when saved; at delivery, http/outgoing.ts checks the resolved address (outgoing.test.ts).
+describeWithDatabase('Back-channel logout URIs without the operator allowing private networks', (d) => {
+  const t: TestApp = useTestApp(d, { env: { OUTGOING_ALLOWED_NETWORKS: '' } });
+  it('refuses loopback, private and link-local addresses when saved, and takes a public one', async () => {
+    const admin = await signedInAccount(t, d.db);
+    const projectId = await createProject(admin);
+    const appId = await createApp(admin, projectId);
+    await createKeys(admin, appId);
+    for (const uri of [
+      'http://127.0.0.1:8080/logout',
+      'http://localhost/logout',
+      'https://10.1.2.3/logout',
+      'http://169.254.169.254/latest/meta-data',
+      'http://[::1]/logout',
+      'http://[::ffff:127.0.0.1]/logout',
+      'https://[fd00::1]/logout',
+    ]) {
+      const refused = await registerBackchannel(admin, appId, uri);
+      expect(refused.status, uri).toBe(400);
+      expect(refused.body.issues.map((i) => [i.field, i.code])).toEqual([['backchannelLogoutURI', 'validation.private_address']]);
+    }
+    expect((await registerBackchannel(admin, appId, 'https://app.example.com/logout')).status).toBe(200);
+  });
+});

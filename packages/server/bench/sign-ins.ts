@@ -1,6 +1,7 @@
 /**
  * Issuer bench (`node --import tsx packages/server/bench/sign-ins.ts`, run by `npm run bench`) on
- * PostgreSQL, over real HTTP on loopback, the server and its clients in this one process:
+ * PostgreSQL, over real HTTP on loopback, the server in a process of its own (bench/issuer-server.ts)
+ * and its clients — the load generator — in this one:
  *  1. end-to-end sign-ins per second: authorization request → the returning user's address →
  *     passkey assertion (software authenticator, a registered user) → the redirect back with the
  *     code → token exchange (code + PKCE + client secret, ID token verified against the JWKS), by
@@ -17,22 +18,19 @@
  *   BENCH_USERS                   concurrent virtual users (default 8)
  *   BENCH_SECONDS                 how long the sign-ins run (default 10; at most BENCH_MAX_SIGN_INS in all)
  *   BENCH_PROJECTS                projects for the cold-provider figure (default 20)
+ *   BENCH_SQL_OF_SIGN_IN, BENCH_SQL_OF_REFRESH   print the statements of one sign-in, one refresh
+ *   BENCH_SERVER_PROF             a folder: the server process writes its CPU profile there
  */
-import { randomUUID } from 'node:crypto';
+import { fork } from 'node:child_process';
 import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import * as client from 'openid-client';
-import { API_BASE_PATH, XSRF_COOKIE, XSRF_HEADER, api, buildPath, projectIssuerPath, type ApplicationKeys, type Endpoint } from '@latchkey/domain';
-import { buildApp, type LatchkeyApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import type { Db } from '../src/db/db.ts';
+import { API_BASE_PATH, api, buildPath, projectIssuerPath, type ApplicationKeys, type Endpoint } from '@latchkey/domain';
 import { migrate } from '../src/db/migrate.ts';
-import { SESSION_COOKIE } from '../src/http/cookies.ts';
-import { grantPermissions, insertAccount } from '../src/modules/accounts/accounts.repository.ts';
 import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Passkey, type RequestOptions } from '../test/support/authenticator.ts';
 import { Browser, type BrowserResponse } from '../test/support/browser.ts';
-import { RecordingMailer } from '../test/support/fakes.ts';
 import { createScratchPostgres } from '../test/support/scratch-postgres.ts';
+import type { BenchAnswer, BenchQuestion, BenchReady, BenchRequest } from './issuer-server.ts';
 
 const SERVER_URL = process.env.LATCHKEY_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const USERS = Number(process.env.BENCH_USERS ?? 8);
@@ -78,62 +76,83 @@ async function settle(browser: Browser, first: BrowserResponse): Promise<Browser
   return (await browser.follow(first, toApp)).at(-1) as BrowserResponse;
 }
 
+/** The server process, as the load generator sees it. */
 interface Server {
-  app: LatchkeyApp;
   /** PUBLIC_URL */
   baseUrl: string;
   /** Where this instance listens (another instance's PUBLIC_URL may name another). */
   listenUrl: string;
-  mailer: RecordingMailer;
+  /** The sign-in code last "mailed" to `email`. */
+  lastCode(email: string): Promise<string>;
+  /** How many SQL statements it has run; `show`: print each from now on (or not). */
+  statements(show?: boolean): Promise<number>;
+  /** Headers of a new console session of an administrator of everything. */
+  adminHeaders(): Promise<Record<string, string>>;
   close(): Promise<void>;
 }
 
-/** The real app on `db`, listening on loopback; it believes X-Forwarded-For from there, so each virtual user has an address. */
-async function startServer(db: Db, publicUrl?: string): Promise<Server> {
-  const port = await freePort();
-  const config = loadConfig({
-    PORT: String(port),
-    PUBLIC_URL: publicUrl ?? `http://127.0.0.1:${port}`,
-    SECRET_KEY: BENCH_SECRET_KEY,
-    TRUST_PROXY: '127.0.0.1',
-    PROJECTS_PER_ACCOUNT: '1000',
-  });
-  const mailer = new RecordingMailer();
-  const app = await buildApp({ config, db, mailer, logger: false, consoleDist: '/nonexistent/console/dist' });
-  await app.app.listen({ host: '127.0.0.1', port });
-  return { app, baseUrl: config.publicUrl, listenUrl: `http://127.0.0.1:${port}`, mailer, close: () => app.app.close() };
-}
 const BENCH_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 
-/** `db`, counting the statements run through it (inside transactions too). */
-function countingDb(db: Db, counter: { statements: number }): Db {
-  return {
-    query(sql, params) {
-      counter.statements += 1;
-      if (process.env.BENCH_SHOW_SQL) process.stdout.write(`    sql: ${sql.replace(/\s+/g, ' ').slice(0, 110)}\n`);
-      return db.query(sql, params);
+/** The real app on the database at `databaseUrl`, in a process of its own, listening on loopback. */
+async function startServer(databaseUrl: string, publicUrl?: string): Promise<Server> {
+  const port = await freePort();
+  const child = fork(new URL('./issuer-server.ts', import.meta.url), [], {
+    // BENCH_SERVER_PROF=<dir>: a CPU profile of the server process, written there when it exits.
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_SERVER_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROF}`] : [])],
+    env: {
+      ...process.env,
+      BENCH_DATABASE_URL: databaseUrl,
+      BENCH_PORT: String(port),
+      BENCH_SECRET_KEY,
+      ...(publicUrl ? { BENCH_PUBLIC_URL: publicUrl } : {}),
     },
-    transaction: (fn) => db.transaction((tx) => fn(countingDb(tx, counter))),
-    exec: (sql) => db.exec(sql),
-    close: () => db.close(),
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  let next = 0;
+  const ready = await new Promise<BenchReady>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the bench server exited (${code}) before it was ready`)));
+    child.on('message', (message: BenchReady | BenchAnswer) => {
+      if ('ready' in message) return resolve(message);
+      const waiting = pending.get(message.id);
+      pending.delete(message.id);
+      if (message.error !== undefined) waiting?.reject(new Error(message.error));
+      else waiting?.resolve(message.value);
+    });
+  });
+  const ask = <T>(request: BenchQuestion): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      next += 1;
+      pending.set(next, { resolve: resolve as (value: unknown) => void, reject });
+      child.send({ ...request, id: next } satisfies BenchRequest);
+    });
+  return {
+    baseUrl: ready.baseUrl,
+    listenUrl: ready.listenUrl,
+    lastCode: (email) => ask<string>({ kind: 'code', email }),
+    statements: (show) => ask<number>({ kind: 'statements', ...(show === undefined ? {} : { show }) }),
+    adminHeaders: () => ask<Record<string, string>>({ kind: 'admin' }),
+    async close() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      await ask({ kind: 'close' }).catch(() => undefined);
+      await exited;
+    },
   };
 }
-const sql = { statements: 0 };
 
 /** Console API calls of one admin, through the app's inject (as the server tests do). */
-async function adminApi(server: Server, db: Db) {
-  const account = await insertAccount(db, { id: randomUUID(), email: `bench-admin-${randomUUID()}@example.test`, createdAt: new Date() });
-  await grantPermissions(db, account.id, ['glb::*']);
-  const session = await server.app.services.sessions.createSession(account.id, null);
-  const headers = {
-    cookie: `${SESSION_COOKIE}=${session.sessionId}; ${XSRF_COOKIE}=${session.xsrfToken}`,
-    [XSRF_HEADER]: session.xsrfToken,
-  };
+async function adminApi(server: Server) {
+  const headers = await server.adminHeaders();
   return async <T>(endpoint: Pick<Endpoint, 'path'>, params: Record<string, string>, payload: object): Promise<T> => {
     const path = `${API_BASE_PATH}${buildPath(endpoint.path, params)}`;
-    const res = await server.app.app.inject({ method: 'POST', url: path, headers, payload });
-    if (res.statusCode !== 201) throw new Error(`POST ${path} answered ${res.statusCode}: ${res.body}`);
-    return JSON.parse(res.body) as T;
+    const res = await fetch(`${server.listenUrl}${path}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
+    });
+    const body = await res.text();
+    if (res.status !== 201) throw new Error(`POST ${path} answered ${res.status}: ${body}`);
+    return JSON.parse(body) as T;
   };
 }
 
@@ -172,7 +191,7 @@ async function registerUser(server: Server, config: client.Configuration, email:
   const start = await authorizationUrl(config);
   const emailPage = await settle(browser, await browser.get(start.url.href));
   const codePage = await settle(browser, await browser.request(formAction(emailPage), { form: { email } }));
-  const offer = await settle(browser, await browser.request(formAction(codePage), { form: { code: server.mailer.lastCode(email) } }));
+  const offer = await settle(browser, await browser.request(formAction(codePage), { form: { code: await server.lastCode(email) } }));
   const made = createPasskey(pageOptions<CreationOptions>(offer.text), server.baseUrl);
   const back = await settle(browser, await browser.request(formAction(offer), { form: { response: JSON.stringify(made.response) } }));
   if (!back.location?.startsWith(REDIRECT)) throw new Error(`registration did not return to the app: ${back.status} ${back.text.slice(0, 300)}`);
@@ -193,8 +212,8 @@ async function signIn(server: Server, config: client.Configuration, user: User):
   if (tokens.claims()?.sub !== user.sub) throw new Error('the sign-in answered another sub');
 }
 
-async function signInsPerSecond(server: Server, db: Db): Promise<void> {
-  const post = await adminApi(server, db);
+async function signInsPerSecond(server: Server): Promise<void> {
+  const post = await adminApi(server);
   const { projectId, keys } = await projectWithKeys(post, 0);
   const config = await client.discovery(new URL(`${server.baseUrl}${projectIssuerPath(projectId)}`), keys.clientId, keys.clientSecret, undefined, {
     execute: [client.allowInsecureRequests],
@@ -203,9 +222,10 @@ async function signInsPerSecond(server: Server, db: Db): Promise<void> {
   for (let i = 0; i < USERS; i += 1) users.push(await registerUser(server, config, `bench-user-${i}@example.test`));
   say(`  ${USERS} users registered with a passkey; warming up`);
   for (const user of users) await signIn(server, config, user);
-  const before = sql.statements;
+  const before = await server.statements(Boolean(process.env.BENCH_SQL_OF_SIGN_IN));
   await signIn(server, config, users[0] as User);
-  say(`  one sign-in runs ${sql.statements - before} SQL statements`);
+  const statements = (await server.statements(false)) - before;
+  say(`  one sign-in runs ${statements} SQL statements`);
 
   const times: number[] = [];
   let started = 0;
@@ -229,7 +249,7 @@ async function signInsPerSecond(server: Server, db: Db): Promise<void> {
     `  ${times.length} sign-ins in ${elapsed.toFixed(1)} s by ${USERS} virtual users: ${rate.toFixed(1)}/s, p50 ${percentile(times, 50).toFixed(0)} ms, p95 ${percentile(times, 95).toFixed(0)} ms`,
   );
   // Targets, for this 2-core machine with the load generator (browsers, authenticator, relying
-  // party verifying each ID token) sharing the server's process: 25 sign-ins/s, one sign-in (6
+  // party verifying each ID token) in a process beside the server's: 25 sign-ins/s, one sign-in (6
   // requests and a token exchange) within 300 ms at p50 and 600 ms at p95 under 8 concurrent users.
   figure(`passkey sign-ins per second, end to end (${USERS} concurrent users)`, rate, '/s', 25, 'higher');
   figure('one whole passkey sign-in p50 (authorize → assertion → token)', percentile(times, 50), 'ms', 300);
@@ -245,8 +265,8 @@ async function discoveryTime(baseUrl: string, projectId: string): Promise<number
   return ms;
 }
 
-async function coldProviders(server: Server, db: Db): Promise<void> {
-  const post = await adminApi(server, db);
+async function coldProviders(server: Server, databaseUrl: string): Promise<void> {
+  const post = await adminApi(server);
   const projects: string[] = [];
   for (let i = 1; i <= PROJECTS; i += 1) projects.push((await projectWithKeys(post, i)).projectId);
   await discoveryTime(server.baseUrl, projects[0] as string); // the process's first provider (module warm-up) is not counted
@@ -254,7 +274,7 @@ async function coldProviders(server: Server, db: Db): Promise<void> {
   const firstUse: number[] = [];
   for (const projectId of projects.slice(1)) firstUse.push(await discoveryTime(server.baseUrl, projectId));
   // Another instance on the same database: keys stored, no provider built in its cache yet.
-  const other = await startServer(db, server.baseUrl);
+  const other = await startServer(databaseUrl, server.baseUrl);
   const otherUrl = other.listenUrl;
   try {
     await discoveryTime(otherUrl, projects[0] as string);
@@ -282,8 +302,8 @@ async function coldProviders(server: Server, db: Db): Promise<void> {
  * client secret, the new ID token verified). Anchor: Keycloak's sizing guide, 120 refresh grants per
  * second per vCPU.
  */
-async function refreshGrantsPerSecond(server: Server, db: Db): Promise<void> {
-  const post = await adminApi(server, db);
+async function refreshGrantsPerSecond(server: Server): Promise<void> {
+  const post = await adminApi(server);
   const { projectId, keys } = await projectWithKeys(post, 1);
   const config = await client.discovery(new URL(`${server.baseUrl}${projectIssuerPath(projectId)}`), keys.clientId, keys.clientSecret, undefined, {
     execute: [client.allowInsecureRequests],
@@ -291,11 +311,9 @@ async function refreshGrantsPerSecond(server: Server, db: Db): Promise<void> {
   const chains: string[] = [];
   for (let i = 0; i < USERS; i += 1) chains.push(await offlineSignIn(server, config, `bench-offline-${i}@example.test`));
   for (let i = 0; i < USERS; i += 1) chains[i] = (await client.refreshTokenGrant(config, chains[i] as string)).refresh_token as string;
-  const before = sql.statements;
-  if (process.env.BENCH_SQL_OF_REFRESH) process.env.BENCH_SHOW_SQL = '1';
+  const before = await server.statements(Boolean(process.env.BENCH_SQL_OF_REFRESH));
   chains[0] = (await client.refreshTokenGrant(config, chains[0] as string)).refresh_token as string;
-  delete process.env.BENCH_SHOW_SQL;
-  say(`  one refresh runs ${sql.statements - before} SQL statements`);
+  say(`  one refresh runs ${(await server.statements(false)) - before} SQL statements`);
   const times: number[] = [];
   const until = performance.now() + SECONDS * 1000;
   const begin = performance.now();
@@ -316,7 +334,7 @@ async function refreshGrantsPerSecond(server: Server, db: Db): Promise<void> {
   say(
     `  ${times.length} refresh grants in ${elapsed.toFixed(1)} s by ${USERS} clients: ${rate.toFixed(1)}/s, p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms`,
   );
-  // Twice Keycloak's 120 per vCPU on this 2-core machine, the clients sharing the server's process.
+  // Twice Keycloak's 120 per vCPU on this 2-core machine (one server process; the clients in another).
   figure(`refresh token grants per second (${USERS} concurrent clients, rotation, ID token)`, rate, '/s', 480, 'higher');
   figure('one refresh token grant p95', percentile(times, 95), 'ms', 100);
 }
@@ -334,7 +352,7 @@ async function offlineSignIn(server: Server, config: client.Configuration, email
   });
   const emailPage = await settle(browser, await browser.get(url.href));
   const codePage = await settle(browser, await browser.request(formAction(emailPage), { form: { email } }));
-  const offer = await settle(browser, await browser.request(formAction(codePage), { form: { code: server.mailer.lastCode(email) } }));
+  const offer = await settle(browser, await browser.request(formAction(codePage), { form: { code: await server.lastCode(email) } }));
   const back = await settle(browser, await browser.request(formAction(offer, 1), { form: { skip: '1' } }));
   if (!back.location?.startsWith(REDIRECT))
     throw new Error(`the offline sign-in did not return to the app: ${back.status} ${back.text.slice(0, 300)}`);
@@ -349,11 +367,10 @@ async function main(): Promise<void> {
   let server: Server | null = null;
   try {
     await migrate(scratch.db);
-    const db = countingDb(scratch.db, sql);
-    server = await startServer(db);
-    await signInsPerSecond(server, db);
-    await refreshGrantsPerSecond(server, db);
-    await coldProviders(server, db);
+    server = await startServer(scratch.url);
+    await signInsPerSecond(server);
+    await refreshGrantsPerSecond(server);
+    await coldProviders(server, scratch.url);
   } finally {
     await server?.close();
     await scratch.drop();

@@ -1,0 +1,92 @@
+/**
+ * The server of the issuer bench (bench/sign-ins.ts), in a process of its own so the load generator
+ * (browsers, the software authenticator, relying parties verifying every ID token) does not share its
+ * event loop: forked with IPC, it builds the real app on BENCH_DATABASE_URL (PostgreSQL, migrated),
+ * listens on BENCH_PORT and answers the bench's questions about what only it knows — the sign-in
+ * codes it "mailed", the SQL statements it ran, a console session for the bench's admin.
+ */
+import { randomUUID } from 'node:crypto';
+import { XSRF_COOKIE, XSRF_HEADER } from '@latchkey/domain';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import type { Db } from '../src/db/db.ts';
+import { openPostgres } from '../src/db/postgres.ts';
+import { SESSION_COOKIE } from '../src/http/cookies.ts';
+import { grantPermissions, insertAccount } from '../src/modules/accounts/accounts.repository.ts';
+import { RecordingMailer } from '../test/support/fakes.ts';
+
+/** A question of the bench, and its answer (`id` pairs them). */
+export type BenchQuestion = { kind: 'admin' } | { kind: 'code'; email: string } | { kind: 'statements'; show?: boolean } | { kind: 'close' };
+export type BenchRequest = BenchQuestion & { id: number };
+export type BenchAnswer = { id: number; value?: unknown; error?: string };
+export interface BenchReady {
+  ready: true;
+  baseUrl: string;
+  listenUrl: string;
+}
+
+const counter = { statements: 0, show: false };
+
+/** `db`, counting the statements run through it (inside transactions too), printing them while asked. */
+function countingDb(db: Db): Db {
+  return {
+    query(sql, params) {
+      counter.statements += 1;
+      if (counter.show) process.stdout.write(`    sql: ${sql.replace(/\s+/g, ' ').slice(0, 160)}\n`);
+      return db.query(sql, params);
+    },
+    transaction: (fn) => db.transaction((tx) => fn(countingDb(tx))),
+    exec: (sql) => db.exec(sql),
+    close: () => db.close(),
+  };
+}
+
+async function main(): Promise<void> {
+  const port = Number(process.env.BENCH_PORT);
+  const config = loadConfig({
+    PORT: String(port),
+    PUBLIC_URL: process.env.BENCH_PUBLIC_URL ?? `http://127.0.0.1:${port}`,
+    SECRET_KEY: process.env.BENCH_SECRET_KEY,
+    // Each virtual user is an address of its own (X-Forwarded-For from loopback), as behind a proxy.
+    TRUST_PROXY: '127.0.0.1',
+    PROJECTS_PER_ACCOUNT: '1000',
+  });
+  const db = countingDb(openPostgres(process.env.BENCH_DATABASE_URL as string));
+  const mailer = new RecordingMailer();
+  const built = await buildApp({ config, db, mailer, logger: false, consoleDist: '/nonexistent/console/dist' });
+  await built.app.listen({ host: '127.0.0.1', port });
+
+  const answer = async (request: BenchRequest): Promise<unknown> => {
+    switch (request.kind) {
+      case 'admin': {
+        const account = await insertAccount(db, { id: randomUUID(), email: `bench-admin-${randomUUID()}@example.test`, createdAt: new Date() });
+        await grantPermissions(db, account.id, ['glb::*']);
+        const session = await built.services.sessions.createSession(account.id, null);
+        return { cookie: `${SESSION_COOKIE}=${session.sessionId}; ${XSRF_COOKIE}=${session.xsrfToken}`, [XSRF_HEADER]: session.xsrfToken };
+      }
+      case 'code':
+        return mailer.lastCode(request.email);
+      case 'statements':
+        if (request.show !== undefined) counter.show = request.show;
+        return counter.statements;
+      case 'close':
+        await built.close();
+        setImmediate(() => process.exit(0));
+        return null;
+    }
+  };
+  process.on('message', (request: BenchRequest) => {
+    answer(request).then(
+      (value) => process.send?.({ id: request.id, value } satisfies BenchAnswer),
+      (error: unknown) => process.send?.({ id: request.id, error: String(error) } satisfies BenchAnswer),
+    );
+  });
+  // The bench going away takes this server with it.
+  process.on('disconnect', () => process.exit(0));
+  process.send?.({ ready: true, baseUrl: config.publicUrl, listenUrl: `http://127.0.0.1:${port}` } satisfies BenchReady);
+}
+
+main().catch((error: unknown) => {
+  console.error('Bench server failed:', error);
+  process.exit(1);
+});

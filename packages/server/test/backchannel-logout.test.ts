@@ -110,6 +110,9 @@ describeEachDatabase('Back-Channel Logout at a project issuer', (d) => {
       [web, 'ftp://app.example.com/logout', 'validation.invalid_url'],
       [web, 'https://user:pw@app.example.com/logout', 'validation.invalid_url'],
       [web, 'not a url', 'validation.invalid_url'],
+      [web, 'https://app.example.com/\u0000', 'validation.invalid_characters'],
+      [web, 'https://app.example.com/lo\ngout', 'validation.invalid_url'],
+      [web, 'https://app.example.com/a b', 'validation.invalid_url'],
       [spa, 'http://app.example.com/logout', 'validation.backchannel_uri_https'],
     ] as const) {
       const bad = await registerBackchannel(admin, appId, uri);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { declareList } from '../list/declare.ts';
-import { cleanString, isUri, optionalUrl, requiredText, requiredUri } from '../validation/fields.ts';
+import { cleanString, isCleanText, isUri, optionalUrl, requiredText, requiredUri } from '../validation/fields.ts';
 import { APPLICATION_TYPES, backchannelLogoutUriProblem, redirectUriProblems, type ApplicationType } from './rules.ts';
 
 export const PLATFORM_CODES = ['oidc'] as const;
@@ -58,8 +58,10 @@ export function backchannelLogoutUriOf(type: ApplicationType = 'web') {
     .string({ error: 'validation.invalid_url' })
     .trim()
     .max(2000, { error: 'validation.max_length' })
+    .refine(isCleanText, { error: 'validation.invalid_characters' })
     .superRefine((uri, ctx) => {
-      const problem = backchannelLogoutUriProblem(uri, type);
+      // A URL the parser would take after dropping or encoding what was typed is not the one stored.
+      const problem = /\s/.test(uri) ? 'validation.invalid_url' : backchannelLogoutUriProblem(uri, type);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     });
 }

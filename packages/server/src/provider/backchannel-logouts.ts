@@ -149,7 +149,8 @@ export function createBackchannelDelivery(deps: BackchannelDeliveryDeps) {
   async function settle(notice: Notice, outcome: Outcome): Promise<void> {
     const user = await findProjectUser(db, notice.project_id, notice.sub);
     const done = outcome.delivered || outcome.final;
-    const retryAt = done ? null : new Date(clock.now().getTime() + (BACKCHANNEL_RETRY_DELAYS_MS[notice.attempts - 1] ?? 0));
+    const delay = BACKCHANNEL_RETRY_DELAYS_MS[Math.min(notice.attempts, BACKCHANNEL_RETRY_DELAYS_MS.length) - 1] ?? BACKCHANNEL_LEASE_MS;
+    const retryAt = done ? null : new Date(clock.now().getTime() + delay);
     await db.transaction(async (tx) => {
       if (retryAt) {
         await tx.query('UPDATE backchannel_logouts SET next_attempt_at = $3 WHERE project_id = $1 AND id = $2', [
@@ -191,11 +192,15 @@ export function createBackchannelDelivery(deps: BackchannelDeliveryDeps) {
       const notices = await claim();
       if (notices.length === 0) return attempts;
       attempts += notices.length;
-      await Promise.all(notices.map(async (notice) => settle(notice, await attempt(notice).catch((error: unknown) => failure(error)))));
+      await Promise.all(notices.map(async (notice) => settle(notice, await attempt(notice).catch((error: unknown) => failure(notice, error)))));
     }
   }
 
-  const failure = (error: unknown): Outcome => ({ delivered: false, reason: (error as Error).message ?? 'failed', final: false });
+  // A failure to sign counts as an attempt: the last one gives the notice up (never a retry at once).
+  const failure = (notice: Notice, error: unknown): Outcome => {
+    deps.warn(error);
+    return { delivered: false, reason: 'sign_failed', final: notice.attempts >= BACKCHANNEL_MAX_ATTEMPTS };
+  };
 
   /** Runs a round now, or once more after the one under way. */
   function deliverDue(): Promise<number> {

@@ -1,8 +1,17 @@
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import * as client from 'openid-client';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api, type ApplicationKeys } from '@latchkey/domain';
-import { BACKCHANNEL_MAX_ATTEMPTS, BACKCHANNEL_RETRY_DELAYS_MS } from '../src/provider/backchannel-logouts.ts';
+import { createOutgoingClient } from '../src/http/outgoing.ts';
+import {
+  BACKCHANNEL_MAX_ATTEMPTS,
+  BACKCHANNEL_PENDING_PER_SUBJECT,
+  BACKCHANNEL_RETRY_DELAYS_MS,
+  createBackchannelDelivery,
+  queueBackchannelLogouts,
+  type LogoutTokenSigner,
+} from '../src/provider/backchannel-logouts.ts';
+import { projectEvents } from '../src/provider/events.ts';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn, type TestApp } from './support/app.ts';
 import { Browser } from './support/browser.ts';
 import { describeEachDatabase, describeWithDatabase } from './support/databases.ts';
@@ -161,7 +170,7 @@ describeEachDatabase('Back-Channel Logout at a project issuer', (d) => {
     expect(await queued(p.projectId)).toEqual([]);
   });
 
-  it('an application that does not answer 200 is asked again later with the same token id, a bounded number of times; a 400 is not asked again', async () => {
+  it('an application that does not answer 200 is asked again later with a new token id, a bounded number of times; a 400 is not asked again', async () => {
     const p = await relyingPartyWithBackchannel('retried');
     const browser = new Browser();
     const tokens = await signInForTokens(t, browser, p, uniqueEmail('retried'));
@@ -171,7 +180,10 @@ describeEachDatabase('Back-Channel Logout at a project issuer', (d) => {
       const [first] = await untilReceived('retried', 1);
       expect(await queued(p.projectId)).toEqual([{ attempts: 1 }]);
       const firstEvent = (await noticeEvents(p.projectId))[0];
-      expect(firstEvent).toMatchObject({ event_status: 'failed', details: { attempt: 1, status: 503, retryAt: expect.any(String) } });
+      expect(firstEvent).toMatchObject({
+        event_status: 'failed',
+        details: { attempt: 1, status: 503, reason: 'unexpected_status', retryAt: expect.any(String) },
+      });
 
       // Not due yet: nothing is sent.
       await t.services.backchannel.deliverDue();
@@ -183,9 +195,11 @@ describeEachDatabase('Back-Channel Logout at a project issuer', (d) => {
         await t.services.backchannel.deliverDue();
         expect(receivedAt('retried')).toHaveLength(attempt);
       }
-      const jtis = await Promise.all(receivedAt('retried').map(async (r) => (await verifiedLogoutToken(p, r.body)).payload.jti));
-      expect(new Set(jtis).size).toBe(1);
-      expect(decodeJwt(new URLSearchParams(first?.body).get('logout_token') ?? '').jti).toBe(jtis[0]);
+      // Each attempt is a token of its own (RFC 7519 §4.1.7), for the same session.
+      const sent = await Promise.all(receivedAt('retried').map(async (r) => (await verifiedLogoutToken(p, r.body)).payload));
+      expect(new Set(sent.map((token) => token.jti)).size).toBe(BACKCHANNEL_MAX_ATTEMPTS);
+      expect(new Set(sent.map((token) => `${token.sub} ${token.sid}`)).size).toBe(1);
+      expect(decodeJwt(new URLSearchParams(first?.body).get('logout_token') ?? '').jti).toBe(sent[0]?.jti);
       expect(await queued(p.projectId)).toEqual([]);
       const events = await noticeEvents(p.projectId);
       expect(events).toHaveLength(BACKCHANNEL_MAX_ATTEMPTS);
@@ -223,6 +237,115 @@ describeEachDatabase('Back-Channel Logout at a project issuer', (d) => {
     expect(receivedAt('disabled')).toHaveLength(1);
     expect(await queued(p.projectId)).toEqual([]);
     expect((await noticeEvents(p.projectId)).at(-1)).toMatchObject({ event_status: 'failed', details: { attempt: 2, givenUp: true } });
+  });
+
+  describe('the deliverer', () => {
+    const countries = { countryOf: () => 'ZZ' };
+    // The app's own deliverer rests meanwhile (its poll would take the notices queued here).
+    beforeAll(() => t.services.backchannel.stop());
+    afterAll(() => t.services.backchannel.start());
+    /** A deliverer of this test's own, its signer `sign`. */
+    function deliverer(sign: LogoutTokenSigner, warned: unknown[] = []) {
+      return createBackchannelDelivery({
+        db: d.db,
+        clock: t.clock,
+        outgoing: createOutgoingClient({ allowedNetworks: ['127.0.0.0/8'] }),
+        sign,
+        eventsOf: (projectId) => projectEvents({ db: d.db, clock: t.clock, secretBox: t.services.secretBox, countries, projectId }),
+        warn: (error) => warned.push(error),
+      });
+    }
+    const queueOne = (p: RelyingParty, sub: string) =>
+      queueBackchannelLogouts(d.db, p.projectId, [{ accountId: sub, sids: { [p.keys.clientId]: `sid-${sub}` } }], 'logout', t.clock.now());
+    const setAttempts = (projectId: string, attempts: number) =>
+      d.db.query('UPDATE backchannel_logouts SET attempts = $2, next_attempt_at = $3 WHERE project_id = $1', [projectId, attempts, t.clock.now()]);
+
+    it('keeps at most a few pending notices per application and account', async () => {
+      const p = await relyingPartyWithBackchannel('bounded');
+      receiver.status = 503;
+      try {
+        for (let i = 0; i < BACKCHANNEL_PENDING_PER_SUBJECT + 5; i++) await queueOne(p, 'someone');
+        await queueOne(p, 'someone-else');
+        const { rows } = await d.db.query<{ sub: string; n: number }>(
+          'SELECT sub, count(*)::int AS n FROM backchannel_logouts WHERE project_id = $1 GROUP BY sub ORDER BY sub',
+          [p.projectId],
+        );
+        expect(rows).toEqual([
+          { sub: 'someone', n: BACKCHANNEL_PENDING_PER_SUBJECT },
+          { sub: 'someone-else', n: 1 },
+        ]);
+      } finally {
+        await d.db.query('DELETE FROM backchannel_logouts WHERE project_id = $1', [p.projectId]);
+        receiver.status = 200;
+      }
+    });
+
+    it('counts a token that cannot be signed as an attempt, and gives it up after the last', async () => {
+      const p = await relyingPartyWithBackchannel('unsigned');
+      const warned: unknown[] = [];
+      const broken = deliverer(async () => {
+        throw new Error('no key');
+      }, warned);
+      await queueOne(p, 'unsigned');
+      expect(await broken.deliverDue()).toBe(1);
+      expect(await queued(p.projectId)).toEqual([{ attempts: 1 }]);
+      expect((await noticeEvents(p.projectId)).at(-1)).toMatchObject({
+        event_status: 'failed',
+        details: { attempt: 1, reason: 'sign_failed', retryAt: expect.any(String) },
+      });
+      expect(warned).toHaveLength(1);
+      // Not tried again at once: only when due.
+      expect(await broken.deliverDue()).toBe(0);
+      await setAttempts(p.projectId, BACKCHANNEL_MAX_ATTEMPTS - 1);
+      expect(await broken.deliverDue()).toBe(1);
+      expect(await queued(p.projectId)).toEqual([]);
+      expect((await noticeEvents(p.projectId)).at(-1)).toMatchObject({ details: { attempt: BACKCHANNEL_MAX_ATTEMPTS, givenUp: true } });
+    });
+
+    it('writes nothing of an attempt whose notice another instance took meanwhile, and gives up a notice whose last attempt was never written', async () => {
+      const p = await relyingPartyWithBackchannel('fenced');
+      // While this instance signs, its lease runs out and another instance claims the notice.
+      const overtaken = deliverer(async (projectId) => {
+        await d.db.query('UPDATE backchannel_logouts SET attempts = attempts + 1 WHERE project_id = $1', [projectId]);
+        return null;
+      });
+      await queueOne(p, 'fenced');
+      expect(await overtaken.deliverDue()).toBe(1);
+      expect(await queued(p.projectId)).toEqual([{ attempts: 2 }]);
+      expect(await noticeEvents(p.projectId)).toEqual([]);
+
+      // The last attempt was claimed and its instance stopped before writing: the next claim gives it up unsent.
+      const signed: string[] = [];
+      const counting = deliverer(async (projectId) => {
+        signed.push(projectId);
+        return null;
+      });
+      await setAttempts(p.projectId, BACKCHANNEL_MAX_ATTEMPTS);
+      expect(await counting.deliverDue()).toBe(1);
+      expect(signed).toEqual([]);
+      expect(await queued(p.projectId)).toEqual([]);
+      expect(await noticeEvents(p.projectId)).toMatchObject([
+        { event_status: 'failed', details: { attempt: BACKCHANNEL_MAX_ATTEMPTS + 1, reason: 'attempts_exhausted', givenUp: true } },
+      ]);
+    });
+
+    it('takes a few notices of one project per batch, so the others are not held up behind it; claims nothing once stopped', async () => {
+      const busy = await relyingPartyWithBackchannel('busy');
+      const quiet = await relyingPartyWithBackchannel('quiet');
+      for (let i = 0; i < 8; i++) await queueOne(busy, `busy-${i}`);
+      for (let i = 0; i < 2; i++) await queueOne(quiet, `quiet-${i}`);
+      const order: string[] = [];
+      const recording = deliverer(async (projectId) => {
+        order.push(projectId === busy.projectId ? 'busy' : 'quiet');
+        return null;
+      });
+      const stopped = deliverer(async () => null);
+      await stopped.stop();
+      expect(await stopped.deliverDue()).toBe(0);
+      expect(await recording.deliverDue()).toBe(10);
+      expect(order.slice(0, 7).sort()).toEqual(['busy', 'busy', 'busy', 'busy', 'busy', 'quiet', 'quiet']);
+      expect(await queued(busy.projectId)).toEqual([]);
+    });
   });
 });
 

@@ -29,6 +29,13 @@ describe('the guarded outgoing client', () => {
       '::ffff:7f00:1',
       '::ffff:a9fe:a9fe',
       '64:ff9b::10.0.0.1',
+      '0:0:0:0:0:ffff:7f00:1',
+      '::7f00:1',
+      '::ffff:0:7f00:1',
+      '64:ff9b:1::a00:1',
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+      '2001:10::1',
+      '2002:7f00:1::1',
     ]) {
       expect(addressAllowed(address, none), address).toBe(false);
     }
@@ -44,6 +51,8 @@ describe('the guarded outgoing client', () => {
     expect(addressAllowed('127.0.0.1', allowed)).toBe(false);
     expect(literalAddressRefused('[::1]', allowed)).toBe(false);
     expect(literalAddressRefused('localhost', allowed)).toBe(true);
+    expect(literalAddressRefused('LocalHost.', allowed)).toBe(true);
+    expect(literalAddressRefused('api.localhost.', allowed)).toBe(true);
     expect(literalAddressRefused('app.example.com', allowed)).toBeNull();
   });
 
@@ -51,14 +60,30 @@ describe('the guarded outgoing client', () => {
     let server: Server;
     let base: string;
     const hits: string[] = [];
+    /** How much of the endless answer at /endless the server could write before the client hung up. */
+    let endless: Promise<number> = Promise.resolve(0);
     beforeAll(async () => {
       server = createServer((request, response) => {
         hits.push(request.url ?? '');
         request.resume();
         if (request.url === '/redirect') response.writeHead(302, { location: `${base}/ok` }).end();
         else if (request.url === '/slow') setTimeout(() => response.writeHead(200).end(), 2000).unref();
-        else if (request.url === '/large') response.writeHead(200).end(Buffer.alloc(1024 * 1024, 'x'));
-        else response.writeHead(request.url === '/ok' ? 200 : 404).end();
+        else if (request.url === '/endless') {
+          // Writes 64 KB chunks for as long as the client reads them (at most 64 MB).
+          endless = new Promise((settled) => {
+            let written = 0;
+            response.writeHead(200);
+            const more = () => {
+              while (written < 64 * 1024 * 1024) {
+                written += 64 * 1024;
+                if (!response.write(Buffer.alloc(64 * 1024, 'x'))) return void response.once('drain', more);
+              }
+              response.end();
+            };
+            response.on('close', () => settled(written));
+            more();
+          });
+        } else response.writeHead(request.url === '/ok' ? 200 : 404).end();
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -78,7 +103,12 @@ describe('the guarded outgoing client', () => {
       const before = hits.length;
       await expect(createOutgoingClient().post(`${base}/ok`, '', 'text/plain')).rejects.toBeInstanceOf(OutgoingRefusal);
       const rebinding = createOutgoingClient({ resolve: async () => [{ address: '10.0.0.7', family: 4 }] });
-      await expect(rebinding.post('https://app.example.com/logout', '', 'text/plain')).rejects.toThrow(/10\.0\.0\.7/);
+      // The address is in the message (the server's log), not in the reason (the audit event's word).
+      await expect(rebinding.post('https://app.example.com/logout', '', 'text/plain')).rejects.toMatchObject({
+        reason: 'address_refused',
+        message: expect.stringMatching(/10\.0\.0\.7/),
+      });
+      await expect(createOutgoingClient().post('http://localhost./x', '', 'text/plain')).rejects.toMatchObject({ reason: 'address_refused' });
       // One private address among public ones is enough to refuse.
       const mixed = createOutgoingClient({
         resolve: async () => [
@@ -87,7 +117,7 @@ describe('the guarded outgoing client', () => {
         ],
       });
       await expect(mixed.post('https://app.example.com/logout', '', 'text/plain')).rejects.toBeInstanceOf(OutgoingRefusal);
-      await expect(allowed().post('file:///etc/passwd', '', 'text/plain')).rejects.toBeInstanceOf(OutgoingRefusal);
+      await expect(allowed().post('file:///etc/passwd', '', 'text/plain')).rejects.toMatchObject({ reason: 'url_refused' });
       expect(hits.length).toBe(before);
     });
 
@@ -95,6 +125,32 @@ describe('the guarded outgoing client', () => {
       const port = new URL(base).port;
       const pinned = createOutgoingClient({ allowedNetworks: ['127.0.0.0/8'], resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
       expect((await pinned.post(`http://receiver.invalid:${port}/ok`, '', 'text/plain')).status).toBe(200);
+      // Every checked address is offered to the connection (the first one here answers nothing).
+      const both = createOutgoingClient({
+        allowedNetworks: ['127.0.0.0/8', '::1'],
+        resolve: async () => [
+          { address: '::1', family: 6 },
+          { address: '127.0.0.1', family: 4 },
+        ],
+      });
+      expect((await both.post(`http://receiver.invalid:${port}/ok`, '', 'text/plain')).status).toBe(200);
+    });
+
+    it('counts resolving the name in its deadline, and says why a call failed in a word', async () => {
+      const started = Date.now();
+      const slowDns = createOutgoingClient({ timeoutMs: 300, resolve: () => new Promise(() => undefined) });
+      await expect(slowDns.post('https://app.example.com/logout', '', 'text/plain')).rejects.toMatchObject({ reason: 'timeout' });
+      expect(Date.now() - started).toBeLessThan(1500);
+      const noName = createOutgoingClient({ resolve: () => Promise.reject(Object.assign(new Error('nope'), { code: 'ENOTFOUND' })) });
+      await expect(noName.post('https://app.example.com/logout', '', 'text/plain')).rejects.toMatchObject({ reason: 'dns_failed' });
+      // A port nothing listens on.
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const port = (closed.address() as AddressInfo).port;
+      await new Promise((resolve) => closed.close(resolve));
+      await expect(allowed().post(`http://127.0.0.1:${port}/`, '', 'text/plain')).rejects.toMatchObject({ reason: 'connect_failed' });
+      // TLS to a server that speaks plain HTTP.
+      await expect(allowed().post(base.replace('http:', 'https:') + '/ok', '', 'text/plain')).rejects.toMatchObject({ reason: 'tls_failed' });
     });
 
     it('does not follow a redirect, gives up after its deadline, and reads a long answer only so far', async () => {
@@ -102,9 +158,11 @@ describe('the guarded outgoing client', () => {
       expect((await allowed().post(`${base}/redirect`, '', 'text/plain')).status).toBe(302);
       expect(hits.slice(before)).toEqual(['/redirect']);
       const started = Date.now();
-      await expect(allowed().post(`${base}/slow`, '', 'text/plain')).rejects.toBeInstanceOf(OutgoingFailure);
+      await expect(allowed().post(`${base}/slow`, '', 'text/plain')).rejects.toMatchObject({ reason: 'timeout' });
       expect(Date.now() - started).toBeLessThan(1500);
-      expect((await allowed().post(`${base}/large`, '', 'text/plain')).status).toBe(200);
+      expect((await allowed().post(`${base}/endless`, '', 'text/plain')).status).toBe(200);
+      // The client hung up after its bound: the server wrote what the sockets' buffers hold, not 64 MB.
+      expect(await endless).toBeLessThan(16 * 1024 * 1024);
     });
   });
 });

@@ -27,14 +27,33 @@ export interface OutgoingAnswer {
   ms: number;
 }
 
+/**
+ * Why a call did not get an answer, in a word fit for an audit event a project's administrators
+ * read: never the address a name resolved to nor the system's error text (those stay in the
+ * message, for the server's log).
+ */
+export type OutgoingReason = 'url_refused' | 'address_refused' | 'dns_failed' | 'connect_failed' | 'tls_failed' | 'timeout';
+
 /** The address is not one the server may call (nothing was sent). */
 export class OutgoingRefusal extends Error {
   override name = 'OutgoingRefusal';
+  constructor(
+    message: string,
+    readonly reason: 'url_refused' | 'address_refused',
+  ) {
+    super(message);
+  }
 }
 
-/** The call was made and failed: no connection, no answer in time, a broken answer. */
+/** The call was made and failed: no address, no connection, no answer in time. */
 export class OutgoingFailure extends Error {
   override name = 'OutgoingFailure';
+  constructor(
+    message: string,
+    readonly reason: Exclude<OutgoingReason, 'url_refused' | 'address_refused'>,
+  ) {
+    super(message);
+  }
 }
 
 export interface OutgoingOptions {
@@ -68,10 +87,15 @@ const NOT_PUBLIC: ReadonlyArray<[string, number, 'ipv4' | 'ipv6']> = [
   ['203.0.113.0', 24, 'ipv4'], // documentation
   ['224.0.0.0', 4, 'ipv4'], // multicast
   ['240.0.0.0', 4, 'ipv4'], // reserved, broadcast
-  ['::', 128, 'ipv6'], // unspecified
-  ['::1', 128, 'ipv6'], // loopback
+  ['::', 96, 'ipv6'], // unspecified, loopback, IPv4-compatible (deprecated)
+  ['::ffff:0:0:0', 96, 'ipv6'], // IPv4-translated (SIIT)
+  ['64:ff9b:1::', 48, 'ipv6'], // NAT64 for local use
   ['100::', 64, 'ipv6'], // discard
+  ['2001::', 32, 'ipv6'], // Teredo (carries an IPv4 address)
+  ['2001:10::', 28, 'ipv6'], // ORCHID
+  ['2001:20::', 28, 'ipv6'], // ORCHIDv2
   ['2001:db8::', 32, 'ipv6'], // documentation
+  ['2002::', 16, 'ipv6'], // 6to4 (carries an IPv4 address)
   ['fc00::', 7, 'ipv6'], // unique local
   ['fe80::', 10, 'ipv6'], // link-local
   ['fec0::', 10, 'ipv6'], // site-local (deprecated)
@@ -81,9 +105,18 @@ const NOT_PUBLIC: ReadonlyArray<[string, number, 'ipv4' | 'ipv6']> = [
 const notPublic = new BlockList();
 for (const [network, prefix, family] of NOT_PUBLIC) notPublic.addSubnet(network, prefix, family);
 
+/** An IPv6 address in its one canonical spelling (WHATWG URL's: lower case, zeros compressed, no dotted tail). */
+function canonicalIpv6(address: string): string {
+  try {
+    return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return address.toLowerCase();
+  }
+}
+
 /** An IPv4 address an IPv6 one carries (IPv4-mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96), or null. */
 function embeddedIpv4(address: string): string | null {
-  const lower = address.toLowerCase();
+  const lower = canonicalIpv6(address);
   const dotted = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
   if (dotted) return dotted[1] ?? null;
   const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
@@ -117,12 +150,34 @@ export function addressAllowed(address: string, allowed: BlockList): boolean {
 /** Is `host` (a URL's hostname) a literal address the server may not call? Answers null for a name. */
 export function literalAddressRefused(host: string, allowed: BlockList): boolean | null {
   const bare = host.replace(/^\[|\]$/g, '');
-  if (isIP(bare) === 0)
-    return bare.toLowerCase() === 'localhost' || bare.toLowerCase().endsWith('.localhost') ? !addressAllowed('127.0.0.1', allowed) : null;
-  return !addressAllowed(bare, allowed);
+  if (isIP(bare) !== 0) return !addressAllowed(bare, allowed);
+  // "localhost" and its subdomains are loopback whatever a resolver says (RFC 6761 §6.3), with or without the root's dot.
+  const name = bare.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost') ? !addressAllowed('127.0.0.1', allowed) : null;
 }
 
 const systemResolve = (host: string) => lookup(host, { all: true, verbatim: true });
+
+type Address = { address: string; family: number };
+
+/** `promise`, or an OutgoingFailure('timeout') once `signal` aborts. */
+function beforeDeadline<T>(promise: Promise<T>, signal: AbortSignal, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const expired = () => reject(new OutgoingFailure(`${what}: no answer before the deadline`, 'timeout'));
+    if (signal.aborted) return expired();
+    signal.addEventListener('abort', expired, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', expired));
+  });
+}
+
+/** The coarse reason of a failed connection (the error's code and text stay in its message). */
+function failureReason(error: { code?: string; name?: string; message?: string }): OutgoingFailure['reason'] {
+  if (error.name === 'AbortError' || error.name === 'TimeoutError' || error.code === 'ETIMEDOUT') return 'timeout';
+  const code = error.code ?? '';
+  if (/^ERR_(TLS|SSL)|CERT|SELF_SIGNED|UNABLE_TO_VERIFY|DEPTH_ZERO/.test(code) || (code === 'EPROTO' && /SSL|TLS/.test(error.message ?? '')))
+    return 'tls_failed';
+  return 'connect_failed';
+}
 
 export function createOutgoingClient(options: OutgoingOptions = {}): OutgoingClient {
   const allowed = networksOf(options.allowedNetworks ?? []);
@@ -130,78 +185,88 @@ export function createOutgoingClient(options: OutgoingOptions = {}): OutgoingCli
   const maxResponseBytes = options.maxResponseBytes ?? OUTGOING_MAX_RESPONSE_BYTES;
   const resolve = options.resolve ?? systemResolve;
 
-  /** The one address the call connects to: every address of the name must be allowed. */
-  async function addressOf(url: URL): Promise<{ address: string; family: number }> {
+  /** The addresses the call may connect to: every address of the name must be allowed. */
+  async function addressesOf(url: URL, deadline: AbortSignal): Promise<Address[]> {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const literal = isIP(host);
-    let addresses: Array<{ address: string; family: number }>;
+    if (literal === 0 && literalAddressRefused(host, allowed))
+      throw new OutgoingRefusal(`${host} is a loopback name; the server does not call it`, 'address_refused');
+    let addresses: Address[];
     if (literal !== 0) addresses = [{ address: host, family: literal }];
     else {
       try {
-        addresses = await resolve(host);
+        addresses = await beforeDeadline(resolve(host), deadline, `resolving ${host}`);
       } catch (error) {
-        throw new OutgoingFailure(`${host} could not be resolved (${(error as { code?: string }).code ?? 'error'})`);
+        if (error instanceof OutgoingFailure) throw error;
+        throw new OutgoingFailure(`${host} could not be resolved (${(error as { code?: string }).code ?? 'error'})`, 'dns_failed');
       }
     }
     // A name answering one private address among public ones is refused whole: which one a
     // connection would take is not the caller's to choose.
     const refused = addresses.find((a) => !addressAllowed(a.address, allowed));
-    if (refused) throw new OutgoingRefusal(`${host} is a loopback, private or link-local address (${refused.address}); the server does not call it`);
-    const first = addresses[0];
-    if (!first) throw new OutgoingFailure(`${host} has no address`);
-    return first;
+    if (refused)
+      throw new OutgoingRefusal(
+        `${host} is a loopback, private or link-local address (${refused.address}); the server does not call it`,
+        'address_refused',
+      );
+    if (addresses.length === 0) throw new OutgoingFailure(`${host} has no address`, 'dns_failed');
+    return addresses;
   }
 
   return {
     async post(target, body, contentType) {
       const started = performance.now();
+      // One deadline for the whole call: resolving the name, connecting, the answer's status.
+      const deadline = AbortSignal.timeout(timeoutMs);
       let url: URL;
       try {
         url = new URL(target);
       } catch {
-        throw new OutgoingRefusal('not a URL');
+        throw new OutgoingRefusal('not a URL', 'url_refused');
       }
-      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new OutgoingRefusal(`${url.protocol} is not http or https`);
-      if (url.username || url.password) throw new OutgoingRefusal('a URL with credentials is not called');
-      const { address, family } = await addressOf(url);
-      // The connection goes to the address checked above, whatever the name resolves to now.
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new OutgoingRefusal(`${url.protocol} is not http or https`, 'url_refused');
+      if (url.username || url.password) throw new OutgoingRefusal('a URL with credentials is not called', 'url_refused');
+      const addresses = await addressesOf(url, deadline);
+      // The connection goes to the addresses checked above (all of them, so a host with IPv4 and
+      // IPv6 is reached by either), whatever the name resolves to now.
       const pinned: LookupFunction = (_host, lookupOptions, callback) => {
-        if ((lookupOptions as { all?: boolean }).all)
-          (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address, family }]);
-        else callback(null, address, family);
+        if ((lookupOptions as { all?: boolean }).all) (callback as (e: null, a: Address[]) => void)(null, addresses);
+        else callback(null, addresses[0]?.address ?? '', addresses[0]?.family ?? 4);
       };
       const requestOptions: RequestOptions = {
         method: 'POST',
         lookup: pinned,
+        // A connection of its own, closed after the call: nothing pooled outlives the check above.
+        agent: false,
         headers: {
           'content-type': contentType,
           'content-length': Buffer.byteLength(body),
           'user-agent': 'Latchkey',
           accept: '*/*',
         },
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: deadline,
       };
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+      let answeredAt = 0;
       const status = await new Promise<number>((resolveStatus, reject) => {
-        const fail = (error: unknown) => {
-          const reason =
-            (error as { name?: string }).name === 'AbortError' ? `no answer within ${timeoutMs} ms` : ((error as Error).message ?? 'failed');
-          reject(new OutgoingFailure(reason));
-        };
         const call = send(url, requestOptions, (response: IncomingMessage) => {
+          // The status is the answer; the body is read to a bound (so a short one ends the
+          // exchange cleanly) and dropped, a longer one cut off.
+          answeredAt = performance.now();
+          resolveStatus(response.statusCode ?? 0);
           let read = 0;
           response.on('data', (chunk: Buffer) => {
             read += chunk.length;
-            // Enough is known from the status: a long body is cut off, not read.
             if (read > maxResponseBytes) response.destroy();
           });
-          response.on('error', () => resolveStatus(response.statusCode ?? 0));
-          response.on('close', () => resolveStatus(response.statusCode ?? 0));
+          response.on('error', () => undefined);
         });
-        call.on('error', fail);
+        call.on('error', (error: Error & { code?: string }) => {
+          reject(new OutgoingFailure(`${url.host}: ${error.code ?? error.name} ${error.message}`, failureReason(error)));
+        });
         call.end(body);
       });
-      return { status, ms: Math.round(performance.now() - started) };
+      return { status, ms: Math.round(answeredAt - started) };
     },
   };
 }

@@ -380,13 +380,13 @@ const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-lo
 /**
  * The logout token (Back-Channel Logout 1.0 §2.4) telling `clientId` that the session `sid` of
  * `sub` ended, signed now by the issuer's key for that client's ID tokens (`typ` logout+jwt, two
- * minutes' life, `jti` the notice's at every attempt), with the client's back-channel logout URI;
+ * minutes' life, a new `jti` at every attempt: RFC 7519 §4.1.7), with the client's back-channel logout URI;
  * null when the client cannot be told any more (disabled, removed, no URI now).
  */
 export async function signLogoutToken(
   provider: Provider,
   clientId: string,
-  claims: { sub: string; sid: string | null; jti: string },
+  claims: { sub: string; sid: string | null },
 ): Promise<{ uri: string; token: string } | null> {
   const client = await provider.Client.find(clientId);
   const uri = client?.backchannelLogoutUri;
@@ -398,7 +398,7 @@ export async function signLogoutToken(
   const token = new IdToken({ sub: claims.sub }, { client, ctx: undefined });
   token.mask = { sub: null };
   token.set('events', { [BACKCHANNEL_LOGOUT_EVENT]: {} });
-  token.set('jti', claims.jti);
+  token.set('jti', randomToken(16));
   if (claims.sid !== null) token.set('sid', claims.sid);
   return { uri, token: await token.issue({ use: 'logout' }) };
 }

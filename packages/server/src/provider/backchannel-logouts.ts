@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.ts';
 import { randomToken } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
-import { OutgoingRefusal, type OutgoingClient } from '../http/outgoing.ts';
+import { OutgoingFailure, OutgoingRefusal, type OutgoingClient } from '../http/outgoing.ts';
 import type { IssuerEvents } from '../oidc/events.ts';
 import type { EndedSession } from '../oidc/payloads.repository.ts';
 import { findProjectUser } from './project-users.repository.ts';
@@ -30,6 +30,10 @@ export const BACKCHANNEL_LEASE_MS = 60_000;
 /** How often each instance looks for due notices (a new one is also sent at once by its own instance). */
 export const BACKCHANNEL_POLL_MS = 5_000;
 const BATCH = 20;
+/** At most this many notices of one project in a batch: one project's slow application does not hold up every other's. */
+const BATCH_PER_PROJECT = 5;
+/** Pending notices per application and account: more are not queued (the newest ending says no more than those already waiting). */
+export const BACKCHANNEL_PENDING_PER_SUBJECT = 10;
 
 /**
  * Queues the notices of ended sessions, inside the transaction that ended them: one per application
@@ -55,15 +59,16 @@ export async function queueBackchannelLogouts(
   }
   if (clientIds.length === 0) return 0;
   const ids = clientIds.map(() => randomToken(16));
-  const jtis = clientIds.map(() => randomToken(16));
   const { rows } = await tx.query<{ id: string }>(
-    `INSERT INTO backchannel_logouts (project_id, id, client_id, sub, sid, jti, cause, next_attempt_at, created_at)
-     SELECT $1, x.id, x.client_id, x.sub, x.sid, x.jti, $2, $3, $3
-       FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) AS x(id, client_id, sub, sid, jti)
+    `INSERT INTO backchannel_logouts (project_id, id, client_id, sub, sid, cause, next_attempt_at, created_at)
+     SELECT $1, x.id, x.client_id, x.sub, x.sid, $2, $3, $3
+       FROM unnest($4::text[], $5::text[], $6::text[], $7::text[]) AS x(id, client_id, sub, sid)
        JOIN application_keys k ON k.client_id = x.client_id AND k.backchannel_logout_uri IS NOT NULL
        JOIN applications a ON a.id = k.application_id AND a.project_id = $1
+      WHERE (SELECT count(*) FROM backchannel_logouts p
+              WHERE p.project_id = $1 AND p.client_id = x.client_id AND p.sub = x.sub) < $8
      RETURNING id`,
-    [projectId, cause, now, ids, clientIds, subs, sids, jtis],
+    [projectId, cause, now, ids, clientIds, subs, sids, BACKCHANNEL_PENDING_PER_SUBJECT],
   );
   return rows.length;
 }
@@ -74,16 +79,18 @@ interface Notice {
   client_id: string;
   sub: string;
   sid: string | null;
-  jti: string;
   cause: LogoutCause;
   attempts: number;
 }
 
-/** The logout token for one notice and where it goes, as the project's issuer signs it now; null: the application cannot be told any more. */
+/**
+ * The logout token for one notice and where it goes, as the project's issuer signs it now (a new
+ * `jti` each time); null: the application cannot be told any more.
+ */
 export type LogoutTokenSigner = (
   projectId: string,
   clientId: string,
-  claims: { sub: string; sid: string | null; jti: string },
+  claims: { sub: string; sid: string | null },
 ) => Promise<{ uri: string; token: string } | null>;
 
 export interface BackchannelDeliveryDeps {
@@ -108,24 +115,37 @@ export function createBackchannelDelivery(deps: BackchannelDeliveryDeps) {
   const { db, clock, outgoing, sign } = deps;
   let running: Promise<number> | null = null;
   let again = false;
+  let stopping = false;
   let timer: NodeJS.Timeout | null = null;
 
+  /**
+   * Takes the due notices for a lease, the oldest first and at most BATCH_PER_PROJECT of one
+   * project; the attempt count it raises fences what this instance writes after (settle).
+   */
   async function claim(): Promise<Notice[]> {
     const now = clock.now();
     const { rows } = await db.query<Notice>(
       `UPDATE backchannel_logouts b SET attempts = b.attempts + 1, next_attempt_at = $2
-         FROM (SELECT project_id, id FROM backchannel_logouts WHERE next_attempt_at <= $1
-                ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED) due
+         FROM (SELECT project_id, id FROM backchannel_logouts
+                WHERE (project_id, id) IN (
+                  SELECT project_id, id FROM (
+                    SELECT project_id, id, next_attempt_at,
+                           row_number() OVER (PARTITION BY project_id ORDER BY next_attempt_at) AS nth
+                      FROM backchannel_logouts WHERE next_attempt_at <= $1) ranked
+                   WHERE nth <= $4 ORDER BY next_attempt_at LIMIT $3)
+                FOR UPDATE SKIP LOCKED) due
         WHERE b.project_id = due.project_id AND b.id = due.id
-        RETURNING b.project_id, b.id, b.client_id, b.sub, b.sid, b.jti, b.cause, b.attempts`,
-      [now, new Date(now.getTime() + BACKCHANNEL_LEASE_MS), BATCH],
+        RETURNING b.project_id, b.id, b.client_id, b.sub, b.sid, b.cause, b.attempts`,
+      [now, new Date(now.getTime() + BACKCHANNEL_LEASE_MS), BATCH, BATCH_PER_PROJECT],
     );
     return rows;
   }
 
   async function attempt(notice: Notice): Promise<Outcome> {
+    // Its last attempt was made and what came of it was never written (its instance stopped).
+    if (notice.attempts > BACKCHANNEL_MAX_ATTEMPTS) return { delivered: false, reason: 'attempts_exhausted', final: true };
     const final = notice.attempts >= BACKCHANNEL_MAX_ATTEMPTS;
-    const signed = await sign(notice.project_id, notice.client_id, { sub: notice.sub, sid: notice.sid, jti: notice.jti });
+    const signed = await sign(notice.project_id, notice.client_id, { sub: notice.sub, sid: notice.sid });
     if (!signed) return { delivered: false, reason: 'the application is disabled, removed or has no back-channel logout URI now', final: true };
     try {
       const answer = await outgoing.post(
@@ -138,29 +158,39 @@ export function createBackchannelDelivery(deps: BackchannelDeliveryDeps) {
       // A 4xx says the application refused this token: asking again would not change that
       // (but for "too many requests" and "timeout").
       const retry = answer.status >= 500 || answer.status === 408 || answer.status === 429 || answer.status < 200;
-      return { delivered: false, status: answer.status, reason: `answered ${answer.status}`, final: final || !retry };
+      return { delivered: false, status: answer.status, reason: 'unexpected_status', final: final || !retry };
     } catch (error) {
-      const refused = error instanceof OutgoingRefusal;
-      return { delivered: false, reason: (error as Error).message, final: final || refused };
+      // The audit event says why in a word; the address and the system's text are not the project's to read.
+      if (error instanceof OutgoingRefusal) return { delivered: false, reason: error.reason, final: true };
+      if (error instanceof OutgoingFailure) return { delivered: false, reason: error.reason, final };
+      throw error;
     }
   }
 
-  /** Writes what the attempt came to: the notice goes (delivered or given up) or waits for its next attempt; its event. */
+  /**
+   * Writes what the attempt came to: the notice goes (delivered or given up) or waits for its next
+   * attempt, and its event — only while the notice is still this attempt's (its attempt count
+   * unchanged: after a lease ran out another instance may have taken it, and its word stands).
+   */
   async function settle(notice: Notice, outcome: Outcome): Promise<void> {
     const user = await findProjectUser(db, notice.project_id, notice.sub);
     const done = outcome.delivered || outcome.final;
     const delay = BACKCHANNEL_RETRY_DELAYS_MS[Math.min(notice.attempts, BACKCHANNEL_RETRY_DELAYS_MS.length) - 1] ?? BACKCHANNEL_LEASE_MS;
     const retryAt = done ? null : new Date(clock.now().getTime() + delay);
     await db.transaction(async (tx) => {
-      if (retryAt) {
-        await tx.query('UPDATE backchannel_logouts SET next_attempt_at = $3 WHERE project_id = $1 AND id = $2', [
-          notice.project_id,
-          notice.id,
-          retryAt,
-        ]);
-      } else {
-        await tx.query('DELETE FROM backchannel_logouts WHERE project_id = $1 AND id = $2', [notice.project_id, notice.id]);
-      }
+      const fenced = retryAt
+        ? await tx.query('UPDATE backchannel_logouts SET next_attempt_at = $4 WHERE project_id = $1 AND id = $2 AND attempts = $3 RETURNING 1', [
+            notice.project_id,
+            notice.id,
+            notice.attempts,
+            retryAt,
+          ])
+        : await tx.query('DELETE FROM backchannel_logouts WHERE project_id = $1 AND id = $2 AND attempts = $3 RETURNING 1', [
+            notice.project_id,
+            notice.id,
+            notice.attempts,
+          ]);
+      if (fenced.rows.length === 0) return;
       await deps.eventsOf(notice.project_id).record(
         tx,
         { ip: null, userAgent: null, clientId: notice.client_id },
@@ -188,12 +218,13 @@ export function createBackchannelDelivery(deps: BackchannelDeliveryDeps) {
   /** One round: every due notice, a batch at a time; answers how many attempts were made. */
   async function round(): Promise<number> {
     let attempts = 0;
-    for (;;) {
+    while (!stopping) {
       const notices = await claim();
       if (notices.length === 0) return attempts;
       attempts += notices.length;
       await Promise.all(notices.map(async (notice) => settle(notice, await attempt(notice).catch((error: unknown) => failure(notice, error)))));
     }
+    return attempts;
   }
 
   // A failure to sign counts as an attempt: the last one gives the notice up (never a retry at once).
@@ -204,6 +235,7 @@ export function createBackchannelDelivery(deps: BackchannelDeliveryDeps) {
 
   /** Runs a round now, or once more after the one under way. */
   function deliverDue(): Promise<number> {
+    if (stopping) return Promise.resolve(0);
     if (running) {
       again = true;
       return running;
@@ -225,11 +257,13 @@ export function createBackchannelDelivery(deps: BackchannelDeliveryDeps) {
       void deliverDue().catch(deps.warn);
     },
     start(): void {
+      stopping = false;
       timer ??= setInterval(() => void deliverDue().catch(deps.warn), BACKCHANNEL_POLL_MS);
       timer.unref();
     },
-    /** Stops polling and waits for the round under way. */
+    /** Stops polling and waits for the batch under way (no other is claimed: what is due waits for an instance). */
     async stop(): Promise<void> {
+      stopping = true;
       if (timer) clearInterval(timer);
       timer = null;
       again = false;

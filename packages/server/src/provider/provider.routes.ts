@@ -138,7 +138,13 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
       events: eventsOf(state.projectId),
       async queueLogoutNotice(clientId, accountId, sid) {
         const sessions = [{ accountId, sids: { [clientId]: sid } }];
-        if ((await queueBackchannelLogouts(db, state.projectId, sessions, 'logout', deps.clock.now())) > 0) backchannel.nudge();
+        try {
+          if ((await queueBackchannelLogouts(db, state.projectId, sessions, 'logout', deps.clock.now())) > 0) backchannel.nudge();
+        } catch (error) {
+          // The person's logout stands (oidc-provider goes on); the operator learns the notice was not queued.
+          deps.warn(error);
+          throw error;
+        }
       },
       signingKeys: await issuerSigningKeys(db, secretBox, state.projectId, state.issuer.id_token_signing_alg, signingKeyGraceSeconds(state.issuer)),
       cookieKeys: await issuerCookieKeys(db, secretBox),

@@ -55,6 +55,10 @@ async function main(): Promise<void> {
   const mailer = new RecordingMailer();
   const built = await buildApp({ config, db, mailer, logger: false, consoleDist: '/nonexistent/console/dist' });
   await built.app.listen({ host: '127.0.0.1', port });
+  // Each request's line before its statements, while they are shown.
+  built.app.server.prependListener('request', (request: { method?: string; url?: string }) => {
+    if (counter.show) process.stdout.write(`  ${request.method} ${(request.url ?? '').split('?')[0]}\n`);
+  });
 
   const answer = async (request: BenchRequest): Promise<unknown> => {
     switch (request.kind) {

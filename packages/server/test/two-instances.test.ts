@@ -281,6 +281,21 @@ describe('two server instances on one PostgreSQL [postgres]', () => {
       },
     );
 
+    // B keeps the clients it read (provider/client-cache.ts) only while their version is the one it reads.
+    let renewed = keys;
+    delays['new client secret'] = await delayUntil(
+      () => tokenProbe(projectId, keys, 'post'),
+      'invalid_client',
+      async () => {
+        await setIssuerAtA(projectId, { token_endpoint_auth_methods: ['client_secret_basic', 'client_secret_post'] });
+        expect(await tokenProbe(projectId, keys, 'post')).toBe('accepted');
+        const res = await admin.api.post<ApplicationKeys>(apiPath(api.generateAppKeys, { application: appId }), { redirectURI: [REDIRECT] });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        renewed = res.body;
+      },
+    );
+    expect(await tokenProbe(projectId, renewed, 'post')).toBe('accepted');
+
     delays['application disabled'] = await delayUntil(
       () => authorizationProbe(config),
       '403',

@@ -6,6 +6,8 @@ import type { Db } from '../db/db.ts';
 export interface IssuerState {
   projectId: string;
   version: number;
+  /** Raised by every write to the project's applications and their keys (provider/client-cache.ts). */
+  clientsVersion: number;
   enabled: boolean;
   /** The name the hosted pages show (displayName, else the project's name). */
   displayName: string;
@@ -36,6 +38,7 @@ export interface IssuerState {
 interface Row {
   id: string;
   version: number;
+  clients_version: number;
   enabled: boolean;
   name: string;
   /** The settings as stored, without the deep-link association files (up to 100 kB each, not the issuer's). */
@@ -63,7 +66,7 @@ function settingsOf(row: Row): ProjectSettings {
 /** One primary-key read per request: cheap enough to notice a settings change at once. */
 export async function findIssuerState(db: Db, projectId: string): Promise<IssuerState | null> {
   const { rows } = await db.query<Row>(
-    `SELECT id, version, enabled, name, settings - 'associationIOS' - 'associationAndroid' AS settings, issuer,
+    `SELECT id, version, clients_version, enabled, name, settings - 'associationIOS' - 'associationAndroid' AS settings, issuer,
             (SELECT origin FROM project_hosts h WHERE h.project_id = projects.id AND h.origin IS NOT NULL LIMIT 1) AS custom_origin
        FROM projects WHERE id = $1`,
     [projectId],
@@ -74,6 +77,7 @@ export async function findIssuerState(db: Db, projectId: string): Promise<Issuer
   return {
     projectId: row.id,
     version: row.version,
+    clientsVersion: row.clients_version,
     enabled: row.enabled,
     displayName: s.displayName || row.name,
     identityTypeLabel: s.verificationOptions.identityTypeLabel,

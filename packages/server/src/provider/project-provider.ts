@@ -144,6 +144,8 @@ export function createProjectProvider(options: {
   db: Db;
   secretBox: SecretBox;
   clients: ProjectClients;
+  /** The project's clients as of `state` (provider/client-cache.ts): read once per instance, not at each request. */
+  clientOf(clientId: string): Promise<Client | null>;
   state: IssuerState;
   signingKeys: JsonWebKey[];
   cookieKeys: string[];
@@ -159,17 +161,7 @@ export function createProjectProvider(options: {
   const secretMethods: ClientAuthMethod[] = [...issuer.token_endpoint_auth_methods];
   const clientAuthMethods: ClientAuthMethod[] = issuer.allow_pkce_only_token_exchange ? [...secretMethods, 'none'] : secretMethods;
 
-  // A token request looks its client up, then verifies its secret: one read of the client a request.
-  const read = new WeakMap<object, { clientId: string; client: Promise<Client | null> }>();
-  const clientOf = (clientId: string): Promise<Client | null> => {
-    const ctx = Provider.ctx;
-    if (!ctx) return clients.findClient(clientId);
-    const hit = read.get(ctx);
-    if (hit?.clientId === clientId) return hit.client;
-    const client = clients.findClient(clientId);
-    read.set(ctx, { clientId, client });
-    return client;
-  };
+  const { clientOf } = options;
 
   const applications: IssuerClients = {
     async find(clientId, presented) {

@@ -17,16 +17,18 @@ export const PROVIDER_MAX_AGE_MS = 10 * 60 * 1000;
  * at the next request (docs/decisions/0012).
  */
 export function createProviderCache(build: (state: IssuerState) => Promise<Provider>, max = PROVIDER_CACHE_SIZE, maxAgeMs = PROVIDER_MAX_AGE_MS) {
-  const entries = new Map<string, { version: number; builtAt: number; provider: Promise<Provider> }>();
+  const entries = new Map<string, { version: string; builtAt: number; provider: Promise<Provider> }>();
   return {
     providerFor(state: IssuerState): Promise<Provider> {
+      // A provider holds its clients as of its build (provider/client-cache.ts): their version too.
+      const version = `${state.version}:${state.clientsVersion}`;
       const hit = entries.get(state.projectId);
       entries.delete(state.projectId);
-      if (hit && hit.version === state.version && Date.now() - hit.builtAt < maxAgeMs) {
+      if (hit && hit.version === version && Date.now() - hit.builtAt < maxAgeMs) {
         entries.set(state.projectId, hit);
         return hit.provider;
       }
-      const entry = { version: state.version, builtAt: Date.now(), provider: build(state) };
+      const entry = { version, builtAt: Date.now(), provider: build(state) };
       entries.set(state.projectId, entry);
       // A failed build is not kept: the next request tries again.
       entry.provider.catch(() => {

@@ -26,6 +26,7 @@ import { projectVerification, verificationSettingsOf, withIdentity } from './ver
 import { registerVerificationRoutes } from './verification-routes.ts';
 import { codeSignInEvent, type IssuerEvents } from '../oidc/events.ts';
 import { projectEvents } from './events.ts';
+import { createClientCache } from './client-cache.ts';
 import { createBackchannelDelivery, queueBackchannelLogouts, type BackchannelDelivery } from './backchannel-logouts.ts';
 import { signLogoutToken } from '../oidc/issuer-provider.ts';
 import type { OutgoingClient } from '../http/outgoing.ts';
@@ -128,11 +129,14 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
       return state ? signLogoutToken(await cache.providerFor(state), clientId, claims) : null;
     },
   });
+  // Clients as of the request's issuer state: one read per instance and change, not one per request.
+  const clientCache = createClientCache((clientId) => clients.findClient(clientId));
   const cache = createProviderCache(async (state) =>
     createProjectProvider({
       db,
       secretBox,
       clients,
+      clientOf: clientCache.of(state),
       state,
       publicUrl,
       events: eventsOf(state.projectId),
@@ -167,7 +171,7 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
   /** Why this client may not sign anyone in, or null. */
   async function refusalFor(state: IssuerState, clientId: unknown, brand: PageBrand): Promise<string | null> {
     if (!state.enabled) return refusalPage(brand, 'closed');
-    const status = typeof clientId === 'string' ? clientState(await clients.findClient(clientId), state.projectId) : 'unknown';
+    const status = typeof clientId === 'string' ? clientState(await clientCache.of(state)(clientId), state.projectId) : 'unknown';
     return status === 'disabled' || status === 'closed' ? refusalPage(brand, status) : null;
   }
 

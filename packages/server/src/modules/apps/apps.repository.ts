@@ -42,12 +42,15 @@ export async function findProjectOfApplication(db: Db, id: string): Promise<stri
 }
 
 /**
- * Inside a write's transaction: whether the project is enabled, or null when it does not exist. The
- * shared row lock keeps the project from being closed until the write commits (closing takes
- * FOR UPDATE), and lets writes to other applications of the project run meanwhile.
+ * Inside a write's transaction: whether the project is enabled, or null when it does not exist.
+ * Raises the project's clients' version (every instance's cached clients of the project are stale
+ * from its commit on: provider/client-cache.ts); the row lock it takes keeps the project from being
+ * closed until the write commits, and orders the project's application writes.
  */
 export async function lockProjectForAppWrite(tx: Db, projectId: string): Promise<{ enabled: boolean } | null> {
-  const { rows } = await tx.query<{ enabled: boolean }>('SELECT enabled FROM projects WHERE id = $1 FOR SHARE', [projectId]);
+  const { rows } = await tx.query<{ enabled: boolean }>('UPDATE projects SET clients_version = clients_version + 1 WHERE id = $1 RETURNING enabled', [
+    projectId,
+  ]);
   return rows[0] ?? null;
 }
 
@@ -178,7 +181,14 @@ const CLIENT_ID_FORM = /^[A-Za-z0-9_-]{1,200}$/;
 
 /** Replaces a client's stored secret hash by its keyed form, if it is still `from` (docs/decisions/0028). */
 export async function rehashClientSecret(db: Db, p: { clientId: string; from: string; to: string }): Promise<void> {
-  await db.query('UPDATE application_keys SET client_secret_hash = $3 WHERE client_id = $1 AND client_secret_hash = $2', [p.clientId, p.from, p.to]);
+  // The project's clients' version rises with it: a cached client holding the old hash is read again.
+  await db.query(
+    `WITH rehashed AS (
+       UPDATE application_keys SET client_secret_hash = $3 WHERE client_id = $1 AND client_secret_hash = $2 RETURNING application_id)
+     UPDATE projects SET clients_version = clients_version + 1
+      WHERE id IN (SELECT a.project_id FROM applications a JOIN rehashed r ON r.application_id = a.id)`,
+    [p.clientId, p.from, p.to],
+  );
 }
 
 /** What the provider needs to know about a client id: its secret's hash, redirect URIs and whether it may sign anyone in. */

@@ -54,6 +54,8 @@ export interface PasskeyStore {
   userOf(identity: Identity): Promise<{ id: string } | null>;
   /** Every passkey of one user here, revoked ones included, oldest first. */
   passkeysOf(userId: string): Promise<Passkey[]>;
+  /** userOf and passkeysOf in one read, where the store can. */
+  userWithPasskeys?(identity: Identity): Promise<{ id: string; passkeys: Passkey[] } | null>;
   /** A passkey of this issuer by its credential id (one of another issuer is not found). */
   find(id: string): Promise<Passkey | null>;
   /** Records a sign-in with it (its new signature counter); false when it was revoked meanwhile. */
@@ -335,8 +337,17 @@ export function passkeySteps(deps: {
       // Page 1 tells whether an address has a passkey here (docs/decisions/0013): the answers one
       // client address gets are limited, like the codes it may have sent.
       if (await tooMany(ctx, 'lookup', LOOKUPS_PER_CLIENT)) return { status: 429, page: tooManyPage(ctx) };
-      const user = await store.userOf({ type: identityType, value: email });
-      const devices = user ? await store.passkeysOf(user.id) : [];
+      const identity = { type: identityType, value: email };
+      let user: { id: string } | null;
+      let devices: Passkey[];
+      if (store.userWithPasskeys) {
+        const found = await store.userWithPasskeys(identity);
+        user = found;
+        devices = found?.passkeys ?? [];
+      } else {
+        user = await store.userOf(identity);
+        devices = user ? await store.passkeysOf(user.id) : [];
+      }
       if (!user || devices.length === 0) return null;
       // spec §4: a revoked device cannot sign in; the page says so (the address was given first).
       if (activeOf(devices).length === 0) return refused(ctx, email);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AuditResult } from '@latchkey/domain';
+import type { AuditResult, UsageKey } from '@latchkey/domain';
 import type { Db } from '../db/db.ts';
 
 /** One row of audit_events (migration 0010): spec §3 "Audit event" and what the details modal shows. */
@@ -47,23 +47,49 @@ export function eventId(nowMs: number = Date.now()): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-export async function insertAuditEvent(db: Db, e: NewAuditEvent): Promise<void> {
+/** A usage hit counted with its event (migration 0010's rollups): the key; its hour, day and country are the event's. */
+export interface UsageHit {
+  key: UsageKey;
+}
+
+/**
+ * Writes one event and, with `usage`, counts it in the usage rollups: the hour, the day and the day
+ * × country of its time (UTC). One statement (data-modifying CTEs), so a count never exists without
+ * its event nor an event without its count, in one round trip.
+ */
+export async function insertAuditEvent(db: Db, e: NewAuditEvent, usage?: UsageHit): Promise<void> {
+  const event = `INSERT INTO audit_events (project_id, created_at, id, user_id, device_name, scope, event_status, ip, country, client_id, user_agent, details)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb)`;
+  const params: unknown[] = [
+    e.projectId ?? '',
+    e.createdAt,
+    eventId(),
+    e.userId,
+    e.deviceName,
+    e.scope,
+    e.eventStatus,
+    e.ip ?? null,
+    e.country ?? null,
+    e.clientId ?? null,
+    e.userAgent ?? null,
+    JSON.stringify(e.details),
+  ];
+  if (!usage) {
+    await db.query(event, params);
+    return;
+  }
+  const hour = new Date(Math.floor(e.createdAt.getTime() / 3_600_000) * 3_600_000);
+  const day = e.createdAt.toISOString().slice(0, 10);
   await db.query(
-    `INSERT INTO audit_events (project_id, created_at, id, user_id, device_name, scope, event_status, ip, country, client_id, user_agent, details)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb)`,
-    [
-      e.projectId ?? '',
-      e.createdAt,
-      eventId(),
-      e.userId,
-      e.deviceName,
-      e.scope,
-      e.eventStatus,
-      e.ip ?? null,
-      e.country ?? null,
-      e.clientId ?? null,
-      e.userAgent ?? null,
-      JSON.stringify(e.details),
-    ],
+    `WITH event AS (${event}), hourly AS (
+       INSERT INTO usage_hourly AS u (project_id, hour, key, count) VALUES ($1, $13, $14, 1)
+       ON CONFLICT (project_id, hour, key) DO UPDATE SET count = u.count + 1
+     ), daily AS (
+       INSERT INTO usage_daily AS u (project_id, day, key, count) VALUES ($1, $15, $14, 1)
+       ON CONFLICT (project_id, day, key) DO UPDATE SET count = u.count + 1
+     )
+     INSERT INTO usage_daily_country AS u (project_id, day, country, key, count) VALUES ($1, $15, $16, $14, 1)
+     ON CONFLICT (project_id, day, country, key) DO UPDATE SET count = u.count + 1`,
+    [...params, hour, usage.key, day, e.country ?? 'ZZ'],
   );
 }

@@ -87,6 +87,29 @@ export async function userDevices(db: Db, projectId: string, userId: string): Pr
 }
 
 /**
+ * The user this identity names in the project and every device of theirs (revoked ones included,
+ * oldest first) in one read — page 1 of a sign-in asks both; null: no such user.
+ */
+export async function userWithDevices(
+  db: Db,
+  projectId: string,
+  identity: { type: 'email' | 'alphanumeric'; value: string },
+): Promise<{ id: string; devices: Device[] } | null> {
+  const column = identity.type === 'email' ? 'email' : 'username';
+  const { rows } = await db.query<{ found: string } & (Row | { [K in keyof Row]: null })>(
+    `SELECT u.id AS found, ${COLUMNS.split(', ')
+      .map((c) => `d.${c}`)
+      .join(', ')}
+       FROM project_users u LEFT JOIN devices d ON d.project_id = u.project_id AND d.user_id = u.id
+      WHERE u.project_id = $1 AND u.${column} = $2 ORDER BY d.created_at, d.id`,
+    [projectId, identity.value],
+  );
+  const first = rows[0];
+  if (!first) return null;
+  return { id: first.found, devices: rows.flatMap((row) => (row.id === null ? [] : [toDevice(row as Row)])) };
+}
+
+/**
  * Records a sign-in with the device: its new signature counter and when. Answers false when the
  * device was revoked meanwhile, so a revocation racing a sign-in wins.
  */

@@ -6,7 +6,6 @@ import { rateLimitKeyOf } from '../http/client-address.ts';
 import type { EndUserEvent, EventOrigin, IssuerEvents } from '../oidc/events.ts';
 import { hitAll } from '../oidc/rate-limits.repository.ts';
 import { insertAuditEvent } from './audit-events.repository.ts';
-import { countUsage } from './usage-counts.repository.ts';
 
 /** Refusal events one client address (IPv6: its /64) may add to one project's log per window. */
 export const REFUSALS_PER_CLIENT = 30;
@@ -27,20 +26,23 @@ export function projectEvents(deps: { db: Db; clock: Clock; secretBox: SecretBox
   async function write(tx: Db, origin: EventOrigin, event: EndUserEvent): Promise<void> {
     const at = clock.now();
     const country = countries.countryOf(origin.ip);
-    await insertAuditEvent(tx, {
-      projectId,
-      createdAt: at,
-      userId: event.userId,
-      deviceName: event.deviceName ?? null,
-      scope: event.scope,
-      eventStatus: event.status,
-      ip: origin.ip,
-      country,
-      clientId: origin.clientId,
-      userAgent: origin.userAgent?.slice(0, 512) ?? null,
-      details: { action: event.action, ...event.details },
-    });
-    if (event.usage) await countUsage(tx, { projectId, key: event.usage, at, country });
+    await insertAuditEvent(
+      tx,
+      {
+        projectId,
+        createdAt: at,
+        userId: event.userId,
+        deviceName: event.deviceName ?? null,
+        scope: event.scope,
+        eventStatus: event.status,
+        ip: origin.ip,
+        country,
+        clientId: origin.clientId,
+        userAgent: origin.userAgent?.slice(0, 512) ?? null,
+        details: { action: event.action, ...event.details },
+      },
+      event.usage ? { key: event.usage } : undefined,
+    );
   }
 
   const bucket = (parts: string[]) => secretBox.hmac('rate-limit', ['event-refusals', projectId, ...parts].join('\n'));

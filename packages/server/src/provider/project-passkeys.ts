@@ -5,7 +5,7 @@ import type { IssuerEvents } from '../oidc/events.ts';
 import { passkeySteps, type LoginMethods, type PasskeyStore, type QuickCodeStore } from '../oidc/passkeys.ts';
 import type { PasskeySteps } from '../oidc/pages/site.ts';
 import type { PageBrand } from '../oidc/pages/views.ts';
-import { findDevice, findProjectUserByEmail, insertDevice, markDeviceUsed, userDevices } from './devices.repository.ts';
+import { findDevice, findProjectUserByEmail, insertDevice, markDeviceUsed, userDevices, userWithDevices } from './devices.repository.ts';
 import { findProjectUserByIdentity } from './project-users.repository.ts';
 import { countRegistrationCodeTry, findRegistrationCode, replaceRegistrationCode, useRegistrationCode } from './registration-codes.repository.ts';
 
@@ -14,6 +14,10 @@ function projectDevices(db: Db, projectId: string): PasskeyStore {
   return {
     userOf: (identity) => findProjectUserByIdentity(db, projectId, identity),
     passkeysOf: (userId) => userDevices(db, projectId, userId),
+    async userWithPasskeys(identity) {
+      const found = await userWithDevices(db, projectId, identity);
+      return found && { id: found.id, passkeys: found.devices };
+    },
     find: (id) => findDevice(db, projectId, id),
     markUsed: (tx, p) => markDeviceUsed(tx, { projectId, ...p }),
     insert: (tx, p) => insertDevice(tx, { projectId, ...p }),

@@ -8,7 +8,7 @@ import type { CodeEvents } from '../oidc/payloads.repository.ts';
 import { APPLICATION_TYPE_METADATA, createIssuerProvider, type IssuerClients, type RefreshEvents } from '../oidc/issuer-provider.ts';
 import type { EventOrigin, IssuerEvents } from '../oidc/events.ts';
 import type { IssuerState } from './issuer-state.repository.ts';
-import { findProjectUser } from './project-users.repository.ts';
+import { findProjectUser, type ProjectUser } from './project-users.repository.ts';
 import { brandCsp, projectBrand, projectErrorPage, type PageRequest } from './project-pages.ts';
 import { LOGOUT_SCRIPT_HASH, logoutConfirmPage, logoutPage, signedOutPage } from '../oidc/pages/views.ts';
 
@@ -69,14 +69,39 @@ function originOf(ctx: KoaContextWithOIDC | undefined, clientId: unknown): Event
   return { ip: ctx?.ip ?? null, userAgent: agent ? agent : null, clientId: typeof clientId === 'string' ? clientId : null };
 }
 
+/** Reads a project's user through `db` (a transaction's, inside one). */
+type UserReader = (db: Db, id: string) => Promise<ProjectUser | null>;
+
+/**
+ * One read of a person per provider request: the provider asks for the account, then the events
+ * for its identity. A read already made (or under way) is shared; otherwise it goes through the
+ * `db` given, so a read inside a transaction stays inside it (PGlite's one connection would wait
+ * for the transaction otherwise).
+ */
+function perRequestUsers(projectId: string): UserReader {
+  const read = new WeakMap<object, Map<string, Promise<ProjectUser | null>>>();
+  return (db, id) => {
+    const ctx = Provider.ctx;
+    if (!ctx) return findProjectUser(db, projectId, id);
+    let users = read.get(ctx);
+    if (!users) read.set(ctx, (users = new Map()));
+    const hit = users.get(id);
+    if (hit) return hit;
+    const found = findProjectUser(db, projectId, id);
+    users.set(id, found);
+    found.catch(() => users.delete(id));
+    return found;
+  };
+}
+
 /**
  * A code issued to the application (scope `authcode`) and exchanged for tokens (the ID token it
  * yields counts as `jwt` usage), each in the transaction that stores or consumes the code; a code
  * presented twice is refused (and every token of its grant revoked) with a `failed` event.
  */
-function codeEvents(db: Db, projectId: string, events: IssuerEvents): CodeEvents {
+function codeEvents(db: Db, userOf: UserReader, events: IssuerEvents): CodeEvents {
   const who = async (tx: Db, code: AdapterPayload) =>
-    typeof code.accountId === 'string' ? ((await findProjectUser(tx, projectId, code.accountId))?.identity ?? null) : null;
+    typeof code.accountId === 'string' ? ((await userOf(tx, code.accountId))?.identity ?? null) : null;
   return {
     async issued(tx, code) {
       const userId = await who(tx, code);
@@ -110,8 +135,8 @@ function codeEvents(db: Db, projectId: string, events: IssuerEvents): CodeEvents
  * as an ID token issued (`jwt`) when it gave one, as the code exchange does; refused (a reused,
  * expired or revoked token), it is a `failed` refusal with the provider's reason.
  */
-function refreshEvents(db: Db, projectId: string, events: IssuerEvents): RefreshEvents {
-  const who = async (accountId: string | null) => (accountId === null ? null : ((await findProjectUser(db, projectId, accountId))?.identity ?? null));
+function refreshEvents(db: Db, userOf: UserReader, events: IssuerEvents): RefreshEvents {
+  const who = async (accountId: string | null) => (accountId === null ? null : ((await userOf(db, accountId))?.identity ?? null));
   return {
     async refreshed(ctx, identity, idToken) {
       await events.recordNow(originOf(ctx, ctx.oidc.client?.clientId), {
@@ -162,6 +187,7 @@ export function createProjectProvider(options: {
   const clientAuthMethods: ClientAuthMethod[] = issuer.allow_pkce_only_token_exchange ? [...secretMethods, 'none'] : secretMethods;
 
   const { clientOf } = options;
+  const userOf = perRequestUsers(projectId);
 
   const applications: IssuerClients = {
     async find(clientId, presented) {
@@ -218,7 +244,7 @@ export function createProjectProvider(options: {
     pkceForConfidentialClients: issuer.require_pkce_for_confidential_clients,
     uiLocales: LANGUAGES,
     async findAccount(sub) {
-      const user = await findProjectUser(db, projectId, sub);
+      const user = await userOf(db, sub);
       if (!user) return null;
       // The profile: the identity signed in with, and the project's pages' language (docs/decisions/0028).
       const profile = { sub: user.id, preferredUsername: user.identity, locale: state.language };
@@ -226,8 +252,8 @@ export function createProjectProvider(options: {
       return user.email === null ? profile : { ...profile, email: user.email };
     },
     claimsInIdToken: false,
-    codeEvents: codeEvents(db, projectId, events),
-    refreshEvents: refreshEvents(db, projectId, events),
+    codeEvents: codeEvents(db, userOf, events),
+    refreshEvents: refreshEvents(db, userOf, events),
     lifetimes: {
       accessToken: issuer.access_token_ttl,
       idToken: issuer.id_token_ttl,
@@ -251,7 +277,7 @@ export function createProjectProvider(options: {
       },
       backchannel: options.queueLogoutNotice,
       async signedOut(ctx, accountId, clientId) {
-        const user = await findProjectUser(db, projectId, accountId);
+        const user = await userOf(db, accountId);
         await events.recordNow(originOf(ctx, clientId), { scope: 'oidc', status: 'success', action: 'sign_out', userId: user?.identity ?? null });
       },
       async postLogoutSuccessSource(ctx) {

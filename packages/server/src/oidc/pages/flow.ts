@@ -72,8 +72,14 @@ export class SignInFlow {
 
   /** Resumes the authorization request with `result` (login, consent or an OAuth error). */
   async finish(site: SignInSite, request: UidRequest, reply: FastifyReply, result: Parameters<Provider['interactionResult']>[2]) {
-    const returnTo = await site.provider.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
-    return reply.redirect(returnTo, 303);
+    // What the provider's interactionResult does, on the interaction this request read already
+    // (it would read it again): the result replaces any before it, saved for the rest of its life.
+    const details = this.#details.get(request);
+    if (!details)
+      return reply.redirect(await site.provider.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: false }), 303);
+    details.result = result;
+    await details.save(details.exp - Math.floor(Date.now() / 1000));
+    return reply.redirect(details.returnTo, 303);
   }
 
   /** Consent is implied: signing in from the application is the person's consent to it. */

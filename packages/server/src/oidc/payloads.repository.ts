@@ -29,6 +29,45 @@ export function oidcRefs(box: SecretBox) {
 }
 
 /**
+ * An interaction's row read ahead in its request's first statement (with the project's issuer
+ * state: provider/issuer-state.repository.ts), so the provider's find of it costs no second one.
+ * The next find of that very row in this process within READ_AHEAD_MS takes it (once); a write or
+ * delete of it here drops it first. A row another instance changes in that moment reads as it was
+ * a moment before, as any read racing a write does.
+ */
+const readAhead = new Map<string, { row: Row | null; at: number }>();
+const READ_AHEAD_MS = 1000;
+const READ_AHEAD_MAX = 10_000;
+const aheadKey = (issuer: string, kind: string, idRef: string) => `${issuer}\n${kind}\n${idRef}`;
+
+/** The stored id of an interaction (what a read ahead of it asks for). */
+export const interactionRefOf = (box: SecretBox, uid: string): string => oidcRefs(box).id('Interaction', uid);
+
+/** Keeps what a statement read of the interaction `idRef` at `issuer` (null: no such row, or expired). */
+export function readAheadInteraction(
+  issuer: string,
+  idRef: string,
+  row: { id: string; payload: string; consumed_at: string | Date | null } | null,
+): void {
+  const at = Date.now();
+  for (const [key, entry] of readAhead) {
+    if (at - entry.at < READ_AHEAD_MS && readAhead.size < READ_AHEAD_MAX) break;
+    readAhead.delete(key);
+  }
+  const key = aheadKey(issuer, 'Interaction', idRef);
+  readAhead.delete(key);
+  readAhead.set(key, { row: row && { ...row, consumed_at: row.consumed_at === null ? null : new Date(row.consumed_at) }, at });
+}
+
+/** The row read ahead for this find, once, if it is fresh; undefined: ask the database. */
+function takeReadAhead(key: string): Row | null | undefined {
+  const entry = readAhead.get(key);
+  if (!entry) return undefined;
+  readAhead.delete(key);
+  return Date.now() - entry.at < READ_AHEAD_MS ? entry.row : undefined;
+}
+
+/**
  * The passkey a sign-in used, carried from the login to the provider session in its `amr` (the one
  * login field oidc-provider keeps on the session besides the account). The adapter takes it out
  * again: the session row gets a `device_ref` (so revoking the device finds the sessions it started)
@@ -134,6 +173,7 @@ class DbAdapter implements Adapter {
     }
     const expiresAt = typeof expiresIn === 'number' ? new Date(Date.now() + expiresIn * 1000) : null;
     const idRef = this.#refs.id(this.#kind, id);
+    readAhead.delete(aheadKey(this.#issuer, this.#kind, idRef));
     // A session keeps its device mark (it is how its device is known); anything else drops it.
     const stripped = withoutDeviceMark(given);
     const payload = this.#kind === 'Session' ? given : stripped.payload;
@@ -176,12 +216,17 @@ class DbAdapter implements Adapter {
   }
 
   async #findBy(column: 'id' | 'uid' | 'user_code', ref: string): Promise<AdapterPayload | undefined> {
-    const { rows } = await this.#query<Row>(
-      `SELECT id, payload, consumed_at FROM oidc_payloads
-        WHERE issuer = $1 AND kind = $2 AND ${column} = $3 AND (expires_at IS NULL OR expires_at > $4)`,
-      [this.#kind, ref, now()],
-    );
-    const row = rows[0];
+    const ahead = column === 'id' ? takeReadAhead(aheadKey(this.#issuer, this.#kind, ref)) : undefined;
+    const row =
+      ahead !== undefined
+        ? ahead
+        : (
+            await this.#query<Row>(
+              `SELECT id, payload, consumed_at FROM oidc_payloads
+                WHERE issuer = $1 AND kind = $2 AND ${column} = $3 AND (expires_at IS NULL OR expires_at > $4)`,
+              [this.#kind, ref, now()],
+            )
+          ).rows[0];
     if (!row) return undefined;
     // Sealed under a key this server no longer has (rotated away): as good as gone.
     const payload = this.#open(row);
@@ -211,6 +256,7 @@ class DbAdapter implements Adapter {
    */
   async consume(id: string): Promise<void> {
     const idRef = this.#refs.id(this.#kind, id);
+    readAhead.delete(aheadKey(this.#issuer, this.#kind, idRef));
     const consumed = await this.#withEvents(async (db) => {
       const { rows } = await this.#query<{ id: string; payload: string }>(
         `UPDATE oidc_payloads SET consumed_at = $4
@@ -236,7 +282,9 @@ class DbAdapter implements Adapter {
   }
 
   async destroy(id: string): Promise<void> {
-    await this.#query('DELETE FROM oidc_payloads WHERE issuer = $1 AND kind = $2 AND id = $3', [this.#kind, this.#refs.id(this.#kind, id)]);
+    const idRef = this.#refs.id(this.#kind, id);
+    readAhead.delete(aheadKey(this.#issuer, this.#kind, idRef));
+    await this.#query('DELETE FROM oidc_payloads WHERE issuer = $1 AND kind = $2 AND id = $3', [this.#kind, idRef]);
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {

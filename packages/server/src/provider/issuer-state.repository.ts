@@ -1,6 +1,7 @@
 import { defaultIssuer, LANGUAGES, newProjectSettings, type Issuer, type ProjectSettings } from '@latchkey/domain';
 import type { PageLanguage } from '../oidc/pages/texts.ts';
 import type { Db } from '../db/db.ts';
+import { readAheadInteraction } from '../oidc/payloads.repository.ts';
 
 /** What a project's issuer is built from; `version` changes with any of it (the projects row's version). */
 export interface IssuerState {
@@ -63,15 +64,28 @@ function settingsOf(row: Row): ProjectSettings {
   };
 }
 
-/** One primary-key read per request: cheap enough to notice a settings change at once. */
-export async function findIssuerState(db: Db, projectId: string): Promise<IssuerState | null> {
-  const { rows } = await db.query<Row>(
+/**
+ * One primary-key read per request: cheap enough to notice a settings change at once. With
+ * `interactionRef` (a sign-in page's or the provider's resume request names its interaction), the
+ * same statement reads that interaction's row ahead for the provider (oidc/payloads.repository.ts).
+ */
+export async function findIssuerState(db: Db, projectId: string, interactionRef?: string): Promise<IssuerState | null> {
+  const { rows } = await db.query<Row & { interaction?: { id: string; payload: string; consumed_at: string | null } | null }>(
     `SELECT id, version, clients_version, enabled, name, settings - 'associationIOS' - 'associationAndroid' AS settings, issuer,
             (SELECT origin FROM project_hosts h WHERE h.project_id = projects.id AND h.origin IS NOT NULL LIMIT 1) AS custom_origin
+            ${
+              interactionRef === undefined
+                ? ''
+                : `, (SELECT json_build_object('id', p.id, 'payload', p.payload, 'consumed_at', p.consumed_at) FROM oidc_payloads p
+                      WHERE p.issuer = projects.id AND p.kind = 'Interaction' AND p.id = $2
+                        AND (p.expires_at IS NULL OR p.expires_at > $3)) AS interaction`
+            }
        FROM projects WHERE id = $1`,
-    [projectId],
+    interactionRef === undefined ? [projectId] : [projectId, interactionRef, new Date()],
   );
-  const row = rows[0];
+  const found = rows[0];
+  if (found && interactionRef !== undefined) readAheadInteraction(found.id, interactionRef, found.interaction ?? null);
+  const row = found;
   if (!row) return null;
   const s = settingsOf(row);
   return {

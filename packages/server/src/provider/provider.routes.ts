@@ -27,6 +27,7 @@ import { registerVerificationRoutes } from './verification-routes.ts';
 import { codeSignInEvent, type IssuerEvents } from '../oidc/events.ts';
 import { projectEvents } from './events.ts';
 import { createClientCache } from './client-cache.ts';
+import { interactionRefOf } from '../oidc/payloads.repository.ts';
 import { createBackchannelDelivery, queueBackchannelLogouts, type BackchannelDelivery } from './backchannel-logouts.ts';
 import { signLogoutToken } from '../oidc/issuer-provider.ts';
 import type { OutgoingClient } from '../http/outgoing.ts';
@@ -109,6 +110,17 @@ async function readAuthorizationForm(raw: IncomingMessage): Promise<URLSearchPar
   }
 }
 
+/** The interaction uid a provider resume request (…/auth/{uid}) names, or null. */
+function resumedUidOf(url: string): string | null {
+  const encoded = /\/auth\/([^/?#]+)/.exec(url)?.[1];
+  if (encoded === undefined) return null;
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Every project's OpenID Connect issuer at {PUBLIC_URL}/p/{project} (issue 8, slice 1), or at the
  * root of its custom domain, routed by Host (docs/decisions/0016), with its sign-in pages.
@@ -179,7 +191,9 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
     route: `${MOUNT_ROUTE}/*`,
     publicUrl,
     async resolve(request, reply) {
-      const state = await findIssuerState(db, request.params.project ?? '');
+      // The provider's resume (…/auth/{uid}) reads its interaction first: read ahead with the state.
+      const resumed = resumedUidOf(request.raw.url ?? '');
+      const state = await findIssuerState(db, request.params.project ?? '', resumed === null ? undefined : interactionRefOf(secretBox, resumed));
       const mountPath = state ? projectIssuerPath(state.projectId) : '';
       const url = new URL(request.raw.url ?? '/', publicUrl);
       if (!state || !url.pathname.startsWith(`${mountPath}/`)) {
@@ -240,7 +254,9 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
     publicUrl,
     fallback: { brand: LATCHKEY_BRAND, home: null, startAgain: startAgain(LATCHKEY_BRAND) },
     async site(request, interactionOf): Promise<SignInSite> {
-      const state = await findIssuerState(db, request.params.project ?? '');
+      // The page's interaction is read ahead with the state (one statement, not two).
+      const uid = request.params.uid;
+      const state = await findIssuerState(db, request.params.project ?? '', uid ? interactionRefOf(secretBox, uid) : undefined);
       if (!state) throw Object.assign(new Error('no such project'), { name: 'SessionNotFound' });
       const { projectId } = state;
       // docs/decisions/0016: the pages of a project with a custom domain exist on that domain only.

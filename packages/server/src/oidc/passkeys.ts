@@ -79,6 +79,9 @@ export interface QuickCodeStore {
 }
 
 /** The ceremony under way in one interaction (sealed in a cookie: no instance keeps it, DESIGN "The data plane"). */
+/** At most this many passkeys ride in the ceremony cookie (each id up to ~90 characters; a cookie holds 4 KB). */
+const CREDENTIALS_IN_CEREMONY = 8;
+
 interface Ceremony {
   uid: string;
   userId: string;
@@ -94,6 +97,11 @@ interface Ceremony {
   deviceId?: string;
   /** The challenge of the options last shown (base64url), when the page was shown. */
   challenge?: string;
+  /**
+   * The user's active passkeys as page 1 read them (a few at most), so the passkey page that
+   * follows asks the store nothing; a passkey revoked meanwhile is still refused at its use.
+   */
+  credentials?: Array<{ id: string; transports: string[] }>;
   /** Milliseconds since the epoch. */
   expiresAt: number;
 }
@@ -289,7 +297,7 @@ export function passkeySteps(deps: {
   };
 
   async function showPasskeyPage(ctx: StepContext, ceremony: Ceremony, error?: string): Promise<StepOutcome> {
-    const active = activeOf(await store.passkeysOf(ceremony.userId));
+    const active = ceremony.credentials && !error ? ceremony.credentials : activeOf(await store.passkeysOf(ceremony.userId));
     if (active.length === 0) return refused(ctx, ceremony.email);
     const options = await generateAuthenticationOptions({
       rpID,
@@ -350,8 +358,11 @@ export function passkeySteps(deps: {
       }
       if (!user || devices.length === 0) return null;
       // spec §4: a revoked device cannot sign in; the page says so (the address was given first).
-      if (activeOf(devices).length === 0) return refused(ctx, email);
-      save(ctx, { userId: user.id, email, step: 'passkey' });
+      const active = activeOf(devices);
+      if (active.length === 0) return refused(ctx, email);
+      // A few passkeys travel in the sealed ceremony cookie to the next page; more are read there.
+      const credentials = active.length <= CREDENTIALS_IN_CEREMONY ? active.map((d) => ({ id: d.id, transports: d.transports })) : undefined;
+      save(ctx, { userId: user.id, email, step: 'passkey', ...(credentials ? { credentials } : {}) });
       return { redirect: links(ctx).passkeyAction };
     },
 

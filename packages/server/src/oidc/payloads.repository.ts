@@ -49,12 +49,21 @@ export function readAheadInteraction(
   idRef: string,
   row: { id: string; payload: string; consumed_at: string | Date | null } | null,
 ): void {
+  readAheadRow(issuer, 'Interaction', idRef, row);
+}
+
+function readAheadRow(
+  issuer: string,
+  kind: string,
+  idRef: string,
+  row: { id: string; payload: string; consumed_at: string | Date | null } | null,
+): void {
   const at = Date.now();
   for (const [key, entry] of readAhead) {
     if (at - entry.at < READ_AHEAD_MS && readAhead.size < READ_AHEAD_MAX) break;
     readAhead.delete(key);
   }
-  const key = aheadKey(issuer, 'Interaction', idRef);
+  const key = aheadKey(issuer, kind, idRef);
   readAhead.delete(key);
   readAhead.set(key, { row: row && { ...row, consumed_at: row.consumed_at === null ? null : new Date(row.consumed_at) }, at });
 }
@@ -215,18 +224,42 @@ class DbAdapter implements Adapter {
     });
   }
 
+  /**
+   * A code or a refresh token by its id, and the grant it continues read ahead in the same
+   * statement: the token endpoint asks for that grant next.
+   */
+  async #findWithGrant(ref: string): Promise<Row | undefined> {
+    const { rows } = await this.#query<Row & { grant_row_id: string | null; grant_payload: string | null; grant_consumed_at: Date | null }>(
+      `SELECT p.id, p.payload, p.consumed_at, g.id AS grant_row_id, g.payload AS grant_payload, g.consumed_at AS grant_consumed_at
+         FROM oidc_payloads p
+         LEFT JOIN LATERAL (
+           SELECT id, payload, consumed_at FROM oidc_payloads g
+            WHERE g.issuer = p.issuer AND g.grant_id = p.grant_id AND g.kind = 'Grant' AND (g.expires_at IS NULL OR g.expires_at > $4)
+            LIMIT 1) g ON true
+        WHERE p.issuer = $1 AND p.kind = $2 AND p.id = $3 AND (p.expires_at IS NULL OR p.expires_at > $4)`,
+      [this.#kind, ref, now()],
+    );
+    const row = rows[0];
+    if (row?.grant_row_id && row.grant_payload !== null)
+      readAheadRow(this.#issuer, 'Grant', row.grant_row_id, { id: row.grant_row_id, payload: row.grant_payload, consumed_at: row.grant_consumed_at });
+    return row;
+  }
+
   async #findBy(column: 'id' | 'uid' | 'user_code', ref: string): Promise<AdapterPayload | undefined> {
     const ahead = column === 'id' ? takeReadAhead(aheadKey(this.#issuer, this.#kind, ref)) : undefined;
+    const withGrant = column === 'id' && ahead === undefined && (this.#kind === 'AuthorizationCode' || this.#kind === 'RefreshToken');
     const row =
       ahead !== undefined
         ? ahead
-        : (
-            await this.#query<Row>(
-              `SELECT id, payload, consumed_at FROM oidc_payloads
+        : withGrant
+          ? await this.#findWithGrant(ref)
+          : (
+              await this.#query<Row>(
+                `SELECT id, payload, consumed_at FROM oidc_payloads
                 WHERE issuer = $1 AND kind = $2 AND ${column} = $3 AND (expires_at IS NULL OR expires_at > $4)`,
-              [this.#kind, ref, now()],
-            )
-          ).rows[0];
+                [this.#kind, ref, now()],
+              )
+            ).rows[0];
     if (!row) return undefined;
     // Sealed under a key this server no longer has (rotated away): as good as gone.
     const payload = this.#open(row);

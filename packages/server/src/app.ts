@@ -12,6 +12,7 @@ import { answerFrameworkError, installInputGuard } from './http/input-guard.ts';
 import { inProcessFetch } from './http/in-process-fetch.ts';
 import { createOutgoingClient, literalAddressRefused, networksOf, type OutgoingClient } from './http/outgoing.ts';
 import { installOpenApi } from './http/openapi.ts';
+import { registerProbes, type Probes } from './http/probes.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installStaticConsole, CONSOLE_DIST } from './http/static-console.ts';
 import { zodValidatorCompiler } from './http/validation.ts';
@@ -92,9 +93,17 @@ export interface LatchkeyApp {
     /** The back-channel logout notices' deliverer (it polls by itself; `deliverDue` runs a round now). */
     backchannel: BackchannelDelivery;
   };
-  /** Stops the HTTP server and closes the database. */
-  close(): Promise<void>;
+  /** Readiness (GET /readyz) turns false: call it first when shutting down. */
+  probes: Probes;
+  /**
+   * Stops taking connections, lets the requests under way finish for at most `drainMs` (then
+   * closes what is left), and closes the database.
+   */
+  close(drainMs?: number): Promise<void>;
 }
+
+/** How long a shutdown waits for the requests under way by default. */
+export const DRAIN_MS = 10_000;
 
 const HOUSEKEEPING_EVERY_MS = 10 * 60 * 1000;
 
@@ -131,6 +140,8 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   installInputGuard(app);
   // Before any route is registered: a project's custom domain reaches its issuer only (docs/decisions/0016).
   routeCustomDomains(app, { db, publicUrl: config.publicUrl });
+  // GET /healthz and /readyz for load balancers (issue 23).
+  const probes = registerProbes(app, { db, secretBox });
   await installOpenApi(app, config.publicUrl);
   await sealStoredPushKeys(db, secretBox, app.log);
   // Events are written into monthly partitions made ahead (docs/decisions/0014).
@@ -228,8 +239,16 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   return {
     app,
     services: { sessions, projects, apps, loginCodes, secretBox, backchannel },
-    async close() {
-      await app.close();
+    probes,
+    async close(drainMs = DRAIN_MS) {
+      // Fastify's close stops listening, closes idle keep-alive connections and waits for the
+      // requests under way; those still running after the drain are cut.
+      const cut = setTimeout(() => app.server.closeAllConnections(), drainMs);
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(cut);
+      }
       await db.close();
     },
   };

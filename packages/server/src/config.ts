@@ -30,6 +30,11 @@ export interface Config {
   projectsPerAccount: number;
   /** Months of audit events kept (whole monthly partitions are dropped after it; docs/decisions/0014). */
   eventRetentionMonths: number;
+  /**
+   * At SIGTERM: how long /readyz answers 503 while requests are still taken, so load balancers
+   * stop sending them (their check interval), before the server stops listening (issue 23).
+   */
+  shutdownDelayMs: number;
   /** The master key (32 bytes) from SECRET_KEY; null: `{dataDir}/secret.key` (README "Secrets and backups"). */
   secretKey: Buffer | null;
   /** The key before a rotation: what was sealed under it is still read, and sealed again at start. */
@@ -154,6 +159,12 @@ const envSchema = z
         .transform(Number)
         .refine((n) => n >= 1, { error: 'EVENT_RETENTION_MONTHS must be a whole number of months from 1 to 9999' }),
     ),
+    SHUTDOWN_DELAY_MS: optional(
+      z
+        .string()
+        .regex(/^\d{1,6}$/, { error: 'SHUTDOWN_DELAY_MS must be a whole number of milliseconds from 0 to 999999' })
+        .transform(Number),
+    ),
     SECRET_KEY: optional(secretKeyOf('SECRET_KEY')),
     SECRET_KEY_PREVIOUS: optional(secretKeyOf('SECRET_KEY_PREVIOUS')),
     TRUST_PROXY: optional(
@@ -216,6 +227,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     logLevel: e.LOG_LEVEL ?? 'info',
     projectsPerAccount: e.PROJECTS_PER_ACCOUNT ?? DEFAULT_PROJECTS_PER_ACCOUNT,
     eventRetentionMonths: e.EVENT_RETENTION_MONTHS ?? DEFAULT_EVENT_RETENTION_MONTHS,
+    shutdownDelayMs: e.SHUTDOWN_DELAY_MS ?? 0,
     secretKey: e.SECRET_KEY ?? null,
     secretKeyPrevious: e.SECRET_KEY_PREVIOUS ?? null,
     trustProxy: e.TRUST_PROXY ?? [],

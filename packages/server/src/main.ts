@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const db = await openDatabase(config);
   await migrate(db);
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : consoleMailer();
-  const { app, close } = await buildApp({
+  const { app, close, probes } = await buildApp({
     config,
     db,
     clock: systemClock,
@@ -30,18 +30,24 @@ async function main(): Promise<void> {
     logger: { level: config.logLevel },
   });
 
+  // Issue 23: readiness turns false at once; after SHUTDOWN_DELAY_MS (the load balancer's check
+  // interval) the server stops listening, the requests under way finish (DRAIN_MS at most), the
+  // pool closes, and the process ends with 0.
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
+    probes.shuttingDown();
     app.log.info(`${signal}: shutting down`);
-    close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
+    new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs))
+      .then(() => close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(error);
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));

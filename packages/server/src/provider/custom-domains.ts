@@ -4,6 +4,8 @@ import { ASSOCIATION_FILES, isAssociationFile, projectIssuerPath, requestHostKey
 import type { Db } from '../db/db.ts';
 import { NOT_FOUND_BODY } from '../errors.ts';
 import { routedOrigin, routeToOrigin } from '../oidc/mount.ts';
+import { PROBE_PATHS } from '../http/probes.ts';
+import { isIP } from 'node:net';
 import { STYLESHEET_PATH } from '../oidc/pages/views.ts';
 import { findAssociationFile, findProjectHost, type IssuerState } from './issuer-state.repository.ts';
 import { PASSKEY_SCRIPT_PATH, WEBAUTHN_LIBRARY_PATH } from '../oidc/pages/passkey-views.ts';
@@ -92,13 +94,24 @@ export function routeCustomDomains(app: FastifyInstance, deps: { db: Db; publicU
 
   app.addHook('onRequest', async (request, reply) => {
     if (routedAgain.has(request.raw)) return;
-    // request.host: the Host header, or X-Forwarded-Host from a proxy TRUST_PROXY names.
-    const host = requestHostKey(request.host);
-    if (host === null || host === serverHost) return;
-    const found = await findProjectHost(deps.db, host);
-    if (!found) return;
     const url = request.raw.url ?? '/';
     const path = url.split('?')[0] ?? '/';
+    // Health probes name the instance's own address: never a project's (issue 23).
+    if (PROBE_PATHS.has(path)) return;
+    // request.host: the Host header, or X-Forwarded-Host from a proxy TRUST_PROXY names.
+    const host = requestHostKey(request.host);
+    // An address is no custom domain (those are names): a load balancer's or a probe's request costs nothing.
+    if (host === null || host === serverHost || isIP(request.hostname.replace(/^\[|\]$/g, '')) !== 0) return;
+    let found: Awaited<ReturnType<typeof findProjectHost>>;
+    try {
+      found = await findProjectHost(deps.db, host);
+    } catch (error) {
+      // The database is down: the console's own files and the probes still answer (issue 23); a
+      // custom domain's issuer could not have answered anyway.
+      request.log.warn({ err: error }, 'custom domain lookup failed');
+      return;
+    }
+    if (!found) return;
     const reading = request.method === 'GET' || request.method === 'HEAD';
     const field = associationFieldOf(path);
     if (field && reading) return sendAssociationFile(reply, found.projectId, field);

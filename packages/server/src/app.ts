@@ -13,6 +13,8 @@ import { inProcessFetch } from './http/in-process-fetch.ts';
 import { createOutgoingClient, literalAddressRefused, networksOf, type OutgoingClient } from './http/outgoing.ts';
 import { installOpenApi } from './http/openapi.ts';
 import { registerProbes, type Probes } from './http/probes.ts';
+import { createMetrics, measuredDb, measuredMailer, registerMetrics } from './http/metrics.ts';
+import { rateLimitObservers } from './oidc/rate-limits.repository.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installStaticConsole, CONSOLE_DIST } from './http/static-console.ts';
 import { zodValidatorCompiler } from './http/validation.ts';
@@ -112,9 +114,14 @@ const HOUSEKEEPING_EVERY_MS = 10 * 60 * 1000;
  * test builds the real app on a real database and swaps only what leaves the machine (mail).
  */
 export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
-  const { config, db } = deps;
+  const { config } = deps;
+  // Issue 23: every statement timed and every mail counted for GET /metrics (docs/decisions/0032).
+  const metrics = createMetrics();
+  const db = measuredDb(deps.db, metrics);
   const clock = deps.clock ?? systemClock;
-  const mailer = deps.mailer ?? consoleMailer();
+  const mailer = measuredMailer(deps.mailer ?? consoleMailer(), metrics);
+  const countRefusal = (limit: string) => metrics.rateLimitRefusals.inc({ limit });
+  rateLimitObservers.add(countRefusal);
   const audit = deps.audit ?? createAuditHook(clock);
   const cookies = cookieOptions(config);
   const secretBox = deps.secretBox ?? secretBoxFor(config);
@@ -140,8 +147,12 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   installInputGuard(app);
   // Before any route is registered: a project's custom domain reaches its issuer only (docs/decisions/0016).
   routeCustomDomains(app, { db, publicUrl: config.publicUrl });
-  // GET /healthz and /readyz for load balancers (issue 23).
+  // GET /healthz and /readyz for load balancers, GET /metrics for Prometheus (issue 23).
   const probes = registerProbes(app, { db, secretBox });
+  registerMetrics(app, metrics, config.metricsToken);
+  app.addHook('onClose', async () => {
+    rateLimitObservers.delete(countRefusal);
+  });
   await installOpenApi(app, config.publicUrl);
   await sealStoredPushKeys(db, secretBox, app.log);
   // Events are written into monthly partitions made ahead (docs/decisions/0014).
@@ -196,6 +207,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
     publicUrl: config.publicUrl,
     outgoing,
     warn: (error) => app.log.warn({ err: error }, 'back-channel logout delivery failed'),
+    metrics,
   });
   backchannel.start();
   app.addHook('onClose', () => backchannel.stop());

@@ -35,6 +35,8 @@ export interface Config {
    * stop sending them (their check interval), before the server stops listening (issue 23).
    */
   shutdownDelayMs: number;
+  /** The bearer token GET /metrics asks for (docs/decisions/0032); null: no metrics page. */
+  metricsToken: string | null;
   /** The master key (32 bytes) from SECRET_KEY; null: `{dataDir}/secret.key` (README "Secrets and backups"). */
   secretKey: Buffer | null;
   /** The key before a rotation: what was sealed under it is still read, and sealed again at start. */
@@ -165,6 +167,11 @@ const envSchema = z
         .regex(/^\d{1,6}$/, { error: 'SHUTDOWN_DELAY_MS must be a whole number of milliseconds from 0 to 999999' })
         .transform(Number),
     ),
+    METRICS_TOKEN: optional(
+      z.string().regex(/^[\x21-\x7e]{32,256}$/, {
+        error: 'METRICS_TOKEN must be 32 to 256 printable characters without spaces, e.g. the output of: openssl rand -hex 32',
+      }),
+    ),
     SECRET_KEY: optional(secretKeyOf('SECRET_KEY')),
     SECRET_KEY_PREVIOUS: optional(secretKeyOf('SECRET_KEY_PREVIOUS')),
     TRUST_PROXY: optional(
@@ -228,6 +235,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     projectsPerAccount: e.PROJECTS_PER_ACCOUNT ?? DEFAULT_PROJECTS_PER_ACCOUNT,
     eventRetentionMonths: e.EVENT_RETENTION_MONTHS ?? DEFAULT_EVENT_RETENTION_MONTHS,
     shutdownDelayMs: e.SHUTDOWN_DELAY_MS ?? 0,
+    metricsToken: e.METRICS_TOKEN ?? null,
     secretKey: e.SECRET_KEY ?? null,
     secretKeyPrevious: e.SECRET_KEY_PREVIOUS ?? null,
     trustProxy: e.TRUST_PROXY ?? [],

@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       projectsPerAccount: 10,
       eventRetentionMonths: 25,
       shutdownDelayMs: 0,
+      metricsToken: null,
       secretKey: null,
       secretKeyPrevious: null,
       trustProxy: [],

@@ -13,6 +13,8 @@ export interface Db {
   /** Runs a multi-statement script without parameters (migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
+  /** A pool's connections (all, idle) and the callers waiting for one; absent where there is no pool (PGlite). */
+  poolStats?(): { total: number; idle: number; waiting: number };
 }
 
 /** Is this a unique-constraint violation (SQLSTATE 23505)? Both drivers carry `code`. */

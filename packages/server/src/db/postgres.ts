@@ -48,5 +48,6 @@ export function openPostgres(connectionString: string): Db {
       await pool.query(sql);
     },
     close: () => pool.end(),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }

@@ -9,6 +9,9 @@ export interface RateLimit<Name extends string = string> {
   windowMs: number;
 }
 
+/** Told the name of each limit that refuses a hit (the metrics count them: http/metrics.ts). */
+export const rateLimitObservers = new Set<(limit: string) => void>();
+
 /**
  * Counts one hit in each limit, all or none: answers the first limit that is used up (and counts
  * nothing), or null when every hit was counted. Fixed windows in the database, so every instance
@@ -48,7 +51,9 @@ export async function hitAll<Name extends string>(db: Db, limits: readonly RateL
   );
   const full = new Set(rows.filter((r) => r.full).map((r) => r.bucket));
   const counted = new Set(rows.filter((r) => !r.full).map((r) => r.bucket));
-  return limits.find((l) => full.has(l.bucket)) ?? limits.find((l) => !counted.has(l.bucket)) ?? null;
+  const refused = limits.find((l) => full.has(l.bucket)) ?? limits.find((l) => !counted.has(l.bucket)) ?? null;
+  if (refused) for (const observe of rateLimitObservers) observe(refused.name);
+  return refused;
 }
 
 export async function deleteEndedRateLimits(db: Db, now: Date): Promise<void> {

@@ -96,8 +96,8 @@ export function routeCustomDomains(app: FastifyInstance, deps: { db: Db; publicU
     if (routedAgain.has(request.raw)) return;
     const url = request.raw.url ?? '/';
     const path = url.split('?')[0] ?? '/';
-    // Health probes name the instance's own address: never a project's (issue 23).
-    if (PROBE_PATHS.has(path)) return;
+    // Health probes and the metrics name the instance's own address: never a project's (issue 23).
+    if (PROBE_PATHS.has(path) || path === '/metrics') return;
     // request.host: the Host header, or X-Forwarded-Host from a proxy TRUST_PROXY names.
     const host = requestHostKey(request.host);
     // An address is no custom domain (those are names): a load balancer's or a probe's request costs nothing.

@@ -6,6 +6,7 @@ import { rateLimitKeyOf } from '../http/client-address.ts';
 import type { EndUserEvent, EventOrigin, IssuerEvents } from '../oidc/events.ts';
 import { hitAll } from '../oidc/rate-limits.repository.ts';
 import { insertAuditEvent } from './audit-events.repository.ts';
+import { countEvent, type Metrics } from '../http/metrics.ts';
 
 /** Refusal events one client address (IPv6: its /64) may add to one project's log per window. */
 export const REFUSALS_PER_CLIENT = 30;
@@ -20,10 +21,18 @@ export const REFUSALS_WINDOW_MS = 10 * 60 * 1000;
  * only while the caller's and the project's refusal allowances last — no unauthenticated caller
  * grows the log without bound (the refusal itself happens either way).
  */
-export function projectEvents(deps: { db: Db; clock: Clock; secretBox: SecretBox; countries: CountryLookup; projectId: string }): IssuerEvents {
-  const { db, clock, secretBox, countries, projectId } = deps;
+export function projectEvents(deps: {
+  db: Db;
+  clock: Clock;
+  secretBox: SecretBox;
+  countries: CountryLookup;
+  projectId: string;
+  metrics?: Metrics;
+}): IssuerEvents {
+  const { db, clock, secretBox, countries, projectId, metrics } = deps;
 
-  async function write(tx: Db, origin: EventOrigin, event: EndUserEvent): Promise<void> {
+  async function write(tx: Db, origin: EventOrigin, event: EndUserEvent, refused = false): Promise<void> {
+    if (metrics) countEvent(metrics, event, refused);
     const at = clock.now();
     const country = countries.countryOf(origin.ip);
     await insertAuditEvent(
@@ -66,8 +75,12 @@ export function projectEvents(deps: { db: Db; clock: Clock; secretBox: SecretBox
         ],
         clock.now(),
       );
-      if (refused) return false;
-      await db.transaction((tx) => write(tx, origin, event));
+      if (refused) {
+        // Not written (the allowance is used up), but refused all the same.
+        if (metrics) countEvent(metrics, event, true);
+        return false;
+      }
+      await db.transaction((tx) => write(tx, origin, event, true));
       return true;
     },
 

@@ -16,7 +16,13 @@ export const PROVIDER_MAX_AGE_MS = 10 * 60 * 1000;
  * another version is rebuilt, so a settings, state or key change made through any instance holds
  * at the next request (docs/decisions/0012).
  */
-export function createProviderCache(build: (state: IssuerState) => Promise<Provider>, max = PROVIDER_CACHE_SIZE, maxAgeMs = PROVIDER_MAX_AGE_MS) {
+export function createProviderCache(
+  build: (state: IssuerState) => Promise<Provider>,
+  max = PROVIDER_CACHE_SIZE,
+  maxAgeMs = PROVIDER_MAX_AGE_MS,
+  /** Told when a built provider is dropped for room or age, and the cache's size after each use. */
+  observe?: { evicted(): void; size(entries: number): void },
+) {
   const entries = new Map<string, { version: string; builtAt: number; provider: Promise<Provider> }>();
   return {
     providerFor(state: IssuerState): Promise<Provider> {
@@ -26,8 +32,11 @@ export function createProviderCache(build: (state: IssuerState) => Promise<Provi
       entries.delete(state.projectId);
       if (hit && hit.version === version && Date.now() - hit.builtAt < maxAgeMs) {
         entries.set(state.projectId, hit);
+        observe?.size(entries.size);
         return hit.provider;
       }
+      // A provider of this project too old to keep (a new version is a change, not an eviction).
+      if (hit && hit.version === version) observe?.evicted();
       const entry = { version, builtAt: Date.now(), provider: build(state) };
       entries.set(state.projectId, entry);
       // A failed build is not kept: the next request tries again.
@@ -37,7 +46,9 @@ export function createProviderCache(build: (state: IssuerState) => Promise<Provi
       for (const oldest of entries.keys()) {
         if (entries.size <= max) break;
         entries.delete(oldest);
+        observe?.evicted();
       }
+      observe?.size(entries.size);
       return entry.provider;
     },
     get size() {

@@ -27,6 +27,7 @@ import { registerVerificationRoutes } from './verification-routes.ts';
 import { codeSignInEvent, type IssuerEvents } from '../oidc/events.ts';
 import { projectEvents } from './events.ts';
 import { createClientCache } from './client-cache.ts';
+import type { Metrics } from '../http/metrics.ts';
 import { interactionRefOf } from '../oidc/payloads.repository.ts';
 import { createBackchannelDelivery, queueBackchannelLogouts, type BackchannelDelivery } from './backchannel-logouts.ts';
 import { signLogoutToken } from '../oidc/issuer-provider.ts';
@@ -45,6 +46,8 @@ export interface ProjectIssuerDeps {
   outgoing: OutgoingClient;
   /** Where a failed delivery round is reported. */
   warn(error: unknown): void;
+  /** The server's metrics (http/metrics.ts): events by result, the provider cache. */
+  metrics?: Metrics;
 }
 
 /** The events of the sign-in pages' own steps at a project's issuer (docs/decisions/0014). */
@@ -128,7 +131,8 @@ function resumedUidOf(url: string): string | null {
 export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: ProjectIssuerDeps): Promise<{ backchannel: BackchannelDelivery }> {
   const { db, secretBox, clients, publicUrl } = deps;
   const countries = deps.countries ?? countryLookup();
-  const eventsOf = (projectId: string) => projectEvents({ db, clock: deps.clock, secretBox, countries, projectId });
+  const { metrics } = deps;
+  const eventsOf = (projectId: string) => projectEvents({ db, clock: deps.clock, secretBox, countries, projectId, ...(metrics ? { metrics } : {}) });
   // Back-Channel Logout 1.0: notices queued at a logout or a revocation, signed and sent from here.
   const backchannel = createBackchannelDelivery({
     db,
@@ -143,28 +147,32 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
   });
   // Clients as of the request's issuer state: one read per instance and change, not one per request.
   const clientCache = createClientCache((clientId) => clients.findClient(clientId));
-  const cache = createProviderCache(async (state) =>
-    createProjectProvider({
-      db,
-      secretBox,
-      clients,
-      clientOf: clientCache.of(state),
-      state,
-      publicUrl,
-      events: eventsOf(state.projectId),
-      async queueLogoutNotice(clientId, accountId, sid) {
-        const sessions = [{ accountId, sids: { [clientId]: sid } }];
-        try {
-          if ((await queueBackchannelLogouts(db, state.projectId, sessions, 'logout', deps.clock.now())) > 0) backchannel.nudge();
-        } catch (error) {
-          // The person's logout stands (oidc-provider goes on); the operator learns the notice was not queued.
-          deps.warn(error);
-          throw error;
-        }
-      },
-      signingKeys: await issuerSigningKeys(db, secretBox, state.projectId, state.issuer.id_token_signing_alg, signingKeyGraceSeconds(state.issuer)),
-      cookieKeys: await issuerCookieKeys(db, secretBox),
-    }),
+  const cache = createProviderCache(
+    async (state) =>
+      createProjectProvider({
+        db,
+        secretBox,
+        clients,
+        clientOf: clientCache.of(state),
+        state,
+        publicUrl,
+        events: eventsOf(state.projectId),
+        async queueLogoutNotice(clientId, accountId, sid) {
+          const sessions = [{ accountId, sids: { [clientId]: sid } }];
+          try {
+            if ((await queueBackchannelLogouts(db, state.projectId, sessions, 'logout', deps.clock.now())) > 0) backchannel.nudge();
+          } catch (error) {
+            // The person's logout stands (oidc-provider goes on); the operator learns the notice was not queued.
+            deps.warn(error);
+            throw error;
+          }
+        },
+        signingKeys: await issuerSigningKeys(db, secretBox, state.projectId, state.issuer.id_token_signing_alg, signingKeyGraceSeconds(state.issuer)),
+        cookieKeys: await issuerCookieKeys(db, secretBox),
+      }),
+    undefined,
+    undefined,
+    metrics && { evicted: () => metrics.providerCacheEvictions.inc(), size: (entries) => metrics.providerCacheSize.set(entries) },
   );
   const refuse = (reply: FastifyReply, status: number, body: string, csp = SIGN_IN_CSP) =>
     reply.status(status).header('Content-Security-Policy', csp).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(body);

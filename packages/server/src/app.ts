@@ -12,6 +12,7 @@ import { answerFrameworkError, installInputGuard } from './http/input-guard.ts';
 import { inProcessFetch } from './http/in-process-fetch.ts';
 import { createOutgoingClient, literalAddressRefused, networksOf, type OutgoingClient } from './http/outgoing.ts';
 import { installOpenApi } from './http/openapi.ts';
+import { requestIdOf } from './log.ts';
 import { registerProbes, type Probes } from './http/probes.ts';
 import { createMetrics, measuredDb, measuredMailer, registerMetrics } from './http/metrics.ts';
 import { rateLimitObservers } from './oidc/rate-limits.repository.ts';
@@ -129,7 +130,9 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   const app = Fastify({
     logger: deps.logger ?? false,
     // One line per request would drown the sign-in code lines of the console mailer.
-    logController: new LogController({ disableRequestLogging: true }),
+    // Each request's own line (below, at debug) names its route template, never its URL: a path or
+    // a query can carry an interaction id or a one-time link's token (docs/decisions/0033).
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     bodyLimit: 1024 * 1024,
     // The provider is mounted on /idp and must see its own URLs unchanged.
     routerOptions: { ignoreTrailingSlash: false },
@@ -137,6 +140,15 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     // A path the router cannot even decode is answered like any other unclean input.
     frameworkErrors: answerFrameworkError,
+    // Each request's id: a trusted proxy's X-Request-Id, else a new one; in its log lines and its answer.
+    genReqId: requestIdOf(config.trustProxy),
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    request.log.debug({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request answered');
   });
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -215,7 +227,15 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   const deviceList = createDeviceListService({ db, clock });
   const auditList = createAuditListService({ db, clock });
   const usage = createUsageService({ db, clock });
-  const accounts = createAccountsService({ db, clock, audit, mailer, secretBox, consoleUrl: config.publicUrl });
+  const accounts = createAccountsService({
+    db,
+    clock,
+    audit,
+    mailer,
+    secretBox,
+    consoleUrl: config.publicUrl,
+    warn: (error, message) => app.log.warn({ err: error }, message),
+  });
 
   app.decorate('endpointGuard', {
     authenticate: createRequestAuthenticator({ sessions, bearer: deps.bearer ?? serviceTokenAuthenticator({ db, clock, secretBox }), cookies }),

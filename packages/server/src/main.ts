@@ -1,16 +1,23 @@
+// First: every console line of what follows (libraries included) is a JSON line (docs/decisions/0033).
+import './json-console.ts';
 import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { ConfigError, loadConfig, passkeysUnavailable, type Config } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
 import { consoleMailer, smtpMailer } from './mail/mailer.ts';
+import { announcements, failures } from './log.ts';
+
+// Every line the server writes is JSON (docs/decisions/0033); these whatever LOG_LEVEL is.
+const out = announcements();
+const fail = failures();
 
 function readConfig(): Config {
   try {
     return loadConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(error.message);
+      fail.error(error.message);
       process.exit(1);
     }
     throw error;
@@ -44,7 +51,7 @@ async function main(): Promise<void> {
       .then(
         () => process.exit(0),
         (error: unknown) => {
-          console.error(error);
+          fail.error({ err: error }, 'shutdown failed');
           process.exit(1);
         },
       );
@@ -53,12 +60,12 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => shutdown('SIGTERM'));
 
   await app.listen({ host: config.host, port: config.port });
-  console.log(`Latchkey is running at ${config.publicUrl}`);
+  out.info(`Latchkey is running at ${config.publicUrl}`);
   const noPasskeys = passkeysUnavailable(config);
-  if (noPasskeys) console.warn(`Warning: ${noPasskeys}`);
+  if (noPasskeys) out.warn(`Warning: ${noPasskeys}`);
 }
 
 main().catch((error: unknown) => {
-  console.error('Latchkey could not start:', error instanceof Error ? error.message : error);
+  fail.error(`Latchkey could not start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

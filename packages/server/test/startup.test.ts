@@ -17,6 +17,7 @@ describe('start-up', () => {
     });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('Invalid configuration: PORT must be a port number 1-65535');
+    expect(JSON.parse(run.stderr.trim().split('\n').at(-1) ?? '')).toMatchObject({ level: 50, msg: expect.stringContaining('PORT') });
   });
 
   it('warns at start when PUBLIC_URL is an IP address, where browsers refuse passkeys; the default address does not', async () => {
@@ -49,6 +50,9 @@ describe('start-up', () => {
       output({ PUBLIC_URL: 'http://127.0.0.1:8080', DATABASE_URL: postgres.url, SECRET_KEY: TEST_SECRET_KEY }).finally(() => postgres.drop()),
       output({}),
     ]);
+    // Every line the server writes is JSON, its words in `msg` (docs/decisions/0033).
+    for (const line of `${onIpAddress}${byDefault}`.split('\n').filter((l) => l.trim() !== ''))
+      expect(() => JSON.parse(line) as unknown, line).not.toThrow();
     expect(onIpAddress).toContain('Warning: PUBLIC_URL http://127.0.0.1:8080 is an IP address: browsers refuse passkeys there');
     expect(byDefault).toMatch(/Latchkey is running at http:\/\/localhost:\d+/);
     expect(byDefault).not.toContain('Warning');

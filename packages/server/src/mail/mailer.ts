@@ -1,3 +1,4 @@
+import { announcements } from '../log.ts';
 import nodemailer from 'nodemailer';
 
 /** A sign-in code's mail in the sign-in page's language (its words come from the pages that sent it: oidc/pages/texts.ts). */
@@ -68,8 +69,17 @@ export function createMailer(transport: MailTransport): Mailer {
  * end-to-end suite reads a code with /Sign-in code for (\S+): (\d{6})/): `Sign-in code for {email}:
  * {code}`, `Sign-in link for {email}: {link}`, `Invitation for {email}: …`.
  */
-export function consoleMailer(write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Mailer {
+/**
+ * Without SMTP: each mail is a line of the server's output (a JSON line, its words in `msg`), the
+ * one line that carries a sign-in code (README "Configuration", docs/decisions/0033).
+ */
+export function consoleMailer(write: (line: string) => void = lineWriter()): Mailer {
   return createMailer(async (mail) => write(mail.line));
+}
+
+function lineWriter(): (line: string) => void {
+  const out = announcements();
+  return (line) => out.info(line);
 }
 
 export function smtpMailer(smtpUrl: string, from: string): Mailer {

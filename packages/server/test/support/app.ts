@@ -38,6 +38,8 @@ export interface TestAppOptions {
   /** The port to listen on (default: a free one). */
   port?: number;
   consoleDist?: string;
+  /** Every log line of the app, at every level, goes here (logs.test.ts reads them). */
+  logTo?: { write(line: string): void };
 }
 
 /**
@@ -79,7 +81,7 @@ export async function startTestApp(db: Db, options: TestAppOptions = {}): Promis
     db,
     clock,
     mailer,
-    logger: process.env.TEST_LOG ? { level: 'error' } : false,
+    logger: options.logTo ? { level: 'trace', stream: options.logTo } : process.env.TEST_LOG ? { level: 'error' } : false,
     consoleDist: options.consoleDist ?? '/nonexistent/console/dist',
   });
   if (options.listen) await built.app.listen({ host: '127.0.0.1', port });

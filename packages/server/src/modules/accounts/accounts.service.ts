@@ -52,6 +52,8 @@ export interface AccountsServiceDeps {
   secretBox: Pick<SecretBox, 'hmac'>;
   /** The console's address, for invitations (PUBLIC_URL). */
   consoleUrl: string;
+  /** Where a failure that does not fail the call is reported (the app's log; no address in the message). */
+  warn?: (error: unknown, message: string) => void;
 }
 
 function forbidden(permissions: string[], why: string): DomainError {
@@ -68,7 +70,7 @@ function forbidden(permissions: string[], why: string): DomainError {
  * a permission they do not hold; a project keeps an active administrator; an account does not
  * deactivate itself; a deactivated account's sessions and token end at once.
  */
-export function createAccountsService({ db, clock, audit, mailer, secretBox, consoleUrl }: AccountsServiceDeps) {
+export function createAccountsService({ db, clock, audit, mailer, secretBox, consoleUrl, warn = () => undefined }: AccountsServiceDeps) {
   /**
    * Inside a transaction: account changes run one at a time across the installation (a status and
    * a global permission hold in every project, so two changes in two projects could otherwise
@@ -226,7 +228,7 @@ export function createAccountsService({ db, clock, audit, mailer, secretBox, con
         // The account exists whatever the mail server says: the person can sign in at the console's
         // address; a failed invitation is logged, not answered as a failed creation.
         await mailer.sendInvitation(email, { consoleUrl, projectName, invitedBy: actor.email }).catch((error: unknown) => {
-          console.error(`The invitation to ${email} could not be sent`, error);
+          warn(error, 'an invitation could not be sent');
         });
       }
       return { id };

@@ -1,0 +1,90 @@
+import * as client from 'openid-client';
+import { beforeAll, expect, it } from 'vitest';
+import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
+import { Browser } from './support/browser.ts';
+import { describeWithDatabase } from './support/databases.ts';
+import { logoutForm, OFFLINE, projectWithRelyingParty, refusal, signInForTokens, type RelyingParty } from './support/relying-party.ts';
+
+// Issue 23 "Metrics and logs": every line JSON, each request's id in its answer (a trusted proxy's
+// own passed on), and no secret, token or code in any line of a whole run of the issuer.
+describeWithDatabase('the server’s log', (d) => {
+  const lines: string[] = [];
+  const t = useTestApp(d, { listen: true, logTo: { write: (line) => lines.push(line) }, env: { PROJECTS_PER_ACCOUNT: '100' } });
+  let admin: SignedIn;
+  let p: RelyingParty;
+  const secrets: Array<[string, string]> = [];
+
+  beforeAll(async () => {
+    admin = await signedInAccount(t, d.db);
+    secrets.push(['session id', admin.session.sessionId], ['XSRF token', admin.session.xsrfToken]);
+    p = await projectWithRelyingParty(t, admin);
+    secrets.push(['client secret', p.keys.clientSecret]);
+    const email = uniqueEmail('logs');
+    const browser = new Browser();
+    const tokens = await signInForTokens(t, browser, p, email, OFFLINE);
+    secrets.push(['emailed code', t.mailer.lastCode(email) ?? ''], ['access token', tokens.access_token], ['ID token', tokens.id_token as string]);
+    secrets.push(['refresh token', tokens.refresh_token as string]);
+    const refreshed = await client.refreshTokenGrant(p.config, tokens.refresh_token as string);
+    secrets.push(['new refresh token', refreshed.refresh_token as string]);
+    // The spent refresh token again: refused (its grant revoked), and logged if anything is.
+    expect(await refusal(client.refreshTokenGrant(p.config, tokens.refresh_token as string))).toBe('invalid_grant');
+    await client.fetchUserInfo(p.config, refreshed.access_token, client.skipSubjectCheck).catch(() => undefined);
+    // The person signs out at the issuer.
+    const page = await browser.get(client.buildEndSessionUrl(p.config, { id_token_hint: refreshed.id_token as string }).href);
+    const { action, xsrf } = logoutForm(page);
+    await browser.request(action, { form: { xsrf, logout: 'yes' } });
+    // Requests the server refuses: a bad secret, a malformed body, an unknown route.
+    const wrong = await fetch(`${t.baseUrl}/p/${p.projectId}/token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${p.keys.clientId}:${p.keys.clientSecret}x`).toString('base64')}`,
+      },
+      body: 'grant_type=refresh_token&refresh_token=' + encodeURIComponent(refreshed.refresh_token as string),
+    });
+    expect(wrong.status).toBe(401);
+    await fetch(`${t.baseUrl}/api/projects`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: `lk_session=${admin.session.sessionId}` },
+      body: '{"name":',
+    });
+    await fetch(`${t.baseUrl}/nothing-here?code=${tokens.access_token}`);
+  });
+
+  it('is JSON, line by line, and names no secret, token or code', () => {
+    const text = lines.join('');
+    // A line per request at least (debug), beside the rest.
+    expect(lines.length).toBeGreaterThan(20);
+    for (const line of text.split('\n').filter((l) => l !== '')) {
+      const parsed = JSON.parse(line) as { level?: unknown; time?: unknown; msg?: unknown };
+      expect(typeof parsed.level, line).toBe('number');
+      expect(typeof parsed.time, line).toBe('number');
+    }
+    for (const [what, value] of secrets) {
+      expect(value.length, what).toBeGreaterThan(5);
+      expect(text.includes(value), `the log holds the ${what}`).toBe(false);
+    }
+  });
+
+  it('answers each request with its id: a trusted proxy’s X-Request-Id, else a new one', async () => {
+    // The test app trusts loopback as its proxy (TRUST_PROXY=127.0.0.1,::1).
+    const passed = await fetch(`${t.baseUrl}/healthz`, { headers: { 'x-request-id': 'lb-7f3a.42' } });
+    expect(passed.headers.get('x-request-id')).toBe('lb-7f3a.42');
+    // Its log line carries it too.
+    const line = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.requestId === 'lb-7f3a.42');
+    expect(line).toMatchObject({ msg: 'request answered', method: 'GET', route: '/healthz', status: 200 });
+    const own = await fetch(`${t.baseUrl}/healthz`);
+    expect(own.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    // An id that could break a log reader is not taken.
+    const odd = await fetch(`${t.baseUrl}/healthz`, { headers: { 'x-request-id': 'a"b' } });
+    expect(odd.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describeWithDatabase('request ids without a trusted proxy', (d) => {
+  const t = useTestApp(d, { env: { TRUST_PROXY: '' } });
+  it('never takes a client’s own X-Request-Id', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'forged-by-client' } });
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

@@ -102,7 +102,8 @@ describe('with the database down [postgres]', () => {
     const down = await get('/readyz');
     expect(Date.now() - started).toBeLessThan(3000);
     expect(down.statusCode).toBe(503);
-    expect(down.json()).toMatchObject({ status: 'not ready', checks: { database: 'failed' } });
+    // Refused at once by PostgreSQL, or held by a pooler in front of it until the probe's deadline.
+    expect(down.json()).toMatchObject({ status: 'not ready', checks: { database: expect.stringMatching(/^(failed|timeout)$/) } });
     expect((await get('/healthz')).statusCode).toBe(200);
     // The console's files on the instance's address and on any other name (a custom domain's
     // lookup cannot be made: it falls back to the console's own routes).

@@ -93,7 +93,8 @@ function describeOn(drivers: readonly Driver[], name: string, suite: (t: TestDat
  * Each run gets its own fresh database for the whole describe block; tests make their own data.
  */
 export function describeEachDatabase(name: string, suite: (t: TestDatabase) => void): void {
-  describeOn(DRIVERS, name, suite);
+  // LATCHKEY_TEST_DRIVERS=postgres: PostgreSQL alone (the suite through PgBouncer, scripts/test-pgbouncer.mjs).
+  describeOn(process.env.LATCHKEY_TEST_DRIVERS === 'postgres' ? ['postgres'] : DRIVERS, name, suite);
 }
 
 /**

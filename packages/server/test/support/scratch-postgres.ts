@@ -7,6 +7,13 @@ import { openPostgres } from '../../src/db/postgres.ts';
 export const TEST_POSTGRES_URL = process.env.LATCHKEY_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /**
+ * A connection pooler in front of that server (`npm run test:pgbouncer`: PgBouncer in transaction
+ * pooling mode): the apps and spawned servers of the suite reach their databases through it, while
+ * databases are made and dropped on the server directly.
+ */
+const POOLER_URL = process.env.LATCHKEY_TEST_POOLER_URL;
+
+/**
  * A new database `{prefix}_<random>` on the PostgreSQL server at `serverUrl` (the test suite's and
  * the bench's): empty, or a copy of the database `template`. `drop()` closes the pool and drops it.
  */
@@ -21,7 +28,7 @@ export async function createScratchPostgres(
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}${options.template ? ` TEMPLATE ${options.template}` : ''}`);
   await admin.end();
-  const url = new URL(serverUrl);
+  const url = new URL(POOLER_URL && serverUrl === TEST_POSTGRES_URL ? POOLER_URL : serverUrl);
   url.pathname = `/${name}`;
   const db = openPostgres(url.href);
   return {

@@ -68,6 +68,8 @@ import { secretBoxFor } from './secret-key.ts';
 export interface AppDeps {
   config: Config;
   db: Db;
+  /** A read replica (DATABASE_READ_URL) for the reads that may be a few seconds stale; default: `db`. */
+  readDb?: Db;
   clock?: Clock;
   mailer?: Mailer;
   /** Fastify's logger options; false (tests) keeps quiet. */
@@ -119,6 +121,8 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   // Issue 23: every statement timed and every mail counted for GET /metrics (docs/decisions/0032).
   const metrics = createMetrics();
   const db = measuredDb(deps.db, metrics);
+  // docs/decisions/0035: the audit log and its export, usage and search may read a replica.
+  const readDb = deps.readDb ? measuredDb(deps.readDb, metrics) : db;
   const clock = deps.clock ?? systemClock;
   const mailer = measuredMailer(deps.mailer ?? consoleMailer(), metrics);
   const countRefusal = (limit: string) => metrics.rateLimitRefusals.inc({ limit });
@@ -225,8 +229,8 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   app.addHook('onClose', () => backchannel.stop());
   const devices = createDevicesService({ db, clock, audit, secretBox, logoutNoticesQueued: backchannel.nudge });
   const deviceList = createDeviceListService({ db, clock });
-  const auditList = createAuditListService({ db, clock });
-  const usage = createUsageService({ db, clock });
+  const auditList = createAuditListService({ db: readDb, clock });
+  const usage = createUsageService({ db: readDb, clock });
   const accounts = createAccountsService({
     db,
     clock,
@@ -249,7 +253,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   registerAuditRoutes(app, auditList);
   registerUsageRoutes(app, usage);
   registerAccountRoutes(app, accounts);
-  registerSearchRoutes(app, createSearchService({ db }));
+  registerSearchRoutes(app, createSearchService({ db: readDb }));
   await installStaticConsole(app, deps.consoleDist ?? CONSOLE_DIST);
 
   // Expired sessions, sign-in attempts, codes and provider artefacts are swept now and then.
@@ -282,6 +286,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
         clearTimeout(cut);
       }
       await db.close();
+      if (readDb !== db) await readDb.close();
     },
   };
 }

@@ -15,6 +15,8 @@ export interface Config {
   dataDir: string;
   /** `postgres://…`: use this PostgreSQL server instead of the embedded database. */
   databaseUrl: string | null;
+  /** A read replica of `databaseUrl` for lists that may be a few seconds stale (docs/decisions/0035); null: none. */
+  databaseReadUrl: string | null;
   /** An external OpenID provider; null: the built-in one under `/idp`. */
   oidc: ExternalOidcConfig | null;
   /** `smtp://…` or `smtps://…`; null: sign-in codes are written to the server's output. */
@@ -135,6 +137,7 @@ const envSchema = z
     ),
     DATA_DIR: optional(z.string()),
     DATABASE_URL: optional(urlOf('DATABASE_URL', ['postgres:', 'postgresql:'], 'a postgres:// or postgresql:// URL')),
+    DATABASE_READ_URL: optional(urlOf('DATABASE_READ_URL', ['postgres:', 'postgresql:'], 'a postgres:// or postgresql:// URL')),
     OIDC_ISSUER: optional(urlOf('OIDC_ISSUER', ['http:', 'https:'], 'the http(s) address of an OpenID provider', (url) => !url.search && !url.hash)),
     OIDC_CLIENT_ID: optional(z.string()),
     OIDC_CLIENT_SECRET: optional(z.string()),
@@ -192,6 +195,13 @@ const envSchema = z
     ),
   })
   .superRefine((env, ctx) => {
+    if (env.DATABASE_READ_URL !== undefined && env.DATABASE_URL === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_READ_URL'],
+        message: 'DATABASE_READ_URL names a replica of DATABASE_URL: set DATABASE_URL too (the embedded database has no replica)',
+      });
+    }
     const names = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const;
     const missing = names.filter((n) => env[n] === undefined);
     if (missing.length > 0 && missing.length < names.length) {
@@ -222,6 +232,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     publicUrl,
     dataDir: resolve(cwd, e.DATA_DIR ?? './data'),
     databaseUrl: e.DATABASE_URL ?? null,
+    databaseReadUrl: e.DATABASE_READ_URL ?? null,
     oidc:
       e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
         ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET }

@@ -5,6 +5,7 @@ import { systemClock } from './clock.ts';
 import { ConfigError, loadConfig, passkeysUnavailable, type Config } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
+import { openPostgres } from './db/postgres.ts';
 import { consoleMailer, smtpMailer } from './mail/mailer.ts';
 import { announcements, failures } from './log.ts';
 
@@ -29,9 +30,11 @@ async function main(): Promise<void> {
   const db = await openDatabase(config);
   await migrate(db);
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : consoleMailer();
+  const readDb = config.databaseReadUrl ? openPostgres(config.databaseReadUrl) : undefined;
   const { app, close, probes } = await buildApp({
     config,
     db,
+    ...(readDb ? { readDb } : {}),
     clock: systemClock,
     mailer,
     logger: { level: config.logLevel },

@@ -38,6 +38,8 @@ export interface TestAppOptions {
   /** The port to listen on (default: a free one). */
   port?: number;
   consoleDist?: string;
+  /** A read replica's stand-in for the reads that may use one (DATABASE_READ_URL; read-replica.test.ts). */
+  readDb?: Db;
   /** Every log line of the app, at every level, goes here (logs.test.ts reads them). */
   logTo?: { write(line: string): void };
 }
@@ -83,6 +85,7 @@ export async function startTestApp(db: Db, options: TestAppOptions = {}): Promis
     mailer,
     logger: options.logTo ? { level: 'trace', stream: options.logTo } : process.env.TEST_LOG ? { level: 'error' } : false,
     consoleDist: options.consoleDist ?? '/nonexistent/console/dist',
+    ...(options.readDb ? { readDb: options.readDb } : {}),
   });
   if (options.listen) await built.app.listen({ host: '127.0.0.1', port });
   return { ...built, close: () => built.app.close(), config, clock, mailer, baseUrl: config.publicUrl };

@@ -27,8 +27,8 @@ import { performance } from 'node:perf_hooks';
 import * as client from 'openid-client';
 import { API_BASE_PATH, api, buildPath, projectIssuerPath, type ApplicationKeys, type Endpoint } from '@latchkey/domain';
 import { migrate } from '../src/db/migrate.ts';
-import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Passkey, type RequestOptions } from '../test/support/authenticator.ts';
-import { Browser, type BrowserResponse } from '../test/support/browser.ts';
+import { Browser } from '../test/support/browser.ts';
+import { formAction, REDIRECT, registerUser, settle, signIn, type User } from './sign-in-flow.ts';
 import { createScratchPostgres } from '../test/support/scratch-postgres.ts';
 import type { BenchAnswer, BenchQuestion, BenchReady, BenchRequest } from './issuer-server.ts';
 
@@ -38,7 +38,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const MAX_SIGN_INS = Number(process.env.BENCH_MAX_SIGN_INS ?? 10_000);
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 20);
 const WARM_REQUESTS = 200;
-const REDIRECT = 'https://app.example.com/callback';
 
 function say(line: string): void {
   process.stdout.write(`${line.startsWith('{') ? ' ' : ''}${line}\n`);
@@ -62,18 +61,6 @@ async function freePort(): Promise<number> {
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
   });
-}
-
-/** The action of the index-th form of a page, absolute. */
-function formAction(page: BrowserResponse, index = 0): string {
-  const action = [...page.text.matchAll(/<form[^>]*action="([^"]+)"/g)].map((m) => (m[1] as string).replaceAll('&amp;', '&'))[index];
-  if (!action) throw new Error(`no form #${index} on ${page.url} (${page.status}):\n${page.text.slice(0, 500)}`);
-  return new URL(action, page.url).href;
-}
-
-const toApp = (location: string) => location.startsWith(REDIRECT);
-async function settle(browser: Browser, first: BrowserResponse): Promise<BrowserResponse> {
-  return (await browser.follow(first, toApp)).at(-1) as BrowserResponse;
 }
 
 /** The server process, as the load generator sees it. */
@@ -168,51 +155,6 @@ async function projectWithKeys(post: Awaited<ReturnType<typeof adminApi>>, n: nu
   return { projectId: project.id, keys };
 }
 
-async function authorizationUrl(config: client.Configuration): Promise<{ url: URL; verifier: string }> {
-  const verifier = client.randomPKCECodeVerifier();
-  const url = client.buildAuthorizationUrl(config, {
-    redirect_uri: REDIRECT,
-    scope: 'openid email',
-    code_challenge: await client.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-  });
-  return { url, verifier };
-}
-
-interface User {
-  email: string;
-  passkey: Passkey;
-  sub: string;
-}
-
-/** A new user: emailed code, then "Create a passkey" (the software authenticator). */
-async function registerUser(server: Server, config: client.Configuration, email: string): Promise<User> {
-  const browser = new Browser();
-  const start = await authorizationUrl(config);
-  const emailPage = await settle(browser, await browser.get(start.url.href));
-  const codePage = await settle(browser, await browser.request(formAction(emailPage), { form: { email } }));
-  const offer = await settle(browser, await browser.request(formAction(codePage), { form: { code: await server.lastCode(email) } }));
-  const made = createPasskey(pageOptions<CreationOptions>(offer.text), server.baseUrl);
-  const back = await settle(browser, await browser.request(formAction(offer), { form: { response: JSON.stringify(made.response) } }));
-  if (!back.location?.startsWith(REDIRECT)) throw new Error(`registration did not return to the app: ${back.status} ${back.text.slice(0, 300)}`);
-  const tokens = await client.authorizationCodeGrant(config, new URL(back.location), { pkceCodeVerifier: start.verifier });
-  return { email, passkey: made.passkey, sub: tokens.claims()?.sub as string };
-}
-
-/** One whole sign-in of a returning user with their passkey; throws unless it ends with the user's tokens. */
-async function signIn(server: Server, config: client.Configuration, user: User): Promise<void> {
-  const browser = new Browser();
-  const start = await authorizationUrl(config);
-  const emailPage = await settle(browser, await browser.get(start.url.href));
-  const passkeyPage = await settle(browser, await browser.request(formAction(emailPage), { form: { email: user.email } }));
-  const response = usePasskey(user.passkey, pageOptions<RequestOptions>(passkeyPage.text), server.baseUrl);
-  const back = await settle(browser, await browser.request(formAction(passkeyPage), { form: { response: JSON.stringify(response) } }));
-  if (!back.location?.startsWith(REDIRECT)) throw new Error(`the sign-in did not return to the app: ${back.status} ${back.text.slice(0, 300)}`);
-  const tokens = await client.authorizationCodeGrant(config, new URL(back.location), { pkceCodeVerifier: start.verifier });
-  if (tokens.claims()?.sub !== user.sub) throw new Error('the sign-in answered another sub');
-}
-
-/** Each virtual user signs in again and again, one sign-in at a time, until the time or the count is up. */
 async function signInLoad(users: Array<{ server: Server; config: client.Configuration; user: User }>): Promise<{ rate: number; times: number[] }> {
   const times: number[] = [];
   let started = 0;

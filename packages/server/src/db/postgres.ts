@@ -32,6 +32,15 @@ export function openPostgres(connectionString: string): Db {
     query: <T>(sql: string, params: readonly unknown[] = []) => run<T>(pool, sql, params),
     async transaction(fn) {
       const client = await pool.connect();
+      // A connection lost while checked out (the server restarted, an administrator ended it)
+      // emits 'error' on its client, which the pool listens for only while the client is idle:
+      // unheard, it would end the process. The query under way fails by itself; the broken client
+      // is dropped from the pool at release, and the next transaction connects anew.
+      let broken: Error | undefined;
+      const lost = (error: Error) => {
+        broken = error;
+      };
+      client.on('error', lost);
       try {
         await client.query('BEGIN');
         const result = await fn(clientDb(client));
@@ -41,7 +50,8 @@ export function openPostgres(connectionString: string): Db {
         await client.query('ROLLBACK').catch(() => {});
         throw error;
       } finally {
-        client.release();
+        client.off('error', lost);
+        client.release(broken);
       }
     },
     async exec(sql) {

@@ -114,7 +114,7 @@ type Outcome = { delivered: true; status: number; ms: number } | { delivered: fa
 export function createBackchannelDelivery(deps: BackchannelDeliveryDeps) {
   const { db, clock, outgoing, sign } = deps;
   let running: Promise<number> | null = null;
-  let again = false;
+  let next: Promise<number> | null = null;
   let stopping = false;
   let timer: NodeJS.Timeout | null = null;
 
@@ -233,19 +233,23 @@ export function createBackchannelDelivery(deps: BackchannelDeliveryDeps) {
     return { delivered: false, reason: 'sign_failed', final: notice.attempts >= BACKCHANNEL_MAX_ATTEMPTS };
   };
 
-  /** Runs a round now, or once more after the one under way. */
+  /**
+   * Runs a round now; while one is under way, one more after it (shared by every caller meanwhile),
+   * so what a caller queued before calling is always looked at by the round its promise waits for.
+   */
   function deliverDue(): Promise<number> {
     if (stopping) return Promise.resolve(0);
     if (running) {
-      again = true;
-      return running;
+      next ??= running
+        .catch(() => 0)
+        .then(() => {
+          next = null;
+          return deliverDue();
+        });
+      return next;
     }
     running = round().finally(() => {
       running = null;
-      if (again) {
-        again = false;
-        void deliverDue().catch(deps.warn);
-      }
     });
     return running;
   }
@@ -266,8 +270,8 @@ export function createBackchannelDelivery(deps: BackchannelDeliveryDeps) {
       stopping = true;
       if (timer) clearInterval(timer);
       timer = null;
-      again = false;
       await running?.catch(() => undefined);
+      await next?.catch(() => undefined);
     },
   };
 }

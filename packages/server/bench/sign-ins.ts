@@ -22,7 +22,7 @@
  *   BENCH_SERVER_PROF             a folder: the server process writes its CPU profile there
  */
 import { fork } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from '../test/support/free-port.ts';
 import { performance } from 'node:perf_hooks';
 import * as client from 'openid-client';
 import { API_BASE_PATH, api, buildPath, projectIssuerPath, type ApplicationKeys, type Endpoint } from '@latchkey/domain';
@@ -50,17 +50,6 @@ function figure(name: string, value: number, unit: string, target: number, bette
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 /** The server process, as the load generator sees it. */

@@ -13,7 +13,7 @@ import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
+import { freePort } from '../test/support/free-port.ts';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as client from 'openid-client';
@@ -42,17 +42,6 @@ const MAX_DATABASE_RECOVERY_MS = 5000;
 const MAX_FAILURE_WINDOW_MS = 3000;
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
-
-async function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => ok(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /** The sign-in codes the instances "mailed" (their console mailer's JSON lines). */
 const codes = new Map<string, string>();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import { networksOf } from './http/outgoing.ts';
 import pino, { type DestinationStream, type Logger } from 'pino';
 
 /**
@@ -31,13 +32,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * own id is not taken: it could forge another request's id in the logs).
  */
 export function requestIdOf(trustProxy: readonly string[]): (request: IncomingMessage) => string {
-  const trusted = new BlockList();
-  for (const entry of trustProxy) {
-    const [address = '', prefix] = entry.split('/');
-    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-    if (prefix === undefined) trusted.addAddress(address, family);
-    else trusted.addSubnet(address, Number(prefix), family);
-  }
+  const trusted = networksOf(trustProxy);
   return (request) => {
     const given = request.headers['x-request-id'];
     const from = (request.socket.remoteAddress ?? '').replace(/^::ffff:/, '');

@@ -1,5 +1,6 @@
 import * as client from 'openid-client';
 import { beforeAll, expect, it } from 'vitest';
+import { SESSION_COOKIE } from '../src/http/cookies.ts';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { Browser } from './support/browser.ts';
 import { describeWithDatabase } from './support/databases.ts';
@@ -45,7 +46,7 @@ describeWithDatabase('the server’s log', (d) => {
     expect(wrong.status).toBe(401);
     await fetch(`${t.baseUrl}/api/projects`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: `lk_session=${admin.session.sessionId}` },
+      headers: { 'content-type': 'application/json', cookie: `${SESSION_COOKIE}=${admin.session.sessionId}` },
       body: '{"name":',
     });
     await fetch(`${t.baseUrl}/nothing-here?code=${tokens.access_token}`);

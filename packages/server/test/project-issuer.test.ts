@@ -383,10 +383,14 @@ describe('project issuer pieces', () => {
   it('keeps at most the configured number of providers, rebuilding one whose version changed', async () => {
     const { createProviderCache } = await import('../src/provider/provider-cache.ts');
     let builds = 0;
-    const cache = createProviderCache(async () => {
-      builds += 1;
-      return {} as never;
-    }, 2);
+    let evicted = 0;
+    const cache = createProviderCache(
+      async () => {
+        builds += 1;
+        return {} as never;
+      },
+      { max: 2, observe: { evicted: () => (evicted += 1), size: () => undefined } },
+    );
     const state = (projectId: string, version = 1) => ({ projectId, version }) as never;
     await cache.providerFor(state('a'));
     await cache.providerFor(state('a'));
@@ -396,6 +400,8 @@ describe('project issuer pieces', () => {
     await cache.providerFor(state('b'));
     await cache.providerFor(state('c'));
     expect(cache.size).toBe(2);
+    // 'a' went for room when 'c' came: an eviction (a version change is a rebuild, not one).
+    expect(evicted).toBe(1);
     await cache.providerFor(state('a', 2));
     expect(builds).toBe(5);
   });

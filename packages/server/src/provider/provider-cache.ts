@@ -18,10 +18,16 @@ export const PROVIDER_MAX_AGE_MS = 10 * 60 * 1000;
  */
 export function createProviderCache(
   build: (state: IssuerState) => Promise<Provider>,
-  max = PROVIDER_CACHE_SIZE,
-  maxAgeMs = PROVIDER_MAX_AGE_MS,
-  /** Told when a built provider is dropped for room or age, and the cache's size after each use. */
-  observe?: { evicted(): void; size(entries: number): void },
+  {
+    max = PROVIDER_CACHE_SIZE,
+    maxAgeMs = PROVIDER_MAX_AGE_MS,
+    observe,
+  }: {
+    max?: number;
+    maxAgeMs?: number;
+    /** Told when a built provider is dropped for room or age, and the cache's size after each use. */
+    observe?: { evicted(): void; size(entries: number): void };
+  } = {},
 ) {
   const entries = new Map<string, { version: string; builtAt: number; provider: Promise<Provider> }>();
   return {

@@ -170,9 +170,7 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
         signingKeys: await issuerSigningKeys(db, secretBox, state.projectId, state.issuer.id_token_signing_alg, signingKeyGraceSeconds(state.issuer)),
         cookieKeys: await issuerCookieKeys(db, secretBox),
       }),
-    undefined,
-    undefined,
-    metrics && { evicted: () => metrics.providerCacheEvictions.inc(), size: (entries) => metrics.providerCacheSize.set(entries) },
+    metrics ? { observe: { evicted: () => metrics.providerCacheEvictions.inc(), size: (entries) => metrics.providerCacheSize.set(entries) } } : {},
   );
   const refuse = (reply: FastifyReply, status: number, body: string, csp = SIGN_IN_CSP) =>
     reply.status(status).header('Content-Security-Policy', csp).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(body);

@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { XSRF_COOKIE, XSRF_HEADER } from '@latchkey/domain';
@@ -10,18 +9,9 @@ import { SESSION_COOKIE } from '../../src/http/cookies.ts';
 import { grantPermissions, insertAccount, type AccountRow } from '../../src/modules/accounts/accounts.repository.ts';
 import { sessionIdRef } from '../../src/modules/session/session.service.ts';
 import { RecordingMailer, TestClock } from './fakes.ts';
+import { freePort } from './free-port.ts';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface TestApp extends LatchkeyApp {
   config: Config;

@@ -55,8 +55,8 @@ async function load(direct: pg.Client): Promise<void> {
     [PROJECTS, APP_WORDS, APPS_PER_PROJECT],
   );
   await direct.query(
-    `INSERT INTO application_keys (application_id, client_id, client_secret_hash, redirect_uris, created_at)
-     SELECT id, rtrim(translate(encode(decode(md5(id), 'hex'), 'base64'), '+/', '-_'), '='), md5(id || 's'), '{https://app.example.com/cb}', now()
+    `INSERT INTO application_keys (project_id, application_id, client_id, client_secret_hash, redirect_uris, created_at)
+     SELECT project_id, id, rtrim(translate(encode(decode(md5(id), 'hex'), 'base64'), '+/', '-_'), '='), md5(id || 's'), '{https://app.example.com/cb}', now()
        FROM applications WHERE id LIKE 'app%'`,
   );
   await direct.query(

@@ -184,7 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   } else {
     const keys = await loadConsoleIssuerKeys(db, secretBox);
     const provider = createConsoleProvider({ db, secretBox, keys, publicUrl: config.publicUrl });
-    loginCodes = createLoginCodes({ db, clock, mailer, secretBox });
+    loginCodes = createLoginCodes({ db, clock, mailer, secretBox }, CONSOLE_ISSUER);
     await registerIdpRoutes(app, { db, clock, secretBox, provider, loginCodes, publicUrl: config.publicUrl });
     signIn = builtInSignInProvider(
       openIdSignInProvider({
@@ -261,7 +261,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
     void (async () => {
       await sessions.purgeExpired();
       // Codes and limits of the console's provider and of every project's issuer share their tables.
-      await createLoginCodes({ db, clock, mailer, secretBox }).purgeExpired();
+      await createLoginCodes({ db, clock, mailer, secretBox }, CONSOLE_ISSUER).purgeExpired();
       await deleteExpiredOidcPayloads(db);
       await deleteRetiredSigningKeys(db);
       await ensureEventPartitions(db, clock.now(), config.eventRetentionMonths);

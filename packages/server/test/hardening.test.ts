@@ -14,7 +14,7 @@ import { describeWithDatabase } from './support/databases.ts';
 import { createProject, getProject, serviceAccountKey } from './support/fixtures.ts';
 import { formAction, openSignIn, postLogin, submitCode, submitEmail } from './support/sign-in.ts';
 
-const TABLES_WITH_SECRETS = ['sessions', 'idp_login_codes', 'oidc_payloads', 'server_keys'] as const;
+const TABLES_WITH_SECRETS = ['sessions', 'login_codes', 'oidc_payloads', 'server_keys'] as const;
 
 /** Every string value (at any depth) of a JSON-like value. */
 function stringsIn(value: unknown, into: string[] = []): string[] {
@@ -66,7 +66,7 @@ describeWithDatabase('secrets at rest (issue 7, defect 8)', (t) => {
     const codePage = await submitEmail(browser, emailPage, email);
     const code = app.mailer.lastCode(email);
     // Before the code is used: the pending code is in the table now.
-    const pending = JSON.stringify(await rowsOf('idp_login_codes'));
+    const pending = JSON.stringify(await rowsOf('login_codes'));
     const back = await submitCode(app, browser, codePage, code);
     const authorizationCode = new URL(back.location as string).searchParams.get('code') as string;
     const login = await postLogin(app, browser, back.location as string);

@@ -71,6 +71,7 @@ async function admitInteraction(db: Db, box: SecretBox, issuer: string, ip: stri
   const { perAddress, perIssuer, windowMs } = INTERACTION_LIMITS;
   const refused = await hitAll(
     db,
+    issuer,
     [
       { name: 'address', bucket: bucket('address', rateLimitKeyOf(ip)), max: perAddress, windowMs },
       { name: 'issuer', bucket: bucket('issuer'), max: perIssuer, windowMs },

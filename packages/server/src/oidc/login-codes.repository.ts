@@ -15,19 +15,22 @@ const LOGIN_CODE = `interaction_ref AS "interactionRef", email, code_hash AS "co
 /** The interaction's code, replacing the one it had (a new code, or a different address). */
 export async function replaceLoginCode(
   db: Db,
-  c: { interactionRef: string; email: string; codeHash: string; now: Date; expiresAt: Date },
+  c: { issuer: string; interactionRef: string; email: string; codeHash: string; now: Date; expiresAt: Date },
 ): Promise<void> {
   await db.query(
-    `INSERT INTO idp_login_codes (interaction_ref, email, code_hash, created_at, expires_at, attempts, consumed_at)
-     VALUES ($1, $2, $3, $4, $5, 0, NULL)
-     ON CONFLICT (interaction_ref) DO UPDATE SET email = EXCLUDED.email, code_hash = EXCLUDED.code_hash,
+    `INSERT INTO login_codes (issuer, interaction_ref, email, code_hash, created_at, expires_at, attempts, consumed_at)
+     VALUES ($6, $1, $2, $3, $4, $5, 0, NULL)
+     ON CONFLICT (issuer, interaction_ref) DO UPDATE SET email = EXCLUDED.email, code_hash = EXCLUDED.code_hash,
        created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at, attempts = 0, consumed_at = NULL`,
-    [c.interactionRef, c.email, c.codeHash, c.now, c.expiresAt],
+    [c.interactionRef, c.email, c.codeHash, c.now, c.expiresAt, c.issuer],
   );
 }
 
-export async function findLoginCode(db: Db, interactionRef: string): Promise<LoginCodeRow | null> {
-  const { rows } = await db.query<LoginCodeRow>(`SELECT ${LOGIN_CODE} FROM idp_login_codes WHERE interaction_ref = $1`, [interactionRef]);
+export async function findLoginCode(db: Db, issuer: string, interactionRef: string): Promise<LoginCodeRow | null> {
+  const { rows } = await db.query<LoginCodeRow>(`SELECT ${LOGIN_CODE} FROM login_codes WHERE issuer = $2 AND interaction_ref = $1`, [
+    interactionRef,
+    issuer,
+  ]);
   return rows[0] ?? null;
 }
 
@@ -35,28 +38,28 @@ export async function findLoginCode(db: Db, interactionRef: string): Promise<Log
  * Counts one try at this very code (same hash, unused, under `maxAttempts`); answers the new try
  * count, or null when the code has no try left (or was replaced or used meanwhile).
  */
-export async function countAttempt(db: Db, interactionRef: string, codeHash: string, maxAttempts: number): Promise<number | null> {
+export async function countAttempt(db: Db, issuer: string, interactionRef: string, codeHash: string, maxAttempts: number): Promise<number | null> {
   const { rows } = await db.query<{ attempts: number }>(
-    `UPDATE idp_login_codes SET attempts = attempts + 1
-      WHERE interaction_ref = $1 AND code_hash = $2 AND consumed_at IS NULL AND attempts < $3
+    `UPDATE login_codes SET attempts = attempts + 1
+      WHERE issuer = $4 AND interaction_ref = $1 AND code_hash = $2 AND consumed_at IS NULL AND attempts < $3
       RETURNING attempts`,
-    [interactionRef, codeHash, maxAttempts],
+    [interactionRef, codeHash, maxAttempts, issuer],
   );
   return rows[0]?.attempts ?? null;
 }
 
 /** Marks the code used; false when another request used it first. */
-export async function consumeLoginCode(db: Db, interactionRef: string, codeHash: string, at: Date): Promise<boolean> {
+export async function consumeLoginCode(db: Db, issuer: string, interactionRef: string, codeHash: string, at: Date): Promise<boolean> {
   const { rows } = await db.query(
-    `UPDATE idp_login_codes SET consumed_at = $3 WHERE interaction_ref = $1 AND code_hash = $2 AND consumed_at IS NULL
+    `UPDATE login_codes SET consumed_at = $3 WHERE issuer = $4 AND interaction_ref = $1 AND code_hash = $2 AND consumed_at IS NULL
      RETURNING interaction_ref`,
-    [interactionRef, codeHash, at],
+    [interactionRef, codeHash, at, issuer],
   );
   return rows.length > 0;
 }
 
 /** Expired codes, and expired links and custom verification requests (docs/decisions/0018). */
 export async function deleteStaleLoginCodes(db: Db, before: Date): Promise<void> {
-  await db.query('DELETE FROM idp_login_codes WHERE expires_at <= $1', [before]);
+  await db.query('DELETE FROM login_codes WHERE expires_at <= $1', [before]);
   await db.query('DELETE FROM identity_verifications WHERE expires_at <= $1', [before]);
 }

@@ -58,14 +58,14 @@ export type VerifyCodeResult =
 export function createLoginCodes(
   { db, clock, mailer, secretBox }: { db: Db; clock: Clock; mailer: Mailer; secretBox: SecretBox },
   /**
-   * Whose sign-ins these are: '' for the console's provider, `project:{id}` for a project's issuer.
-   * Codes and every limit are counted per scope, so one project's traffic never uses up another's.
+   * Whose sign-ins these are: the issuer's key, a project's id or 'console' (CONSOLE_ISSUER). Codes
+   * and every limit are kept per issuer, so one project's traffic never uses up another's.
    */
-  scope = '',
+  issuer: string,
   /** The mail's words for a code valid `minutes` (a project's pages' language and name); none: the console's. */
   message?: (code: string, minutes: number) => LoginCodeMessage,
 ) {
-  const scoped = (parts: string[]) => (scope ? [scope, ...parts] : parts).join('\n');
+  const scoped = (parts: string[]) => [issuer, ...parts].join('\n');
   const ref = (interactionUid: string) => secretBox.hmac('login-interaction', scoped([interactionUid]));
   const hashCode = (interactionRef: string, email: string, code: string) => secretBox.hmac('login-code', `${interactionRef}\n${email}\n${code}`);
   const limit = <Name extends string>(name: Name, key: string[], max: number, windowMs: number): RateLimit<Name> => ({
@@ -89,19 +89,20 @@ export function createLoginCodes(
       limit('address', ['send', email, client], MAX_CODES_PER_ADDRESS, SEND_WINDOW_MS),
       limit('client', ['send', client], MAX_CODES_PER_CLIENT, SEND_WINDOW_MS),
     );
-    return (await hitAll(db, limits, clock.now()))?.name ?? null;
+    return (await hitAll(db, issuer, limits, clock.now()))?.name ?? null;
   }
 
   return {
     async request(email: string, interactionUid: string, clientIp: string): Promise<RequestCodeResult> {
       const now = clock.now();
       const interactionRef = ref(interactionUid);
-      const current = await findLoginCode(db, interactionRef);
+      const current = await findLoginCode(db, issuer, interactionRef);
       const refused = await countSend(email, interactionUid, clientIp, current?.email ?? null);
       if (refused) return { ok: false, reason: 'rate_limited', limit: refused };
 
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
       await replaceLoginCode(db, {
+        issuer,
         interactionRef,
         email,
         codeHash: hashCode(interactionRef, email, code),
@@ -125,12 +126,12 @@ export function createLoginCodes(
 
     /** The address a code was last sent to during this interaction, if any. */
     async pendingEmail(interactionUid: string): Promise<string | null> {
-      return (await findLoginCode(db, ref(interactionUid)))?.email ?? null;
+      return (await findLoginCode(db, issuer, ref(interactionUid)))?.email ?? null;
     },
 
     async verify(interactionUid: string, code: string, clientIp: string): Promise<VerifyCodeResult> {
       const interactionRef = ref(interactionUid);
-      const row = await findLoginCode(db, interactionRef);
+      const row = await findLoginCode(db, issuer, interactionRef);
       if (!row) return { ok: false, reason: 'none' };
       if (row.consumedAt) return { ok: false, reason: 'used' };
       if (row.attempts >= MAX_CODE_ATTEMPTS) return { ok: false, reason: 'too_many' };
@@ -139,6 +140,7 @@ export function createLoginCodes(
       const client = rateLimitKeyOf(clientIp);
       const refused = await hitAll(
         db,
+        issuer,
         [
           limit('address', ['try', row.email, client], MAX_TRIES_PER_ADDRESS, TRIES_WINDOW_MS),
           limit('client', ['try', client], MAX_TRIES_PER_CLIENT, TRIES_WINDOW_MS),
@@ -147,12 +149,12 @@ export function createLoginCodes(
       );
       if (refused) return { ok: false, reason: 'address_locked' };
 
-      const attempts = await countAttempt(db, interactionRef, row.codeHash, MAX_CODE_ATTEMPTS);
+      const attempts = await countAttempt(db, issuer, interactionRef, row.codeHash, MAX_CODE_ATTEMPTS);
       if (attempts === null) return { ok: false, reason: 'too_many' };
       if (!safeEqual(hashCode(interactionRef, row.email, code), row.codeHash)) {
         return { ok: false, reason: 'wrong', attemptsLeft: MAX_CODE_ATTEMPTS - attempts };
       }
-      if (!(await consumeLoginCode(db, interactionRef, row.codeHash, now))) return { ok: false, reason: 'used' };
+      if (!(await consumeLoginCode(db, issuer, interactionRef, row.codeHash, now))) return { ok: false, reason: 'used' };
       return { ok: true, email: row.email };
     },
 

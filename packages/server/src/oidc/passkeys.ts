@@ -226,7 +226,8 @@ export function passkeySteps(deps: {
     max,
     windowMs: LIMIT_WINDOW_MS,
   });
-  const tooMany = async (ctx: StepContext, name: string, max: number) => (await hitAll(db, [clientLimit(ctx, name, max)], clock.now())) !== null;
+  const tooMany = async (ctx: StepContext, name: string, max: number) =>
+    (await hitAll(db, issuerKey, [clientLimit(ctx, name, max)], clock.now())) !== null;
   const tooManyPage = (ctx: StepContext) => emailPage(ctx.links, { error: textsOf(brand).tooManyTries }, brand);
   const quickCodeHash = (userId: string, code: string) => secretBox.hmac('quick-code', `${issuerKey}\n${userId}\n${code}`);
 
@@ -461,7 +462,7 @@ export function passkeySteps(deps: {
         max: QUICK_CODE_TRIES,
         windowMs: QUICK_CODE_TTL_MS,
       };
-      if ((await hitAll(db, [fromHere], clock.now())) !== null) return refuse('too_many');
+      if ((await hitAll(db, issuerKey, [fromHere], clock.now())) !== null) return refuse('too_many');
       if ((await codes.store.countTry({ userId: user.id, codeHash: stored.codeHash, max: QUICK_CODE_TRIES_PER_CODE })) === null) {
         return refuse('too_many');
       }

@@ -13,14 +13,20 @@ export interface RateLimit<Name extends string = string> {
 export const rateLimitObservers = new Set<(limit: string) => void>();
 
 /**
- * Counts one hit in each limit, all or none: answers the first limit that is used up (and counts
+ * Counts one hit in each limit of `issuer` (a project's id, or 'console': the windows are kept under
+ * it, docs/decisions/0037), all or none: answers the first limit that is used up (and counts
  * nothing), or null when every hit was counted. Fixed windows in the database, so every instance
  * shares them; one statement: the used-up check, then one upsert per limit, each refusing a row
  * already at its maximum under the row's lock, so concurrent requests cannot slip past. (Only when
  * another request fills a bucket between the check and the upsert can a refused request still
  * have counted in the others: an over-count, never an under-count.)
  */
-export async function hitAll<Name extends string>(db: Db, limits: readonly RateLimit<Name>[], now: Date): Promise<RateLimit<Name> | null> {
+export async function hitAll<Name extends string>(
+  db: Db,
+  issuer: string,
+  limits: readonly RateLimit<Name>[],
+  now: Date,
+): Promise<RateLimit<Name> | null> {
   // A bucket named twice would be one row upserted twice in a statement: counted once, at the lowest maximum.
   const byBucket = new Map<string, RateLimit<Name>>();
   for (const limit of limits) {
@@ -33,12 +39,12 @@ export async function hitAll<Name extends string>(db: Db, limits: readonly RateL
     `WITH wanted AS (
        SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::int[]) AS w(bucket, ends_at, max)
      ), used_up AS (
-       SELECT w.bucket FROM wanted w JOIN rate_limits r ON r.bucket = w.bucket
+       SELECT w.bucket FROM wanted w JOIN rate_limit_windows r ON r.issuer = $5 AND r.bucket = w.bucket
         WHERE r.window_ends_at > $4 AND r.hits >= w.max
      ), counted AS (
-       INSERT INTO rate_limits AS r (bucket, window_started_at, window_ends_at, hits)
-       SELECT bucket, $4, ends_at, 1 FROM wanted WHERE NOT EXISTS (SELECT 1 FROM used_up)
-       ON CONFLICT (bucket) DO UPDATE SET
+       INSERT INTO rate_limit_windows AS r (issuer, bucket, window_started_at, window_ends_at, hits)
+       SELECT $5, bucket, $4, ends_at, 1 FROM wanted WHERE NOT EXISTS (SELECT 1 FROM used_up)
+       ON CONFLICT (issuer, bucket) DO UPDATE SET
          window_started_at = CASE WHEN r.window_ends_at <= $4 THEN EXCLUDED.window_started_at ELSE r.window_started_at END,
          window_ends_at = CASE WHEN r.window_ends_at <= $4 THEN EXCLUDED.window_ends_at ELSE r.window_ends_at END,
          hits = CASE WHEN r.window_ends_at <= $4 THEN 1 ELSE r.hits + 1 END
@@ -47,7 +53,7 @@ export async function hitAll<Name extends string>(db: Db, limits: readonly RateL
      )
      SELECT bucket, true AS full FROM used_up
      UNION ALL SELECT bucket, false AS full FROM counted`,
-    [wanted.map((l) => l.bucket), wanted.map((l) => new Date(now.getTime() + l.windowMs)), wanted.map((l) => l.max), now],
+    [wanted.map((l) => l.bucket), wanted.map((l) => new Date(now.getTime() + l.windowMs)), wanted.map((l) => l.max), now, issuer],
   );
   const full = new Set(rows.filter((r) => r.full).map((r) => r.bucket));
   const counted = new Set(rows.filter((r) => !r.full).map((r) => r.bucket));
@@ -57,5 +63,5 @@ export async function hitAll<Name extends string>(db: Db, limits: readonly RateL
 }
 
 export async function deleteEndedRateLimits(db: Db, now: Date): Promise<void> {
-  await db.query('DELETE FROM rate_limits WHERE window_ends_at <= $1', [now]);
+  await db.query('DELETE FROM rate_limit_windows WHERE window_ends_at <= $1', [now]);
 }

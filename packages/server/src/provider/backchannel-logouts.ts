@@ -63,8 +63,7 @@ export async function queueBackchannelLogouts(
     `INSERT INTO backchannel_logouts (project_id, id, client_id, sub, sid, cause, next_attempt_at, created_at)
      SELECT $1, x.id, x.client_id, x.sub, x.sid, $2, $3, $3
        FROM unnest($4::text[], $5::text[], $6::text[], $7::text[]) AS x(id, client_id, sub, sid)
-       JOIN application_keys k ON k.client_id = x.client_id AND k.backchannel_logout_uri IS NOT NULL
-       JOIN applications a ON a.id = k.application_id AND a.project_id = $1
+       JOIN application_keys k ON k.project_id = $1 AND k.client_id = x.client_id AND k.backchannel_logout_uri IS NOT NULL
       WHERE (SELECT count(*) FROM backchannel_logouts p
               WHERE p.project_id = $1 AND p.client_id = x.client_id AND p.sub = x.sub) < $8
      RETURNING id`,

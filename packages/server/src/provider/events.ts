@@ -69,6 +69,7 @@ export function projectEvents(deps: {
       const client = rateLimitKeyOf(origin.ip ?? '');
       const refused = await hitAll(
         db,
+        projectId,
         [
           { name: 'client', bucket: bucket(['client', client]), max: REFUSALS_PER_CLIENT, windowMs: REFUSALS_WINDOW_MS },
           { name: 'project', bucket: bucket(['project']), max: REFUSALS_PER_PROJECT, windowMs: REFUSALS_WINDOW_MS },

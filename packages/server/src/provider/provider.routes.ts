@@ -276,7 +276,7 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
       const uiLocales = (await interactionOf(provider))?.params.ui_locales;
       const brand = withIdentity(projectBrand(state, pageRequest(request, uiLocales)), verification, state.identityTypeLabel !== '');
       const events = eventsOf(projectId);
-      const loginCodes = createLoginCodes(deps, `project:${projectId}`, codeMail(brand));
+      const loginCodes = createLoginCodes(deps, projectId, codeMail(brand));
       return {
         provider,
         loginCodes,

@@ -86,7 +86,7 @@ export async function saveApplication(
  * the order is total: paging never repeats or skips a row. The name filter is "contains",
  * case-insensitive (`name_key LIKE lower('%…%')`), answered by the trigram index when the term is
  * selective and by the (project_id, name_key, id) index otherwise. Without a name the total is the
- * sum of the kept counters (migration 0003), one to a few rows.
+ * sum of the kept counters (migration 0003, made exact by freshCounts), one to a few rows.
  */
 export const applicationsTable = listTable(applicationList, {
   table: 'applications',
@@ -103,6 +103,44 @@ export const applicationsTable = listTable(applicationList, {
   scope: (projectId) => [eq('project_id', projectId)],
   counter: { sql: 'SELECT coalesce(sum(n), 0)::int AS total FROM application_counts', filters: ['enabled', 'platformCode'] },
 });
+
+/**
+ * Makes the project's kept totals (application_counts) exact before a list reads them. They were
+ * counted at some clients' version (projects.application_counts_version); every write to the
+ * project's applications raises that version (lockProjectForAppWrite, by this version and the
+ * previous), so a different one means a change since: the totals are counted again, under the
+ * project's row lock (writers hold it until they commit), in a statement that starts after it is
+ * taken and so sees every committed write. No trigger (a distributed database has none to offer:
+ * docs/decisions/0037); one primary-key read when nothing changed.
+ */
+export async function freshCounts(db: Db, projectId: string): Promise<void> {
+  const { rows } = await db.query<{ fresh: boolean }>(
+    'SELECT application_counts_version IS NOT DISTINCT FROM clients_version AS fresh FROM projects WHERE id = $1',
+    [projectId],
+  );
+  if (!rows[0] || rows[0].fresh) return;
+  await db.transaction(async (tx) => {
+    const { rows: locked } = await tx.query<{ version: number; fresh: boolean }>(
+      `SELECT clients_version AS version, application_counts_version IS NOT DISTINCT FROM clients_version AS fresh
+         FROM projects WHERE id = $1 FOR UPDATE`,
+      [projectId],
+    );
+    if (!locked[0] || locked[0].fresh) return;
+    await tx.query(
+      `WITH counted AS (
+         SELECT project_id, platform_code, enabled, count(*) AS n FROM applications WHERE project_id = $1 GROUP BY 1, 2, 3
+       ), kept AS (
+         INSERT INTO application_counts (project_id, platform_code, enabled, n) SELECT * FROM counted
+         ON CONFLICT (project_id, platform_code, enabled) DO UPDATE SET n = EXCLUDED.n
+       ), emptied AS (
+         DELETE FROM application_counts c WHERE c.project_id = $1
+            AND NOT EXISTS (SELECT 1 FROM counted x WHERE x.platform_code = c.platform_code AND x.enabled = c.enabled)
+       )
+       UPDATE projects SET application_counts_version = $2 WHERE id = $1`,
+      [projectId, locked[0].version],
+    );
+  });
+}
 
 // The keys as the API answers them; the secret's hash is never read back into an answer, only
 // verification selects it. `clientSecret` is filled only in the answer that generated it.
@@ -141,9 +179,9 @@ export async function insertKeys(
   },
 ): Promise<Versioned<StoredApplicationKeys>> {
   const { rows } = await db.query<KeysRow>(
-    `INSERT INTO application_keys (application_id, client_id, client_secret_hash, redirect_uris, post_logout_redirect_uris, backchannel_logout_uri,
-       created_at, version)
-     VALUES ($1, $2, $3, $4::text[], $6::text[], $7, $5, 1) RETURNING ${KEYS}`,
+    `INSERT INTO application_keys (project_id, application_id, client_id, client_secret_hash, redirect_uris, post_logout_redirect_uris,
+       backchannel_logout_uri, created_at, version)
+     SELECT a.project_id, $1, $2, $3, $4::text[], $6::text[], $7, $5, 1 FROM applications a WHERE a.id = $1 RETURNING ${KEYS}`,
     [k.applicationId, k.clientId, k.clientSecretHash, k.redirectUris, k.now, k.postLogoutRedirectUris, k.backchannelLogoutUri],
   );
   return versionedKeys(rows[0]) as Versioned<StoredApplicationKeys>;
@@ -184,9 +222,9 @@ export async function rehashClientSecret(db: Db, p: { clientId: string; from: st
   // The project's clients' version rises with it: a cached client holding the old hash is read again.
   await db.query(
     `WITH rehashed AS (
-       UPDATE application_keys SET client_secret_hash = $3 WHERE client_id = $1 AND client_secret_hash = $2 RETURNING application_id)
+       UPDATE application_keys SET client_secret_hash = $3 WHERE client_id = $1 AND client_secret_hash = $2 RETURNING project_id)
      UPDATE projects SET clients_version = clients_version + 1
-      WHERE id IN (SELECT a.project_id FROM applications a JOIN rehashed r ON r.application_id = a.id)`,
+      WHERE id IN (SELECT project_id FROM rehashed)`,
     [p.clientId, p.from, p.to],
   );
 }
@@ -198,8 +236,8 @@ export async function findClient(db: Db, clientId: string): Promise<Client | nul
     `SELECT a.project_id AS "projectId", a.application_type AS "applicationType", k.client_secret_hash AS "clientSecretHash", k.redirect_uris AS "redirectUris",
             k.post_logout_redirect_uris AS "postLogoutRedirectUris", k.backchannel_logout_uri AS "backchannelLogoutUri", a.enabled AS "applicationEnabled", p.enabled AS "projectEnabled"
        FROM application_keys k
-       JOIN applications a ON a.id = k.application_id
-       JOIN projects p ON p.id = a.project_id
+       JOIN applications a ON a.project_id = k.project_id AND a.id = k.application_id
+       JOIN projects p ON p.id = k.project_id
       WHERE k.client_id = $1`,
     [clientId],
   );

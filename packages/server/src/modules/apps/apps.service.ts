@@ -32,6 +32,7 @@ import {
   insertApplication,
   insertKeys,
   applicationsTable,
+  freshCounts,
   lockProjectForAppWrite,
   saveApplication,
   saveKeys,
@@ -177,8 +178,10 @@ export function createAppsService({ db, clock, audit, issuerAddress, secretBox, 
     projectOfApplication: (applicationId: string) => findProjectOfApplication(db, applicationId),
 
     /** spec §7 "GET projects/{project}/apps": filtered, sorted (name ascending by default), paged. */
-    listApps: (projectId: string, query: ApplicationListQuery): Promise<{ total: number; list: Application[] }> =>
-      applicationsTable.page(db, projectId, query),
+    async listApps(projectId: string, query: ApplicationListQuery): Promise<{ total: number; list: Application[] }> {
+      await freshCounts(db, projectId);
+      return applicationsTable.page(db, projectId, query);
+    },
 
     /** spec §7 "POST apps": the project comes from the body (the guard has checked it). */
     async createApp(

@@ -68,7 +68,7 @@ const withProject = (parts: string[], more = '') => `
 const PROJECT_COLUMNS = `'project' AS kind, p.id, p.id AS "projectId", p.name AS title, NULL AS detail`;
 const APP_COLUMNS = `'app' AS kind, a.id, a.project_id AS "projectId", a.name AS title, a.enabled`;
 // Read for the rows answered only, not for every match a project's seek passes.
-const CLIENT_ID = '(SELECT k.client_id FROM application_keys k WHERE k.application_id = m.id)';
+const CLIENT_ID = '(SELECT k.client_id FROM application_keys k WHERE k.project_id = m."projectId" AND k.application_id = m.id)';
 const ACCOUNT_COLUMNS = `'account' AS kind, a.id, coalesce(a.email, a.name) AS title, CASE WHEN a.email IS NOT NULL THEN nullif(a.name, '') END AS detail,
   (a.id IN ($text, $lower) OR a.sort_key = $lower) AS exact, a.email, a.is_service_account AS "serviceAccount", a.active`;
 const DEVICE_COLUMNS = `'device' AS kind, d.id, d.project_id AS "projectId", d.name AS title, d.user_key AS detail,
@@ -93,7 +93,7 @@ const STATEMENTS: Record<SearchKind, (t: SearchTerms, reach: SearchReach) => str
     withProject(
       [
         `SELECT ${APP_COLUMNS}, true AS exact FROM applications a WHERE a.id IN ($text, $lower) AND ${reachOf(reach, 'a.project_id')}`,
-        `(SELECT ${APP_COLUMNS}, k.client_id = $text AS exact FROM application_keys k JOIN applications a ON a.id = k.application_id
+        `(SELECT ${APP_COLUMNS}, k.client_id = $text AS exact FROM application_keys k JOIN applications a ON a.project_id = k.project_id AND a.id = k.application_id
          WHERE ${t.text.length >= CLIENT_ID_PREFIX_MIN ? `k.client_id COLLATE "C" LIKE $caseprefix` : 'k.client_id = $text'}
            AND ${reachOf(reach, 'a.project_id')} LIMIT $limit)`,
         startsWith(

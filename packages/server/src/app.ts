@@ -44,6 +44,9 @@ import { ensureEventPartitions } from './modules/audit/event-partitions.ts';
 import { createDeviceListService } from './modules/devices/device-list.ts';
 import { registerDeviceRoutes } from './modules/devices/devices.routes.ts';
 import { createDevicesService } from './modules/devices/devices.service.ts';
+import { createEndUserListService } from './modules/end-users/end-user-list.ts';
+import { registerEndUserRoutes } from './modules/end-users/end-users.routes.ts';
+import { createEndUsersService } from './modules/end-users/end-users.service.ts';
 import { registerProjectRoutes } from './modules/projects/projects.routes.ts';
 import { createSettingsHistory } from './modules/projects/settings-history.service.ts';
 import { findIssuer } from './modules/projects/projects.repository.ts';
@@ -229,6 +232,8 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   app.addHook('onClose', () => backchannel.stop());
   const devices = createDevicesService({ db, clock, audit, secretBox, logoutNoticesQueued: backchannel.nudge });
   const deviceList = createDeviceListService({ db, clock });
+  const endUsers = createEndUsersService({ db, clock, audit, secretBox, logoutNoticesQueued: backchannel.nudge });
+  const endUserList = createEndUserListService({ db, clock });
   const auditList = createAuditListService({ db: readDb, clock });
   const usage = createUsageService({ db: readDb, clock });
   const accounts = createAccountsService({
@@ -250,6 +255,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   registerProjectRoutes(app, projects, createSettingsHistory({ db }));
   registerAppRoutes(app, apps);
   registerDeviceRoutes(app, devices, deviceList);
+  registerEndUserRoutes(app, endUsers, endUserList);
   registerAuditRoutes(app, auditList);
   registerUsageRoutes(app, usage);
   registerAccountRoutes(app, accounts);

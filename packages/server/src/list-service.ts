@@ -1,4 +1,4 @@
-import { requireDateRange, type DateRange, type ExportFormat, type SortDirection } from '@latchkey/domain';
+import { requireDateRange, type DateRange, type ExportFormat, type RangeRules, type SortDirection } from '@latchkey/domain';
 import type { Clock } from './clock.ts';
 import type { Db } from './db/db.ts';
 import { exportFile, exportFilename, type ExportFile } from './export-file.ts';
@@ -10,6 +10,7 @@ type Range = { fromDate?: string | undefined; toDate?: string | undefined };
 
 /** What list-kit.ts's rangedListTable gives, as the service uses it. */
 interface RangedTable {
+  range: RangeRules;
   page(db: Db, projectId: string, range: DateRange, query: never): Promise<unknown>;
   batches(db: Db, projectId: string, range: DateRange, query: never, batchSize: number): AsyncGenerator<unknown[]>;
 }
@@ -41,11 +42,11 @@ export function rangedListService<T extends RangedTable>(
   const { db, clock } = deps;
   return {
     list(projectId: string, query: PageQuery<T>): ReturnType<T['page']> {
-      return table.page(db, projectId, requireDateRange(query, clock.now()), query as never) as ReturnType<T['page']>;
+      return table.page(db, projectId, requireDateRange(query, clock.now(), table.range), query as never) as ReturnType<T['page']>;
     },
     export(projectId: string, query: ExportQuery<T>): ExportFile {
       const { format } = query as { format: ExportFormat };
-      const range = requireDateRange(query, clock.now());
+      const range = requireDateRange(query, clock.now(), table.range);
       return exportFile<Item<T>>({
         format,
         filename: exportFilename(file.name, projectId, range),

@@ -5,13 +5,13 @@ import { appsApi, buildPath, devicesApi, REVOCATION_REASON, type ApplicationKeys
 import { findDevice, type Device } from '../src/provider/devices.repository.ts';
 import { userIdForEmail } from '../src/provider/project-users.repository.ts';
 import { anonymous, signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
-import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Passkey, type RequestOptions } from './support/authenticator.ts';
-import { Browser, type BrowserResponse } from './support/browser.ts';
+import { Browser } from './support/browser.ts';
 import { describeWithDatabase } from './support/databases.ts';
-import { closeProject, createProject, REDIRECT, storeDevice } from './support/fixtures.ts';
-import { authorizationRequest, OFFLINE, projectWithRelyingParty, refusal, untilApp, type RelyingParty } from './support/relying-party.ts';
-import { codeInsteadAction, formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
+import { closeProject, createProject, storeDevice } from './support/fixtures.ts';
+import { OFFLINE, projectWithRelyingParty, refusal, type RelyingParty } from './support/relying-party.ts';
+import { submitEmail } from './support/sign-in.ts';
 import { startReceiver } from './support/receiver.ts';
+import { endUserSignIns } from './support/end-user-sign-in.ts';
 
 interface ErrorAnswer {
   error: string;
@@ -166,50 +166,8 @@ describeWithDatabase('revoking a device (POST projects/{project}/mpinids/{mpinId
   describe('the provider sessions started with the passkey', () => {
     const project = (admin: SignedIn) => projectWithRelyingParty(app, admin);
 
-    /** Opens an authorization request in `browser`: the redirect back to the app (signed in) or the page it stops at. */
-    async function open(browser: Browser, p: RelyingParty, extra: Record<string, string> = {}) {
-      const request = await authorizationRequest(p, extra);
-      return { request, end: await untilApp(browser, await browser.get(request.url.href)) };
-    }
-
-    const signedInStraightAway = (end: BrowserResponse) => (end.location ?? '').startsWith(`${REDIRECT}?`);
-
-    async function tokensFrom(p: RelyingParty, callback: BrowserResponse, verifier: string) {
-      expect(callback.location ?? '', callback.text).toMatch(new RegExp(`^${REDIRECT}\\?`));
-      return client.authorizationCodeGrant(p.config, new URL(callback.location as string), { pkceCodeVerifier: verifier });
-    }
-
-    /** A new user: address, emailed code, "Create a passkey" (in `browser`). */
-    async function newUserWithPasskey(browser: Browser, p: RelyingParty): Promise<{ email: string; passkey: Passkey }> {
-      const email = uniqueEmail('revoked');
-      const { request, end: page1 } = await open(browser, p);
-      const codePage = await submitEmail(browser, page1, email);
-      const offer = await untilApp(browser, await browser.request(formAction(codePage), { form: { code: app.mailer.lastCode(email) } }));
-      expect(isPasskeyOffer(offer), offer.text).toBe(true);
-      const { passkey, response } = createPasskey(pageOptions<CreationOptions>(offer.text), app.baseUrl);
-      const after = await untilApp(browser, await browser.request(formAction(offer), { form: { response: JSON.stringify(response) } }));
-      await tokensFrom(p, after, request.verifier);
-      return { email, passkey };
-    }
-
-    /** A returning user signs in with the passkey alone (in `browser`); answers the tokens the app got. */
-    async function signInWithPasskey(browser: Browser, p: RelyingParty, email: string, passkey: Passkey, extra: Record<string, string> = {}) {
-      const { request, end: page1 } = await open(browser, p, extra);
-      const passkeyPage = await submitEmail(browser, page1, email);
-      expect(passkeyPage.text).toContain('Sign in with a passkey');
-      const answer = usePasskey(passkey, pageOptions<RequestOptions>(passkeyPage.text), app.baseUrl);
-      const after = await untilApp(browser, await browser.request(formAction(passkeyPage), { form: { response: JSON.stringify(answer) } }));
-      return tokensFrom(p, after, request.verifier);
-    }
-
-    /** The same user signs in with "Email me a code instead" (in `browser`). */
-    async function signInWithCode(browser: Browser, p: RelyingParty, email: string, extra: Record<string, string> = {}) {
-      const { request, end: page1 } = await open(browser, p, extra);
-      const passkeyPage = await submitEmail(browser, page1, email);
-      const codePage = await untilApp(browser, await browser.request(codeInsteadAction(passkeyPage), { form: { email, method: 'code' } }));
-      const after = await untilApp(browser, await browser.request(formAction(codePage), { form: { code: app.mailer.lastCode(email) } }));
-      return tokensFrom(p, after, request.verifier);
-    }
+    const { open, signedInStraightAway, newUserWithPasskey: newUser, signInWithPasskey, signInWithCode } = endUserSignIns(app);
+    const newUserWithPasskey = (browser: Browser, p: RelyingParty) => newUser(browser, p, 'revoked');
 
     it('end: the same browser is asked to sign in again, and the tokens issued from them stop working; a session started with a code stays', async () => {
       const admin = await signedInAccount(app, t.db);

@@ -145,6 +145,9 @@ describeWithDatabase('bad input never answers 5xx and never writes', (t) => {
     mpinId: 'AAAAAAAAAAAAAAAAAAAAAA',
     // No account of the project has this id: changing it answers 404 and writes nothing.
     account: 'no-such-account',
+    // No end user of the project has this id, nor session: every change answers 404 and writes nothing.
+    user: 'no-such-user',
+    session: 'no-such-session',
   });
 
   function badRequests(bodies: Partial<Record<keyof typeof api, Json>>): BadRequest[] {
@@ -171,7 +174,11 @@ describeWithDatabase('bad input never answers 5xx and never writes', (t) => {
       const known = endpoint.query instanceof z.ZodObject ? Object.keys(endpoint.query.shape) : [];
       for (const [q, values] of Object.entries(OUT_OF_RANGE_QUERY)) {
         if (!known.includes(q)) continue;
-        for (const bad of values) out.push({ ...base, label: `${name} query ${q}=${bad}`, url: `${url}?${q}=${bad}` });
+        for (const bad of values) {
+          // The users lists take any range (ALL_TIME_RANGE): a range longer than a year is valid there.
+          if (endpoint.tag === 'users' && bad === '1999-01-01') continue;
+          out.push({ ...base, label: `${name} query ${q}=${bad}`, url: `${url}?${q}=${bad}` });
+        }
       }
       // Headers: unclean cookies on every call; stale or unreadable If-Match where the call honours it.
       for (const bad of ['%00', '%ED%A0%80', 'a%00b', '%0A']) {

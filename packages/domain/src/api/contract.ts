@@ -53,6 +53,16 @@ import {
   revocationSchema,
 } from '../device/schema.ts';
 import { auditExportQuerySchema, auditListQuerySchema, auditListSchema } from '../audit/schema.ts';
+import {
+  endUserDataSchema,
+  endUserDetailSchema,
+  endUserExportQuerySchema,
+  endUserListQuerySchema,
+  endUserListSchema,
+  endUserErasedSchema,
+  endUserSchema,
+  sessionsEndedSchema,
+} from '../end-user/schema.ts';
 import { EXPORT_FORMATS, exportFileSchema } from '../list/export.ts';
 import { searchQuerySchema, searchResponseSchema } from '../search/schema.ts';
 import { globalUsageQuerySchema, globalUsageSchema, usageQuerySchema, usageSchema } from '../usage/schema.ts';
@@ -362,6 +372,93 @@ export const devicesApi = {
   }),
 };
 
+// Issue 24 "Users in the console"; the guards: docs/decisions/0038.
+const userParams = z.object({ project: id(), user: id() });
+const changeUser = { tag: 'users', auth: 'session', permission: guards.endUserChanges, params: userParams } as const;
+export const endUsersApi = {
+  listEndUsers: endpoint({
+    method: 'GET',
+    path: '/projects/:project/users',
+    tag: 'users',
+    summary:
+      "A project's end users (every creation time unless fromDate or toDate): filter by identity (starting with, any case) and status; sort by createdAt, identity or lastSignInAt; page",
+    auth: 'session',
+    permission: guards.endUsers,
+    params: projectParams,
+    query: endUserListQuerySchema,
+    response: endUserListSchema,
+  }),
+  exportEndUsers: endpoint({
+    method: 'GET',
+    path: '/projects/:project/users/export',
+    tag: 'users',
+    summary: "The users list's filter as a file, streamed in created-at order: format=csv or jsonl",
+    auth: 'session',
+    permission: guards.endUsers,
+    params: projectParams,
+    query: endUserExportQuerySchema,
+    response: exportFileSchema,
+    produces: Object.values(EXPORT_FORMATS),
+  }),
+  getEndUser: endpoint({
+    method: 'GET',
+    path: '/projects/:project/users/:user',
+    tag: 'users',
+    summary: 'One end user with every passkey of theirs and their open sessions at the issuer',
+    auth: 'session',
+    permission: guards.endUsers,
+    params: userParams,
+    response: endUserDetailSchema,
+  }),
+  exportEndUserData: endpoint({
+    method: 'GET',
+    path: '/projects/:project/users/:user/data',
+    tag: 'users',
+    summary: 'Everything held about the user as one JSON document (GDPR art. 15 and 20): the user, their passkeys, sessions and audit events',
+    auth: 'session',
+    permission: guards.endUsers,
+    params: userParams,
+    response: endUserDataSchema,
+  }),
+  blockEndUser: endpoint({
+    ...changeUser,
+    method: 'POST',
+    path: '/projects/:project/users/:user/block',
+    summary: 'Block the user: every session and token of theirs ends, and each sign-in is refused (result denied) until unblocked',
+    response: endUserSchema,
+  }),
+  unblockEndUser: endpoint({
+    ...changeUser,
+    method: 'POST',
+    path: '/projects/:project/users/:user/unblock',
+    summary: 'Unblock the user: they may sign in again',
+    response: endUserSchema,
+  }),
+  endEndUserSessions: endpoint({
+    ...changeUser,
+    method: 'POST',
+    path: '/projects/:project/users/:user/sessions/end',
+    summary: "End every session of the user at the issuer, with their grants and tokens (their applications' back-channel logouts are sent)",
+    response: sessionsEndedSchema,
+  }),
+  endEndUserSession: endpoint({
+    ...changeUser,
+    method: 'POST',
+    path: '/projects/:project/users/:user/sessions/:session/end',
+    summary: 'End one session of the user at the issuer, with its grants and tokens',
+    params: z.object({ project: id(), user: id(), session: id() }),
+    response: sessionsEndedSchema,
+  }),
+  deleteEndUser: endpoint({
+    ...changeUser,
+    method: 'DELETE',
+    path: '/projects/:project/users/:user',
+    summary:
+      'Erase the user (GDPR art. 17): the user, their passkeys, sessions, grants, codes and tokens go; their audit events stay under a pseudonym, without address or user agent',
+    response: endUserErasedSchema,
+  }),
+};
+
 // spec §7 "Audit"
 export const auditApi = {
   listAuditEvents: endpoint({
@@ -506,5 +603,15 @@ export const searchApi = {
   }),
 };
 
-export const api = { ...sessionApi, ...projectsApi, ...appsApi, ...devicesApi, ...auditApi, ...accountsApi, ...usageApi, ...searchApi };
+export const api = {
+  ...sessionApi,
+  ...projectsApi,
+  ...appsApi,
+  ...devicesApi,
+  ...endUsersApi,
+  ...auditApi,
+  ...accountsApi,
+  ...usageApi,
+  ...searchApi,
+};
 export type Api = typeof api;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { text } from '../validation/fields.ts';
 import { exportFormatParam } from './export.ts';
-import { cursorParam, dateParam, refineDateRange } from './ranged-list.ts';
+import { cursorParam, dateParam, LIST_RANGE, refineRange, type RangeRules } from './ranged-list.ts';
 import { listQuerySchema, queryBoolean, SORT_DIRECTIONS, type SortDirection } from './schema.ts';
 
 // A list is declared once (issue 21): its filters with their kinds, its sorts and the default, and
@@ -49,8 +49,9 @@ function filterShape<F extends Record<string, ListFilter>>(filters: F): FilterSh
   return Object.fromEntries(Object.entries(filters).map(([key, filter]) => [key, filterParam(filter).optional()])) as FilterShape<F>;
 }
 
-/** refineDateRange for a schema whose type is generic here (the range's two fields are always there). */
-const refineRangeOfAny = (q: unknown, ctx: z.RefinementCtx): void => refineDateRange(q as { fromDate?: string; toDate?: string }, ctx);
+/** refineRange for a schema whose type is generic here (the range's two fields are always there). */
+const refineRangeOfAny = (rules: RangeRules) => (q: unknown, ctx: z.RefinementCtx) =>
+  refineRange(q as { fromDate?: string; toDate?: string }, ctx, rules);
 
 export interface ListDeclaration<S extends readonly [string, ...string[]], F extends Record<string, ListFilter>> {
   sorts: S;
@@ -80,16 +81,22 @@ export function declareList<const S extends readonly [string, ...string[]], cons
  * (a bulk action must not ignore a filter it does not know).
  */
 export function declareRangedList<const S extends readonly [string, ...string[]], const F extends Record<string, ListFilter>>(
-  d: ListDeclaration<S, F>,
+  d: ListDeclaration<S, F> & {
+    /** How the creation range defaults and how long it may be: LIST_RANGE (the current month, a year at most) unless told. */
+    range?: RangeRules;
+  },
 ) {
   const filters = filterShape(d.filters);
+  const rules = d.range ?? LIST_RANGE;
+  const refineRangeOfList = refineRangeOfAny(rules);
   const range = () => ({ fromDate: dateParam().optional(), toDate: dateParam().optional() });
   return {
     ...d,
     ranged: true as const,
+    range: rules,
     query: listQuerySchema(d.sorts, d.defaultSort)
       .extend({ ...filters, ...range(), cursor: cursorParam().optional() })
-      .superRefine(refineRangeOfAny),
+      .superRefine(refineRangeOfList),
     exportQuery: z
       .object({
         format: exportFormatParam(),
@@ -97,7 +104,7 @@ export function declareRangedList<const S extends readonly [string, ...string[]]
         ...filters,
         ...range(),
       })
-      .superRefine(refineRangeOfAny),
+      .superRefine(refineRangeOfList),
     filterOnly: <K extends keyof F & string>(keys: readonly K[]) =>
       z
         .strictObject(
@@ -106,6 +113,6 @@ export function declareRangedList<const S extends readonly [string, ...string[]]
             error: 'validation.invalid_value',
           },
         )
-        .superRefine(refineRangeOfAny),
+        .superRefine(refineRangeOfList),
   };
 }

@@ -78,6 +78,18 @@ export interface RangeRules {
 export const LIST_RANGE: RangeRules = { maxDays: MAX_RANGE_DAYS, tooLong: 'validation.date_range_too_long', defaultRange: currentMonthRange };
 
 /**
+ * Lists of who rather than what happened (end users, issue 24): every creation time by default and
+ * no longest range. Their pages still read a bounded number of rows: seek paging, totals counted up
+ * to TOTAL_CAP (docs/decisions/0038).
+ */
+export const ALL_TIME_RANGE: RangeRules = {
+  maxDays: Number.POSITIVE_INFINITY,
+  tooLong: 'validation.date_range_too_long',
+  // The last second of 9999 (a later year would be written +010000, which PostgreSQL does not read).
+  defaultRange: () => ({ from: new Date(0), to: new Date(Date.UTC(9999, 11, 31, 23, 59, 59)) }),
+};
+
+/**
  * The range a call covers. Without toDate the range ends with the default period; without fromDate
  * it starts at the beginning of toDate's default period. Answers the issues instead when toDate is
  * before fromDate or the range is longer than the rules allow: every such call is bounded in time,

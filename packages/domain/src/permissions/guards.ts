@@ -16,6 +16,10 @@ export const guards = {
   accounts: [cst('accounts'), glb('accounts')],
   audit: [cst('audit')],
   devices: [cst('revocation')],
+  /** Issue 24, docs/decisions/0038: a project's end users are seen by who sees their events or their devices… */
+  endUsers: [cst('audit'), cst('revocation')],
+  /** …and blocked, unblocked, signed out and deleted by who may revoke their devices. */
+  endUserChanges: [cst('revocation')],
   /** settings, branding, user verification, OIDC, mobile apps and closing the project. */
   projectAdmin: [cst('*'), glb('projects')],
   /** spec §6 "Global unlock": domains, confirmation URL and association files. */

@@ -1,4 +1,4 @@
-import type { DateRange, ListFilter, SortDirection } from '@latchkey/domain';
+import type { DateRange, ListFilter, RangeRules, SortDirection } from '@latchkey/domain';
 import type { Db } from './db.ts';
 import { keysetBatches } from './keyset-batches.ts';
 import { eq, escapeLike, listPage, listPageSql, sqlDirection, type Condition, type ListPageSpec } from './list-page.ts';
@@ -79,10 +79,12 @@ interface RangedPagingQuery<S extends string> {
  * index, `createdAt` among them — the order of the export's batches.
  */
 export function rangedListTable<S extends readonly [string, ...string[]], F extends Record<string, ListFilter>, Row, T>(
-  declared: Declared<S, F>,
+  declared: Declared<S, F> & { range: RangeRules },
   spec: TableSpec<Row, T, F> & { sorts: Readonly<Record<S[number], RangedSort>> & { createdAt: RangedSort } },
 ) {
   return {
+    /** How a call's creation range defaults and how long it may be (the declaration's). */
+    range: declared.range,
     /** The declared filters of `query` as conditions (a bulk action reuses them). */
     where(projectId: string, range: DateRange, query: Partial<Record<keyof F, unknown>>): Condition[] {
       return [...projectInRange(projectId, range), ...filtersOf(declared.filters, spec.filters, query).conditions];

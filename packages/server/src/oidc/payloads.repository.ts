@@ -346,20 +346,19 @@ interface SessionPayload {
   authorizations?: Record<string, { grantId?: unknown; sid?: unknown }>;
 }
 
+/** What a person's sessions, grants, codes and tokens are stored as (each row names its account). */
+const ACCOUNT_KINDS = ['Session', 'Grant', 'AuthorizationCode', 'AccessToken', 'RefreshToken'];
+
 /**
- * Ends everything at `issuer` that the passkey `deviceId` started (its revocation,
- * docs/decisions/0013, 0028): its provider sessions, the grants they hold and every code, access
- * and refresh token issued under those grants — an offline refresh token too, whose session may
- * have ended. Answers the sessions ended (their back-channel logout notices: docs/decisions/0029).
+ * Deletes the rows at `issuer` that `where` names ($1 is the issuer, $2… `params`), then the grants
+ * of the sessions among them with every code and token issued under those grants. Answers the
+ * sessions ended (their back-channel logout notices: docs/decisions/0029).
  */
-export async function endSessionsOfDevice(db: Db, box: SecretBox, issuer: string, deviceId: string): Promise<EndedSession[]> {
+async function endSessionsWhere(db: Db, box: SecretBox, issuer: string, where: string, params: unknown[]): Promise<EndedSession[]> {
   const refs = oidcRefs(box);
-  const deviceRef = refs.device(deviceId);
   const { rows } = await db.query<{ kind: string; id: string; payload: string }>(
-    `DELETE FROM oidc_payloads WHERE issuer = $1 AND (device_ref = $2 OR grant_id IN (
-        SELECT grant_id FROM oidc_payloads WHERE issuer = $1 AND device_ref = $2 AND grant_id IS NOT NULL))
-     RETURNING kind, id, payload`,
-    [issuer, deviceRef],
+    `DELETE FROM oidc_payloads WHERE issuer = $1 AND (${where}) RETURNING kind, id, payload`,
+    [issuer, ...params],
   );
   const ended: EndedSession[] = [];
   // A grant stored before its row carried its grant id (migration 0022) is named by its sessions.
@@ -388,6 +387,71 @@ export async function endSessionsOfDevice(db: Db, box: SecretBox, issuer: string
     ]);
   }
   return ended;
+}
+
+/**
+ * Ends everything at `issuer` that the passkey `deviceId` started (its revocation,
+ * docs/decisions/0013, 0028): its provider sessions, the grants they hold and every code, access
+ * and refresh token issued under those grants — an offline refresh token too, whose session may
+ * have ended.
+ */
+export function endSessionsOfDevice(db: Db, box: SecretBox, issuer: string, deviceId: string): Promise<EndedSession[]> {
+  return endSessionsWhere(
+    db,
+    box,
+    issuer,
+    'device_ref = $2 OR grant_id IN (SELECT grant_id FROM oidc_payloads WHERE issuer = $1 AND device_ref = $2 AND grant_id IS NOT NULL)',
+    [oidcRefs(box).device(deviceId)],
+  );
+}
+
+/**
+ * Ends everything of `accountId` at `issuer` (issue 24: blocking, erasure, "end all sessions"):
+ * every session, grant, code and token of theirs, offline ones included.
+ */
+export function endSessionsOfUser(db: Db, box: SecretBox, issuer: string, accountId: string): Promise<EndedSession[]> {
+  return endSessionsWhere(db, box, issuer, 'kind = ANY($3::text[]) AND account_ref = $2', [oidcRefs(box).account(accountId), ACCOUNT_KINDS]);
+}
+
+/** Ends the one session `sessionId` (a row id, as sessionsOfUser answers it) of `accountId`, with its grants and their tokens. */
+export function endSessionOfUser(db: Db, box: SecretBox, issuer: string, accountId: string, sessionId: string): Promise<EndedSession[]> {
+  return endSessionsWhere(db, box, issuer, `kind = 'Session' AND id = $2 AND account_ref = $3`, [sessionId, oidcRefs(box).account(accountId)]);
+}
+
+/** One open provider session of a person: its row id (not its cookie), times, the passkey that started it, its clients. */
+export interface OpenSession {
+  id: string;
+  startedAt: Date | null;
+  expiresAt: Date | null;
+  /** The keyed hash of the passkey that started it (oidcRefs.device), or null. */
+  deviceRef: string | null;
+  clientIds: string[];
+}
+
+/** The open provider sessions of `accountId` at `issuer`, newest first. */
+export async function sessionsOfUser(db: Db, box: SecretBox, issuer: string, accountId: string): Promise<OpenSession[]> {
+  const { rows } = await db.query<{ id: string; payload: string; expires_at: Date | null; device_ref: string | null }>(
+    `SELECT id, payload, expires_at, device_ref FROM oidc_payloads
+      WHERE issuer = $1 AND kind = 'Session' AND account_ref = $2 AND (expires_at IS NULL OR expires_at > $3)`,
+    [issuer, oidcRefs(box).account(accountId), now()],
+  );
+  const open: OpenSession[] = [];
+  for (const row of rows) {
+    let session: SessionPayload & { loginTs?: unknown };
+    try {
+      session = box.openJson<SessionPayload & { loginTs?: unknown }>(row.payload, payloadContext(issuer, 'Session', row.id));
+    } catch {
+      continue;
+    }
+    open.push({
+      id: row.id,
+      startedAt: typeof session.loginTs === 'number' ? new Date(session.loginTs * 1000) : null,
+      expiresAt: row.expires_at ? new Date(row.expires_at) : null,
+      deviceRef: row.device_ref,
+      clientIds: Object.keys(session.authorizations ?? {}),
+    });
+  }
+  return open.sort((a, b) => (b.startedAt?.getTime() ?? 0) - (a.startedAt?.getTime() ?? 0));
 }
 
 export async function deleteExpiredOidcPayloads(db: Db): Promise<void> {

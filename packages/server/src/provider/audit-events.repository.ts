@@ -55,9 +55,15 @@ export interface UsageHit {
 /**
  * Writes one event and, with `usage`, counts it in the usage rollups: the hour, the day and the day
  * × country of its time (UTC). One statement (data-modifying CTEs), so a count never exists without
- * its event nor an event without its count, in one round trip.
+ * its event nor an event without its count, in one round trip. `signedIn`: the event is the user's
+ * successful sign-in, so the user's last sign-in (the users list, migration 0030) moves to its time
+ * in the same statement.
  */
-export async function insertAuditEvent(db: Db, e: NewAuditEvent, usage?: UsageHit): Promise<void> {
+export async function insertAuditEvent(db: Db, e: NewAuditEvent, usage?: UsageHit, signedIn = false): Promise<void> {
+  const lastSignIn =
+    signedIn && e.projectId && e.userId
+      ? 'signed_in AS (UPDATE project_users SET last_sign_in_at = $2 WHERE project_id = $1 AND identity_key = $4)'
+      : null;
   const event = `INSERT INTO audit_events (project_id, created_at, id, user_id, device_name, scope, event_status, ip, country, client_id, user_agent, details)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb)`;
   const params: unknown[] = [
@@ -75,13 +81,13 @@ export async function insertAuditEvent(db: Db, e: NewAuditEvent, usage?: UsageHi
     JSON.stringify(e.details),
   ];
   if (!usage) {
-    await db.query(event, params);
+    await db.query(lastSignIn ? `WITH ${lastSignIn} ${event}` : event, params);
     return;
   }
   const hour = new Date(Math.floor(e.createdAt.getTime() / 3_600_000) * 3_600_000);
   const day = e.createdAt.toISOString().slice(0, 10);
   await db.query(
-    `WITH event AS (${event}), hourly AS (
+    `WITH ${lastSignIn ? `${lastSignIn}, ` : ''}event AS (${event}), hourly AS (
        INSERT INTO usage_hourly AS u (project_id, hour, key, count) VALUES ($1, $13, $14, 1)
        ON CONFLICT (project_id, hour, key) DO UPDATE SET count = u.count + 1
      ), daily AS (

@@ -16,7 +16,7 @@ import { findProjectUser } from './project-users.repository.ts';
  */
 
 /** Why a session ended, as its logout notices say (the audit events' `cause`). */
-export type LogoutCause = 'logout' | 'device_revoked';
+export type LogoutCause = 'logout' | 'device_revoked' | 'user_signed_out' | 'user_blocked' | 'user_deleted';
 
 /**
  * A delivery's schedule: the first attempt at once, then after 5 s, 30 s, 2 min, 10 min and 1 h

@@ -51,6 +51,7 @@ export function projectEvents(deps: {
         details: { action: event.action, ...event.details },
       },
       event.usage ? { key: event.usage } : undefined,
+      event.action === 'sign_in' && event.status === 'success',
     );
   }
 

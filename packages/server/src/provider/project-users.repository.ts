@@ -14,12 +14,14 @@ export interface ProjectUser {
   email: string | null;
   /** The email address or the user id: what the user typed on page 1, what events name them by. */
   identity: string;
+  /** Refused at sign-in until unblocked (issue 24). */
+  blocked: boolean;
 }
 
 /** Which column holds an identity of this type (migration 0013: exactly one is set). */
 const columnOf = (identity: UserIdentity) => (identity.type === 'email' ? 'email' : 'username');
 
-const USER = 'id, email, COALESCE(email, username) AS identity';
+const USER = 'id, email, COALESCE(email, username) AS identity, blocked_at IS NOT NULL AS blocked';
 
 /**
  * The project's end user with this verified identity, created on first sign-in; answers its id,

@@ -20,7 +20,8 @@ import { issuerCookieKeys, issuerSigningKeys } from '../oidc/keys.ts';
 import { brandCsp, codeMail, projectBrand, refusalPage, startAgain, type PageRequest } from './project-pages.ts';
 import { clientState, createProjectProvider, type ProjectClients } from './project-provider.ts';
 import { createProviderCache } from './provider-cache.ts';
-import { userIdForEmail } from './project-users.repository.ts';
+import { findProjectUser, userIdForEmail } from './project-users.repository.ts';
+import { blockedPage } from '../oidc/pages/passkey-views.ts';
 import { projectPasskeys } from './project-passkeys.ts';
 import { projectVerification, verificationSettingsOf, withIdentity } from './verification.ts';
 import { registerVerificationRoutes } from './verification-routes.ts';
@@ -288,6 +289,18 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
         cancelError: 'consent_required',
         accountFor: (email) => userIdForEmail(db, { projectId, email, now: deps.clock.now() }),
         refusal: (details) => refusalFor(state, details.params.client_id, brand),
+        async refuseAccount(ctx, accountId) {
+          const user = await findProjectUser(db, projectId, accountId);
+          if (!user?.blocked) return null;
+          await events.refusal(ctx.origin, {
+            scope: 'oidc',
+            status: 'denied',
+            action: 'sign_in',
+            userId: user.identity,
+            details: { reason: 'user_blocked' },
+          });
+          return blockedPage(ctx.links, brand);
+        },
         passkeys: projectPasskeys({
           db,
           clock: deps.clock,

@@ -12,14 +12,14 @@ import { iso } from '../../db/rows.ts';
 const CREATED: SeekColumn = { column: 'created_at', text: CREATED_AT_TEXT, cast: 'timestamptz' };
 const ID: SeekColumn = { column: 'id', text: 'id', cast: 'text' };
 
-interface DeviceRow extends Omit<DeviceIdentity, 'createdAt' | 'lastUsedAt' | 'revokedAt'> {
+export interface DeviceRow extends Omit<DeviceIdentity, 'createdAt' | 'lastUsedAt' | 'revokedAt'> {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
 }
 
 /** A devices row as the domain's device. */
-const deviceFromRow = (r: DeviceRow): DeviceIdentity => ({
+export const deviceFromRow = (r: DeviceRow): DeviceIdentity => ({
   ...r,
   createdAt: iso(r.createdAt),
   lastUsedAt: r.lastUsedAt && iso(r.lastUsedAt),
@@ -31,11 +31,14 @@ const deviceFromRow = (r: DeviceRow): DeviceIdentity => ({
  * read forwards or backwards. ip can be null, so its pages go by offset only. userId is stored
  * lower-case (user_key), names have a lower-cased key (name_key).
  */
+/** The columns of a device as the domain's DeviceIdentity reads them (deviceFromRow). */
+export const DEVICE_COLUMNS = `id AS "mpinId", user_key AS "userId", name AS "deviceName", ip, country, created_at AS "createdAt",
+    last_used_at AS "lastUsedAt", revoked, revoked_at AS "revokedAt"`;
+
 export const devicesTable = rangedListTable(deviceList, {
   table: 'devices',
   key: 'project_id, id',
-  select: `id AS "mpinId", user_key AS "userId", name AS "deviceName", ip, country, created_at AS "createdAt",
-    last_used_at AS "lastUsedAt", revoked, revoked_at AS "revokedAt"`,
+  select: DEVICE_COLUMNS,
   fromRow: deviceFromRow,
   filters: { userId: 'user_key', deviceName: 'name_key', ip: 'ip COLLATE "C"', revoked: 'revoked' },
   sorts: {

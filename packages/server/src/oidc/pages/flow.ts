@@ -93,6 +93,13 @@ export class SignInFlow {
 
   /** Signs `accountId` in; `deviceId`: the passkey that proved it, which the provider session then names (revocation ends it). */
   async signInAs(site: SignInSite, request: UidRequest, reply: FastifyReply, details: Interaction, accountId: string, deviceId?: string) {
+    const refused = await site.refuseAccount?.(this.stepContext(details, site, request, reply), accountId);
+    if (refused) return page(reply, 403, refused);
+    return this.#signIn(site, request, reply, details, accountId, deviceId);
+  }
+
+  /** signInAs once the account is known not to be refused. */
+  async #signIn(site: SignInSite, request: UidRequest, reply: FastifyReply, details: Interaction, accountId: string, deviceId?: string) {
     const grantId = await this.grantFor(site, details, accountId);
     const login = deviceId === undefined ? { accountId } : { accountId, amr: [deviceAmr(deviceId)] };
     return this.finish(site, request, reply, { login, consent: { grantId } });
@@ -114,10 +121,13 @@ export class SignInFlow {
   /** An identity verified (emailed code, link, custom): the passkey offer for a user without one, else signed in. */
   async signInVerified(site: SignInSite, request: UidRequest, reply: FastifyReply, details: Interaction, verified: VerifiedIdentity) {
     const { accountId, identity, method } = verified;
+    // A blocked user is refused before being offered a passkey too.
+    const refused = await site.refuseAccount?.(this.stepContext(details, site, request, reply), accountId);
+    if (refused) return page(reply, 403, refused);
     const next = site.passkeys ? await site.passkeys.afterCode(this.stepContext(details, site, request, reply), accountId, identity, method) : null;
     if (next) return this.settle(site, request, reply, details, next);
     await site.events?.signedInWithCode(requestOrigin(request, details.params.client_id), identity, accountId, method);
-    return this.signInAs(site, request, reply, details, accountId);
+    return this.#signIn(site, request, reply, details, accountId);
   }
 
   /** The interaction in its login prompt, unless the site refuses it (then the page is sent). */

@@ -175,6 +175,20 @@ ${codeInstead(links, email, brand)}
   );
 }
 
+/** Issue 24: a blocked user is refused at sign-in, whatever proved who they are; Cancel returns to the app. */
+export function blockedPage(links: InteractionLinks, brand: PageBrand): string {
+  const t = textsOf(brand);
+  return signInPage(
+    t.blockedTitle,
+    `<h1>${escapeHtml(t.blockedHeading)}</h1>
+<p>${escapeHtml(t.blockedText(brand.name))}</p>
+<div class="links">
+<a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a>
+</div>`,
+    brand,
+  );
+}
+
 /** "I have a QuickCode" (docs/decisions/0017): the address and the code shown on the user's signed-in device. */
 export function quickCodeEntryPage(links: PasskeyLinks, options: { email?: string; error?: string }, brand: PageBrand): string {
   const t = textsOf(brand);

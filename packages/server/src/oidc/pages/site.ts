@@ -21,6 +21,11 @@ export interface SignInSite {
   accountFor(email: string): Promise<string>;
   /** A page that refuses the sign-in before it starts (disabled application, closed project), or null. */
   refusal(details: Interaction): Promise<string | null>;
+  /**
+   * The page that refuses `accountId` once they proved who they are (a blocked user, issue 24),
+   * its event recorded; null: they may sign in. None: the issuer blocks no one (the console's).
+   */
+  refuseAccount?(ctx: StepContext, accountId: string): Promise<string | null>;
   /** Passkey pages between the address and the sign-in (every issuer: docs/decisions/0013, 0027). */
   passkeys?: PasskeySteps;
   /** What the pages report as events (a project's issuer, docs/decisions/0014); the console's issuer records none. */

@@ -84,6 +84,10 @@ export interface PageTexts {
   revokedTitle: string;
   revokedHeading: string;
   revokedText(name: string): string;
+  /** A blocked user's sign-in (issue 24): refused until the project's administrators unblock them. */
+  blockedTitle: string;
+  blockedHeading: string;
+  blockedText(name: string): string;
   /** spec §3 enableBrowserWarning, on the page that creates a passkey (docs/decisions/0015). */
   browserWarningHeading: string;
   browserWarning: string;
@@ -221,6 +225,9 @@ const en: PageTexts = {
   revokedTitle: 'Passkey revoked',
   revokedHeading: 'This passkey was revoked',
   revokedText: (name) => `It can no longer sign you in to ${name}. To continue, verify your email address again.`,
+  blockedTitle: 'Sign-in refused',
+  blockedHeading: 'You cannot sign in',
+  blockedText: (name) => `Your access to ${name} is blocked. If you think this is a mistake, contact ${name}’s support.`,
   browserWarningHeading: 'Before you clear your browser data',
   browserWarning:
     'If your passkey is saved in this browser, clearing its data or removing its profile deletes the passkey. You can then sign in again by verifying your email address.',
@@ -360,6 +367,9 @@ const fr: PageTexts = {
   revokedTitle: 'Clé d’accès révoquée',
   revokedHeading: 'Cette clé d’accès a été révoquée',
   revokedText: (name) => `Elle ne permet plus de vous connecter à ${name}. Pour continuer, vérifiez de nouveau votre adresse e-mail.`,
+  blockedTitle: 'Connexion refusée',
+  blockedHeading: 'Vous ne pouvez pas vous connecter',
+  blockedText: (name) => `Votre accès à ${name} est bloqué. Si vous pensez qu’il s’agit d’une erreur, contactez le support de ${name}.`,
   browserWarningHeading: 'Avant d’effacer les données de votre navigateur',
   browserWarning:
     'Si votre clé d’accès est enregistrée dans ce navigateur, effacer ses données ou supprimer son profil supprime aussi la clé. Vous pourrez alors vous reconnecter en vérifiant votre adresse e-mail.',
@@ -497,6 +507,9 @@ const ro: PageTexts = {
   revokedTitle: 'Cheie de acces revocată',
   revokedHeading: 'Această cheie de acces a fost revocată',
   revokedText: (name) => `Nu vă mai poate conecta la ${name}. Pentru a continua, verificați din nou adresa de e-mail.`,
+  blockedTitle: 'Conectare refuzată',
+  blockedHeading: 'Nu vă puteți conecta',
+  blockedText: (name) => `Accesul dumneavoastră la ${name} este blocat. Dacă credeți că este o greșeală, contactați asistența ${name}.`,
   browserWarningHeading: 'Înainte să ștergeți datele browserului',
   browserWarning:
     'Dacă cheia de acces este salvată în acest browser, ștergerea datelor sale sau eliminarea profilului șterge și cheia. Vă veți putea conecta apoi din nou verificând adresa de e-mail.',

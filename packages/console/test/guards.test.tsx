@@ -35,6 +35,8 @@ describe('page guards (spec §6)', () => {
     ['/project/p1/accounts', 'Accounts'],
     ['/project/p1/audit', 'Audit Log'],
     ['/project/p1/devices', 'Device Registrations'],
+    ['/project/p1/users', 'Users'],
+    ['/project/p1/user/u1', 'User'],
     ['/project/p1/app/create', 'Create application'],
   ])('shows the 403 message at %s without the needed permission', async (path, title) => {
     server(['cst:p1:usage']);
@@ -102,7 +104,13 @@ describe('layout (spec §2)', () => {
     await screen.findByRole('heading', { level: 1, name: 'Device Registrations' });
     const menu = within(screen.getByRole('navigation', { name: 'Project menu' }));
     const overview = within(menu.getByRole('list', { name: 'Overview' }));
-    expect(overview.getAllByRole('link').map((l) => l.textContent)).toEqual(['Dashboard', 'Applications', 'Device Registrations', 'Audit Log']);
+    expect(overview.getAllByRole('link').map((l) => l.textContent)).toEqual([
+      'Dashboard',
+      'Applications',
+      'Users',
+      'Device Registrations',
+      'Audit Log',
+    ]);
     const configuration = within(menu.getByRole('list', { name: 'Configuration' }));
     expect(configuration.getAllByRole('link').map((l) => l.textContent)).toEqual([
       'General',

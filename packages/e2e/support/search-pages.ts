@@ -52,6 +52,11 @@ export async function clickPaletteOption(page: Page, name: string | RegExp): Pro
   await palette(page).getByRole('option', { name }).click();
 }
 
+/** The option of one group (Users, Devices…) whose whole name is `name`. */
+export async function clickPaletteOptionIn(page: Page, group: string, name: string): Promise<void> {
+  await palette(page).getByRole('group', { name: group }).getByRole('option', { name, exact: true }).click();
+}
+
 /** The palette says it found nothing, and offers no option. */
 export async function expectNothingFound(page: Page): Promise<void> {
   await expect(palette(page).getByRole('status')).toHaveText('Nothing found');

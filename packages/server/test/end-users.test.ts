@@ -92,6 +92,20 @@ describeWithDatabase('end users: who may do what', (t) => {
     expect((await admin.api.get<EndUser>(path(endUsersApi.getEndUser, { project: a, user: id }))).body.status).toBe('active');
   });
 
+  it('finds a user by the start of their identity or their id in the search, for whom may see users only', async () => {
+    const owner = await signedInAccount(app, t.db);
+    const projectId = await createProject(owner);
+    const { id, email } = await endUserIn(app, t.db, projectId);
+    const search = (by: SignedIn, q: string) =>
+      by.api.get<{ results: Array<{ kind: string; id: string; exact: boolean; blocked?: boolean }> }>(`/api/search?${new URLSearchParams({ q })}`);
+    const auditor = await signedInAccount(app, t.db, [`cst:${projectId}:audit`]);
+    const appsOnly = await signedInAccount(app, t.db, [`cst:${projectId}:apps`]);
+    const users = (r: { body: { results: Array<{ kind: string; id: string; exact: boolean }> } }) => r.body.results.filter((x) => x.kind === 'user');
+    expect(users(await search(auditor, email.slice(0, 12).toUpperCase()))).toEqual([expect.objectContaining({ id, exact: false })]);
+    expect(users(await search(owner, id))).toEqual([expect.objectContaining({ id, exact: true, blocked: false })]);
+    expect(users(await search(appsOnly, email))).toEqual([]);
+  });
+
   it('needs the XSRF header on a cookie session for a change (403 xsrf_failed, nothing changes)', async () => {
     const admin = await signedInAccount(app, t.db);
     const projectId = await createProject(admin);

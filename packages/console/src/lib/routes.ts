@@ -100,6 +100,15 @@ export const routeTable = {
     scope: 'project',
     menu: { group: 'overview', label: 'apps' },
   },
+  projectUsers: {
+    path: '/project/:project/users',
+    page: '../features/users/pages/users-page.tsx',
+    guard: guards.endUsers,
+    title: 'projectUsers',
+    parent: null,
+    scope: 'project',
+    menu: { group: 'overview', label: 'users' },
+  },
   projectDevices: {
     path: '/project/:project/devices',
     page: '../features/devices/pages/devices-page.tsx',
@@ -202,6 +211,14 @@ export const routeTable = {
     guard: guards.apps,
     title: 'appSettings',
     parent: 'projectApps',
+    scope: 'project',
+  },
+  userDetail: {
+    path: '/project/:project/user/:user',
+    page: '../features/users/pages/user-page.tsx',
+    guard: guards.endUsers,
+    title: 'userDetail',
+    parent: 'projectUsers',
     scope: 'project',
   },
   accountSettings: {

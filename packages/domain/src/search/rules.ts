@@ -8,6 +8,7 @@ export const SEARCH_GUARDS: Record<SearchKind, readonly string[]> = {
   project: guards.projectMember,
   app: guards.apps,
   account: guards.accounts,
+  user: guards.endUsers,
   device: guards.devices,
   audit: guards.audit,
 };

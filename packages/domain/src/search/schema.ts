@@ -4,7 +4,7 @@ import { limitParam } from '../list/schema.ts';
 import { cleanString, requiredText } from '../validation/fields.ts';
 
 /** What the search finds (issue 13, docs/decisions/0023), in the order a tie between kinds is shown. */
-export const SEARCH_KINDS = ['project', 'app', 'account', 'device', 'audit'] as const;
+export const SEARCH_KINDS = ['project', 'app', 'account', 'user', 'device', 'audit'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
 
 export const SEARCH_DEFAULT_LIMIT = 20;
@@ -67,6 +67,15 @@ export const accountResultSchema = z.object({
   active: z.boolean(),
 });
 
+/** An end user (issue 24: by their id, or their whole identity or its start): the console opens their page. */
+export const userResultSchema = z.object({
+  kind: z.literal('user'),
+  ...resultBase,
+  /** The email address or user id, lower-case. */
+  identity: z.string(),
+  blocked: z.boolean(),
+});
+
 /** A device (by its mpinId, or its owner's whole identity or its start): the console opens the devices list filtered by `userId`. */
 export const deviceResultSchema = z.object({
   kind: z.literal('device'),
@@ -97,6 +106,7 @@ export const searchResultSchema = z.discriminatedUnion('kind', [
   projectResultSchema,
   appResultSchema,
   accountResultSchema,
+  userResultSchema,
   deviceResultSchema,
   auditResultSchema,
 ]);

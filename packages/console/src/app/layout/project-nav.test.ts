@@ -6,7 +6,7 @@ describe('project side menu (spec §2 "Layout")', () => {
   it('has the spec’s groups and entries, in its order, each linking to its page', () => {
     const menu = projectNav.map((group) => [en.nav[group.label], group.items.map((item) => en.nav[item.label])]);
     expect(menu).toEqual([
-      ['Overview', ['Dashboard', 'Applications', 'Device Registrations', 'Audit Log']],
+      ['Overview', ['Dashboard', 'Applications', 'Users', 'Device Registrations', 'Audit Log']],
       ['Configuration', ['General', 'Branding', 'User Verification', 'OpenID Connect', 'Mobile Applications', 'Accounts']],
     ]);
     // Each entry's icon comes from its feature's folder (features/{feature}/menu-icons.ts).
@@ -15,6 +15,7 @@ describe('project side menu (spec §2 "Layout")', () => {
     expect(hrefs).toEqual([
       '/project/p1/dashboard',
       '/project/p1/apps',
+      '/project/p1/users',
       '/project/p1/devices',
       '/project/p1/audit',
       '/project/p1/settings',

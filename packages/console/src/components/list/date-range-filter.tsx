@@ -12,7 +12,7 @@ interface DateRangeFilterProps {
   /** The list state's dates (`YYYY-MM-DD`); empty: none. */
   fromDate: string;
   toDate: string;
-  /** What an emptied field goes back to (spec §9: the current month). */
+  /** What an emptied field goes back to (spec §9: the current month; empty: no bound, a list over every time). */
   defaults: { fromDate: string; toDate: string };
   onChange: (key: DateKey, value: string) => void;
   /** The ranges the API answers (default: a list's, at most 366 days). */
@@ -68,7 +68,8 @@ function DateField({ label, name, value, other, fallback, onChange, rules }: Dat
   const commit = useCallback(
     (next: string) => {
       const day = next === '' ? fallback : next;
-      const issue = rangeIssue(name, day, other, rules);
+      // A list over every time has no default day: an emptied field is no bound.
+      const issue = day === '' ? null : rangeIssue(name, day, other, rules);
       setError(issue);
       if (!issue) onChange(name, day);
     },

@@ -110,7 +110,13 @@ export function useDeclaredFilters(
       <>
         {inputs}
         {declared.ranged && month ? (
-          <DateRangeFilter fromDate={filters['fromDate'] ?? ''} toDate={filters['toDate'] ?? ''} defaults={month} onChange={list.setFilter} />
+          <DateRangeFilter
+            fromDate={filters['fromDate'] ?? ''}
+            toDate={filters['toDate'] ?? ''}
+            defaults={month}
+            onChange={list.setFilter}
+            {...(declared.range ? { rules: declared.range } : {})}
+          />
         ) : null}
       </>
     ),

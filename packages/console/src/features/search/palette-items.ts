@@ -13,7 +13,7 @@ export interface PaletteItem {
   /** The second line: a client id, an email, the project a result is in. */
   detail: string | null;
   /** A state worth saying (closed project, disabled app, revoked device): a `search` text key. */
-  state: 'closed' | 'disabled' | 'inactive' | 'revoked' | 'serviceAccount' | null;
+  state: 'closed' | 'disabled' | 'inactive' | 'revoked' | 'blocked' | 'serviceAccount' | null;
   to: string;
 }
 
@@ -65,6 +65,8 @@ export function resultLink(result: SearchResult, permissions: readonly string[])
       return routes.appSettings(result.projectId, result.id);
     case 'account':
       return routes.accountSettings(result.projectId, result.id);
+    case 'user':
+      return routes.userDetail(result.projectId, result.id);
     case 'device':
       // The devices list of its owner on the day it was registered: the device is on that page.
       return filtered(routes.projectDevices(result.projectId), {
@@ -85,6 +87,7 @@ export function resultLink(result: SearchResult, permissions: readonly string[])
 function stateOf(result: SearchResult): PaletteItem['state'] {
   if (result.kind === 'app' && !result.enabled) return 'disabled';
   if (result.kind === 'device' && result.revoked) return 'revoked';
+  if (result.kind === 'user' && result.blocked) return 'blocked';
   if (result.kind === 'account' && !result.active) return 'inactive';
   if (result.kind === 'account' && result.serviceAccount) return 'serviceAccount';
   if (!result.projectEnabled) return 'closed';

@@ -90,7 +90,7 @@ const NAMES = new Set([
   '{{label}}: {{value}}',
 ]);
 const SAME_WORDS: Record<TranslatedLanguage, Set<string>> = {
-  fr: new Set(['Documentation', 'Menu', 'Configuration', 'Applications', 'Pages', 'Page {{page}}', 'Type', 'Date', 'Actions', 'min']),
+  fr: new Set(['Documentation', 'Menu', 'Configuration', 'Applications', 'Pages', 'Page {{page}}', 'Type', 'Date', 'Actions', 'min', 'Sessions']),
   ro: new Set(['Token', 'min']),
 };
 const rightlySame = (text: string, language: TranslatedLanguage) => NAMES.has(text) || SAME_WORDS[language].has(text) || !/[A-Za-z]{2}/.test(text);

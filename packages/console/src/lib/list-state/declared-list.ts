@@ -1,4 +1,4 @@
-import { filterParam, type ListFilter, type SortDirection } from '@latchkey/domain';
+import { filterParam, type ListFilter, type RangeRules, type SortDirection } from '@latchkey/domain';
 import { useState } from 'react';
 import { currentMonthDays } from '../format-date.ts';
 import { toListQuery, type Filters, type ListDefaults, type ListState } from './list-state.ts';
@@ -15,7 +15,12 @@ export interface DeclaredList {
   defaultSort: { sort: string; direction: SortDirection };
   filters: Readonly<Record<string, ListFilter>>;
   ranged: boolean;
+  /** A ranged list's range rules (the domain's): LIST_RANGE's current month, or every time (the users list). */
+  range?: RangeRules;
 }
+
+/** A ranged list whose range has no longest length (ALL_TIME_RANGE): no dates by default, any range. */
+export const coversAllTime = (declared: DeclaredList): boolean => declared.range !== undefined && !Number.isFinite(declared.range.maxDays);
 
 /** The list state's defaults: the declared sorts and filters (and, for a ranged list, its date range). */
 function listDefaultsOf(declared: DeclaredList, filters?: Filters, shown: readonly string[] = Object.keys(declared.filters)): ListDefaults {
@@ -31,10 +36,13 @@ function listDefaultsOf(declared: DeclaredList, filters?: Filters, shown: readon
 /**
  * The state of a declared list in the address, with the filters the page shows (`shown`, default
  * all that are declared). A ranged list's date range defaults to the current month (spec §9) as of
- * opening the page: `month` is that default, constant while the page is open.
+ * opening the page — or to none, for a list over every time — : `month` is that default, constant
+ * while the page is open.
  */
 export function useDeclaredListState(declared: DeclaredList, shown?: readonly string[]) {
   const [{ month, defaults }] = useState(() => {
+    if (declared.ranged && coversAllTime(declared))
+      return { month: { fromDate: '', toDate: '' }, defaults: listDefaultsOf(declared, undefined, shown) };
     const days = declared.ranged ? currentMonthDays(new Date()) : null;
     return { month: days, defaults: listDefaultsOf(declared, days ?? undefined, shown) };
   });

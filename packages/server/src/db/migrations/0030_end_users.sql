@@ -16,6 +16,10 @@ CREATE INDEX project_users_created_idx ON project_users (project_id, created_at,
 CREATE INDEX project_users_identity_idx ON project_users (project_id, identity_key, created_at, id);
 CREATE INDEX project_users_status_idx ON project_users (project_id, status, created_at, id);
 CREATE INDEX project_users_last_sign_in_idx ON project_users (project_id, last_sign_in_at, created_at, id);
+-- The search (issue 13) finds a user by id in any project the caller may see, and by identity
+-- across every project for a global permission.
+CREATE INDEX project_users_id_idx ON project_users (id);
+CREATE INDEX project_users_identity_any_idx ON project_users (identity_key, created_at, id);
 
 -- Users who signed in before: their last successful sign-in from the audit log (once, here).
 UPDATE project_users u SET last_sign_in_at = s.at

@@ -71,6 +71,8 @@ const APP_COLUMNS = `'app' AS kind, a.id, a.project_id AS "projectId", a.name AS
 const CLIENT_ID = '(SELECT k.client_id FROM application_keys k WHERE k.project_id = m."projectId" AND k.application_id = m.id)';
 const ACCOUNT_COLUMNS = `'account' AS kind, a.id, coalesce(a.email, a.name) AS title, CASE WHEN a.email IS NOT NULL THEN nullif(a.name, '') END AS detail,
   (a.id IN ($text, $lower) OR a.sort_key = $lower) AS exact, a.email, a.is_service_account AS "serviceAccount", a.active`;
+const USER_COLUMNS = `'user' AS kind, u.id, u.project_id AS "projectId", u.identity_key AS title, NULL AS detail,
+  (u.id = $text OR u.identity_key = $lower) AS exact, u.identity_key AS identity, u.blocked_at IS NOT NULL AS blocked`;
 const DEVICE_COLUMNS = `'device' AS kind, d.id, d.project_id AS "projectId", d.name AS title, d.user_key AS detail,
   (d.id = $text OR d.user_key = $lower) AS exact, d.user_key AS "userId", d.name AS "deviceName", d.revoked, d.created_at AS "createdAt"`;
 
@@ -127,6 +129,19 @@ const STATEMENTS: Record<SearchKind, (t: SearchTerms, reach: SearchReach) => str
            CROSS JOIN LATERAL (SELECT ap.project_id FROM account_permissions ap
                                 WHERE ap.account_id = a.id AND ap.project_id IS NOT NULL ORDER BY ap.project_id LIMIT 1) AS pick
           WHERE a.sort_key COLLATE "C" LIKE $prefix ORDER BY a.sort_key COLLATE "C", a.id`,
+      ),
+    ]),
+  // Its id (the subject), or their identity or the start of it (identity_key is byte-order, lower-case).
+  user: (t, reach) =>
+    withProject([
+      `SELECT ${USER_COLUMNS} FROM project_users u WHERE u.id = $text AND ${reachOf(reach, 'u.project_id')}`,
+      startsWith(
+        reach,
+        t.current,
+        BY_TITLE,
+        (project) =>
+          `SELECT ${USER_COLUMNS} FROM project_users u WHERE u.project_id = ${project} AND u.identity_key LIKE $prefix ORDER BY u.identity_key, u.created_at, u.id`,
+        `SELECT ${USER_COLUMNS} FROM project_users u WHERE u.identity_key LIKE $prefix ORDER BY u.identity_key, u.created_at, u.id`,
       ),
     ]),
   // Its mpinId, or its owner's identity or the start of it (user_key is byte-order, lower-case).

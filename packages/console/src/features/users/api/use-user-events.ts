@@ -1,0 +1,27 @@
+import { useQuery } from '@tanstack/react-query';
+import { api, request } from '../../../lib/api/index.ts';
+import { utcDay } from '../../../lib/format-date.ts';
+import { usersKeys } from './query-keys.ts';
+
+/** How many of a user's events their page shows. */
+export const RECENT_EVENTS = 10;
+const YEAR_MS = 365 * 24 * 3600 * 1000;
+
+/** The audit log's last events of `identity` over the last year (the longest range the log answers); `enabled`: the account may read the log. */
+export function useUserEvents(projectId: string, identity: string | undefined, enabled: boolean) {
+  return useQuery({
+    queryKey: usersKeys.events(projectId, identity ?? ''),
+    enabled: enabled && identity !== undefined,
+    queryFn: ({ signal }) =>
+      request(api.listAuditEvents, {
+        params: { project: projectId },
+        query: {
+          userId: identity ?? '',
+          fromDate: `${utcDay(new Date(Date.now() - YEAR_MS))}T00:00:00Z`,
+          toDate: `${utcDay(new Date())}T23:59:59Z`,
+          limit: RECENT_EVENTS,
+        },
+        signal,
+      }),
+  });
+}

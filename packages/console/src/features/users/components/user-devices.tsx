@@ -1,0 +1,112 @@
+import type { DeviceIdentity, EndUser } from '@latchkey/domain';
+import { Button } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { ConfirmModal } from '../../../components/confirm-modal.tsx';
+import { DataTable, type Column } from '../../../components/list/data-table.tsx';
+import { StatusBadge } from '../../../components/status-badge.tsx';
+import { UtcTime } from '../../../components/utc-time.tsx';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
+import { notifyRawError, notifySuccess } from '../../../lib/notify.ts';
+import { useRevokeUserDevice } from '../api/use-revoke-user-device.ts';
+import classes from './users.module.css';
+import '../texts.ts';
+
+const noSort = () => undefined;
+
+/** The user's passkeys, newest first; an active one revoked behind a confirm (spec §4: one way). */
+export function UserDevices({
+  projectId,
+  user,
+  devices,
+  canChange,
+}: {
+  projectId: string;
+  user: EndUser;
+  devices: DeviceIdentity[];
+  canChange: boolean;
+}) {
+  const { t } = useTranslation('users');
+  const [asked, setAsked] = useState<DeviceIdentity | null>(null);
+  const [open, setOpen] = useState(false);
+  const revoke = useRevokeUserDevice(projectId, user.id);
+  const columns = useMemo<Column<DeviceIdentity>[]>(() => {
+    const all: Column<DeviceIdentity>[] = [
+      { key: 'deviceName', header: t('detail.deviceName'), render: (d) => d.deviceName },
+      { key: 'createdAt', header: t('detail.deviceCreated'), shrink: true, hiddenOnPhone: true, render: (d) => <UtcTime iso={d.createdAt} /> },
+      {
+        key: 'lastUsedAt',
+        header: t('detail.deviceLastUsed'),
+        shrink: true,
+        hiddenOnPhone: true,
+        render: (d) => (d.lastUsedAt ? <UtcTime iso={d.lastUsedAt} /> : t('detail.notUsed')),
+      },
+      {
+        key: 'status',
+        header: t('list.status'),
+        shrink: true,
+        render: (d) => <StatusBadge tone={d.revoked ? 'negative' : 'positive'}>{d.revoked ? t('detail.revoked') : t('list.active')}</StatusBadge>,
+      },
+    ];
+    if (!canChange) return all;
+    return [
+      ...all,
+      {
+        key: 'revoke',
+        header: t('detail.revoke'),
+        hiddenHeader: true,
+        shrink: true,
+        align: 'right',
+        render: (d) =>
+          d.revoked ? null : (
+            <Button
+              variant="subtle"
+              size="compact-sm"
+              className={classes.revoke}
+              aria-label={t('detail.revokeOf', { device: d.deviceName })}
+              onClick={() => {
+                setAsked(d);
+                setOpen(true);
+              }}
+            >
+              {t('detail.revoke')}
+            </Button>
+          ),
+      },
+    ];
+  }, [t, canChange]);
+  return (
+    <>
+      {devices.length === 0 ? (
+        <p>{t('detail.devicesNone')}</p>
+      ) : (
+        <DataTable
+          label={t('detail.devices')}
+          columns={columns}
+          rows={devices}
+          rowKey={(d) => d.mpinId}
+          sort=""
+          direction="desc"
+          onSort={noSort}
+          loading={false}
+        />
+      )}
+      <ConfirmModal
+        opened={open}
+        title={t('actions.revokeConfirmTitle')}
+        message={asked ? t('actions.revokeConfirmText', { device: asked.deviceName, user: user.identity }) : ''}
+        confirmLabel={t('detail.revoke')}
+        danger
+        loading={revoke.isPending}
+        onConfirm={() => {
+          if (!asked) return;
+          revoke.mutate(asked.mpinId, {
+            onSuccess: () => notifySuccess(t('actions.revokedDone')),
+            onError: notifyRawError,
+            onSettled: () => setOpen(false),
+          });
+        }}
+        onCancel={() => setOpen(false)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,108 @@
+import type { EndUser, EndUserSession } from '@latchkey/domain';
+import { Button } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { ConfirmModal } from '../../../components/confirm-modal.tsx';
+import { DataTable, type Column } from '../../../components/list/data-table.tsx';
+import { UtcTime } from '../../../components/utc-time.tsx';
+import { formatUtcDateTime } from '../../../lib/format-date.ts';
+import { useTranslation } from '../../../lib/i18n/react.tsx';
+import { notifyRawError, notifySuccess } from '../../../lib/notify.ts';
+import { useEndSessions } from '../api/use-end-sessions.ts';
+import classes from './users.module.css';
+import '../texts.ts';
+
+const noSort = () => undefined;
+
+/** The user's open sessions at the issuer: sign one out, or every one behind a confirm. */
+export function UserSessions({
+  projectId,
+  user,
+  sessions,
+  canChange,
+}: {
+  projectId: string;
+  user: EndUser;
+  sessions: EndUserSession[];
+  canChange: boolean;
+}) {
+  const { t } = useTranslation('users');
+  const end = useEndSessions(projectId, user.id);
+  const [askingAll, setAskingAll] = useState(false);
+  const endedAll = (answer: { ended: number }) => notifySuccess(t('actions.signedOut', { count: answer.ended }));
+  const columns = useMemo<Column<EndUserSession>[]>(() => {
+    const ended = (answer: { ended: number }) => notifySuccess(t('actions.signedOut', { count: answer.ended }));
+    const all: Column<EndUserSession>[] = [
+      { key: 'startedAt', header: t('detail.sessionStarted'), shrink: true, render: (s) => (s.startedAt ? <UtcTime iso={s.startedAt} /> : '—') },
+      { key: 'with', header: t('detail.sessionWith'), render: (s) => s.deviceName ?? t('detail.sessionCode') },
+      {
+        key: 'apps',
+        header: t('detail.sessionApps'),
+        hiddenOnPhone: true,
+        render: (s) => <span className={classes.mono}>{s.clientIds.join(', ')}</span>,
+      },
+      {
+        key: 'expiresAt',
+        header: t('detail.sessionExpires'),
+        shrink: true,
+        hiddenOnPhone: true,
+        render: (s) => (s.expiresAt ? <UtcTime iso={s.expiresAt} /> : '—'),
+      },
+    ];
+    if (!canChange) return all;
+    return [
+      ...all,
+      {
+        key: 'end',
+        header: t('detail.endSession'),
+        hiddenHeader: true,
+        shrink: true,
+        align: 'right',
+        render: (s) => (
+          <Button
+            variant="subtle"
+            size="compact-sm"
+            aria-label={t('detail.endSessionOf', { started: s.startedAt ? formatUtcDateTime(s.startedAt) : '—' })}
+            loading={end.isPending && end.variables === s.id}
+            onClick={() => end.mutate(s.id, { onSuccess: ended, onError: notifyRawError })}
+          >
+            {t('detail.endSession')}
+          </Button>
+        ),
+      },
+    ];
+  }, [t, canChange, end]);
+  return (
+    <>
+      {sessions.length === 0 ? (
+        <p>{t('detail.sessionsNone')}</p>
+      ) : (
+        <DataTable
+          label={t('detail.sessions')}
+          columns={columns}
+          rows={sessions}
+          rowKey={(s) => s.id}
+          sort=""
+          direction="desc"
+          onSort={noSort}
+          loading={false}
+        />
+      )}
+      {canChange && sessions.length > 0 ? (
+        <div>
+          <Button variant="default" onClick={() => setAskingAll(true)}>
+            {t('detail.endAll')}
+          </Button>
+        </div>
+      ) : null}
+      <ConfirmModal
+        opened={askingAll}
+        title={t('actions.endAllConfirmTitle')}
+        message={t('actions.endAllConfirmText', { user: user.identity })}
+        confirmLabel={t('detail.endAll')}
+        loading={end.isPending && end.variables === undefined}
+        onConfirm={() => end.mutate(undefined, { onSuccess: endedAll, onError: notifyRawError, onSettled: () => setAskingAll(false) })}
+        onCancel={() => setAskingAll(false)}
+      />
+    </>
+  );
+}

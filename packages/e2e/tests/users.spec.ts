@@ -1,0 +1,105 @@
+import { createAppWithKeysThroughApi, createProjectThroughApi } from '../support/call-api.ts';
+import { expectAccessible, test } from '../support/fixtures.ts';
+import {
+  clickSignInWithPasskey,
+  expectPasskeyStep,
+  expectSignedInAtApp,
+  fillIdentityAndContinue,
+  goToAppSignIn,
+  registerPasskey,
+} from '../support/passkey-pages.ts';
+import { startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
+import { clickPaletteOptionIn, openPalette, search } from '../support/search-pages.ts';
+import { saveShots } from '../support/shots.ts';
+import { newEmail, signIn } from '../support/sign-in.ts';
+import {
+  clickUserAction,
+  expectOnUserPage,
+  expectSignInBlocked,
+  expectUserPasskeys,
+  expectUserRow,
+  expectUserSessions,
+  expectUserSessionsShown,
+  expectUsersListWithout,
+  expectUserStatus,
+  goToUsers,
+} from '../support/users-pages.ts';
+
+let app: RelyingParty;
+test.beforeAll(async () => {
+  app = await startRelyingParty();
+});
+test.afterAll(async () => app?.close());
+
+test('an administrator finds a user by the palette, blocks them (their next sign-in is refused), unblocks them, and deletes them', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const projectName = `Users shop ${Date.now().toString(36)}`;
+  const projectId = await test.step('an admin creates a project with the test app', async () => {
+    await signIn(page, newEmail('users-admin'));
+    const id = await createProjectThroughApi(page, projectName);
+    const keys = await createAppWithKeysThroughApi(page, id, [app.redirectUri]);
+    app.useClient({ issuer: `${baseURL}/p/${id}`, clientId: keys.clientId, clientSecret: keys.clientSecret });
+    return id;
+  });
+
+  const person = newEmail('person');
+  const { context, user } = await test.step('an end user signs up through the test app with a passkey', async () =>
+    registerPasskey(browser, app, projectName, person));
+
+  await test.step('the admin sees them in the users list', async () => {
+    await goToUsers(page, projectId);
+    await expectUserRow(page, person, 'Active');
+    await saveShots(page, 'users', { phone: true });
+    await expectAccessible(page);
+  });
+
+  await test.step('finds them by the palette and opens their page: one passkey, their sessions', async () => {
+    await openPalette(page);
+    await search(page, person.slice(0, 10), person);
+    await clickPaletteOptionIn(page, 'Users', person);
+    await expectOnUserPage(page, person);
+    await expectUserStatus(page, 'Active');
+    await expectUserPasskeys(page, 1);
+    await expectUserSessionsShown(page);
+    await saveShots(page, 'user', { phone: true });
+    await expectAccessible(page);
+  });
+
+  await test.step('blocks them: their sessions end', async () => {
+    await clickUserAction(page, 'Block', 'Block user');
+    await expectUserStatus(page, 'Blocked');
+    await expectUserSessions(page, 0);
+    await saveShots(page, 'user-blocked', { fullPage: false });
+  });
+
+  await test.step('the user’s next sign-in is refused with a page', async () => {
+    await context.clearCookies();
+    await goToAppSignIn(user, app.url, projectName);
+    await fillIdentityAndContinue(user, person);
+    await expectPasskeyStep(user);
+    await clickSignInWithPasskey(user);
+    await expectSignInBlocked(user);
+    await expectAccessible(user);
+  });
+
+  await test.step('unblocked, they sign in again', async () => {
+    await clickUserAction(page, 'Unblock', 'Unblock user');
+    await expectUserStatus(page, 'Active');
+    await goToAppSignIn(user, app.url, projectName);
+    await fillIdentityAndContinue(user, person);
+    await expectPasskeyStep(user);
+    await clickSignInWithPasskey(user);
+    await expectSignedInAtApp(user);
+    await context.close();
+  });
+
+  await test.step('deleted, they are gone from the list', async () => {
+    await page.reload();
+    await expectOnUserPage(page, person);
+    await clickUserAction(page, 'Delete', 'Delete user');
+    await expectUsersListWithout(page, person);
+  });
+});

@@ -12,6 +12,7 @@ export * from './list/index.ts';
 export * from './app/index.ts';
 export * from './device/index.ts';
 export * from './end-user/index.ts';
+export * from './webhook/index.ts';
 export * from './audit/index.ts';
 export * from './usage/index.ts';
 export * from './account/index.ts';

@@ -47,6 +47,13 @@ import { createDevicesService } from './modules/devices/devices.service.ts';
 import { createEndUserListService } from './modules/end-users/end-user-list.ts';
 import { registerEndUserRoutes } from './modules/end-users/end-users.routes.ts';
 import { createEndUsersService } from './modules/end-users/end-users.service.ts';
+import { createWebhookDelivery, type WebhookDelivery } from './modules/webhooks/webhook-delivery.ts';
+import { pruneDeliveries } from './modules/webhooks/webhooks.repository.ts';
+import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.ts';
+import { createWebhooksService } from './modules/webhooks/webhooks.service.ts';
+
+/** How long the webhooks' delivery log keeps what was delivered or given up. */
+const WEBHOOK_LOG_DAYS = 7;
 import { registerProjectRoutes } from './modules/projects/projects.routes.ts';
 import { createSettingsHistory } from './modules/projects/settings-history.service.ts';
 import { findIssuer } from './modules/projects/projects.repository.ts';
@@ -100,6 +107,7 @@ export interface LatchkeyApp {
     secretBox: SecretBox;
     /** The back-channel logout notices' deliverer (it polls by itself; `deliverDue` runs a round now). */
     backchannel: BackchannelDelivery;
+    webhookDelivery: WebhookDelivery;
   };
   /** Readiness (GET /readyz) turns false: call it first when shutting down. */
   probes: Probes;
@@ -234,6 +242,17 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   const deviceList = createDeviceListService({ db, clock });
   const endUsers = createEndUsersService({ db, clock, audit, secretBox, logoutNoticesQueued: backchannel.nudge });
   const endUserList = createEndUserListService({ db, clock });
+  // Webhooks (issue 24): any instance delivers what the outbox holds, through the same guarded client.
+  const webhookDelivery = createWebhookDelivery({
+    db,
+    clock,
+    outgoing,
+    secretBox,
+    warn: (error) => app.log.warn({ err: error }, 'webhook delivery failed'),
+  });
+  webhookDelivery.start();
+  app.addHook('onClose', () => webhookDelivery.stop());
+  const webhooks = createWebhooksService({ db, clock, audit, secretBox, outgoing, queued: webhookDelivery.nudge });
   const auditList = createAuditListService({ db: readDb, clock });
   const usage = createUsageService({ db: readDb, clock });
   const accounts = createAccountsService({
@@ -256,6 +275,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   registerAppRoutes(app, apps);
   registerDeviceRoutes(app, devices, deviceList);
   registerEndUserRoutes(app, endUsers, endUserList);
+  registerWebhookRoutes(app, webhooks);
   registerAuditRoutes(app, auditList);
   registerUsageRoutes(app, usage);
   registerAccountRoutes(app, accounts);
@@ -272,6 +292,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
       await deleteRetiredSigningKeys(db);
       await ensureEventPartitions(db, clock.now(), config.eventRetentionMonths);
       await deleteEndedRegistrationCodes(db, clock.now());
+      await pruneDeliveries(db, new Date(clock.now().getTime() - WEBHOOK_LOG_DAYS * 86_400_000));
     })().catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_EVERY_MS);
   housekeeping.unref();
@@ -280,7 +301,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   await app.ready();
   return {
     app,
-    services: { sessions, projects, apps, loginCodes, secretBox, backchannel },
+    services: { sessions, projects, apps, loginCodes, secretBox, backchannel, webhookDelivery },
     probes,
     async close(drainMs = DRAIN_MS) {
       // Fastify's close stops listening, closes idle keep-alive connections and waits for the

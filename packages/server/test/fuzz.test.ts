@@ -127,6 +127,9 @@ describeWithDatabase('bad input never answers 5xx and never writes', (t) => {
       updateAccount: { permissions: [`cst:${projectId}:usage`], active: true },
       createServiceAccount: { name: 'Fuzzed CI', permissions: [`cst:${projectId}:apps`], active: true },
       rotateServiceToken: {},
+      // An address the server does not call: the valid body is refused (400) and stores nothing.
+      createWebhook: { url: 'http://169.254.169.254/hooks', eventTypes: ['sign_in.succeeded'] },
+      updateWebhook: { url: 'https://hooks.example.com/in', eventTypes: ['sign_in.succeeded'] },
       // A filter no device matches: the valid body would revoke nothing.
       revokeDevices: {
         reason: 'PORTAL_REVOKE',
@@ -148,6 +151,8 @@ describeWithDatabase('bad input never answers 5xx and never writes', (t) => {
     // No end user of the project has this id, nor session: every change answers 404 and writes nothing.
     user: 'no-such-user',
     session: 'no-such-session',
+    webhook: 'no-such-webhook',
+    delivery: 'no-such-delivery',
   });
 
   function badRequests(bodies: Partial<Record<keyof typeof api, Json>>): BadRequest[] {

@@ -76,6 +76,14 @@ const EXPECTED: Record<keyof typeof api, ApiErrorStatus[]> = {
   endEndUserSessions: [400, 401, 403, 404, 409],
   endEndUserSession: [400, 401, 403, 404, 409],
   deleteEndUser: [400, 401, 403, 404, 409],
+  listWebhooks: [400, 401, 403, 404],
+  createWebhook: [400, 401, 403, 404, 409, 413, 415],
+  getWebhook: [400, 401, 403, 404],
+  updateWebhook: [400, 401, 403, 404, 409, 412, 413, 415],
+  deleteWebhook: [400, 401, 403, 404, 409],
+  testWebhook: [400, 401, 403, 404, 409],
+  listWebhookDeliveries: [400, 401, 403, 404],
+  resendWebhookDelivery: [400, 401, 403, 404, 409],
   listAuditEvents: [400, 401, 403, 404],
   exportAuditEvents: [400, 401, 403, 404],
   listAccounts: [400, 401, 403, 404],
@@ -170,7 +178,7 @@ describe('the OpenAPI document at /api/openapi.json', () => {
       expect(success, name).toHaveLength(1);
       expect(Object.keys(success[0]?.[1].headers ?? {}), name).toEqual(e.versioned ? ['ETag'] : []);
     }
-    expect(entries.filter(([, e]) => e.versioned).length).toBe(13);
+    expect(entries.filter(([, e]) => e.versioned).length).toBe(15);
   });
 
   it('has a licence, and a description for every tag an operation uses', () => {

@@ -17,6 +17,8 @@ const DISTRIBUTED: Record<string, string> = {
   application_counts: 'project_id',
   audit_events: 'project_id',
   backchannel_logouts: 'project_id',
+  webhook_endpoints: 'project_id',
+  webhook_messages: 'project_id',
   devices: 'project_id',
   identity_verifications: 'project_id',
   project_users: 'project_id',

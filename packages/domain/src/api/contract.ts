@@ -63,6 +63,15 @@ import {
   endUserSchema,
   sessionsEndedSchema,
 } from '../end-user/schema.ts';
+import {
+  webhookBodySchema,
+  webhookCreatedSchema,
+  webhookDeliveriesQuerySchema,
+  webhookDeliveriesSchema,
+  webhookDeliverySchema,
+  webhookListSchema,
+  webhookSchema,
+} from '../webhook/schema.ts';
 import { EXPORT_FORMATS, exportFileSchema } from '../list/export.ts';
 import { searchQuerySchema, searchResponseSchema } from '../search/schema.ts';
 import { globalUsageQuerySchema, globalUsageSchema, usageQuerySchema, usageSchema } from '../usage/schema.ts';
@@ -459,6 +468,83 @@ export const endUsersApi = {
   }),
 };
 
+// Issue 24 "Webhooks": guarded like the project's settings (docs/decisions/0039).
+const webhookParams = z.object({ project: id(), webhook: id() });
+const administerWebhooks = { tag: 'webhooks', auth: 'session', permission: guards.projectAdmin } as const;
+export const webhooksApi = {
+  listWebhooks: endpoint({
+    ...administerWebhooks,
+    method: 'GET',
+    path: '/projects/:project/webhooks',
+    summary: "The project's webhook endpoints",
+    params: projectParams,
+    response: webhookListSchema,
+  }),
+  createWebhook: endpoint({
+    ...administerWebhooks,
+    method: 'POST',
+    path: '/projects/:project/webhooks',
+    summary:
+      'Add an endpoint that receives the chosen events as they happen, signed per Standard Webhooks; its secret (whsec_…) is in this answer only. An address that is not public is refused',
+    params: projectParams,
+    body: webhookBodySchema,
+    response: webhookCreatedSchema,
+    status: 201,
+  }),
+  getWebhook: endpoint({
+    ...administerWebhooks,
+    method: 'GET',
+    path: '/projects/:project/webhooks/:webhook',
+    summary: 'One webhook endpoint (never its secret), with its version as the ETag',
+    params: webhookParams,
+    response: webhookSchema,
+    versioned: true,
+  }),
+  updateWebhook: endpoint({
+    ...administerWebhooks,
+    method: 'PUT',
+    path: '/projects/:project/webhooks/:webhook',
+    summary: 'Change an endpoint: its URL, events, description; enabling it again clears why it was disabled (If-Match: its ETag)',
+    params: webhookParams,
+    body: webhookBodySchema,
+    response: webhookSchema,
+    versioned: true,
+  }),
+  deleteWebhook: endpoint({
+    ...administerWebhooks,
+    method: 'DELETE',
+    path: '/projects/:project/webhooks/:webhook',
+    summary: 'Remove an endpoint and its delivery log',
+    params: webhookParams,
+    response: z.object({ id: z.string(), deleted: z.literal(true) }),
+  }),
+  testWebhook: endpoint({
+    ...administerWebhooks,
+    method: 'POST',
+    path: '/projects/:project/webhooks/:webhook/test',
+    summary: 'Send the endpoint a webhook.test event (after what it already waits to receive)',
+    params: webhookParams,
+    response: webhookDeliverySchema,
+  }),
+  listWebhookDeliveries: endpoint({
+    ...administerWebhooks,
+    method: 'GET',
+    path: '/projects/:project/webhooks/:webhook/deliveries',
+    summary: "The endpoint's deliveries, newest first (kept a week): status, attempts, the last answer's status and time",
+    params: webhookParams,
+    query: webhookDeliveriesQuerySchema,
+    response: webhookDeliveriesSchema,
+  }),
+  resendWebhookDelivery: endpoint({
+    ...administerWebhooks,
+    method: 'POST',
+    path: '/projects/:project/webhooks/:webhook/deliveries/:delivery/resend',
+    summary: 'Send a delivered or given-up message again, as it was (same webhook-id)',
+    params: z.object({ project: id(), webhook: id(), delivery: id() }),
+    response: webhookDeliverySchema,
+  }),
+};
+
 // spec §7 "Audit"
 export const auditApi = {
   listAuditEvents: endpoint({
@@ -609,6 +695,7 @@ export const api = {
   ...appsApi,
   ...devicesApi,
   ...endUsersApi,
+  ...webhooksApi,
   ...auditApi,
   ...accountsApi,
   ...usageApi,

@@ -15,6 +15,7 @@ export const API_TAGS = {
   projects: 'Projects, their settings and their OpenID Connect issuer',
   applications: 'The applications of a project and their client credentials',
   devices: "The passkeys (devices, `mpinId`) of a project's end users",
+  webhooks: "A project's webhook endpoints: events pushed as they happen, signed per Standard Webhooks, and their delivery log",
   users: "A project's end users: the people who sign in through its issuer, their sessions, blocking, erasure and their data",
   audit: "A project's audit log: its end users' sign-ins and what accounts changed",
   accounts: "A project's staff accounts (people, by email) and service accounts (tokens for the API)",

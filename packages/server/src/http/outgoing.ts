@@ -17,8 +17,16 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
  *   read to at most a few kilobytes and dropped.
  */
 export interface OutgoingClient {
-  /** POSTs `body` (`contentType`) to `url` and answers its status, or throws an OutgoingRefusal / OutgoingFailure. */
-  post(url: string, body: string, contentType: string): Promise<OutgoingAnswer>;
+  /**
+   * POSTs `body` (`contentType`, and `headers` besides) to `url` and answers its status, or throws
+   * an OutgoingRefusal / OutgoingFailure.
+   */
+  post(url: string, body: string, contentType: string, headers?: Record<string, string>): Promise<OutgoingAnswer>;
+  /**
+   * Why the server would not call `url` now (its form, or an address its name resolves to), or
+   * null: a place is checked when it is saved too, not only at each call (webhook endpoints).
+   */
+  refusal(url: string): Promise<'url_refused' | 'address_refused' | null>;
 }
 
 export interface OutgoingAnswer {
@@ -213,19 +221,37 @@ export function createOutgoingClient(options: OutgoingOptions = {}): OutgoingCli
     return addresses;
   }
 
+  /** The URL the server may call, or an OutgoingRefusal('url_refused'). */
+  function callable(target: string): URL {
+    let url: URL;
+    try {
+      url = new URL(target);
+    } catch {
+      throw new OutgoingRefusal('not a URL', 'url_refused');
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new OutgoingRefusal(`${url.protocol} is not http or https`, 'url_refused');
+    if (url.username || url.password) throw new OutgoingRefusal('a URL with credentials is not called', 'url_refused');
+    return url;
+  }
+
   return {
-    async post(target, body, contentType) {
+    async refusal(target) {
+      try {
+        await addressesOf(callable(target), AbortSignal.timeout(timeoutMs));
+        return null;
+      } catch (error) {
+        if (error instanceof OutgoingRefusal) return error.reason;
+        // A name that does not resolve now may later: it is refused at the call if it is not public then.
+        if (error instanceof OutgoingFailure) return null;
+        throw error;
+      }
+    },
+
+    async post(target, body, contentType, headers = {}) {
       const started = performance.now();
       // One deadline for the whole call: resolving the name, connecting, the answer's status.
       const deadline = AbortSignal.timeout(timeoutMs);
-      let url: URL;
-      try {
-        url = new URL(target);
-      } catch {
-        throw new OutgoingRefusal('not a URL', 'url_refused');
-      }
-      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new OutgoingRefusal(`${url.protocol} is not http or https`, 'url_refused');
-      if (url.username || url.password) throw new OutgoingRefusal('a URL with credentials is not called', 'url_refused');
+      const url = callable(target);
       const addresses = await addressesOf(url, deadline);
       // The connection goes to the addresses checked above (all of them, so a host with IPv4 and
       // IPv6 is reached by either), whatever the name resolves to now.
@@ -239,6 +265,7 @@ export function createOutgoingClient(options: OutgoingOptions = {}): OutgoingCli
         // A connection of its own, closed after the call: nothing pooled outlives the check above.
         agent: false,
         headers: {
+          ...headers,
           'content-type': contentType,
           'content-length': Buffer.byteLength(body),
           'user-agent': 'Latchkey',

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AuditResult, UsageKey } from '@latchkey/domain';
+import { webhookEventTypeOf, type AuditResult, type UsageKey } from '@latchkey/domain';
 import type { Db } from '../db/db.ts';
 
 /** One row of audit_events (migration 0010): spec §3 "Audit event" and what the details modal shows. */
@@ -53,23 +53,22 @@ export interface UsageHit {
 }
 
 /**
- * Writes one event and, with `usage`, counts it in the usage rollups: the hour, the day and the day
- * × country of its time (UTC). One statement (data-modifying CTEs), so a count never exists without
- * its event nor an event without its count, in one round trip. `signedIn`: the event is the user's
- * successful sign-in, so the user's last sign-in (the users list, migration 0030) moves to its time
- * in the same statement.
+ * Writes one event, in one statement (data-modifying CTEs) with what follows from it, so none of
+ * these exists without the others, in one round trip:
+ * - with `usage`, its counts in the usage rollups: the hour, the day and the day × country of its
+ *   time (UTC);
+ * - `signedIn` (the user's successful sign-in): the user's last sign-in (the users list, migration
+ *   0030) moves to its time;
+ * - when its kind is one webhooks tell of (webhookEventTypeOf), a message to each enabled endpoint of
+ *   the project subscribed to it, in the outbox (migration 0031, docs/decisions/0039): the body as
+ *   it will be signed and sent.
  */
 export async function insertAuditEvent(db: Db, e: NewAuditEvent, usage?: UsageHit, signedIn = false): Promise<void> {
-  const lastSignIn =
-    signedIn && e.projectId && e.userId
-      ? 'signed_in AS (UPDATE project_users SET last_sign_in_at = $2 WHERE project_id = $1 AND identity_key = $4)'
-      : null;
-  const event = `INSERT INTO audit_events (project_id, created_at, id, user_id, device_name, scope, event_status, ip, country, client_id, user_agent, details)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb)`;
+  const id = eventId();
   const params: unknown[] = [
     e.projectId ?? '',
     e.createdAt,
-    eventId(),
+    id,
     e.userId,
     e.deviceName,
     e.scope,
@@ -80,22 +79,57 @@ export async function insertAuditEvent(db: Db, e: NewAuditEvent, usage?: UsageHi
     e.userAgent ?? null,
     JSON.stringify(e.details),
   ];
-  if (!usage) {
-    await db.query(lastSignIn ? `WITH ${lastSignIn} ${event}` : event, params);
-    return;
+  const next = (value: unknown) => `$${params.push(value)}`;
+  const effects: string[] = [];
+  if (signedIn && e.projectId && e.userId) {
+    effects.push('signed_in AS (UPDATE project_users SET last_sign_in_at = $2 WHERE project_id = $1 AND identity_key = $4)');
   }
-  const hour = new Date(Math.floor(e.createdAt.getTime() / 3_600_000) * 3_600_000);
-  const day = e.createdAt.toISOString().slice(0, 10);
-  await db.query(
-    `WITH ${lastSignIn ? `${lastSignIn}, ` : ''}event AS (${event}), hourly AS (
-       INSERT INTO usage_hourly AS u (project_id, hour, key, count) VALUES ($1, $13, $14, 1)
-       ON CONFLICT (project_id, hour, key) DO UPDATE SET count = u.count + 1
-     ), daily AS (
-       INSERT INTO usage_daily AS u (project_id, day, key, count) VALUES ($1, $15, $14, 1)
-       ON CONFLICT (project_id, day, key) DO UPDATE SET count = u.count + 1
-     )
-     INSERT INTO usage_daily_country AS u (project_id, day, country, key, count) VALUES ($1, $15, $16, $14, 1)
-     ON CONFLICT (project_id, day, country, key) DO UPDATE SET count = u.count + 1`,
-    [...params, hour, usage.key, day, e.country ?? 'ZZ'],
-  );
+  const type = e.projectId
+    ? webhookEventTypeOf({ scope: e.scope, action: typeof e.details['action'] === 'string' ? e.details['action'] : undefined, result: e.eventStatus })
+    : null;
+  if (type) {
+    const body = JSON.stringify({ type, timestamp: e.createdAt.toISOString(), data: webhookData(id, e) });
+    effects.push(`webhook AS (
+       INSERT INTO webhook_messages (project_id, endpoint_id, id, event_type, payload, subject, created_at, status, next_attempt_at)
+       SELECT $1, w.id, ${next(`msg_${id}`)}, ${next(type)}, ${next(body)}, $4, $2, 'pending', $2
+         FROM webhook_endpoints w WHERE w.project_id = $1 AND w.enabled AND ${next(type)} = ANY(w.event_types))`);
+  }
+  if (usage) {
+    const hour = next(new Date(Math.floor(e.createdAt.getTime() / 3_600_000) * 3_600_000));
+    const key = next(usage.key);
+    const day = next(e.createdAt.toISOString().slice(0, 10));
+    const country = next(e.country ?? 'ZZ');
+    effects.push(
+      `hourly AS (
+       INSERT INTO usage_hourly AS u (project_id, hour, key, count) VALUES ($1, ${hour}, ${key}, 1)
+       ON CONFLICT (project_id, hour, key) DO UPDATE SET count = u.count + 1)`,
+      `daily AS (
+       INSERT INTO usage_daily AS u (project_id, day, key, count) VALUES ($1, ${day}, ${key}, 1)
+       ON CONFLICT (project_id, day, key) DO UPDATE SET count = u.count + 1)`,
+      `by_country AS (
+       INSERT INTO usage_daily_country AS u (project_id, day, country, key, count) VALUES ($1, ${day}, ${country}, ${key}, 1)
+       ON CONFLICT (project_id, day, country, key) DO UPDATE SET count = u.count + 1)`,
+    );
+  }
+  const event = `INSERT INTO audit_events (project_id, created_at, id, user_id, device_name, scope, event_status, ip, country, client_id, user_agent, details)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb)`;
+  await db.query(effects.length > 0 ? `WITH ${effects.join(', ')} ${event}` : event, params);
+}
+
+/** The event as a webhook's `data` tells it: the audit log's fields, by the audit list's names. */
+function webhookData(id: string, e: NewAuditEvent) {
+  return {
+    id,
+    projectId: e.projectId,
+    createdAt: e.createdAt.toISOString(),
+    userID: e.userId,
+    deviceName: e.deviceName,
+    scope: e.scope,
+    eventStatus: e.eventStatus,
+    ip: e.ip ?? null,
+    country: e.country ?? null,
+    clientId: e.clientId ?? null,
+    userAgent: e.userAgent ?? null,
+    details: e.details,
+  };
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.ts';
+import { polledRounds } from '../db/polled-rounds.ts';
 import { randomToken } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import { OutgoingFailure, OutgoingRefusal, type OutgoingClient } from '../http/outgoing.ts';
@@ -112,10 +113,6 @@ type Outcome = { delivered: true; status: number; ms: number } | { delivered: fa
  */
 export function createBackchannelDelivery(deps: BackchannelDeliveryDeps) {
   const { db, clock, outgoing, sign } = deps;
-  let running: Promise<number> | null = null;
-  let next: Promise<number> | null = null;
-  let stopping = false;
-  let timer: NodeJS.Timeout | null = null;
 
   /**
    * Takes the due notices for a lease, the oldest first and at most BATCH_PER_PROJECT of one
@@ -214,10 +211,16 @@ export function createBackchannelDelivery(deps: BackchannelDeliveryDeps) {
     });
   }
 
+  // A failure to sign counts as an attempt: the last one gives the notice up (never a retry at once).
+  const failure = (notice: Notice, error: unknown): Outcome => {
+    deps.warn(error);
+    return { delivered: false, reason: 'sign_failed', final: notice.attempts >= BACKCHANNEL_MAX_ATTEMPTS };
+  };
+
   /** One round: every due notice, a batch at a time; answers how many attempts were made. */
-  async function round(): Promise<number> {
+  async function round(stopping: () => boolean): Promise<number> {
     let attempts = 0;
-    while (!stopping) {
+    while (!stopping()) {
       const notices = await claim();
       if (notices.length === 0) return attempts;
       attempts += notices.length;
@@ -226,53 +229,8 @@ export function createBackchannelDelivery(deps: BackchannelDeliveryDeps) {
     return attempts;
   }
 
-  // A failure to sign counts as an attempt: the last one gives the notice up (never a retry at once).
-  const failure = (notice: Notice, error: unknown): Outcome => {
-    deps.warn(error);
-    return { delivered: false, reason: 'sign_failed', final: notice.attempts >= BACKCHANNEL_MAX_ATTEMPTS };
-  };
-
-  /**
-   * Runs a round now; while one is under way, one more after it (shared by every caller meanwhile),
-   * so what a caller queued before calling is always looked at by the round its promise waits for.
-   */
-  function deliverDue(): Promise<number> {
-    if (stopping) return Promise.resolve(0);
-    if (running) {
-      next ??= running
-        .catch(() => 0)
-        .then(() => {
-          next = null;
-          return deliverDue();
-        });
-      return next;
-    }
-    running = round().finally(() => {
-      running = null;
-    });
-    return running;
-  }
-
-  return {
-    deliverDue,
-    /** A notice was queued here: send it now rather than at the next poll. */
-    nudge(): void {
-      void deliverDue().catch(deps.warn);
-    },
-    start(): void {
-      stopping = false;
-      timer ??= setInterval(() => void deliverDue().catch(deps.warn), BACKCHANNEL_POLL_MS);
-      timer.unref();
-    },
-    /** Stops polling and waits for the batch under way (no other is claimed: what is due waits for an instance). */
-    async stop(): Promise<void> {
-      stopping = true;
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running?.catch(() => undefined);
-      await next?.catch(() => undefined);
-    },
-  };
+  const rounds = polledRounds({ round, pollMs: BACKCHANNEL_POLL_MS, warn: deps.warn });
+  return { deliverDue: rounds.runNow, nudge: rounds.nudge, start: rounds.start, stop: rounds.stop };
 }
 
 export type BackchannelDelivery = ReturnType<typeof createBackchannelDelivery>;

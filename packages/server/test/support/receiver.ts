@@ -22,7 +22,8 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(): Promise<Receiver> {
+/** `port`: where it listens (a receiver started again where one was down); a free one by default. */
+export async function startReceiver(port = 0): Promise<Receiver> {
   const received: Received[] = [];
   const waiting: Array<() => void> = [];
   const receiver = {
@@ -63,7 +64,7 @@ export async function startReceiver(): Promise<Receiver> {
       for (const wake of waiting.splice(0)) wake();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return receiver;
 }

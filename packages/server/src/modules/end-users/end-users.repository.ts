@@ -2,6 +2,7 @@ import type { DeviceIdentity, EndUser } from '@latchkey/domain';
 import type { Db } from '../../db/db.ts';
 import { iso } from '../../db/rows.ts';
 import { DEVICE_COLUMNS, deviceFromRow, type DeviceRow } from '../devices/device-list.ts';
+import { deleteMessagesOf } from '../webhooks/webhooks.repository.ts';
 import { END_USER_COLUMNS, endUserFromRow, type EndUserRow } from './end-user-list.ts';
 
 /** The project's end user `id`, or null; `forUpdate` locks the row until the transaction ends. */
@@ -38,8 +39,8 @@ export async function deleteRegistrationCodesOf(tx: Db, projectId: string, userI
 
 /**
  * Erasure (issue 24, GDPR art. 17; docs/decisions/0038), inside the caller's transaction once the
- * user's sessions and tokens are ended: the codes and verification links mailed to their identity
- * go; their audit events stay but name them by `pseudonym` — in the userID column and in any
+ * user's sessions and tokens are ended: the codes and verification links mailed to their identity,
+ * and the webhook messages that name them, go; their audit events stay but name them by `pseudonym` — in the userID column and in any
  * top-level detail that held their identity — with no address, user agent or device name; then the
  * user, whose passkeys and registration codes go with them (foreign keys). Usage counts are not
  * touched. The events are rewritten through audit_events_user_idx.
@@ -47,6 +48,7 @@ export async function deleteRegistrationCodesOf(tx: Db, projectId: string, userI
 export async function eraseEndUser(tx: Db, e: { projectId: string; id: string; identity: string; pseudonym: string }): Promise<{ events: number }> {
   await tx.query('DELETE FROM login_codes WHERE issuer = $1 AND email = $2', [e.projectId, e.identity]);
   await tx.query('DELETE FROM identity_verifications WHERE project_id = $1 AND identity = $2', [e.projectId, e.identity]);
+  await deleteMessagesOf(tx, e.projectId, e.identity);
   const { rows } = await tx.query<{ n: number }>(
     `WITH renamed AS (UPDATE audit_events SET user_id = $3, ip = NULL, user_agent = NULL, device_name = NULL,
             details = (SELECT coalesce(jsonb_object_agg(k, CASE WHEN v = to_jsonb($2::text) OR v = to_jsonb($4::text) THEN to_jsonb($3::text) ELSE v END), '{}'::jsonb)

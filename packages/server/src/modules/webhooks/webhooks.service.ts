@@ -1,0 +1,183 @@
+import {
+  DomainError,
+  WEBHOOK_TEST_EVENT,
+  type Webhook,
+  type WebhookBody,
+  type WebhookCreated,
+  type WebhookDeliveries,
+  type WebhookDelivery as Delivery,
+} from '@latchkey/domain';
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../clock.ts';
+import { randomToken, type SecretBox } from '../../crypto.ts';
+import type { Db } from '../../db/db.ts';
+import { notFound, projectClosed } from '../../errors.ts';
+import type { Actor } from '../../http/actor.ts';
+import { checkVersion, type Versioned } from '../../http/etag.ts';
+import type { OutgoingClient } from '../../http/outgoing.ts';
+import { lockProjectForDeviceWrite } from '../../provider/devices.repository.ts';
+import type { AuditHook } from '../audit/audit.service.ts';
+import { changesBetween } from '../audit/changes.ts';
+import { newWebhookSecret, secretContext } from './webhook-delivery.ts';
+import {
+  deleteEndpoint,
+  deliveriesOf,
+  findEndpoint,
+  insertEndpoint,
+  insertMessage,
+  listEndpoints,
+  requeue,
+  updateEndpoint,
+} from './webhooks.repository.ts';
+
+export interface WebhooksServiceDeps {
+  db: Db;
+  clock: Clock;
+  audit: AuditHook;
+  secretBox: SecretBox;
+  outgoing: OutgoingClient;
+  /** A message was queued: deliver now rather than at the next poll. */
+  queued?: () => void;
+}
+
+type Body = Required<Pick<WebhookBody, 'url' | 'eventTypes'>> & { enabled: boolean; description: string };
+
+/**
+ * A project's webhook endpoints (issue 24, docs/decisions/0039), administered like its settings:
+ * each change in one transaction with its audit event, refused in a closed project (spec §4).
+ */
+export function createWebhooksService({ db, clock, audit, secretBox, outgoing, queued = () => undefined }: WebhooksServiceDeps) {
+  /** The server never becomes a way into the operator's network: an address it may not call is refused when saved. */
+  async function checkUrl(url: string): Promise<void> {
+    if ((await outgoing.refusal(url)) === null) return;
+    throw new DomainError('validation_failed', 'This address is not public: the server does not call it', [
+      { field: 'url', code: 'validation.invalid_url', message: 'This address is not public: the server does not call it' },
+    ]);
+  }
+
+  async function lockOpenProject(tx: Db, projectId: string): Promise<void> {
+    const project = await lockProjectForDeviceWrite(tx, projectId);
+    if (!project) throw notFound();
+    if (!project.enabled) throw projectClosed();
+  }
+
+  async function lockEndpoint(tx: Db, projectId: string, id: string): Promise<Versioned<Webhook>> {
+    await lockOpenProject(tx, projectId);
+    const endpoint = await findEndpoint(tx, projectId, id, { forUpdate: true });
+    if (!endpoint) throw notFound('No such webhook in this project');
+    return endpoint;
+  }
+
+  const shape = (e: Pick<Webhook, 'url' | 'eventTypes' | 'enabled' | 'description'>) => ({
+    url: e.url,
+    eventTypes: [...e.eventTypes],
+    enabled: e.enabled,
+    description: e.description,
+  });
+
+  return {
+    list: async (projectId: string) => ({ list: await listEndpoints(db, projectId) }),
+
+    async get(projectId: string, id: string): Promise<Versioned<Webhook>> {
+      const endpoint = await findEndpoint(db, projectId, id);
+      if (!endpoint) throw notFound('No such webhook in this project');
+      return endpoint;
+    },
+
+    /** A new endpoint and its secret, shown this once (stored sealed). */
+    async create(actor: Actor, projectId: string, body: Body): Promise<WebhookCreated> {
+      await checkUrl(body.url);
+      const secret = newWebhookSecret();
+      return db.transaction(async (tx) => {
+        await lockOpenProject(tx, projectId);
+        const id = `wh_${randomToken(12)}`;
+        const created = await insertEndpoint(tx, {
+          ...body,
+          projectId,
+          id,
+          secretSealed: secretBox.seal(secret, secretContext(projectId, id)),
+          now: clock.now(),
+        });
+        await audit(tx, {
+          actor,
+          action: 'webhook.create',
+          result: 'created',
+          projectId,
+          changes: changesBetween({}, shape(created)),
+          details: { webhookId: id },
+        });
+        return { ...created, secret };
+      });
+    },
+
+    async update(actor: Actor, projectId: string, id: string, body: Body, ifMatch: number | null): Promise<Versioned<Webhook>> {
+      await checkUrl(body.url);
+      return db.transaction(async (tx) => {
+        const before = await lockEndpoint(tx, projectId, id);
+        checkVersion(before.version, ifMatch, 'webhook');
+        const after = await updateEndpoint(tx, { ...body, projectId, id, now: clock.now() });
+        await audit(tx, {
+          actor,
+          action: 'webhook.update',
+          result: 'success',
+          projectId,
+          changes: changesBetween(shape(before.value), shape(after.value)),
+          details: { webhookId: id },
+        });
+        return after;
+      });
+    },
+
+    async remove(actor: Actor, projectId: string, id: string): Promise<{ id: string; deleted: true }> {
+      return db.transaction(async (tx) => {
+        const before = await lockEndpoint(tx, projectId, id);
+        await deleteEndpoint(tx, projectId, id);
+        await audit(tx, {
+          actor,
+          action: 'webhook.delete',
+          result: 'success',
+          projectId,
+          changes: changesBetween(shape(before.value), {}),
+          details: { webhookId: id },
+        });
+        return { id, deleted: true as const };
+      });
+    },
+
+    /** Sends `webhook.test` to the endpoint, after what it already waits to send (enabled endpoints only). */
+    async test(actor: Actor, projectId: string, id: string): Promise<Delivery> {
+      const answer = await db.transaction(async (tx) => {
+        const endpoint = await lockEndpoint(tx, projectId, id);
+        if (!endpoint.value.enabled) throw new DomainError('conflict', 'This webhook is disabled: enable it to send it events');
+        const now = clock.now();
+        const messageId = `msg_${randomUUID()}`;
+        const payload = JSON.stringify({ type: WEBHOOK_TEST_EVENT, timestamp: now.toISOString(), data: { projectId, webhookId: id } });
+        const message = await insertMessage(tx, { projectId, endpointId: id, id: messageId, eventType: WEBHOOK_TEST_EVENT, payload, now });
+        await audit(tx, { actor, action: 'webhook.test', result: 'success', projectId, details: { webhookId: id, messageId } });
+        return message;
+      });
+      queued();
+      return answer;
+    },
+
+    async deliveries(projectId: string, id: string, limit: number): Promise<WebhookDeliveries> {
+      if (!(await findEndpoint(db, projectId, id))) throw notFound('No such webhook in this project');
+      return { list: await deliveriesOf(db, projectId, id, limit) };
+    },
+
+    /** Sends a delivered or given-up message again, as it was (the re-send button of the log). */
+    async resend(actor: Actor, projectId: string, id: string, messageId: string): Promise<Delivery> {
+      const answer = await db.transaction(async (tx) => {
+        await lockEndpoint(tx, projectId, id);
+        const message = await requeue(tx, projectId, id, messageId, clock.now());
+        if (!message) throw notFound('No such delivery of this webhook, or it is still pending');
+        await audit(tx, { actor, action: 'webhook.resend', result: 'success', projectId, details: { webhookId: id, messageId } });
+        return message;
+      });
+      queued();
+      return answer;
+    },
+  };
+}
+
+export type WebhooksService = ReturnType<typeof createWebhooksService>;

@@ -37,6 +37,8 @@ describe('page guards (spec §6)', () => {
     ['/project/p1/devices', 'Device Registrations'],
     ['/project/p1/users', 'Users'],
     ['/project/p1/user/u1', 'User'],
+    ['/project/p1/webhooks', 'Webhooks'],
+    ['/project/p1/webhook/w1', 'Webhook'],
     ['/project/p1/app/create', 'Create application'],
   ])('shows the 403 message at %s without the needed permission', async (path, title) => {
     server(['cst:p1:usage']);
@@ -118,6 +120,7 @@ describe('layout (spec §2)', () => {
       'User Verification',
       'OpenID Connect',
       'Mobile Applications',
+      'Webhooks',
       'Accounts',
     ]);
     expect(overview.getByRole('link', { name: 'Device Registrations' })).toHaveAttribute('aria-current', 'page');

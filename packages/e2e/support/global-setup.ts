@@ -9,10 +9,12 @@ import { createDatabase } from './database.ts';
 export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
   const database = await createDatabase();
   // Loopback is the test's own proxy: each scenario's page names its client address (fixtures.ts).
-  const server = await startServer({ DATABASE_URL: database.url, TRUST_PROXY: '127.0.0.1,::1' }).catch(async (error: unknown) => {
-    await database.drop();
-    throw error;
-  });
+  const server = await startServer({ DATABASE_URL: database.url, TRUST_PROXY: '127.0.0.1,::1', OUTGOING_ALLOWED_NETWORKS: '127.0.0.0/8,::1' }).catch(
+    async (error: unknown) => {
+      await database.drop();
+      throw error;
+    },
+  );
   process.env.LATCHKEY_URL = server.url;
   process.env.LATCHKEY_LOG = server.logFile;
   process.env.LATCHKEY_DATABASE_URL = database.url;

@@ -47,7 +47,6 @@ export function SettingsForm({
   const project = useContext(CurrentProjectContext);
   const closed = project !== null && !project.enabled;
   const canSave = valid && !locked && !closed;
-  const dangerHeadingId = useId();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -68,17 +67,24 @@ export function SettingsForm({
           </div>
         </Stack>
       </Paper>
-      {dangerZone ? (
-        <section aria-labelledby={dangerHeadingId} className={classes.dangerZone}>
-          <Title order={2} id={dangerHeadingId} className={classes.dangerTitle}>
-            {t('settings.dangerZone')}
-          </Title>
-          <Paper withBorder className={classes.dangerPaper}>
-            {dangerZone}
-          </Paper>
-        </section>
-      ) : null}
+      {dangerZone ? <DangerZone>{dangerZone}</DangerZone> : null}
     </Stack>
+  );
+}
+
+/** Irreversible actions under the heading "Danger zone" (a page whose danger zone is not under a form places it itself). */
+export function DangerZone({ children }: { children: ReactNode }) {
+  const { t } = useTranslation('ui');
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} className={classes.dangerZone}>
+      <Title order={2} id={headingId} className={classes.dangerTitle}>
+        {t('settings.dangerZone')}
+      </Title>
+      <Paper withBorder className={classes.dangerPaper}>
+        {children}
+      </Paper>
+    </section>
   );
 }
 

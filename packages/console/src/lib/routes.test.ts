@@ -31,8 +31,15 @@ const SPEC_ROUTES = [
 
 // Routes beyond the spec, each with the issue that asks for it: the dashboard over every project,
 // whose path the spec leaves open (issue 10, docs/decisions/0020); the project's end users and one
-// of them (issue 24, docs/decisions/0038).
-const BEYOND_SPEC_ROUTES = ['/usage', '/project/{project}/users', '/project/{project}/user/{user}'];
+// of them (issue 24, docs/decisions/0038); the project's webhook endpoints and one of them (issue 24,
+// docs/decisions/0039).
+const BEYOND_SPEC_ROUTES = [
+  '/usage',
+  '/project/{project}/users',
+  '/project/{project}/user/{user}',
+  '/project/{project}/webhooks',
+  '/project/{project}/webhook/{webhook}',
+];
 
 // The names spec §2 gives (the others are the table's own).
 const SPEC_NAMES: Record<string, RouteName> = {

@@ -172,6 +172,15 @@ export const routeTable = {
     scope: 'project',
     menu: { group: 'configuration', label: 'mobileApps' },
   },
+  projectWebhooks: {
+    path: '/project/:project/webhooks',
+    page: '../features/webhooks/pages/webhooks-page.tsx',
+    guard: guards.projectAdmin,
+    title: 'projectWebhooks',
+    parent: null,
+    scope: 'project',
+    menu: { group: 'configuration', label: 'webhooks' },
+  },
   projectAccounts: {
     path: '/project/:project/accounts',
     page: '../features/accounts/pages/accounts-page.tsx',
@@ -219,6 +228,14 @@ export const routeTable = {
     guard: guards.endUsers,
     title: 'userDetail',
     parent: 'projectUsers',
+    scope: 'project',
+  },
+  webhookDetail: {
+    path: '/project/:project/webhook/:webhook',
+    page: '../features/webhooks/pages/webhook-page.tsx',
+    guard: guards.projectAdmin,
+    title: 'webhookDetail',
+    parent: 'projectWebhooks',
     scope: 'project',
   },
   accountSettings: {

@@ -7,7 +7,7 @@ describe('project side menu (spec §2 "Layout")', () => {
     const menu = projectNav.map((group) => [en.nav[group.label], group.items.map((item) => en.nav[item.label])]);
     expect(menu).toEqual([
       ['Overview', ['Dashboard', 'Applications', 'Users', 'Device Registrations', 'Audit Log']],
-      ['Configuration', ['General', 'Branding', 'User Verification', 'OpenID Connect', 'Mobile Applications', 'Accounts']],
+      ['Configuration', ['General', 'Branding', 'User Verification', 'OpenID Connect', 'Mobile Applications', 'Webhooks', 'Accounts']],
     ]);
     // Each entry's icon comes from its feature's folder (features/{feature}/menu-icons.ts).
     expect(projectNav.flatMap((group) => group.items).every((item) => typeof item.icon === 'function' || typeof item.icon === 'object')).toBe(true);
@@ -23,6 +23,7 @@ describe('project side menu (spec §2 "Layout")', () => {
       '/project/p1/userverification',
       '/project/p1/oidc',
       '/project/p1/mobileapps',
+      '/project/p1/webhooks',
       '/project/p1/accounts',
     ]);
   });

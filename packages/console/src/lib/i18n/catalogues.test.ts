@@ -87,11 +87,27 @@ const NAMES = new Set([
   'Plain',
   'S256',
   'Ctrl K',
+  'Webhooks',
+  'Webhook',
+  'URL',
   '{{label}}: {{value}}',
 ]);
 const SAME_WORDS: Record<TranslatedLanguage, Set<string>> = {
-  fr: new Set(['Documentation', 'Menu', 'Configuration', 'Applications', 'Pages', 'Page {{page}}', 'Type', 'Date', 'Actions', 'min', 'Sessions']),
-  ro: new Set(['Token', 'min']),
+  fr: new Set([
+    'Documentation',
+    'Menu',
+    'Configuration',
+    'Applications',
+    'Pages',
+    'Page {{page}}',
+    'Type',
+    'Date',
+    'Actions',
+    'min',
+    'Sessions',
+    'Description',
+  ]),
+  ro: new Set(['Token', 'min', 'Secret']),
 };
 const rightlySame = (text: string, language: TranslatedLanguage) => NAMES.has(text) || SAME_WORDS[language].has(text) || !/[A-Za-z]{2}/.test(text);
 

@@ -57,6 +57,7 @@ export const en = {
     userVerification: 'User Verification',
     oidc: 'OpenID Connect',
     mobileApps: 'Mobile Applications',
+    webhooks: 'Webhooks',
     accounts: 'Accounts',
   },
   // Page titles: the h1, the breadcrumb and the document title of each route.
@@ -72,6 +73,8 @@ export const en = {
     projectDashboard: 'Dashboard',
     globalUsage: 'Usage of all projects',
     projectApps: 'Applications',
+    projectWebhooks: 'Webhooks',
+    webhookDetail: 'Webhook',
     projectAccounts: 'Accounts',
     projectAudit: 'Audit Log',
     projectUsers: 'Users',

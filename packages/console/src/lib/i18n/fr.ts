@@ -49,6 +49,7 @@ export const fr: Translation<Catalogue, 'fr'> = {
     userVerification: 'Vérification des utilisateurs',
     oidc: 'OpenID Connect',
     mobileApps: 'Applications mobiles',
+    webhooks: 'Webhooks',
     accounts: 'Comptes',
   },
   pages: {
@@ -64,6 +65,8 @@ export const fr: Translation<Catalogue, 'fr'> = {
     projectDashboard: 'Tableau de bord',
     globalUsage: 'Utilisation de tous les projets',
     projectApps: 'Applications',
+    projectWebhooks: 'Webhooks',
+    webhookDetail: 'Webhook',
     projectAccounts: 'Comptes',
     projectAudit: 'Journal d’audit',
     projectUsers: 'Utilisateurs',

@@ -49,6 +49,7 @@ export const ro: Translation<Catalogue, 'ro'> = {
     userVerification: 'Verificarea utilizatorilor',
     oidc: 'OpenID Connect',
     mobileApps: 'Aplicații mobile',
+    webhooks: 'Webhook-uri',
     accounts: 'Conturi',
   },
   pages: {
@@ -63,6 +64,8 @@ export const ro: Translation<Catalogue, 'ro'> = {
     projectDashboard: 'Tablou de bord',
     globalUsage: 'Utilizarea tuturor proiectelor',
     projectApps: 'Aplicații',
+    projectWebhooks: 'Webhook-uri',
+    webhookDetail: 'Webhook',
     projectAccounts: 'Conturi',
     projectAudit: 'Jurnal de audit',
     projectUsers: 'Utilizatori',

@@ -7,7 +7,7 @@ import { GlobalUnlockField } from '../components/global-unlock-field.tsx';
 import { ProjectSettingsFrame } from '../components/project-settings-frame.tsx';
 import { ServiceAccountKeyField } from '../components/service-account-key-field.tsx';
 import type { SettingsDraft } from '../components/use-settings-draft.ts';
-import { SettingSwitch } from '../components/setting-switch.tsx';
+import { SettingSwitch } from '../../../components/setting-switch.tsx';
 import classes from '../components/settings.module.css';
 import '../texts.ts';
 

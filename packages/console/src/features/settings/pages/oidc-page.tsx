@@ -23,7 +23,7 @@ import { useCurrentProject } from '../../../lib/project-context.ts';
 import { useIssuer, useSaveIssuer } from '../api/use-issuer.ts';
 import { HistoryButton } from '../components/project-settings-frame.tsx';
 import { SettingsHistory } from '../components/settings-history.tsx';
-import { SettingSwitch } from '../components/setting-switch.tsx';
+import { SettingSwitch } from '../../../components/setting-switch.tsx';
 import { SigningKeys } from '../components/signing-keys.tsx';
 import classes from '../components/settings.module.css';
 import '../texts.ts';

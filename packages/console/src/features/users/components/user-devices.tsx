@@ -2,7 +2,8 @@ import type { DeviceIdentity, EndUser } from '@latchkey/domain';
 import { Button } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { ConfirmModal } from '../../../components/confirm-modal.tsx';
-import { DataTable, type Column } from '../../../components/list/data-table.tsx';
+import type { Column } from '../../../components/list/data-table.tsx';
+import { StaticTable } from '../../../components/list/static-table.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { UtcTime } from '../../../components/utc-time.tsx';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
@@ -10,8 +11,6 @@ import { notifyRawError, notifySuccess } from '../../../lib/notify.ts';
 import { useRevokeUserDevice } from '../api/use-revoke-user-device.ts';
 import classes from './users.module.css';
 import '../texts.ts';
-
-const noSort = () => undefined;
 
 /** The user's passkeys, newest first; an active one revoked behind a confirm (spec §4: one way). */
 export function UserDevices({
@@ -76,20 +75,7 @@ export function UserDevices({
   }, [t, canChange]);
   return (
     <>
-      {devices.length === 0 ? (
-        <p>{t('detail.devicesNone')}</p>
-      ) : (
-        <DataTable
-          label={t('detail.devices')}
-          columns={columns}
-          rows={devices}
-          rowKey={(d) => d.mpinId}
-          sort=""
-          direction="desc"
-          onSort={noSort}
-          loading={false}
-        />
-      )}
+      <StaticTable label={t('detail.devices')} columns={columns} rows={devices} rowKey={(d) => d.mpinId} empty={t('detail.devicesNone')} />
       <ConfirmModal
         opened={open}
         title={t('actions.revokeConfirmTitle')}

@@ -2,7 +2,8 @@ import type { AuditEvent } from '@latchkey/domain';
 import { Anchor } from '@mantine/core';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
-import { DataTable, type Column } from '../../../components/list/data-table.tsx';
+import type { Column } from '../../../components/list/data-table.tsx';
+import { StaticTable } from '../../../components/list/static-table.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { UtcTime } from '../../../components/utc-time.tsx';
 import { utcDay } from '../../../lib/format-date.ts';
@@ -11,7 +12,6 @@ import { routes } from '../../../lib/routes.ts';
 import { useUserEvents } from '../api/use-user-events.ts';
 import '../texts.ts';
 
-const noSort = () => undefined;
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
 /** The user's last events (the audit log filtered by their identity), and the whole of it in the audit log. */
@@ -42,23 +42,16 @@ export function UserEvents({ projectId, identity }: { projectId: string; identit
   }).toString()}`;
   return (
     <>
-      {events.data && events.data.list.length === 0 ? (
-        <p>{t('detail.eventsNone')}</p>
-      ) : (
-        <DataTable
-          label={t('detail.events')}
-          columns={columns}
-          rows={events.data?.list}
-          rowKey={(e) => e.id}
-          sort=""
-          direction="desc"
-          onSort={noSort}
-          loading={events.isPending}
-          error={events.error}
-          onRetry={() => void events.refetch()}
-          skeletonRows={3}
-        />
-      )}
+      <StaticTable
+        label={t('detail.events')}
+        columns={columns}
+        rows={events.data?.list}
+        rowKey={(e) => e.id}
+        loading={events.isPending}
+        error={events.error}
+        onRetry={() => void events.refetch()}
+        empty={t('detail.eventsNone')}
+      />
       <Anchor component={Link} to={all} size="sm">
         {t('detail.eventsAll')}
       </Anchor>

@@ -2,7 +2,8 @@ import type { EndUser, EndUserSession } from '@latchkey/domain';
 import { Button } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { ConfirmModal } from '../../../components/confirm-modal.tsx';
-import { DataTable, type Column } from '../../../components/list/data-table.tsx';
+import type { Column } from '../../../components/list/data-table.tsx';
+import { StaticTable } from '../../../components/list/static-table.tsx';
 import { UtcTime } from '../../../components/utc-time.tsx';
 import { formatUtcDateTime } from '../../../lib/format-date.ts';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
@@ -10,8 +11,6 @@ import { notifyRawError, notifySuccess } from '../../../lib/notify.ts';
 import { useEndSessions } from '../api/use-end-sessions.ts';
 import classes from './users.module.css';
 import '../texts.ts';
-
-const noSort = () => undefined;
 
 /** The user's open sessions at the issuer: sign one out, or every one behind a confirm. */
 export function UserSessions({
@@ -73,20 +72,7 @@ export function UserSessions({
   }, [t, canChange, end]);
   return (
     <>
-      {sessions.length === 0 ? (
-        <p>{t('detail.sessionsNone')}</p>
-      ) : (
-        <DataTable
-          label={t('detail.sessions')}
-          columns={columns}
-          rows={sessions}
-          rowKey={(s) => s.id}
-          sort=""
-          direction="desc"
-          onSort={noSort}
-          loading={false}
-        />
-      )}
+      <StaticTable label={t('detail.sessions')} columns={columns} rows={sessions} rowKey={(s) => s.id} empty={t('detail.sessionsNone')} />
       {canChange && sessions.length > 0 ? (
         <div>
           <Button variant="default" onClick={() => setAskingAll(true)}>

@@ -7,8 +7,12 @@ import { catalogueKeys, englishOnlyPhrases, type Translated } from './catalogues
 /** The top bar's language menu: named "Language: <the language now>" whatever it is. */
 export async function clickLanguage(page: Page, name: string): Promise<void> {
   await page.getByRole('button', { name: /: (English|Français|Română)$/ }).click();
+  // A signed-in account keeps its language on the server: the next page load reads it from there,
+  // so the choice is done once that call has answered (the page switches before it does).
+  const saving = page.waitForRequest((r) => r.url().endsWith('/api/account/language') && r.method() === 'PUT', { timeout: 2000 }).catch(() => null);
   await page.getByRole('menuitem', { name }).click();
   await expect(page.getByRole('button', { name: new RegExp(`: ${name}$`) })).toBeVisible();
+  await (await saving)?.response();
 }
 
 /** The requests a page has in flight, and when that last changed (watchRequests). */

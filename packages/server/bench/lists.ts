@@ -37,11 +37,13 @@ import pg from 'pg';
 import {
   auditListQuerySchema,
   deviceListQuerySchema,
+  endUserListQuerySchema,
   newProjectSettings,
   requireDateRange,
   TOTAL_CAP,
   type AuditList,
   type DeviceList,
+  type EndUserList,
 } from '@latchkey/domain';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -52,6 +54,7 @@ import { grantPermissions, insertAccount } from '../src/modules/accounts/account
 import { auditTable } from '../src/modules/audit/audit-list.ts';
 import { ensureEventPartitions, monthStart } from '../src/modules/audit/event-partitions.ts';
 import { devicesTable } from '../src/modules/devices/device-list.ts';
+import { endUsersTable } from '../src/modules/end-users/end-user-list.ts';
 import { insertProject } from '../src/modules/projects/projects.repository.ts';
 import { deviceNameFromUserAgent } from '../src/oidc/device-name.ts';
 import { createScratchPostgres } from '../test/support/scratch-postgres.ts';
@@ -70,7 +73,8 @@ const KEEP = process.env.BENCH_KEEP === '1';
 
 // The big project's people scale with its events: 200,000 identities at 10 M events. Ranks past
 // USERS exist in project_users but never signed in (the "user with no events").
-const USERS = Math.max(1000, Math.round(EVENTS / 50));
+// Issue 24: the users list at a million users (10 M events: one user in ten signs in often enough to be seen).
+const USERS = Math.max(1000, Math.round(EVENTS / 10));
 const IDLE_USERS = 1000;
 const OTHER = { events: Math.round(EVENTS / 10), devices: Math.round(DEVICES / 10), users: Math.round(USERS / 10) };
 const BIG = 'benchlistsbig01';
@@ -198,11 +202,14 @@ async function load(direct: pg.Client, db: Db): Promise<Loaded> {
     started = performance.now();
     // End users (identity of rank n), IDLE_USERS of them registered and never seen again.
     await run(
-      `INSERT INTO project_users (project_id, id, email, username, created_at)
+      `INSERT INTO project_users (project_id, id, email, username, created_at, last_sign_in_at, blocked_at)
        SELECT $PROJECT, ${tokenSql(`$PROJECT || ':' || n`)},
               CASE WHEN n % 10 = 9 THEN NULL ELSE ${identitySql('n')} END,
               CASE WHEN n % 10 = 9 THEN ${identitySql('n')} END,
-              $START::timestamptz
+              -- Spread over the year in rank order; two in three signed in since; one in a hundred blocked.
+              $START::timestamptz + (n::float / ($USERS::int + ${IDLE_USERS})) * interval '360 days',
+              CASE WHEN n % 3 <> 0 THEN $START::timestamptz + (n::float / ($USERS::int + ${IDLE_USERS})) * interval '360 days' + (n % 97) * interval '1 hour' END,
+              CASE WHEN n % 100 = 42 THEN $START::timestamptz + interval '300 days' END
          FROM generate_series(0, $USERS::int + ${IDLE_USERS} - 1) AS n`,
       { PROJECT: p.id, USERS: p.users, DOMAINS: EMAIL_DOMAINS, START: start },
     );
@@ -326,7 +333,7 @@ async function load(direct: pg.Client, db: Db): Promise<Loaded> {
 }
 
 interface Case {
-  list: 'audit' | 'devices';
+  list: 'audit' | 'devices' | 'users';
   name: string;
   query: Record<string, string>;
   target: number;
@@ -366,6 +373,9 @@ async function statementsOf(db: Db, c: Case, now: Date, cursor?: string) {
   if (c.list === 'audit') {
     const q = auditListQuerySchema.parse(raw);
     await auditTable.page(rec.db, BIG, requireDateRange(q, now), q);
+  } else if (c.list === 'users') {
+    const q = endUserListQuerySchema.parse(raw);
+    await endUsersTable.page(rec.db, BIG, requireDateRange(q, now, endUsersTable.range), q);
   } else {
     const q = deviceListQuerySchema.parse(raw);
     await devicesTable.page(rec.db, BIG, requireDateRange(q, now), q);
@@ -585,15 +595,34 @@ async function main(): Promise<void> {
       expect: 'capped',
     });
 
+    // Users (issue 24): every user by default (no date range), each sort, each filter, page 1,000.
+    const users = (c: Omit<Case, 'list'>) => cases.push({ list: 'users', ...c });
+    users({ name: 'newest first (default)', query: {}, target: FIRST_PAGE_MS, expect: 'capped' });
+    users({ name: 'sort identity asc', query: { sort: 'identity', direction: 'asc' }, target: FIRST_PAGE_MS, expect: 'capped' });
+    users({ name: 'sort last sign-in desc', query: { sort: 'lastSignInAt', direction: 'desc' }, target: FIRST_PAGE_MS, expect: 'capped' });
+    users({ name: 'identity starting with a typical user', query: { identity: typical.slice(0, 6) }, target: FIRST_PAGE_MS, expect: 'rows' });
+    users({ name: 'identity one user, any case', query: { identity: typical.toUpperCase() }, target: FIRST_PAGE_MS, expect: 'exact' });
+    users({ name: 'status blocked', query: { status: 'blocked' }, target: FIRST_PAGE_MS, expect: 'capped' });
+    users({
+      name: 'status blocked, sort identity',
+      query: { status: 'blocked', sort: 'identity', direction: 'asc' },
+      target: FIRST_PAGE_MS,
+      expect: 'capped',
+    });
+    users({ name: 'created in the last 12 months', query: year, target: FIRST_PAGE_MS, expect: 'capped' });
+    users({ name: "empty: identity 'zzz'", query: { identity: 'zzz' }, target: EMPTY_MS, expect: 'empty' });
+    users({ name: 'page 1,000', query: { offset: '9990' }, target: DEEP_PAGE_MS, expect: 'capped' });
+    users({ name: 'page 1,000 with cursor', query: { offset: '9990' }, target: DEEP_PAGE_MS, expect: 'capped', cursor: true });
+
     const ours = new Map<string, Timing>();
     const measureStarted = performance.now();
     for (const c of cases) {
-      const base = c.list === 'audit' ? `/api/projects/${BIG}/audit` : `/api/projects/${BIG}/mpinids`;
+      const base = { audit: `/api/projects/${BIG}/audit`, devices: `/api/projects/${BIG}/mpinids`, users: `/api/projects/${BIG}/users` }[c.list];
       const call = async (query: Record<string, string>) => {
         const path = `${base}?${new URLSearchParams(query)}`;
         const res = await built.app.inject({ method: 'GET', url: path, headers: { cookie } });
         if (res.statusCode !== 200) throw new Error(`${path} answered ${res.statusCode}: ${res.body}`);
-        return JSON.parse(res.body) as AuditList | DeviceList;
+        return JSON.parse(res.body) as AuditList | DeviceList | EndUserList;
       };
       let query = c.query;
       let cursor: string | undefined;
@@ -627,7 +656,7 @@ async function main(): Promise<void> {
       say(
         `  ${c.list} ${c.name}: total ${first.total}${first.totalCapped ? '+' : ''}, ${first.list.length} rows, p50 ${t.p50.toFixed(1)} ms, p95 ${t.p95.toFixed(1)} ms, max ${t.max.toFixed(1)} ms`,
       );
-      figure(`${c.list === 'audit' ? 'audit log' : 'devices list'} p95 (${c.name})`, t.p95, 'ms', c.target);
+      figure(`${{ audit: 'audit log', devices: 'devices list', users: 'users list (1 M users)' }[c.list]} p95 (${c.name})`, t.p95, 'ms', c.target);
       if (PLANS === 'all' || (PLANS === 'misses' && t.p95 > c.target)) {
         const statements = await statementsOf(db, c, now, cursor);
         for (const [i, s] of statements.entries()) await explain(db, i === 0 ? 'count' : 'page', s.sql, s.params);

@@ -2,10 +2,11 @@ import { DomainError, requireDateRange, REVOCATION_REASON, type BulkRevocation, 
 import type { Clock } from '../../clock.ts';
 import type { SecretBox } from '../../crypto.ts';
 import type { Db } from '../../db/db.ts';
-import { notFound, projectClosed } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import { endSessionsOfDevice } from '../../oidc/payloads.repository.ts';
 import { queueBackchannelLogouts } from '../../provider/backchannel-logouts.ts';
-import { findDevice, lockProjectForDeviceWrite, revokeDevice } from '../../provider/devices.repository.ts';
+import { findDevice, revokeDevice } from '../../provider/devices.repository.ts';
+import { lockOpenProject } from '../projects/open-project.ts';
 import { findProjectUser } from '../../provider/project-users.repository.ts';
 import { deleteCodesIssuedBy } from '../../provider/registration-codes.repository.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -48,13 +49,6 @@ export function createDevicesService({ db, clock, audit, secretBox, logoutNotice
       subject: { userId: owner?.identity ?? null, deviceName: revoked.name },
     });
     return revoked;
-  }
-
-  /** Locks the project open for the transaction's device writes: 404 when there is none, 409 when closed. */
-  async function lockOpenProject(tx: Db, projectId: string): Promise<void> {
-    const project = await lockProjectForDeviceWrite(tx, projectId);
-    if (!project) throw notFound();
-    if (!project.enabled) throw projectClosed();
   }
 
   return {

@@ -11,11 +11,11 @@ import type { Clock } from '../../clock.ts';
 import type { SecretBox } from '../../crypto.ts';
 import type { Db } from '../../db/db.ts';
 import { iso } from '../../db/rows.ts';
-import { notFound, projectClosed } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import type { Actor } from '../../http/actor.ts';
 import { endSessionOfUser, endSessionsOfUser, oidcRefs, sessionsOfUser, type EndedSession } from '../../oidc/payloads.repository.ts';
 import { queueBackchannelLogouts, type LogoutCause } from '../../provider/backchannel-logouts.ts';
-import { lockProjectForDeviceWrite } from '../../provider/devices.repository.ts';
+import { lockOpenProject } from '../projects/open-project.ts';
 import type { AuditHook } from '../audit/audit.service.ts';
 import { changesBetween } from '../audit/changes.ts';
 import { deleteRegistrationCodesOf, devicesOfUser, eraseEndUser, eventsOfUser, findEndUser, setBlocked } from './end-users.repository.ts';
@@ -57,9 +57,7 @@ export function createEndUsersService({ db, clock, audit, secretBox, logoutNotic
 
   /** Inside a write's transaction: the project locked open, the user's row locked; 404 / 409 otherwise. */
   async function lockUser(tx: Db, projectId: string, userId: string): Promise<EndUser> {
-    const project = await lockProjectForDeviceWrite(tx, projectId);
-    if (!project) throw notFound();
-    if (!project.enabled) throw projectClosed();
+    await lockOpenProject(tx, projectId);
     const user = await findEndUser(tx, projectId, userId, { forUpdate: true });
     if (!user) throw notFound('No such user in this project');
     return user;

@@ -153,7 +153,7 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
         ]);
         return;
       }
-      const { rows: disabled } = await tx.query<{ failing_since: Date }>(
+      const { rows: disabled } = await tx.query<{ failing_since: Date; enabled: boolean }>(
         `UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, $3),
                 enabled = CASE WHEN coalesce(failing_since, $3) <= $4 THEN false ELSE enabled END,
                 disabled_reason = CASE WHEN coalesce(failing_since, $3) <= $4
@@ -168,8 +168,8 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
           outcome.status ? `HTTP ${outcome.status}` : outcome.reason,
         ],
       );
-      const endpoint = disabled[0] as { failing_since: Date; enabled?: boolean } | undefined;
-      if (endpoint && endpoint.enabled === false && new Date(endpoint.failing_since).getTime() <= now.getTime() - WEBHOOK_DISABLE_AFTER_MS) {
+      const endpoint = disabled[0];
+      if (endpoint && !endpoint.enabled && new Date(endpoint.failing_since).getTime() <= now.getTime() - WEBHOOK_DISABLE_AFTER_MS) {
         await insertAuditEvent(tx, {
           projectId: m.project_id,
           createdAt: now,

@@ -11,11 +11,11 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.ts';
 import { randomToken, type SecretBox } from '../../crypto.ts';
 import type { Db } from '../../db/db.ts';
-import { notFound, projectClosed } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import type { Actor } from '../../http/actor.ts';
 import { checkVersion, type Versioned } from '../../http/etag.ts';
 import type { OutgoingClient } from '../../http/outgoing.ts';
-import { lockProjectForDeviceWrite } from '../../provider/devices.repository.ts';
+import { lockOpenProject } from '../projects/open-project.ts';
 import type { AuditHook } from '../audit/audit.service.ts';
 import { changesBetween } from '../audit/changes.ts';
 import { newWebhookSecret, secretContext } from './webhook-delivery.ts';
@@ -53,12 +53,6 @@ export function createWebhooksService({ db, clock, audit, secretBox, outgoing, q
     throw new DomainError('validation_failed', 'This address is not public: the server does not call it', [
       { field: 'url', code: 'validation.invalid_url', message: 'This address is not public: the server does not call it' },
     ]);
-  }
-
-  async function lockOpenProject(tx: Db, projectId: string): Promise<void> {
-    const project = await lockProjectForDeviceWrite(tx, projectId);
-    if (!project) throw notFound();
-    if (!project.enabled) throw projectClosed();
   }
 
   async function lockEndpoint(tx: Db, projectId: string, id: string): Promise<Versioned<Webhook>> {

@@ -7,8 +7,12 @@ import { usersKeys } from './query-keys.ts';
 export const RECENT_EVENTS = 10;
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
+/** The last year, as days (`YYYY-MM-DD`): the range the page reads, and the audit log's link shows. */
+export const lastYear = (now = new Date()) => ({ fromDate: utcDay(new Date(now.getTime() - YEAR_MS)), toDate: utcDay(now) });
+
 /** The audit log's last events of `identity` over the last year (the longest range the log answers); `enabled`: the account may read the log. */
 export function useUserEvents(projectId: string, identity: string | undefined, enabled: boolean) {
+  const { fromDate, toDate } = lastYear();
   return useQuery({
     queryKey: usersKeys.events(projectId, identity ?? ''),
     enabled: enabled && identity !== undefined,
@@ -17,8 +21,8 @@ export function useUserEvents(projectId: string, identity: string | undefined, e
         params: { project: projectId },
         query: {
           userId: identity ?? '',
-          fromDate: `${utcDay(new Date(Date.now() - YEAR_MS))}T00:00:00Z`,
-          toDate: `${utcDay(new Date())}T23:59:59Z`,
+          fromDate: `${fromDate}T00:00:00Z`,
+          toDate: `${toDate}T23:59:59Z`,
           limit: RECENT_EVENTS,
         },
         signal,

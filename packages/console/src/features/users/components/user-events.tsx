@@ -6,13 +6,10 @@ import type { Column } from '../../../components/list/data-table.tsx';
 import { StaticTable } from '../../../components/list/static-table.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { UtcTime } from '../../../components/utc-time.tsx';
-import { utcDay } from '../../../lib/format-date.ts';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { routes } from '../../../lib/routes.ts';
-import { useUserEvents } from '../api/use-user-events.ts';
+import { lastYear, useUserEvents } from '../api/use-user-events.ts';
 import '../texts.ts';
-
-const YEAR_MS = 365 * 24 * 3600 * 1000;
 
 /** The user's last events (the audit log filtered by their identity), and the whole of it in the audit log. */
 export function UserEvents({ projectId, identity }: { projectId: string; identity: string }) {
@@ -37,8 +34,7 @@ export function UserEvents({ projectId, identity }: { projectId: string; identit
   );
   const all = `${routes.projectAudit(projectId)}#${new URLSearchParams({
     userId: identity,
-    fromDate: utcDay(new Date(Date.now() - YEAR_MS)),
-    toDate: utcDay(new Date()),
+    ...lastYear(),
   }).toString()}`;
   return (
     <>

@@ -8,7 +8,7 @@ import classes from './webhooks.module.css';
 import '../texts.ts';
 
 /** A type's key among the texts (a dot there would be read as nesting). */
-const eventTypeKey = (type: WebhookEventType) => type.replace('.', '_') as `${string}_${string}` as keyof typeof webhooksTexts.eventTypes;
+const eventTypeKey = (type: WebhookEventType) => type.replace('.', '_') as keyof typeof webhooksTexts.eventTypes;
 
 /** An endpoint's fields as the form holds them. */
 export interface WebhookDraft {

@@ -36,6 +36,8 @@ export function webhookEventTypeOf(e: { scope: string; action: string | undefine
     return null;
   }
   if (action === 'device.register' && (result === 'created' || result === 'success')) return 'device.registered';
+  // The end user removed a passkey on their account page (issue 24).
+  if (action === 'device.revoke' && result === 'success') return 'device.revoked';
   if (action === 'sign_in') {
     if (result === 'success') return 'sign_in.succeeded';
     if (result === 'failed') return 'sign_in.failed';

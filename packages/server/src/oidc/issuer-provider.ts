@@ -225,6 +225,9 @@ function interactionPolicyOf(): interactionPolicy.Prompt[] {
   return policy;
 }
 
+/** The issuer's session cookie (oidc-provider's `session`), scoped to its mount path. */
+export const ISSUER_SESSION_COOKIE = 'lk_issuer_session';
+
 /**
  * Where an issuer's interactions and cookies live: its mount path. Cookies are Secure exactly when
  * the issuer is https (the request's scheme is pinned to it: mount.ts); the long-lived ones are
@@ -238,7 +241,7 @@ function mountedAt(definition: IssuerDefinition): Pick<Configuration, 'interacti
     interactions: { policy: interactionPolicyOf(), url: (_ctx, interaction) => `${mountPath}/interaction/${interaction.uid}` },
     cookies: {
       keys: definition.cookieKeys,
-      names: { session: 'lk_issuer_session', interaction: 'lk_issuer_interaction', resume: 'lk_issuer_resume' },
+      names: { session: ISSUER_SESSION_COOKIE, interaction: 'lk_issuer_interaction', resume: 'lk_issuer_resume' },
       long: { httpOnly: true, sameSite: 'lax', path: mountPath || '/', secure },
       short: { httpOnly: true, sameSite: 'lax', secure },
     },

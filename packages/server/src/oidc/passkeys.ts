@@ -124,6 +124,10 @@ export const LOOKUPS_PER_CLIENT = 30;
 export const QUICK_CODE_TRIES_PER_CLIENT = 20;
 const LIMIT_WINDOW_MS = 10 * 60 * 1000;
 
+/** What a QuickCode is kept as (keyed, so a copy of the database yields no code). */
+export const quickCodeHashOf = (secretBox: SecretBox, issuerKey: string, userId: string, code: string) =>
+  secretBox.hmac('quick-code', `${issuerKey}\n${userId}\n${code}`);
+
 /** Where passkeys work: the issuer's host is the relying party (rpID), PUBLIC_URL's origin the origin. */
 export function relyingPartyOf(publicUrl: string): { rpID: string; origin: string } {
   const url = new URL(publicUrl);
@@ -166,9 +170,10 @@ function transportsFor(method: 'device' | 'phone', stored: readonly string[] | u
 }
 
 /** A QuickCode: 6 random digits. */
-const newQuickCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
+/** A QuickCode: six digits from the CSPRNG. */
+export const newQuickCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
-const parseJson = <T>(text: string | undefined): T | null => {
+export const parseJson = <T>(text: string | undefined): T | null => {
   try {
     const value: unknown = JSON.parse(text ?? '');
     return value && typeof value === 'object' ? (value as T) : null;
@@ -183,6 +188,33 @@ const parseJson = <T>(text: string | undefined): T | null => {
  * answer is checked against the passkey the issuer's store finds by credential id, so another
  * issuer's passkey is never offered or taken.
  */
+/** A passkey's creation options: none of the user's active passkeys again; where it may live as the project's login methods say. */
+export function registrationOptions(p: {
+  rpName: string;
+  rpID: string;
+  userName: string;
+  userID: Uint8Array<ArrayBuffer>;
+  active: ReadonlyArray<Pick<Passkey, 'id' | 'transports'>>;
+  login: LoginMethods;
+}) {
+  const { login } = p;
+  return generateRegistrationOptions({
+    rpName: p.rpName,
+    rpID: p.rpID,
+    userName: p.userName,
+    userID: p.userID,
+    attestationType: 'none',
+    excludeCredentials: p.active.map((d) => ({ id: d.id, transports: d.transports as AuthenticatorTransport[] })),
+    // Browser Login only: a passkey on this device; Mobile Login only: one on another (a phone, by QR).
+    authenticatorSelection: {
+      residentKey: 'preferred',
+      userVerification: 'required',
+      ...(login.browser && !login.mobile ? { authenticatorAttachment: 'platform' as const } : {}),
+      ...(login.mobile && !login.browser ? { authenticatorAttachment: 'cross-platform' as const } : {}),
+    },
+  });
+}
+
 export function passkeySteps(deps: {
   db: Db;
   clock: Clock;
@@ -229,7 +261,7 @@ export function passkeySteps(deps: {
   const tooMany = async (ctx: StepContext, name: string, max: number) =>
     (await hitAll(db, issuerKey, [clientLimit(ctx, name, max)], clock.now())) !== null;
   const tooManyPage = (ctx: StepContext) => emailPage(ctx.links, { error: textsOf(brand).tooManyTries }, brand);
-  const quickCodeHash = (userId: string, code: string) => secretBox.hmac('quick-code', `${issuerKey}\n${userId}\n${code}`);
+  const quickCodeHash = (userId: string, code: string) => quickCodeHashOf(secretBox, issuerKey, userId, code);
 
   function save(ctx: StepContext, ceremony: Omit<Ceremony, 'uid' | 'expiresAt'>): void {
     const value: Ceremony = { ...ceremony, uid: ctx.uid, expiresAt: clock.now().getTime() + CEREMONY_TTL_MS };
@@ -321,20 +353,13 @@ export function passkeySteps(deps: {
 
   async function showRegisterPage(ctx: StepContext, ceremony: Ceremony, error?: string): Promise<StepOutcome> {
     const active = activeOf(await store.passkeysOf(ceremony.userId));
-    const options = await generateRegistrationOptions({
+    const options = await registrationOptions({
       rpName: brand.name,
       rpID,
       userName: ceremony.email,
       userID: store.userHandle ? store.userHandle(ceremony.userId) : isoUint8Array.fromUTF8String(ceremony.userId),
-      attestationType: 'none',
-      excludeCredentials: active.map((d) => ({ id: d.id, transports: d.transports })),
-      // Browser Login only: a passkey on this device; Mobile Login only: one on another (a phone, by QR).
-      authenticatorSelection: {
-        residentKey: 'preferred',
-        userVerification: 'required',
-        ...(login.browser && !login.mobile ? { authenticatorAttachment: 'platform' as const } : {}),
-        ...(login.mobile && !login.browser ? { authenticatorAttachment: 'cross-platform' as const } : {}),
-      },
+      active,
+      login,
     });
     save(ctx, { userId: ceremony.userId, email: ceremony.email, step: 'verified', via: ceremony.via ?? 'email_code', challenge: options.challenge });
     const page = registerPage(links(ctx), { optionsJson: JSON.stringify(options), ...(error ? { error } : {}) }, brand);

@@ -142,6 +142,18 @@ export async function revokeDevice(db: Db, p: { projectId: string; id: string; r
   return rows[0] ? toDevice(rows[0]) : null;
 }
 
+/**
+ * Renames an active device of `userId` (its owner, on their account page: issue 24). Answers the
+ * device as it now is, or null when it is not an active device of theirs in this project.
+ */
+export async function renameDevice(db: Db, p: { projectId: string; id: string; userId: string; name: string }): Promise<Device | null> {
+  const { rows } = await db.query<Row>(
+    `UPDATE devices SET name = $4 WHERE project_id = $1 AND id = $2 AND user_id = $3 AND NOT revoked RETURNING ${COLUMNS}`,
+    [p.projectId, p.id, p.userId, p.name],
+  );
+  return rows[0] ? toDevice(rows[0]) : null;
+}
+
 /** Inside a write's transaction: whether the project is open, held so until commit (a close waits); null when there is none. */
 export async function lockProjectForDeviceWrite(tx: Db, projectId: string): Promise<{ enabled: boolean } | null> {
   const { rows } = await tx.query<{ enabled: boolean }>('SELECT enabled FROM projects WHERE id = $1 FOR SHARE', [projectId]);

@@ -2,6 +2,7 @@ import type { JsonWebKey } from 'node:crypto';
 import Provider, { type AdapterPayload, type ClientAuthMethod, type KoaContextWithOIDC } from 'oidc-provider';
 import { issuerClientRedirects, LANGUAGES, type ApplicationType } from '@latchkey/domain';
 import { issuerSite } from './custom-domains.ts';
+import { ACCOUNT_CLIENT_ID, accountClient } from './account-client.ts';
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import type { CodeEvents } from '../oidc/payloads.repository.ts';
@@ -191,6 +192,8 @@ export function createProjectProvider(options: {
 
   const applications: IssuerClients = {
     async find(clientId, presented) {
+      // The end user's account page signs in as a client of every project's issuer (account-pages.ts).
+      if (clientId === ACCOUNT_CLIENT_ID) return accountClient(site.issuer, secretMethods[0] ?? 'client_secret_basic', issuer.id_token_signing_alg);
       const client = await clientOf(clientId);
       if (clientState(client, projectId) !== 'ok' || !client) return undefined;
       // A secret is checked by verifySecret against the methods the project allows. Without one, a
@@ -217,7 +220,11 @@ export function createProjectProvider(options: {
       };
     },
     async verifySecret(clientId, secret, method) {
-      const valid = secretMethods.includes(method) && (await clients.verifyClientCredentials(clientId, secret, await clientOf(clientId)));
+      // The account page's client has no secret: its code is never exchanged.
+      const valid =
+        clientId !== ACCOUNT_CLIENT_ID &&
+        secretMethods.includes(method) &&
+        (await clients.verifyClientCredentials(clientId, secret, await clientOf(clientId)));
       if (!valid) {
         await events.refusal(originOf(Provider.ctx, clientId), {
           scope: 'authcode',

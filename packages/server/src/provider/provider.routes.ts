@@ -25,6 +25,7 @@ import { blockedPage } from '../oidc/pages/passkey-views.ts';
 import { projectPasskeys } from './project-passkeys.ts';
 import { projectVerification, verificationSettingsOf, withIdentity } from './verification.ts';
 import { registerVerificationRoutes } from './verification-routes.ts';
+import { registerAccountPages } from './account-pages.ts';
 import { codeSignInEvent, type IssuerEvents } from '../oidc/events.ts';
 import { projectEvents } from './events.ts';
 import { createClientCache } from './client-cache.ts';
@@ -331,5 +332,14 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
     },
   });
   await registerVerificationRoutes(app, { db, clock: deps.clock, secretBox, clients, publicUrl, eventsOf });
+  await registerAccountPages(app, {
+    db,
+    clock: deps.clock,
+    secretBox,
+    publicUrl,
+    providerFor: (state) => cache.providerFor(state),
+    eventsOf,
+    logoutNoticesQueued: () => backchannel.nudge(),
+  });
   return { backchannel };
 }

@@ -65,14 +65,14 @@ export interface PasskeyLinks extends InteractionLinks {
   quickCodeContinue: string;
 }
 
-const SCRIPTS = [WEBAUTHN_LIBRARY_PATH, PASSKEY_SCRIPT_PATH] as const;
+export const PASSKEY_SCRIPTS = [WEBAUTHN_LIBRARY_PATH, PASSKEY_SCRIPT_PATH] as const;
 
-function errorLine(error: string | undefined): string {
+export function errorLine(error: string | undefined): string {
   return `<p id="passkey-error" class="error" role="alert"${error ? '' : ' hidden'}>${escapeHtml(error ?? '')}</p>`;
 }
 
 /** The attributes of a ceremony's form: its kind, options, and what the page script says when it fails. */
-function ceremonyAttributes(brand: PageBrand, kind: 'register' | 'authenticate', optionsJson: string): string {
+export function ceremonyAttributes(brand: PageBrand, kind: 'register' | 'authenticate', optionsJson: string): string {
   const t = textsOf(brand);
   const failed = kind === 'register' ? t.passkeyNotCreated : t.passkeyNotUsed;
   return `data-webauthn="${kind}" data-options="${escapeHtml(optionsJson)}" data-unsupported="${escapeHtml(t.noWebAuthn)}" data-failed="${escapeHtml(failed)}"`;
@@ -126,7 +126,7 @@ ${codeInstead(links, options.email, brand)}
 <a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a>
 </div>`,
     brand,
-    SCRIPTS,
+    PASSKEY_SCRIPTS,
   );
 }
 
@@ -134,7 +134,7 @@ ${codeInstead(links, options.email, brand)}
  * spec §3 enableBrowserWarning, where a passkey is created (docs/decisions/0015): a passkey kept in
  * the browser's own password manager goes with the browser's data, as the spec's identity did.
  */
-function browserWarning(brand: PageBrand): string {
+export function browserWarning(brand: PageBrand): string {
   if (!brand.browserWarning) return '';
   const t = textsOf(brand);
   return `<div class="notice" role="note"><p><strong>${escapeHtml(t.browserWarningHeading)}</strong></p><p>${escapeHtml(t.browserWarning)}</p></div>\n`;
@@ -156,7 +156,7 @@ ${browserWarning(brand)}<div class="links">
 <form class="inline" method="post" action="${escapeHtml(links.registerAction)}"><input type="hidden" name="skip" value="1"><button class="secondary" type="submit">${escapeHtml(t.notNow)}</button></form>
 </div>`,
     brand,
-    SCRIPTS,
+    PASSKEY_SCRIPTS,
   );
 }
 
@@ -213,20 +213,25 @@ ${err.html}
   );
 }
 
+/**
+ * A QuickCode page: its heading, the code ("123 456") with how to use it, or `refused` (why none was
+ * issued); then `next` (the way on from here).
+ */
+export function quickCodeShown(options: { code: string | null; minutes: number; refused: string; next: string }, brand: PageBrand): string {
+  const t = textsOf(brand);
+  const { code } = options;
+  const shown = code
+    ? `<p class="quickcode" aria-label="${escapeHtml(t.quickCodeYours)}">${escapeHtml(`${code.slice(0, 3)} ${code.slice(3)}`)}</p>
+<p>${escapeHtml(t.quickCodeHowTo(brand.name, options.minutes))}</p>`
+    : `<p role="alert">${escapeHtml(options.refused)}</p>`;
+  return signInPage(t.quickCodeTitle, `<h1>${escapeHtml(t.quickCodeYours)}</h1>\n${shown}\n${options.next}`, brand);
+}
+
 /** The QuickCode a signed-in user asked for (or why none was issued), then Continue to the application. */
 export function quickCodeShownPage(links: PasskeyLinks, options: { code: string | null; minutes: number }, brand: PageBrand): string {
   const t = textsOf(brand);
-  const shown = options.code
-    ? `<p class="quickcode" aria-label="${escapeHtml(t.quickCodeYours)}">${escapeHtml(`${options.code.slice(0, 3)} ${options.code.slice(3)}`)}</p>
-<p>${escapeHtml(t.quickCodeHowTo(brand.name, options.minutes))}</p>`
-    : `<p role="alert">${escapeHtml(t.quickCodeVerifiedOnly)}</p>`;
-  return signInPage(
-    t.quickCodeTitle,
-    `<h1>${escapeHtml(t.quickCodeYours)}</h1>
-${shown}
-<form method="post" action="${escapeHtml(links.quickCodeContinue)}">
+  const next = `<form method="post" action="${escapeHtml(links.quickCodeContinue)}">
 <button class="primary" type="submit">${escapeHtml(t.quickCodeContinue)}</button>
-</form>`,
-    brand,
-  );
+</form>`;
+  return quickCodeShown({ ...options, refused: t.quickCodeVerifiedOnly, next }, brand);
 }

@@ -31,6 +31,22 @@ function parseFormStrictly(body: string): Record<string, string> | null {
 }
 
 /**
+ * The pages take forms only: a JSON body (whose fields need not be strings) is a 415, not a 500; a
+ * form that is not valid percent-encoded UTF-8 is a 400. A passkey's registration answer is a few
+ * kilobytes of JSON, urlencoded: 16 KiB is the most a form may be.
+ */
+export function takeFormsOnly(pages: FastifyInstance): void {
+  pages.removeAllContentTypeParsers();
+  pages.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer', bodyLimit: 16_384 }, (_request, body, done) => {
+    // Raw bytes that are not UTF-8 are refused too, not read as U+FFFD.
+    const text = decodeUtf8Strictly(body as Buffer);
+    const form = text === null ? null : parseFormStrictly(text);
+    if (form) done(null, form);
+    else done(Object.assign(new Error('The form is not valid percent-encoded UTF-8'), { statusCode: 400 }), undefined);
+  });
+}
+
+/**
  * Serves the interaction pages of the issuers mounted under `mountRoute` (`/idp`, `/p/:project`),
  * one file a step: the identity (identity-step.ts), the emailed code (code-step.ts), a link or
  * custom verification (verification-step.ts), the passkey and QuickCode pages (passkey-step.ts);
@@ -53,16 +69,7 @@ export async function registerSignInPages(
   await app.register(async (ui) => {
     hideFromOpenApi(ui);
     ui.addHook('onRequest', async (request) => pinToPublicUrl(request, origin));
-    // The pages take forms only: a JSON body (whose fields need not be strings) is a 415, not a 500.
-    ui.removeAllContentTypeParsers();
-    // A passkey's registration answer is a few kilobytes of JSON, urlencoded.
-    ui.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer', bodyLimit: 16_384 }, (_request, body, done) => {
-      // Raw bytes that are not UTF-8 are refused too, not read as U+FFFD.
-      const text = decodeUtf8Strictly(body as Buffer);
-      const form = text === null ? null : parseFormStrictly(text);
-      if (form) done(null, form);
-      else done(Object.assign(new Error('The form is not valid percent-encoded UTF-8'), { statusCode: 400 }), undefined);
-    });
+    takeFormsOnly(ui);
     ui.addHook('onSend', async (request, reply, payload) => {
       reply.header('Content-Security-Policy', signInCsp(flow.returnsTo.get(request), flow.sites.get(request)?.brand.logo?.origin));
       if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store');

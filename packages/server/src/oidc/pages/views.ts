@@ -62,6 +62,28 @@ a.primary { display: block; text-align: center; text-decoration: none; font-weig
 .support-title { margin: 0 0 .25rem; }
 .support-links { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: .25rem; align-items: flex-start; }
 .support-links a { overflow-wrap: anywhere; }
+/* The account page (issue 24): lists of passkeys and sessions, each item a card of facts and actions. */
+main.wide { max-width: 40rem; }
+h2 { font-size: 1.125rem; margin: 2rem 0 .75rem; }
+.status { padding: .625rem .875rem; border: 1px solid var(--border); border-left: 4px solid var(--accent); border-radius: 8px; margin: 0 0 1rem; }
+.items { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: .75rem; }
+.item { border: 1px solid var(--border); border-radius: 8px; padding: .875rem 1rem; }
+.item-title { display: flex; flex-wrap: wrap; gap: .5rem; align-items: baseline; margin: 0 0 .5rem; font-weight: 600; overflow-wrap: anywhere; }
+.tag { font-size: .75rem; font-weight: 600; padding: .0625rem .5rem; border-radius: 999px; border: 1px solid var(--accent); color: var(--accent); }
+.facts { display: grid; grid-template-columns: max-content 1fr; gap: .125rem 1rem; margin: 0 0 .75rem; font-size: .875rem; }
+.facts dt { color: var(--muted); }
+.facts dd { margin: 0; overflow-wrap: anywhere; }
+.actions { display: flex; flex-wrap: wrap; gap: .5rem; align-items: flex-start; }
+.actions details { flex: 1 1 16rem; }
+.actions summary { cursor: pointer; color: var(--accent); font-weight: 600; padding: .5rem 0; }
+.rename { display: flex; gap: .5rem; align-items: flex-end; margin-top: .5rem; }
+.rename div { flex: 1; }
+.danger { border: 1px solid var(--error); background: transparent; color: var(--error); }
+.row { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; margin-top: 1rem; }
+.row .primary { width: auto; margin-top: 0; }
+.primary.danger-fill { background: var(--error); color: var(--card); }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+a.button { display: inline-block; text-decoration: none; font-weight: 600; border-radius: 8px; padding: .625rem 1rem; }
 `;
 
 /** Whom the sign-in pages are for: the console (Latchkey) or a project's issuer (its display name, spec §3 branding). */
@@ -144,7 +166,13 @@ function supportFooter(brand: PageBrand): string {
  * A whole sign-in page. `scripts` are paths on our origin (the pages' CSP is `script-src 'self'`:
  * no inline script), loaded deferred in this order.
  */
-export function signInPage(title: string, body: string, brand: PageBrand = LATCHKEY_BRAND, scripts: readonly string[] = []): string {
+export function signInPage(
+  title: string,
+  body: string,
+  brand: PageBrand = LATCHKEY_BRAND,
+  scripts: readonly string[] = [],
+  options: { wide?: boolean } = {},
+): string {
   return `<!doctype html>
 <html lang="${brand.language}">
 <head>
@@ -156,7 +184,7 @@ export function signInPage(title: string, body: string, brand: PageBrand = LATCH
 <link rel="stylesheet" href="${STYLESHEET_PATH}">
 ${scripts.map((src) => `<script defer src="${escapeHtml(src)}"></script>\n`).join('')}</head>
 <body>
-<main>
+<main${options.wide ? ' class="wide"' : ''}>
 ${brandLine(brand)}
 ${body}
 ${supportFooter(brand)}</main>

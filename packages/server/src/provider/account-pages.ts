@@ -1,0 +1,588 @@
+import { createHash } from 'node:crypto';
+import { verifyRegistrationResponse, type RegistrationResponseJSON } from '@simplewebauthn/server';
+import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
+import type { Clock } from '../clock.ts';
+import { randomToken, safeEqual, type SecretBox } from '../crypto.ts';
+import type { Db } from '../db/db.ts';
+import { DomainError } from '@latchkey/domain';
+import { lockOpenProject } from '../modules/projects/open-project.ts';
+import { deviceNameFromUserAgent } from '../oidc/device-name.ts';
+import type { IssuerEvents } from '../oidc/events.ts';
+import { ACCOUNT_CLIENT_ID, accountPath } from './account-client.ts';
+import { ISSUER_SESSION_COOKIE } from '../oidc/issuer-provider.ts';
+import { hideFromOpenApi, pinToPublicUrl, strictTransportFor } from '../oidc/mount.ts';
+import { newQuickCode, parseJson, QUICK_CODE_TTL_MS, quickCodeHashOf, registrationOptions, relyingPartyOf } from '../oidc/passkeys.ts';
+import {
+  accountMessagePage,
+  accountPage,
+  accountQuickCodePage,
+  accountTextsOf,
+  newPasskeyPage,
+  PASSKEY_NAME_MAX,
+  removePasskeyPage,
+  type AccountLinks,
+  type AccountPasskey,
+  type AccountView,
+} from '../oidc/pages/account-views.ts';
+import type { FallbackVerification } from '../oidc/pages/account-texts.ts';
+import { requestOrigin, type RequestOrigin } from '../oidc/pages/site.ts';
+import { takeFormsOnly } from '../oidc/pages/sign-in-pages.ts';
+import { errorPage, textsOf, type PageBrand } from '../oidc/pages/views.ts';
+import { endSessionOfUser, endSessionsOfDevice, oidcRefs, sessionsOfUser, type EndedSession } from '../oidc/payloads.repository.ts';
+import { queueBackchannelLogouts, type LogoutCause } from './backchannel-logouts.ts';
+import { issuerAt, type IssuerSite } from './custom-domains.ts';
+import { insertDevice, renameDevice, revokeDevice, userDevices, type Device } from './devices.repository.ts';
+import { findIssuerState, type IssuerState } from './issuer-state.repository.ts';
+import { brandCsp, projectBrand, refusalPage, startAgain } from './project-pages.ts';
+import { findProjectUser, type ProjectUser } from './project-users.repository.ts';
+import { deleteCodesIssuedBy, replaceRegistrationCode } from './registration-codes.repository.ts';
+import { verificationSettingsOf, withIdentity } from './verification.ts';
+
+/**
+ * The end user's own page at a project's issuer, `{issuer}/account` (issue 24, docs/decisions/0040):
+ * their passkeys (rename, add one, get a QuickCode for another device, remove), the sessions they
+ * are signed in with (sign out of one, of the others, here).
+ *
+ * The page signs in as any application does, through the issuer's own authorization endpoint, as a
+ * client every project's issuer has (ACCOUNT_CLIENT_ID, redirected to `{issuer}/account/callback`):
+ * so the sign-in is the project's own — passkey first for a user who has one, its verification
+ * method otherwise, QuickCodes, a blocked user refused, its events. The page then reads the
+ * browser's provider session (the issuer's session cookie) on every request: signing out at the
+ * issuer, revoking the passkey it began with or blocking the user ends it here too. Each change is
+ * a form posted with a token bound to that session, in one transaction with its audit event.
+ */
+
+export interface AccountPagesDeps {
+  db: Db;
+  clock: Clock;
+  secretBox: SecretBox;
+  publicUrl: string;
+  providerFor(state: IssuerState): Promise<Provider>;
+  eventsOf(projectId: string): IssuerEvents;
+  /** Sends the back-channel logout notices a change queued now. */
+  logoutNoticesQueued(): void;
+}
+
+type AccountRequest = FastifyRequest<{
+  Params: { project: string; passkey?: string; session?: string };
+  Querystring: Record<string, string | undefined>;
+  Body: Record<string, string | undefined> | undefined;
+}>;
+
+/** One request's project, as the page is served for it. */
+interface AccountSite {
+  state: IssuerState;
+  site: IssuerSite;
+  brand: PageBrand;
+  provider: Provider;
+  links: AccountLinks;
+}
+
+/** The person signed in on this browser, and their session. */
+interface SignedIn {
+  user: ProjectUser;
+  /** The provider session's row id (oidcRefs.id), as sessionsOfUser answers it. */
+  sessionRow: string;
+  csrf: string;
+}
+
+/** The state of a sign-in to the page under way (sealed in a cookie scoped to the page). */
+interface PendingSignIn {
+  state: string;
+  expiresAt: number;
+}
+
+/** A passkey being created on the page: the challenge its options carried. */
+interface PendingPasskey {
+  session: string;
+  challenge: string;
+  expiresAt: number;
+}
+
+const SIGN_IN_COOKIE = 'lk_account_sign_in';
+const PASSKEY_COOKIE = 'lk_account_passkey';
+const PENDING_MS = 10 * 60 * 1000;
+/** The notices a change leaves for the page it returns to (`?done=`). */
+const DONE = ['renamed', 'removed', 'added', 'signedOut', 'othersSignedOut'] as const;
+type Done = (typeof DONE)[number];
+
+class PageAnswer extends Error {
+  constructor(
+    readonly status: number,
+    readonly html: string,
+  ) {
+    super('page');
+  }
+}
+
+export async function registerAccountPages(app: FastifyInstance, deps: AccountPagesDeps): Promise<void> {
+  const { db, clock, secretBox, publicUrl } = deps;
+  const origin = new URL(publicUrl);
+  const refs = oidcRefs(secretBox);
+  const sites = new WeakMap<FastifyRequest, AccountSite>();
+
+  await app.register(async (pages) => {
+    hideFromOpenApi(pages);
+    takeFormsOnly(pages);
+    pages.addHook('onRequest', async (request) => pinToPublicUrl(request, origin));
+    pages.addHook('onSend', async (request, reply, payload) => {
+      const brand = sites.get(request)?.brand;
+      reply.header('Content-Security-Policy', brandCsp(brand ?? { name: '', idLabel: '', language: 'en' }));
+      reply.header('Cache-Control', 'no-store');
+      strictTransportFor(request, reply, origin);
+      return payload;
+    });
+    pages.setErrorHandler(async (error, request, reply) => {
+      const brand = sites.get(request)?.brand ?? { name: 'Latchkey', idLabel: 'Email', language: 'en' as const };
+      if (error instanceof PageAnswer) return html(reply, error.status, error.html);
+      const t = textsOf(brand);
+      const status = (error as { statusCode?: unknown }).statusCode;
+      if (typeof status === 'number' && status >= 400 && status < 500)
+        return html(reply, status, errorPage(t.badAddress(startAgain(brand)), null, brand));
+      if (error instanceof DomainError && error.code === 'project_closed') return html(reply, 403, refusalPage(brand, 'closed'));
+      request.log.error({ err: error }, 'account page failed');
+      return html(reply, 500, errorPage(t.serverError(startAgain(brand)), null, brand));
+    });
+
+    const html = (reply: FastifyReply, status: number, body: string) => reply.status(status).type('text/html; charset=utf-8').send(body);
+    const notFoundPage = (brand: PageBrand) => new PageAnswer(404, errorPage(textsOf(brand).noSuchIssuer(startAgain(brand)), null, brand));
+
+    /** The project whose issuer this request reached (its custom domain when it has one); a page answers otherwise. */
+    async function siteOf(request: AccountRequest, reply: FastifyReply): Promise<AccountSite> {
+      const state = await findIssuerState(db, request.params.project);
+      const fallback: PageBrand = { name: 'Latchkey', idLabel: 'Email', language: 'en' };
+      if (!state) throw notFoundPage(fallback);
+      const at = issuerAt(request.raw, state, publicUrl);
+      if (at === null) throw notFoundPage(fallback);
+      if ('movedTo' in at) {
+        await reply
+          .status(307)
+          .header('Location', at.movedTo)
+          .type('text/plain; charset=utf-8')
+          .send(`This page is at ${new URL(at.movedTo).origin}`);
+        throw new PageAnswer(307, '');
+      }
+      const request_ = { acceptLanguage: request.headers['accept-language'], publicUrl: at.site.origin };
+      const brand = withIdentity(projectBrand(state, request_), verificationSettingsOf(state), state.identityTypeLabel !== '');
+      const site = { state, site: at.site, brand, provider: await deps.providerFor(state), links: { base: accountPath(at.site.mountPath) } };
+      sites.set(request, site);
+      // spec §4: a closed project's people cannot sign in, nor change anything of theirs.
+      if (!state.enabled) throw new PageAnswer(403, refusalPage(brand, 'closed'));
+      return site;
+    }
+
+    const secure = (site: AccountSite) => site.site.origin.startsWith('https:');
+    const cookieOptions = (site: AccountSite) => ({ path: site.links.base, httpOnly: true, sameSite: 'lax' as const, secure: secure(site) });
+    const sealContext = (site: AccountSite, what: string) => `account-${what}:${site.state.projectId}`;
+    /** A cookie this page sealed for `context`, or null (none, another's, forged). */
+    function unseal<T>(sealed: string | undefined, context: string): T | null {
+      if (!sealed) return null;
+      try {
+        return secretBox.openJson<T>(sealed, context);
+      } catch {
+        return null;
+      }
+    }
+
+    /** The person signed in on this browser at this issuer, or null (none, ended, blocked). */
+    async function signedIn(site: AccountSite, request: AccountRequest, reply: FastifyReply): Promise<SignedIn | null> {
+      const session = await site.provider.Session.get({ req: request.raw, res: reply.raw } as never);
+      const accountId = session.accountId;
+      if (typeof accountId !== 'string') return null;
+      const user = await findProjectUser(db, site.state.projectId, accountId);
+      if (!user || user.blocked) return null;
+      return {
+        user,
+        sessionRow: refs.id('Session', session.jti),
+        csrf: secretBox.hmac('account-form', `${site.state.projectId}\n${session.jti}`),
+      };
+    }
+
+    /** Signed in, and the form carries this session's token; otherwise the page asks to sign in again. */
+    async function formOf(site: AccountSite, request: AccountRequest, reply: FastifyReply): Promise<SignedIn | null> {
+      const signed = await signedIn(site, request, reply);
+      if (!signed) return null;
+      const csrf = request.body?.csrf;
+      if (typeof csrf !== 'string' || !safeEqual(csrf, signed.csrf)) {
+        throw new PageAnswer(403, errorPage(accountTextsOf(site.brand).staleForm, null, site.brand, { heading: accountTextsOf(site.brand).title }));
+      }
+      return signed;
+    }
+
+    /** To the issuer's authorization endpoint as the page's client; back at /account/callback. */
+    function startSignIn(site: AccountSite, reply: FastifyReply) {
+      const pending: PendingSignIn = { state: randomToken(16), expiresAt: clock.now().getTime() + PENDING_MS };
+      reply.setCookie(SIGN_IN_COOKIE, secretBox.sealJson(pending, sealContext(site, 'sign-in')), {
+        ...cookieOptions(site),
+        maxAge: PENDING_MS / 1000,
+      });
+      // The code is never exchanged (the page takes it itself), but the issuer may require PKCE of
+      // every client: a challenge in a method it allows.
+      const verifier = randomToken(32);
+      const s256 = site.state.issuer.code_challenge_methods.includes('S256');
+      const search = new URLSearchParams({
+        client_id: ACCOUNT_CLIENT_ID,
+        redirect_uri: `${site.site.issuer}/account/callback`,
+        response_type: 'code',
+        scope: 'openid',
+        state: pending.state,
+        code_challenge: s256 ? createHash('sha256').update(verifier).digest('base64url') : verifier,
+        code_challenge_method: s256 ? 'S256' : 'plain',
+        ui_locales: site.brand.language,
+      });
+      return reply.redirect(`${site.site.issuer}/auth?${search.toString()}`, 303);
+    }
+
+    const doneAt = (site: AccountSite, done: Done) => `${site.links.base}?done=${done}`;
+    const originOf = (request: AccountRequest): RequestOrigin => requestOrigin(request, ACCOUNT_CLIENT_ID);
+
+    /** The user's active passkeys, and the one this browser's session began with. */
+    async function passkeysOf(site: AccountSite, signed: SignedIn) {
+      const projectId = site.state.projectId;
+      const [devices, sessions] = await Promise.all([
+        userDevices(db, projectId, signed.user.id),
+        sessionsOfUser(db, secretBox, projectId, signed.user.id),
+      ]);
+      const active = devices.filter((d) => !d.revoked);
+      const byRef = new Map(active.map((d) => [refs.device(d.id), d]));
+      const thisRef = sessions.find((s) => s.id === signed.sessionRow)?.deviceRef ?? null;
+      const current = thisRef === null ? null : (byRef.get(thisRef) ?? null);
+      return { active, current, sessions, byRef };
+    }
+
+    const asPasskey = (d: Device, current: Device | null): AccountPasskey => ({
+      id: d.id,
+      name: d.name,
+      createdAt: d.createdAt,
+      lastUsedAt: d.lastUsedAt,
+      country: d.country,
+      current: current?.id === d.id,
+    });
+
+    async function viewOf(site: AccountSite, signed: SignedIn, extra: Pick<AccountView, 'notice' | 'renaming'> = {}): Promise<AccountView> {
+      const { active, current, sessions, byRef } = await passkeysOf(site, signed);
+      const names = await applicationNames(db, site.state.projectId, [...new Set(sessions.flatMap((s) => s.clientIds))]);
+      const t = accountTextsOf(site.brand);
+      return {
+        identity: signed.user.identity,
+        csrf: signed.csrf,
+        passkeys: active.map((d) => asPasskey(d, current)),
+        sessions: sessions
+          .map((s) => ({
+            id: s.id,
+            startedAt: s.startedAt,
+            expiresAt: s.expiresAt,
+            current: s.id === signed.sessionRow,
+            passkeyName: s.deviceRef ? (byRef.get(s.deviceRef)?.name ?? null) : null,
+            applications: s.clientIds.map((c) => (c === ACCOUNT_CLIENT_ID ? t.accountPage : (names.get(c) ?? c))),
+          }))
+          .sort((a, b) => Number(b.current) - Number(a.current)),
+        quickCodes: site.state.quickCodes.enabled && signed.user.email !== null,
+        ...extra,
+      };
+    }
+
+    /** Ends `sessions` (already ended in `tx`): their applications' back-channel logout notices, and the event. */
+    async function signedOut(tx: Db, site: AccountSite, request: AccountRequest, user: ProjectUser, ended: EndedSession[], which: string) {
+      const logoutNotices = await queueBackchannelLogouts(tx, site.state.projectId, ended, 'user_signed_out' satisfies LogoutCause, clock.now());
+      await deps.eventsOf(site.state.projectId).record(tx, originOf(request), {
+        scope: 'oidc',
+        status: 'success',
+        action: 'sign_out',
+        userId: user.identity,
+        details: { sessions: which, sessionsEnded: ended.length, logoutNotices },
+      });
+      return logoutNotices;
+    }
+
+    const page = `/p/:project/account`;
+    type Handler = (site: AccountSite, signed: SignedIn, request: AccountRequest, reply: FastifyReply) => Promise<unknown>;
+    /** A page of the signed-in person; a browser not signed in is sent to sign in first. */
+    const show = (path: string, handler: Handler) =>
+      pages.get(path, async (request: AccountRequest, reply) => {
+        const site = await siteOf(request, reply);
+        const signed = await signedIn(site, request, reply);
+        return signed ? handler(site, signed, request, reply) : startSignIn(site, reply);
+      });
+    /** A change the signed-in person posts, with their session's form token (formOf). */
+    const change = (path: string, handler: Handler) =>
+      pages.post(path, async (request: AccountRequest, reply) => {
+        const site = await siteOf(request, reply);
+        const signed = await formOf(site, request, reply);
+        return signed ? handler(site, signed, request, reply) : startSignIn(site, reply);
+      });
+
+    show(page, async (site, signed, request, reply) => {
+      const done = DONE.find((d) => d === request.query.done);
+      const view = await viewOf(site, signed, done ? { notice: accountTextsOf(site.brand).done[done] } : {});
+      return html(reply, 200, accountPage(site.links, view, site.brand));
+    });
+
+    pages.get(`${page}/callback`, async (request: AccountRequest, reply) => {
+      const site = await siteOf(request, reply);
+      const pending = unseal<PendingSignIn>(request.cookies[SIGN_IN_COOKIE], sealContext(site, 'sign-in'));
+      reply.clearCookie(SIGN_IN_COOKIE, cookieOptions(site));
+      const { code, state, error } = request.query;
+      const matches = pending !== null && pending.expiresAt > clock.now().getTime() && typeof state === 'string' && safeEqual(state, pending.state);
+      // The page's client never exchanges its code: it is taken here, so it is never left to be used.
+      if (matches && typeof code === 'string' && code.length <= 512) {
+        const issued = await site.provider.AuthorizationCode.find(code).catch(() => undefined);
+        if (issued?.clientId === ACCOUNT_CLIENT_ID) await issued.destroy();
+      }
+      if (!matches || error !== undefined) return html(reply, 400, accountMessagePage(site.links, 'notSignedIn', site.brand));
+      return reply.redirect(site.links.base, 303);
+    });
+
+    change(`${page}/passkeys/:passkey/rename`, async (site, signed, request, reply) => {
+      const mpinId = request.params.passkey ?? '';
+      const typed = request.body?.name ?? '';
+      const name = typed.trim();
+      // eslint-disable-next-line no-control-regex
+      if (name.length === 0 || [...name].length > PASSKEY_NAME_MAX || /[\u0000-\u001f\u007f-\u009f]/.test(name)) {
+        const view = await viewOf(site, signed, {
+          renaming: { id: mpinId, value: typed.slice(0, 256), error: accountTextsOf(site.brand).invalidName },
+        });
+        if (!view.passkeys.some((p) => p.id === mpinId)) throw notFoundPage(site.brand);
+        return html(reply, 400, accountPage(site.links, view, site.brand));
+      }
+      const renamed = await db.transaction(async (tx) => {
+        await lockOpenProject(tx, site.state.projectId);
+        const device = await renameDevice(tx, { projectId: site.state.projectId, id: mpinId, userId: signed.user.id, name });
+        if (!device) return null;
+        await deps.eventsOf(site.state.projectId).record(tx, originOf(request), {
+          scope: 'oidc',
+          status: 'success',
+          action: 'device.rename',
+          userId: signed.user.identity,
+          deviceName: device.name,
+          details: { mpinId },
+        });
+        return device;
+      });
+      if (!renamed) throw notFoundPage(site.brand);
+      return reply.redirect(doneAt(site, 'renamed'), 303);
+    });
+
+    show(`${page}/passkeys/:passkey/remove`, async (site, signed, request, reply) => {
+      const { active, current } = await passkeysOf(site, signed);
+      const device = active.find((d) => d.id === request.params.passkey);
+      if (!device) throw notFoundPage(site.brand);
+      const passkey = asPasskey(device, current);
+      const last = active.length === 1;
+      return html(reply, 200, removePasskeyPage(site.links, { csrf: signed.csrf, passkey, last, fallback: fallbackOf(site.brand) }, site.brand));
+    });
+
+    change(`${page}/passkeys/:passkey/remove`, async (site, signed, request, reply) => {
+      const { projectId } = site.state;
+      const mpinId = request.params.passkey ?? '';
+      const removed = await db.transaction(async (tx) => {
+        await lockOpenProject(tx, projectId);
+        const owned = (await userDevices(tx, projectId, signed.user.id)).some((d) => d.id === mpinId && !d.revoked);
+        const revoked = owned ? await revokeDevice(tx, { projectId, id: mpinId, reason: REMOVED_BY_USER, now: clock.now() }) : null;
+        if (!revoked) return null;
+        // As an administrator's revocation (spec §4): the sessions it began end, with their tokens; the codes it issued go.
+        const ended = await endSessionsOfDevice(tx, secretBox, projectId, mpinId);
+        const logoutNotices = await queueBackchannelLogouts(tx, projectId, ended, 'device_revoked', clock.now());
+        await deleteCodesIssuedBy(tx, projectId, mpinId);
+        await deps.eventsOf(projectId).record(tx, originOf(request), {
+          scope: 'oidc',
+          status: 'success',
+          action: 'device.revoke',
+          userId: signed.user.identity,
+          deviceName: revoked.name,
+          details: { mpinId, reason: REMOVED_BY_USER, sessionsEnded: ended.length, logoutNotices },
+        });
+        return revoked;
+      });
+      if (!removed) throw notFoundPage(site.brand);
+      deps.logoutNoticesQueued();
+      return reply.redirect(doneAt(site, 'removed'), 303);
+    });
+
+    /** The options of a new passkey, its challenge kept for the answer; the page shows them. */
+    async function showNewPasskey(site: AccountSite, request: AccountRequest, reply: FastifyReply, signed: SignedIn, error?: string) {
+      const { active } = await passkeysOf(site, signed);
+      const { rpID } = relyingPartyOf(site.site.origin);
+      const options = await registrationOptions({
+        rpName: site.brand.name,
+        rpID,
+        userName: signed.user.identity,
+        userID: isoUint8Array.fromUTF8String(signed.user.id),
+        active,
+        login: site.state.login,
+      });
+      const pending: PendingPasskey = { session: signed.sessionRow, challenge: options.challenge, expiresAt: clock.now().getTime() + PENDING_MS };
+      reply.setCookie(PASSKEY_COOKIE, secretBox.sealJson(pending, sealContext(site, 'passkey')), {
+        ...cookieOptions(site),
+        maxAge: PENDING_MS / 1000,
+      });
+      const body = newPasskeyPage(site.links, { csrf: signed.csrf, optionsJson: JSON.stringify(options), ...(error ? { error } : {}) }, site.brand);
+      return html(reply, error ? 400 : 200, body);
+    }
+
+    show(`${page}/passkeys/new`, async (site, signed, request, reply) => {
+      return showNewPasskey(site, request, reply, signed);
+    });
+
+    change(`${page}/passkeys/new`, async (site, signed, request, reply) => {
+      const { projectId } = site.state;
+      const pending = unseal<PendingPasskey>(request.cookies[PASSKEY_COOKIE], sealContext(site, 'passkey'));
+      const t = textsOf(site.brand);
+      if (!pending || pending.session !== signed.sessionRow || pending.expiresAt <= clock.now().getTime()) {
+        return showNewPasskey(site, request, reply, signed, t.passkeyNotCreated);
+      }
+      const response = parseJson<RegistrationResponseJSON>(request.body?.response);
+      const { rpID, origin: expectedOrigin } = relyingPartyOf(site.site.origin);
+      const verification = response
+        ? await verifyRegistrationResponse({
+            response,
+            expectedChallenge: pending.challenge,
+            expectedOrigin,
+            expectedRPID: rpID,
+            requireUserVerification: true,
+          }).catch(() => null)
+        : null;
+      if (!verification?.verified) return showNewPasskey(site, request, reply, signed, t.passkeyNotCreated);
+      const { credential } = verification.registrationInfo;
+      const { current } = await passkeysOf(site, signed);
+      const name = deviceNameFromUserAgent(request.headers['user-agent']);
+      const events = deps.eventsOf(projectId);
+      // A passkey added here is registered as the one this session began with was (a QuickCode's stays a QuickCode's, docs/decisions/0017).
+      const registeredWith = current?.registeredWith ?? 'email_code';
+      const stored = await db.transaction(async (tx) => {
+        await lockOpenProject(tx, projectId);
+        const inserted = await insertDevice(tx, {
+          projectId,
+          id: credential.id,
+          userId: signed.user.id,
+          publicKey: isoBase64URL.fromBuffer(credential.publicKey),
+          counter: credential.counter,
+          transports: credential.transports ?? [],
+          name,
+          ip: request.ip,
+          country: events.countryOf(request.ip),
+          registeredWith,
+          createdAt: clock.now(),
+        });
+        if (!inserted) return false;
+        await events.record(tx, originOf(request), {
+          scope: 'oidc',
+          status: 'created',
+          action: 'device.register',
+          userId: signed.user.identity,
+          deviceName: name,
+          usage: 'issued',
+          details: { mpinId: credential.id, verifiedBy: 'account_page' },
+        });
+        return true;
+      });
+      if (!stored) return showNewPasskey(site, request, reply, signed, t.passkeyExists);
+      reply.clearCookie(PASSKEY_COOKIE, cookieOptions(site));
+      return reply.redirect(doneAt(site, 'added'), 303);
+    });
+
+    change(`${page}/quickcode`, async (site, signed, request, reply) => {
+      const { projectId, quickCodes } = site.state;
+      if (!quickCodes.enabled || signed.user.email === null) throw notFoundPage(site.brand);
+      const { current } = await passkeysOf(site, signed);
+      const events = deps.eventsOf(projectId);
+      const minutes = QUICK_CODE_TTL_MS / 60_000;
+      // docs/decisions/0017: a QuickCode is issued by a passkey (the one this session began with), not
+      // by one itself registered with a QuickCode when the project limits them to verified identities.
+      if (!current || (quickCodes.verifiedOnly && current.registeredWith === 'reg_code')) {
+        await events.refusal(originOf(request), {
+          scope: 'reg-code',
+          status: 'denied',
+          action: 'reg_code.issued',
+          userId: signed.user.identity,
+          deviceName: current?.name ?? null,
+          details: { reason: current ? 'verified_only' : 'no_passkey' },
+        });
+        return html(reply, 403, accountQuickCodePage(site.links, { code: null, minutes }, site.brand));
+      }
+      const code = newQuickCode();
+      await db.transaction(async (tx) => {
+        await lockOpenProject(tx, projectId);
+        const now = clock.now();
+        await replaceRegistrationCode(tx, {
+          projectId,
+          userId: signed.user.id,
+          codeHash: quickCodeHashOf(secretBox, projectId, signed.user.id, code),
+          issuedBy: current.id,
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + QUICK_CODE_TTL_MS),
+        });
+        await events.record(tx, originOf(request), {
+          scope: 'reg-code',
+          status: 'success',
+          action: 'reg_code.issued',
+          userId: signed.user.identity,
+          deviceName: current.name,
+          usage: 'reg-code',
+          details: { mpinId: current.id, from: 'account_page' },
+        });
+      });
+      return html(reply, 200, accountQuickCodePage(site.links, { code, minutes }, site.brand));
+    });
+
+    change(`${page}/sessions/:session/end`, async (site, signed, request, reply) => {
+      const { projectId } = site.state;
+      const which = request.params.session ?? '';
+      const ended = await db.transaction(async (tx) => {
+        await lockOpenProject(tx, projectId);
+        let sessions: EndedSession[];
+        if (which === 'others') {
+          const others = (await sessionsOfUser(tx, secretBox, projectId, signed.user.id)).filter((s) => s.id !== signed.sessionRow);
+          sessions = [];
+          for (const s of others) sessions.push(...(await endSessionOfUser(tx, secretBox, projectId, signed.user.id, s.id)));
+        } else {
+          // This browser's own session ends with "Sign out here".
+          if (which === signed.sessionRow) return null;
+          sessions = await endSessionOfUser(tx, secretBox, projectId, signed.user.id, which);
+          if (sessions.length === 0) return null;
+        }
+        return signedOut(tx, site, request, signed.user, sessions, which === 'others' ? 'others' : 'one');
+      });
+      if (ended === null) throw notFoundPage(site.brand);
+      if (ended > 0) deps.logoutNoticesQueued();
+      return reply.redirect(doneAt(site, which === 'others' ? 'othersSignedOut' : 'signedOut'), 303);
+    });
+
+    pages.post(`${page}/sign-out`, async (request: AccountRequest, reply) => {
+      const site = await siteOf(request, reply);
+      const signed = await formOf(site, request, reply);
+      if (signed) {
+        const { projectId } = site.state;
+        const notices = await db.transaction(async (tx) => {
+          const ended = await endSessionOfUser(tx, secretBox, projectId, signed.user.id, signed.sessionRow);
+          return signedOut(tx, site, request, signed.user, ended, 'this');
+        });
+        if (notices > 0) deps.logoutNoticesQueued();
+      }
+      // The provider's session cookie names a session that no longer exists: it goes too.
+      reply.clearCookie(ISSUER_SESSION_COOKIE, { path: site.site.mountPath || '/', httpOnly: true, sameSite: 'lax', secure: secure(site) });
+      return html(reply, 200, accountMessagePage(site.links, 'signedOut', site.brand));
+    });
+  });
+}
+
+/** The revocation reason of a passkey its owner removed on the account page (an administrator's is PORTAL_REVOKE). */
+export const REMOVED_BY_USER = 'USER_REMOVED';
+
+/** What the project's users verify their identity with when they have no passkey (docs/decisions/0018). */
+function fallbackOf(brand: PageBrand): FallbackVerification {
+  return brand.verifyBy === 'standardEmail' ? 'link' : brand.verifyBy === 'fullCustom' ? 'custom' : 'code';
+}
+
+/** The names of the project's applications of these client ids. */
+async function applicationNames(db: Db, projectId: string, clientIds: string[]): Promise<Map<string, string>> {
+  if (clientIds.length === 0) return new Map();
+  const { rows } = await db.query<{ client_id: string; name: string }>(
+    `SELECT k.client_id, a.name FROM application_keys k JOIN applications a ON a.project_id = k.project_id AND a.id = k.application_id
+      WHERE k.project_id = $1 AND k.client_id = ANY($2::text[])`,
+    [projectId, clientIds],
+  );
+  return new Map(rows.map((r) => [r.client_id, r.name]));
+}

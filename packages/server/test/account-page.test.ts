@@ -1,0 +1,253 @@
+import { expect, it } from 'vitest';
+import { api, endUsersApi, buildPath, type EndUserDetail, type Project } from '@latchkey/domain';
+import { signedInAccount, useTestApp, type SignedIn } from './support/app.ts';
+import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Passkey, type RequestOptions } from './support/authenticator.ts';
+import { Browser, type BrowserResponse } from './support/browser.ts';
+import { describeWithDatabase } from './support/databases.ts';
+import { endUserSignIns } from './support/end-user-sign-in.ts';
+import { apiPath, closeProject, getProject } from './support/fixtures.ts';
+import { projectWithRelyingParty, type RelyingParty } from './support/relying-party.ts';
+import { formAction, linkHref, submitEmail } from './support/sign-in.ts';
+
+/** The account page's forms: where each posts, and the token it carries. */
+function forms(page: BrowserResponse): Array<{ action: string; csrf: string | null; button: string }> {
+  return [...page.text.matchAll(/<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)].map((m) => ({
+    action: new URL((m[1] as string).replaceAll('&amp;', '&'), page.url).href,
+    csrf: /name="csrf" value="([^"]+)"/.exec(m[2] as string)?.[1] ?? null,
+    button: /<button[^>]*>([^<]*)<\/button>/.exec(m[2] as string)?.[1] ?? '',
+  }));
+}
+
+function formNamed(page: BrowserResponse, button: string, index = 0) {
+  const found = forms(page).filter((f) => f.button === button)[index];
+  if (!found) throw new Error(`no form "${button}" on ${page.url}:\n${page.text}`);
+  return found;
+}
+
+/** The passkeys the page lists, by name, in its order. */
+const listedPasskeys = (page: BrowserResponse) => [...page.text.matchAll(/<p class="item-title"><span>([^<]*)<\/span>/g)].map((m) => m[1] as string);
+
+/** The QuickCode on the page that shows one ("123 456"), digits only. */
+const shownCode = (page: BrowserResponse): string | null =>
+  /<p class="quickcode"[^>]*>(\d{3}) (\d{3})<\/p>/.exec(page.text)?.slice(1).join('') ?? null;
+
+// Issue 24 "The end user's own page at the issuer"; docs/decisions/0040.
+describeWithDatabase('the account page at a project’s issuer', (t) => {
+  const app = useTestApp(t, { listen: true, env: { PROJECTS_PER_ACCOUNT: '100' } });
+  const { newUserWithPasskey } = endUserSignIns(app);
+
+  const accountUrl = (p: RelyingParty) => `${app.baseUrl}/p/${p.projectId}/account`;
+  const last = async (browser: Browser, first: Promise<BrowserResponse>) => (await browser.follow(await first)).at(-1) as BrowserResponse;
+  const eventsOf = async (projectId: string, action: string) =>
+    (
+      await t.db.query<{
+        event_status: string;
+        user_id: string;
+        device_name: string | null;
+        client_id: string | null;
+        details: Record<string, unknown>;
+      }>(
+        `SELECT event_status, user_id, device_name, client_id, details FROM audit_events WHERE project_id = $1 AND details->>'action' = $2 ORDER BY id`,
+        [projectId, action],
+      )
+    ).rows;
+  const deviceRow = async (projectId: string, id: string) =>
+    (
+      await t.db.query<{ name: string; revoked: boolean; revoke_reason: string | null }>(
+        'SELECT name, revoked, revoke_reason FROM devices WHERE project_id = $1 AND id = $2',
+        [projectId, id],
+      )
+    ).rows[0];
+
+  /** A fresh browser signs in to the account page with the passkey: page 1, the passkey, back to the page. */
+  async function signInToAccount(p: RelyingParty, email: string, passkey: Passkey, browser = new Browser()) {
+    const page1 = await last(browser, browser.get(accountUrl(p)));
+    expect(page1.text, page1.text).toContain('Sign in to');
+    const passkeyPage = await submitEmail(browser, page1, email);
+    const answer = usePasskey(passkey, pageOptions<RequestOptions>(passkeyPage.text), app.baseUrl);
+    const page = await last(browser, browser.request(formAction(passkeyPage), { form: { response: JSON.stringify(answer) } }));
+    expect(page.url).toBe(accountUrl(p));
+    expect(page.status, page.text).toBe(200);
+    return { browser, page };
+  }
+
+  async function setUp(settings: Partial<Project> = {}): Promise<{ admin: SignedIn; p: RelyingParty; email: string; passkey: Passkey }> {
+    const admin = await signedInAccount(app, t.db);
+    const p = await projectWithRelyingParty(app, admin);
+    if (Object.keys(settings).length > 0) {
+      const res = await admin.api.put(apiPath(api.updateProject, { project: p.projectId }), {
+        ...(await getProject(admin, p.projectId)),
+        ...settings,
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    const { email, passkey } = await newUserWithPasskey(new Browser(), p, 'account');
+    return { admin, p, email, passkey };
+  }
+
+  it('signs in with the user’s passkey through the issuer, then lists their passkey and this session, in the project’s brand', async () => {
+    const { p, email, passkey } = await setUp();
+    const codes = async () =>
+      (await t.db.query(`SELECT 1 FROM oidc_payloads WHERE issuer = $1 AND kind = 'AuthorizationCode'`, [p.projectId])).rows.length;
+    const codesBefore = await codes();
+    const { page, browser } = await signInToAccount(p, email, passkey);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.text).toContain(`Signed in as ${email}`);
+    // Its passkey, then this browser's session first, then the sign-up's.
+    expect(listedPasskeys(page)).toEqual(['Unknown device', 'This browser', 'Another browser or device']);
+    expect(page.text).toContain('Used to sign in here');
+    expect(page.text).toContain('This account page');
+    // The sign-in was the project's: a passkey sign-in event, with the account page as its client.
+    const signIns = await eventsOf(p.projectId, 'sign_in');
+    expect(signIns.at(-1)).toMatchObject({ event_status: 'success', user_id: email, client_id: 'latchkey-account', details: { method: 'passkey' } });
+    // The page's code was taken by the page: none is left to exchange.
+    expect(await codes()).toBe(codesBefore);
+    // Opened again, the page needs no second sign-in; it speaks the browser's language (en, fr, ro).
+    const again = await browser.get(accountUrl(p));
+    expect(again.status).toBe(200);
+    expect((await browser.get(accountUrl(p), { 'accept-language': 'fr-FR,fr;q=0.9' })).text).toContain('Votre compte');
+    expect((await browser.get(accountUrl(p), { 'accept-language': 'ro' })).text).toContain('Conectat ca');
+  });
+
+  it('renames a passkey; refuses an empty or too long name, or a form without this session’s token, changing nothing', async () => {
+    const { p, email, passkey } = await setUp();
+    const { browser, page } = await signInToAccount(p, email, passkey);
+    const rename = formNamed(page, 'Save');
+    expect(rename.action).toBe(`${accountUrl(p)}/passkeys/${encodeURIComponent(passkey.id)}/rename`);
+
+    const empty = await browser.request(rename.action, { form: { csrf: rename.csrf as string, name: '   ' } });
+    expect(empty.status).toBe(400);
+    expect(empty.text).toContain('Enter a name of 1 to 64 characters');
+    const long = await browser.request(rename.action, { form: { csrf: rename.csrf as string, name: 'x'.repeat(65) } });
+    expect(long.status).toBe(400);
+    const forged = await browser.request(rename.action, { form: { csrf: 'not-the-token', name: 'Forged' } });
+    expect(forged.status).toBe(403);
+    const stranger = await new Browser().request(rename.action, { form: { csrf: rename.csrf as string, name: 'Stranger' } });
+    expect(stranger.status).toBe(303);
+    expect(stranger.location).toContain('/auth?');
+    expect((await deviceRow(p.projectId, passkey.id))?.name).toBe('Unknown device');
+
+    const renamed = await last(browser, browser.request(rename.action, { form: { csrf: rename.csrf as string, name: '  Work laptop ' } }));
+    expect(renamed.text).toContain('The passkey was renamed.');
+    expect(listedPasskeys(renamed)[0]).toBe('Work laptop');
+    expect((await deviceRow(p.projectId, passkey.id))?.name).toBe('Work laptop');
+    expect(await eventsOf(p.projectId, 'device.rename')).toEqual([
+      expect.objectContaining({
+        event_status: 'success',
+        user_id: email,
+        device_name: 'Work laptop',
+        details: expect.objectContaining({ mpinId: passkey.id }),
+      }),
+    ]);
+  });
+
+  it('adds a passkey on this device, removes one after a plain confirm, and the last one only after the warning about the emailed code', async () => {
+    const { p, email, passkey } = await setUp();
+    const { browser, page } = await signInToAccount(p, email, passkey);
+    const create = /<a class="button secondary" href="([^"]+)">Create a passkey<\/a>/.exec(page.text)?.[1] as string;
+    const newPage = await browser.get(new URL(create, page.url).href);
+    expect(newPage.status, newPage.text).toBe(200);
+    const { passkey: second, response } = createPasskey(pageOptions<CreationOptions>(newPage.text), app.baseUrl);
+    const added = await last(
+      browser,
+      browser.request(formAction(newPage), {
+        form: { csrf: formNamed(newPage, 'Create a passkey').csrf as string, response: JSON.stringify(response) },
+      }),
+    );
+    expect(added.text).toContain('The passkey was created.');
+    expect(listedPasskeys(added).slice(0, 2)).toHaveLength(2);
+    expect((await eventsOf(p.projectId, 'device.register')).at(-1)).toMatchObject({
+      event_status: 'created',
+      details: { mpinId: second.id, verifiedBy: 'account_page' },
+    });
+
+    // The second passkey (not this session's): a confirm without the warning.
+    const confirm = await browser.get(`${accountUrl(p)}/passkeys/${encodeURIComponent(second.id)}/remove`);
+    expect(confirm.text).toContain('Remove this passkey?');
+    expect(confirm.text).not.toContain('This is your last passkey');
+    const removed = await last(browser, browser.request(formAction(confirm), { form: { csrf: formNamed(confirm, 'Remove').csrf as string } }));
+    expect(removed.text).toContain('The passkey was removed.');
+    expect(await deviceRow(p.projectId, second.id)).toMatchObject({ revoked: true, revoke_reason: 'USER_REMOVED' });
+    expect((await eventsOf(p.projectId, 'device.revoke')).at(-1)).toMatchObject({
+      event_status: 'success',
+      user_id: email,
+      details: { mpinId: second.id },
+    });
+
+    // The last one, which this session began with: both warnings; removing it signs this browser out.
+    const lastConfirm = await browser.get(`${accountUrl(p)}/passkeys/${encodeURIComponent(passkey.id)}/remove`);
+    expect(lastConfirm.text).toContain('This is your last passkey. Your next sign-in will need a code sent to your email.');
+    expect(lastConfirm.text).toContain('removing it also signs you out here');
+    const gone = await browser.request(formAction(lastConfirm), { form: { csrf: formNamed(lastConfirm, 'Remove').csrf as string } });
+    expect(gone.status).toBe(303);
+    expect((await deviceRow(p.projectId, passkey.id))?.revoked).toBe(true);
+    const after = await browser.get(accountUrl(p));
+    expect(after.status).toBe(303);
+    expect(after.location).toContain('/auth?');
+  });
+
+  it('lists the other sessions and signs out of them, then signs out here', async () => {
+    const { p, email, passkey } = await setUp();
+    const { browser: here, page: first } = await signInToAccount(p, email, passkey);
+    const { browser: there } = await signInToAccount(p, email, passkey);
+    // The session of the sign-up (newUserWithPasskey) and the two account pages'.
+    const page = await here.get(accountUrl(p));
+    expect(page.text.match(/<li class="item">/g)?.length).toBe(1 + 3);
+    expect(first.text).toContain('Sign out everywhere else');
+    const others = formNamed(page, 'Sign out everywhere else');
+    const done = await last(here, here.request(others.action, { form: { csrf: others.csrf as string } }));
+    expect(done.text).toContain('You were signed out everywhere else.');
+    expect(done.text).toContain('You are not signed in anywhere else.');
+    expect((await there.get(accountUrl(p))).status).toBe(303);
+    expect((await eventsOf(p.projectId, 'sign_out')).at(-1)).toMatchObject({ user_id: email, details: { sessions: 'others', sessionsEnded: 2 } });
+
+    const out = formNamed(done, 'Sign out here');
+    const signedOut = await here.request(out.action, { form: { csrf: out.csrf as string } });
+    expect(signedOut.text).toContain('You signed out');
+    const gone = await here.get(accountUrl(p));
+    expect(gone.status).toBe(303);
+    expect(gone.location).toContain('/auth?');
+  });
+
+  it('issues a QuickCode from the passkey this session began with, which another device then uses', async () => {
+    const { p, email, passkey } = await setUp({ enableRegistrationCode: true });
+    const { browser, page } = await signInToAccount(p, email, passkey);
+    const get = formNamed(page, 'Get a QuickCode');
+    const shown = await browser.request(get.action, { form: { csrf: get.csrf as string } });
+    const code = shownCode(shown);
+    expect(code, shown.text).toMatch(/^\d{6}$/);
+    expect((await eventsOf(p.projectId, 'reg_code.issued')).at(-1)).toMatchObject({ event_status: 'success', details: { mpinId: passkey.id } });
+    // Another device: page 1, "I have a QuickCode", the address and the code: it is offered a passkey.
+    const other = new Browser();
+    const page1 = await last(other, other.get(accountUrl(p)));
+    const entry = await last(other, other.get(linkHref(page1, 'I have a QuickCode')));
+    const next = await last(other, other.request(formAction(entry), { form: { email, code: code as string } }));
+    expect(next.text).toContain('Create a passkey');
+  });
+
+  it('shows nothing of another user’s passkey, refuses a blocked user and a closed project', async () => {
+    const { admin, p, email, passkey } = await setUp();
+    const { passkey: theirs } = await newUserWithPasskey(new Browser(), p, 'someone-else');
+    const { browser } = await signInToAccount(p, email, passkey);
+    expect((await browser.get(`${accountUrl(p)}/passkeys/${encodeURIComponent(theirs.id)}/remove`)).status).toBe(404);
+    const page = await browser.get(accountUrl(p));
+    const remove = formNamed(page, 'Save');
+    const foreign = await browser.request(`${accountUrl(p)}/passkeys/${encodeURIComponent(theirs.id)}/remove`, {
+      form: { csrf: remove.csrf as string },
+    });
+    expect(foreign.status).toBe(404);
+    expect((await deviceRow(p.projectId, theirs.id))?.revoked).toBe(false);
+
+    const id = (await t.db.query<{ id: string }>('SELECT id FROM project_users WHERE project_id = $1 AND email = $2', [p.projectId, email])).rows[0]
+      ?.id as string;
+    expect((await admin.api.post<EndUserDetail>(`/api${buildPath(endUsersApi.blockEndUser.path, { project: p.projectId, user: id })}`)).status).toBe(
+      200,
+    );
+    expect((await browser.get(accountUrl(p))).status).toBe(303);
+    await closeProject(admin, p.projectId);
+    const closed = await browser.get(accountUrl(p));
+    expect(closed.status).toBe(403);
+    expect(closed.text).toContain('Nobody can sign in');
+  });
+});

@@ -6,7 +6,8 @@
 //  2. server: latency of list calls against a database seeded with many rows (packages/server/bench/run.ts).
 //  3. issuer: end-to-end passkey sign-ins per second and the cost of a cold provider (bench/sign-ins.ts).
 //  4. devices list and audit log at 10 M events / 1 M devices, and the Keycloak-shaped ratio (bench/lists.ts).
-//  5. the cluster's faults: sign-in p95 while an instance is killed and restarted, failover (cluster/fault-test.ts).
+//  5. webhooks: deliveries per second and the time from an event to its delivery (bench/webhooks.ts).
+//  6. the cluster's faults: sign-in p95 while an instance is killed and restarted, failover (cluster/fault-test.ts).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -54,7 +55,7 @@ record("console dashboard page's own chunks (gzip, lazy)", dashboard / 1024, 'Ki
 // run.ts: list calls on a big table; sign-ins.ts: the issuer's sign-ins per second and cold providers;
 // lists.ts: the devices list and the audit log at 10 M events (a bulk load of several minutes);
 // cluster/fault-test.ts (`npm run test:cluster`): sign-in p95 while an instance is killed and restarted.
-const serverBenches = [...['run.ts', 'sign-ins.ts', 'lists.ts'].map((file) => join('bench', file)), join('cluster', 'fault-test.ts')];
+const serverBenches = [...['run.ts', 'sign-ins.ts', 'lists.ts', 'webhooks.ts'].map((file) => join('bench', file)), join('cluster', 'fault-test.ts')];
 for (const serverBench of serverBenches.map((file) => join(root, 'packages/server', file))) {
   if (!existsSync(serverBench)) continue;
   const r = spawnSync(process.execPath, ['--import', 'tsx', serverBench], {

@@ -138,7 +138,10 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   const mailer = measuredMailer(deps.mailer ?? consoleMailer(), metrics);
   const countRefusal = (limit: string) => metrics.rateLimitRefusals.inc({ limit });
   rateLimitObservers.add(countRefusal);
-  const audit = deps.audit ?? createAuditHook(clock);
+  // Webhook messages an event of this instance queued go out soon after it commits, not at the next
+  // poll: the delivery, made below, takes this over.
+  let webhooksQueued = (): void => undefined;
+  const audit = deps.audit ?? createAuditHook(clock, { webhooksQueued: () => webhooksQueued() });
   const cookies = cookieOptions(config);
   const secretBox = deps.secretBox ?? secretBoxFor(config);
 
@@ -235,6 +238,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
     outgoing,
     warn: (error) => app.log.warn({ err: error }, 'back-channel logout delivery failed'),
     metrics,
+    webhooksQueued: () => webhooksQueued(),
   });
   backchannel.start();
   app.addHook('onClose', () => backchannel.stop());
@@ -251,6 +255,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
     warn: (error) => app.log.warn({ err: error }, 'webhook delivery failed'),
   });
   webhookDelivery.start();
+  webhooksQueued = webhookDelivery.nudgeSoon;
   app.addHook('onClose', () => webhookDelivery.stop());
   const webhooks = createWebhooksService({ db, clock, audit, secretBox, outgoing, queued: webhookDelivery.nudge });
   const auditList = createAuditListService({ db: readDb, clock });

@@ -62,8 +62,9 @@ export interface UsageHit {
  * - when its kind is one webhooks tell of (webhookEventTypeOf), a message to each enabled endpoint of
  *   the project subscribed to it, in the outbox (migration 0031, docs/decisions/0039): the body as
  *   it will be signed and sent.
+ * Answers how many webhook messages it queued (their sender is nudged: webhooksQueued).
  */
-export async function insertAuditEvent(db: Db, e: NewAuditEvent, usage?: UsageHit, signedIn = false): Promise<void> {
+export async function insertAuditEvent(db: Db, e: NewAuditEvent, usage?: UsageHit, signedIn = false): Promise<number> {
   const id = eventId();
   const params: unknown[] = [
     e.projectId ?? '',
@@ -92,7 +93,7 @@ export async function insertAuditEvent(db: Db, e: NewAuditEvent, usage?: UsageHi
     effects.push(`webhook AS (
        INSERT INTO webhook_messages (project_id, endpoint_id, id, event_type, payload, subject, created_at, status, next_attempt_at)
        SELECT $1, w.id, ${next(`msg_${id}`)}, ${next(type)}, ${next(body)}, $4, $2, 'pending', $2
-         FROM webhook_endpoints w WHERE w.project_id = $1 AND w.enabled AND ${next(type)} = ANY(w.event_types))`);
+         FROM webhook_endpoints w WHERE w.project_id = $1 AND w.enabled AND ${next(type)} = ANY(w.event_types) RETURNING 1)`);
   }
   if (usage) {
     const hour = next(new Date(Math.floor(e.createdAt.getTime() / 3_600_000) * 3_600_000));
@@ -113,7 +114,15 @@ export async function insertAuditEvent(db: Db, e: NewAuditEvent, usage?: UsageHi
   }
   const event = `INSERT INTO audit_events (project_id, created_at, id, user_id, device_name, scope, event_status, ip, country, client_id, user_agent, details)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb)`;
-  await db.query(effects.length > 0 ? `WITH ${effects.join(', ')} ${event}` : event, params);
+  if (effects.length === 0) {
+    await db.query(event, params);
+    return 0;
+  }
+  const { rows } = await db.query<{ queued: number }>(
+    `WITH ${effects.join(', ')} ${event} RETURNING ${type ? '(SELECT count(*) FROM webhook)::int' : '0'} AS queued`,
+    params,
+  );
+  return rows[0]?.queued ?? 0;
 }
 
 /** The event as a webhook's `data` tells it: the audit log's fields, by the audit list's names. */

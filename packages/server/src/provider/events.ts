@@ -28,6 +28,8 @@ export function projectEvents(deps: {
   countries: CountryLookup;
   projectId: string;
   metrics?: Metrics;
+  /** The event queued webhook messages: their sender is asked for a round soon after (polled-rounds.ts nudgeSoon). */
+  webhooksQueued?: () => void;
 }): IssuerEvents {
   const { db, clock, secretBox, countries, projectId, metrics } = deps;
 
@@ -35,7 +37,7 @@ export function projectEvents(deps: {
     if (metrics) countEvent(metrics, event, refused);
     const at = clock.now();
     const country = countries.countryOf(origin.ip);
-    await insertAuditEvent(
+    const queued = await insertAuditEvent(
       tx,
       {
         projectId,
@@ -53,6 +55,7 @@ export function projectEvents(deps: {
       event.usage ? { key: event.usage } : undefined,
       event.action === 'sign_in' && event.status === 'success',
     );
+    if (queued > 0) deps.webhooksQueued?.();
   }
 
   const bucket = (parts: string[]) => secretBox.hmac('rate-limit', ['event-refusals', projectId, ...parts].join('\n'));

@@ -50,6 +50,8 @@ export interface ProjectIssuerDeps {
   warn(error: unknown): void;
   /** The server's metrics (http/metrics.ts): events by result, the provider cache. */
   metrics?: Metrics;
+  /** An event queued webhook messages: their sender is nudged (events.ts). */
+  webhooksQueued?: () => void;
 }
 
 /** The events of the sign-in pages' own steps at a project's issuer (docs/decisions/0014). */
@@ -134,7 +136,16 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
   const { db, secretBox, clients, publicUrl } = deps;
   const countries = deps.countries ?? countryLookup();
   const { metrics } = deps;
-  const eventsOf = (projectId: string) => projectEvents({ db, clock: deps.clock, secretBox, countries, projectId, ...(metrics ? { metrics } : {}) });
+  const eventsOf = (projectId: string) =>
+    projectEvents({
+      db,
+      clock: deps.clock,
+      secretBox,
+      countries,
+      projectId,
+      ...(metrics ? { metrics } : {}),
+      ...(deps.webhooksQueued ? { webhooksQueued: deps.webhooksQueued } : {}),
+    });
   // Back-Channel Logout 1.0: notices queued at a logout or a revocation, signed and sent from here.
   const backchannel = createBackchannelDelivery({
     db,

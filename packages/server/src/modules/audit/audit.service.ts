@@ -37,11 +37,12 @@ export type AuditHook = (tx: Db, entry: AuditEntry) => Promise<void>;
  * as the audit list's filter compares it; its id and how it signed in in details), the request's address, its country and
  * user agent in the event's own columns, and what changed. The audit log pages list them per project.
  */
-export function createAuditHook(clock: Clock, countries: () => CountryLookup = countryLookup): AuditHook {
+export function createAuditHook(clock: Clock, options: { countries?: () => CountryLookup; webhooksQueued?: () => void } = {}): AuditHook {
+  const { countries = countryLookup, webhooksQueued = () => undefined } = options;
   return async (tx, entry) => {
     const { actor, subject } = entry;
     const origin = actor.origin;
-    await insertAuditEvent(tx, {
+    const queued = await insertAuditEvent(tx, {
       projectId: entry.projectId,
       createdAt: clock.now(),
       userId: subject ? subject.userId : (actor.email ?? actor.accountId),
@@ -60,5 +61,7 @@ export function createAuditHook(clock: Clock, countries: () => CountryLookup = c
         ...(entry.changes ? { changes: entry.changes } : {}),
       },
     });
+    // Sent soon after the write commits, rather than at the next poll.
+    if (queued > 0) webhooksQueued();
   };
 }

@@ -200,7 +200,7 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
   }
 
   const rounds = polledRounds({ round, pollMs: WEBHOOK_POLL_MS, warn: deps.warn });
-  return { deliverDue: rounds.runNow, nudge: rounds.nudge, start: rounds.start, stop: rounds.stop };
+  return { deliverDue: rounds.runNow, nudge: rounds.nudge, nudgeSoon: rounds.nudgeSoon, start: rounds.start, stop: rounds.stop };
 }
 
 export type WebhookDelivery = ReturnType<typeof createWebhookDelivery>;

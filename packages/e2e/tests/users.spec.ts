@@ -9,6 +9,7 @@ import {
   registerPasskey,
 } from '../support/passkey-pages.ts';
 import { startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
+import { clickLanguage, expectPageLanguage } from '../support/language-pages.ts';
 import { clickPaletteOptionIn, openPalette, search } from '../support/search-pages.ts';
 import { saveShots } from '../support/shots.ts';
 import { newEmail, signIn } from '../support/sign-in.ts';
@@ -66,6 +67,19 @@ test('an administrator finds a user by the palette, blocks them (their next sign
     await expectUserSessionsShown(page);
     await saveShots(page, 'user', { phone: true });
     await expectAccessible(page);
+  });
+
+  await test.step('their page reads in French and Romanian too', async () => {
+    for (const [name, language] of [
+      ['Français', 'fr'],
+      ['Română', 'ro'],
+    ] as const) {
+      await clickLanguage(page, name);
+      await expectPageLanguage(page, language);
+      await saveShots(page, `user-${language}`, { phone: true });
+    }
+    await clickLanguage(page, 'English');
+    await expectPageLanguage(page, 'en');
   });
 
   await test.step('blocks them: their sessions end', async () => {

@@ -1,6 +1,8 @@
 // spec §9: business constants and limits.
 export const FREE_TIER_MONTHLY_AUTHENTICATIONS = 1000;
 export const TEXT_MAX_LENGTH = 250;
+/** The client id of the end user's account page at every project's issuer (issue 24, docs/decisions/0040). */
+export const ACCOUNT_CLIENT_ID = 'latchkey-account';
 export const PIN_LENGTH_MIN = 4;
 export const PIN_LENGTH_MAX = 6;
 export const PIN_LENGTH_DEFAULT = 4;

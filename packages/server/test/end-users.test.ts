@@ -148,7 +148,8 @@ describeWithDatabase('end users: blocking, sessions, at the issuer', (t) => {
       [passkey.id, page.body.devices[0]?.deviceName],
       [passkey.id, page.body.devices[0]?.deviceName],
     ]);
-    expect(page.body.sessions.every((s) => s.clientIds.includes(p.keys.clientId))).toBe(true);
+    // Each session names the test app by its client id and its name.
+    expect(page.body.sessions.every((s) => s.applications.some((a) => a.clientId === p.keys.clientId && a.name !== null))).toBe(true);
   });
 
   it('blocks a user: their sessions and tokens end, every sign-in is refused with a page (denied) until unblocked', async () => {

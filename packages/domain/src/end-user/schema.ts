@@ -53,8 +53,11 @@ export const endUserSessionSchema = z.object({
   /** The passkey the session was started with, when one was (its name and id). */
   deviceName: z.string().nullable(),
   mpinId: z.string().nullable(),
-  /** The client ids of the applications signed in through it. */
-  clientIds: z.array(z.string()),
+  /**
+   * The applications signed in through it: client id and the application's name (null: none of the
+   * project's now, or the end user's account page, ACCOUNT_CLIENT_ID).
+   */
+  applications: z.array(z.object({ clientId: z.string(), name: z.string().nullable() })),
 });
 export type EndUserSession = z.infer<typeof endUserSessionSchema>;
 

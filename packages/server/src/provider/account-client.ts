@@ -1,4 +1,5 @@
 import type { ClientAuthMethod, ClientMetadata } from 'oidc-provider';
+import { ACCOUNT_CLIENT_ID } from '@latchkey/domain';
 import { APPLICATION_TYPE_METADATA } from '../oidc/issuer-provider.ts';
 
 /**
@@ -7,7 +8,7 @@ import { APPLICATION_TYPE_METADATA } from '../oidc/issuer-provider.ts';
  */
 
 /** The account page's client id at every project's issuer (an application's is 22 characters of base64url: never this). */
-export const ACCOUNT_CLIENT_ID = 'latchkey-account';
+export { ACCOUNT_CLIENT_ID };
 
 export const accountPath = (mountPath: string) => `${mountPath}/account`;
 

@@ -33,6 +33,7 @@ import { errorPage, textsOf, type PageBrand } from '../oidc/pages/views.ts';
 import { endSessionOfUser, endSessionsOfDevice, oidcRefs, sessionsOfUser, type EndedSession } from '../oidc/payloads.repository.ts';
 import { queueBackchannelLogouts, type LogoutCause } from './backchannel-logouts.ts';
 import { issuerAt, type IssuerSite } from './custom-domains.ts';
+import { applicationNamesOf } from '../modules/apps/apps.repository.ts';
 import { insertDevice, renameDevice, revokeDevice, userDevices, type Device } from './devices.repository.ts';
 import { findIssuerState, type IssuerState } from './issuer-state.repository.ts';
 import { brandCsp, projectBrand, refusalPage, startAgain } from './project-pages.ts';
@@ -263,7 +264,7 @@ export async function registerAccountPages(app: FastifyInstance, deps: AccountPa
 
     async function viewOf(site: AccountSite, signed: SignedIn, extra: Pick<AccountView, 'notice' | 'renaming'> = {}): Promise<AccountView> {
       const { active, current, sessions, byRef } = await passkeysOf(site, signed);
-      const names = await applicationNames(db, site.state.projectId, [...new Set(sessions.flatMap((s) => s.clientIds))]);
+      const names = await applicationNamesOf(db, site.state.projectId, [...new Set(sessions.flatMap((s) => s.clientIds))]);
       const t = accountTextsOf(site.brand);
       return {
         identity: signed.user.identity,
@@ -574,15 +575,4 @@ export const REMOVED_BY_USER = 'USER_REMOVED';
 /** What the project's users verify their identity with when they have no passkey (docs/decisions/0018). */
 function fallbackOf(brand: PageBrand): FallbackVerification {
   return brand.verifyBy === 'standardEmail' ? 'link' : brand.verifyBy === 'fullCustom' ? 'custom' : 'code';
-}
-
-/** The names of the project's applications of these client ids. */
-async function applicationNames(db: Db, projectId: string, clientIds: string[]): Promise<Map<string, string>> {
-  if (clientIds.length === 0) return new Map();
-  const { rows } = await db.query<{ client_id: string; name: string }>(
-    `SELECT k.client_id, a.name FROM application_keys k JOIN applications a ON a.project_id = k.project_id AND a.id = k.application_id
-      WHERE k.project_id = $1 AND k.client_id = ANY($2::text[])`,
-    [projectId, clientIds],
-  );
-  return new Map(rows.map((r) => [r.client_id, r.name]));
 }

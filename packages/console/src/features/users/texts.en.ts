@@ -42,6 +42,7 @@ export const usersTexts = {
     sessionWith: 'With',
     sessionCode: 'Emailed code',
     sessionApps: 'Applications',
+    accountPage: 'Their account page',
     endSession: 'Sign out',
     endSessionOf: 'Sign out the session started {{started}}',
     endAll: 'Sign out everywhere',

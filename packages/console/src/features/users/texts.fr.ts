@@ -43,6 +43,7 @@ export const usersTextsFr: Translation<typeof usersTexts, 'fr'> = {
     sessionWith: 'Avec',
     sessionCode: 'Code par e-mail',
     sessionApps: 'Applications',
+    accountPage: 'Sa page de compte',
     endSession: 'Déconnecter',
     endSessionOf: 'Déconnecter la session ouverte le {{started}}',
     endAll: 'Déconnecter partout',

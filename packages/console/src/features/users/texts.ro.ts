@@ -43,6 +43,7 @@ export const usersTextsRo: Translation<typeof usersTexts, 'ro'> = {
     sessionWith: 'Cu',
     sessionCode: 'Cod prin e-mail',
     sessionApps: 'Aplicații',
+    accountPage: 'Pagina sa de cont',
     endSession: 'Deconectează',
     endSessionOf: 'Deconectează sesiunea începută la {{started}}',
     endAll: 'Deconectează peste tot',

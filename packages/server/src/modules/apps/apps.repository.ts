@@ -243,3 +243,14 @@ export async function findClient(db: Db, clientId: string): Promise<Client | nul
   );
   return rows[0] ?? null;
 }
+
+/** The names of the project's applications of these client ids. */
+export async function applicationNamesOf(db: Db, projectId: string, clientIds: string[]): Promise<Map<string, string>> {
+  if (clientIds.length === 0) return new Map();
+  const { rows } = await db.query<{ client_id: string; name: string }>(
+    `SELECT k.client_id, a.name FROM application_keys k JOIN applications a ON a.project_id = k.project_id AND a.id = k.application_id
+      WHERE k.project_id = $1 AND k.client_id = ANY($2::text[])`,
+    [projectId, clientIds],
+  );
+  return new Map(rows.map((r) => [r.client_id, r.name]));
+}

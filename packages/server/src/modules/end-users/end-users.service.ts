@@ -16,6 +16,7 @@ import type { Actor } from '../../http/actor.ts';
 import { endSessionOfUser, endSessionsOfUser, oidcRefs, sessionsOfUser, type EndedSession } from '../../oidc/payloads.repository.ts';
 import { queueBackchannelLogouts, type LogoutCause } from '../../provider/backchannel-logouts.ts';
 import { lockOpenProject } from '../projects/open-project.ts';
+import { applicationNamesOf } from '../apps/apps.repository.ts';
 import type { AuditHook } from '../audit/audit.service.ts';
 import { changesBetween } from '../audit/changes.ts';
 import { deleteRegistrationCodesOf, devicesOfUser, eraseEndUser, eventsOfUser, findEndUser, setBlocked } from './end-users.repository.ts';
@@ -42,7 +43,9 @@ export function createEndUsersService({ db, clock, audit, secretBox, logoutNotic
 
   async function sessionsAnswer(from: Db, projectId: string, userId: string, devices: EndUserDetail['devices']): Promise<EndUserSession[]> {
     const byRef = new Map(devices.map((d) => [refs.device(d.mpinId), d]));
-    return (await sessionsOfUser(from, secretBox, projectId, userId)).map((s) => {
+    const sessions = await sessionsOfUser(from, secretBox, projectId, userId);
+    const names = await applicationNamesOf(from, projectId, [...new Set(sessions.flatMap((s) => s.clientIds))]);
+    return sessions.map((s) => {
       const device = s.deviceRef ? byRef.get(s.deviceRef) : undefined;
       return {
         id: s.id,
@@ -50,7 +53,7 @@ export function createEndUsersService({ db, clock, audit, secretBox, logoutNotic
         expiresAt: s.expiresAt && iso(s.expiresAt),
         deviceName: device?.deviceName ?? null,
         mpinId: device?.mpinId ?? null,
-        clientIds: s.clientIds,
+        applications: s.clientIds.map((clientId) => ({ clientId, name: names.get(clientId) ?? null })),
       };
     });
   }

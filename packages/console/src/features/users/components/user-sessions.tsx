@@ -1,4 +1,4 @@
-import type { EndUser, EndUserSession } from '@latchkey/domain';
+import { ACCOUNT_CLIENT_ID, type EndUser, type EndUserSession } from '@latchkey/domain';
 import { Button } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { ConfirmModal } from '../../../components/confirm-modal.tsx';
@@ -11,6 +11,23 @@ import { notifyRawError, notifySuccess } from '../../../lib/notify.ts';
 import { useEndSessions } from '../api/use-end-sessions.ts';
 import classes from './users.module.css';
 import '../texts.ts';
+
+/** A session's applications by name (their client id on hover); one no longer in the project by its client id. */
+function SessionApplications({ applications }: { applications: EndUserSession['applications'] }) {
+  const { t } = useTranslation('users');
+  return applications.map((a, i) => (
+    <span key={a.clientId}>
+      {i > 0 ? ', ' : ''}
+      {a.clientId === ACCOUNT_CLIENT_ID ? (
+        t('detail.accountPage')
+      ) : a.name !== null ? (
+        <span title={a.clientId}>{a.name}</span>
+      ) : (
+        <span className={classes.mono}>{a.clientId}</span>
+      )}
+    </span>
+  ));
+}
 
 /** The user's open sessions at the issuer: sign one out, or every one behind a confirm. */
 export function UserSessions({
@@ -37,7 +54,7 @@ export function UserSessions({
         key: 'apps',
         header: t('detail.sessionApps'),
         hiddenOnPhone: true,
-        render: (s) => <span className={classes.mono}>{s.clientIds.join(', ')}</span>,
+        render: (s) => <SessionApplications applications={s.applications} />,
       },
       {
         key: 'expiresAt',

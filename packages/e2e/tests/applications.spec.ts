@@ -20,6 +20,7 @@ import { callApi, createProjectThroughApi, getAppThroughApi } from '../support/c
 import { setPermissions } from '../support/database.ts';
 import { expect, expectAccessible, test } from '../support/fixtures.ts';
 import { expectForbidden, expectTextAbsent } from '../support/layout.ts';
+import { saveShots } from '../support/shots.ts';
 import { clickCreate, expectCreateEnabled, expectValidationMessage } from '../support/project-pages.ts';
 import { newEmail, signIn, signInInNewContext } from '../support/sign-in.ts';
 
@@ -60,10 +61,13 @@ test('a project admin creates an app, copies its secret, finds it by name, regen
     await expectField(page, 'Application type', 'Native app');
     await expectField(page, 'Project ID', projectId);
     await expectFieldFilled(page, 'Client ID');
+    // Issue 24: where the app sends its users to manage their passkeys and sessions.
+    await expectField(page, 'Account page URL', new RegExp(`/p/${projectId}/account$`));
     await expectField(page, 'Redirect URL 1', 'https://shop.example.com/callback');
     await expectField(page, 'Redirect URL 2', 'com.example.shop:/callback');
     await expectTextAbsent(page, firstSecret);
     await expectAccessible(page);
+    await saveShots(page, 'app-settings');
   });
 
   await test.step('the app is found in the list by its name', async () => {

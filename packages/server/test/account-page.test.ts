@@ -250,4 +250,26 @@ describeWithDatabase('the account page at a project’s issuer', (t) => {
     expect(closed.status).toBe(403);
     expect(closed.text).toContain('Nobody can sign in');
   });
+
+  it('answers bad input with a 4xx page, never a 500, and changes nothing', async () => {
+    const { p, email, passkey } = await setUp();
+    const { browser, page } = await signInToAccount(p, email, passkey);
+    const rename = formNamed(page, 'Save');
+    const json = await browser.request(rename.action, { json: { csrf: rename.csrf, name: 'Json' } });
+    expect(json.status).toBe(415);
+    const badEncoding = await browser.request(rename.action, { urlencoded: `csrf=${rename.csrf as string}&name=%E0%A4%A` });
+    expect(badEncoding.status).toBe(400);
+    const huge = await browser.request(rename.action, { form: { csrf: rename.csrf as string, name: 'x'.repeat(20_000) } });
+    expect(huge.status).toBe(413);
+    const nobody = await browser.get(`${app.baseUrl}/p/nosuchproject0000/account`);
+    expect(nobody.status).toBe(404);
+    const noPasskey = await browser.get(`${accountUrl(p)}/passkeys/${'A'.repeat(300)}/remove`);
+    expect(noPasskey.status).toBe(404);
+    const noSession = await browser.request(`${accountUrl(p)}/sessions/nosuchsession/end`, { form: { csrf: rename.csrf as string } });
+    expect(noSession.status).toBe(404);
+    const badCallback = await browser.get(`${accountUrl(p)}/callback?code=x&state=not-mine`);
+    expect(badCallback.status).toBe(400);
+    expect(badCallback.text).toContain('You did not sign in');
+    expect((await deviceRow(p.projectId, passkey.id))?.name).toBe('Unknown device');
+  });
 });

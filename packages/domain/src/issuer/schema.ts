@@ -18,6 +18,11 @@ export function discoveryUrlOf(issuer: string): string {
   return `${issuer.replace(/\/+$/, '')}${OIDC_DISCOVERY_PATH}`;
 }
 
+/** Where the people who sign in at an issuer manage their passkeys and sessions (issue 24, docs/decisions/0040). */
+export function accountPageUrlOf(issuer: string): string {
+  return `${issuer.replace(/\/+$/, '')}/account`;
+}
+
 const MINUTE = 60;
 const DAY = 24 * 60 * MINUTE;
 

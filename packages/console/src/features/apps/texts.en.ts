@@ -30,6 +30,8 @@ export const appsTexts = {
     clientId: 'Client ID',
     issuer: 'Issuer',
     discoveryUrl: 'Discovery URL',
+    accountPageUrl: 'Account page URL',
+    accountPageUrlHelp: 'Link your users here: they manage their passkeys and where they are signed in.',
     redirectUrls: 'Redirect URLs',
     redirectUrlsHelp:
       'Where users are sent back after signing in, such as https://app.example.com/callback or com.example.app:/callback. A sign-in request must name one of them exactly.',

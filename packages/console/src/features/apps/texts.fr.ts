@@ -29,6 +29,8 @@ export const appsTextsFr: Translation<typeof appsTexts, 'fr'> = {
     clientId: 'ID client',
     issuer: 'Émetteur',
     discoveryUrl: 'URL de découverte',
+    accountPageUrl: 'URL de la page de compte',
+    accountPageUrlHelp: 'Envoyez-y vos utilisateurs : ils y gèrent leurs clés d’accès et les sessions où ils sont connectés.',
     redirectUrls: 'URL de redirection',
     redirectUrlsHelp:
       'Adresses vers lesquelles les utilisateurs sont renvoyés après la connexion, par exemple https://app.example.com/callback ou com.example.app:/callback. Une demande de connexion doit indiquer exactement l’une d’elles.',

@@ -29,6 +29,8 @@ export const appsTextsRo: Translation<typeof appsTexts, 'ro'> = {
     clientId: 'ID client',
     issuer: 'Emitent',
     discoveryUrl: 'URL de descoperire',
+    accountPageUrl: 'URL-ul paginii de cont',
+    accountPageUrlHelp: 'Trimiteți-vă utilizatorii aici: își gestionează cheile de acces și sesiunile în care sunt conectați.',
     redirectUrls: 'URL-uri de redirecționare',
     redirectUrlsHelp:
       'Adresele la care utilizatorii sunt trimiși înapoi după conectare, de exemplu https://app.example.com/callback sau com.example.app:/callback. O cerere de conectare trebuie să indice exact una dintre ele.',

@@ -1,4 +1,4 @@
-import { canSaveApplication, discoveryUrlOf, type Application, type ApplicationKeys, type Project } from '@latchkey/domain';
+import { accountPageUrlOf, canSaveApplication, discoveryUrlOf, type Application, type ApplicationKeys, type Project } from '@latchkey/domain';
 import { Alert, Button, SimpleGrid, TextInput } from '@mantine/core';
 import { IconInfoCircle, IconKey } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -125,6 +125,12 @@ export function AppSettingsForm({ app, keys, project }: AppSettingsFormProps) {
           <SimpleGrid cols={1} spacing="lg">
             <CopyField label={t('form.issuer')} value={keys.data.issuer} monospace />
             <CopyField label={t('form.discoveryUrl')} value={discoveryUrlOf(keys.data.issuer)} monospace />
+            <CopyField
+              label={t('form.accountPageUrl')}
+              description={t('form.accountPageUrlHelp')}
+              value={accountPageUrlOf(keys.data.issuer)}
+              monospace
+            />
           </SimpleGrid>
         ) : null}
         {keys ? null : (

@@ -152,6 +152,16 @@ describeWithDatabase('custom domains of project issuers', (d) => {
     // Its sign-in pages are not served on PUBLIC_URL either.
     const pageOnMain = await new Browser().get(`${main}/interaction/some-uid`);
     expect(pageOnMain.status).toBe(400);
+
+    // Issue 24: the user's account page is at the custom origin's root, signed in there already;
+    // on PUBLIC_URL it sends the browser there.
+    const account = (await again.follow(await again.get(`${origin}/account`))).at(-1) as BrowserResponse;
+    expect(account.url).toBe(`${origin}/account`);
+    expect(account.text).toContain(`Signed in as ${email}`);
+    expect(account.text).toContain('action="/account/passkeys/');
+    const accountOnMain = await new Browser().get(`${main}/account`);
+    expect(accountOnMain.status).toBe(307);
+    expect(accountOnMain.location).toBe(`${origin}/account`);
   });
 
   it('takes a change of custom domain at once: the new host is the issuer, the old one is no project, and without a domain /p/{project} is back', async () => {

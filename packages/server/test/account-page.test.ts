@@ -1,19 +1,26 @@
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { api, endUsersApi, buildPath, type EndUserDetail, type Project } from '@latchkey/domain';
 import { signedInAccount, useTestApp, type SignedIn } from './support/app.ts';
 import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Passkey, type RequestOptions } from './support/authenticator.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeWithDatabase } from './support/databases.ts';
 import { endUserSignIns } from './support/end-user-sign-in.ts';
-import { apiPath, closeProject, getProject } from './support/fixtures.ts';
+import { apiPath, closeProject, getProject, storeDevice } from './support/fixtures.ts';
 import { projectWithRelyingParty, type RelyingParty } from './support/relying-party.ts';
-import { formAction, linkHref, submitEmail } from './support/sign-in.ts';
+import { declinePasskey, formAction, isPasskeyOffer, linkHref, submitEmail } from './support/sign-in.ts';
 
 /** The account page's forms: where each posts, and the token it carries. */
-function forms(page: BrowserResponse): Array<{ action: string; csrf: string | null; button: string }> {
+function forms(page: BrowserResponse): Array<{ action: string; csrf: string | null; fields: Record<string, string>; button: string }> {
   return [...page.text.matchAll(/<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)].map((m) => ({
     action: new URL((m[1] as string).replaceAll('&amp;', '&'), page.url).href,
     csrf: /name="csrf" value="([^"]+)"/.exec(m[2] as string)?.[1] ?? null,
+    // Its hidden fields (the token, the passkey it is about), as the browser posts them.
+    fields: Object.fromEntries(
+      [...(m[2] as string).matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((f) => [
+        f[1] as string,
+        (f[2] as string).replaceAll('&amp;', '&'),
+      ]),
+    ),
     button: /<button[^>]*>([^<]*)<\/button>/.exec(m[2] as string)?.[1] ?? '',
   }));
 }
@@ -114,21 +121,22 @@ describeWithDatabase('the account page at a project’s issuer', (t) => {
     const { p, email, passkey } = await setUp();
     const { browser, page } = await signInToAccount(p, email, passkey);
     const rename = formNamed(page, 'Save');
-    expect(rename.action).toBe(`${accountUrl(p)}/passkeys/${encodeURIComponent(passkey.id)}/rename`);
+    expect(rename.action).toBe(`${accountUrl(p)}/passkeys/rename`);
+    expect(rename.fields.passkey).toBe(passkey.id);
 
-    const empty = await browser.request(rename.action, { form: { csrf: rename.csrf as string, name: '   ' } });
+    const empty = await browser.request(rename.action, { form: { ...rename.fields, name: '   ' } });
     expect(empty.status).toBe(400);
     expect(empty.text).toContain('Enter a name of 1 to 64 characters');
-    const long = await browser.request(rename.action, { form: { csrf: rename.csrf as string, name: 'x'.repeat(65) } });
+    const long = await browser.request(rename.action, { form: { ...rename.fields, name: 'x'.repeat(65) } });
     expect(long.status).toBe(400);
-    const forged = await browser.request(rename.action, { form: { csrf: 'not-the-token', name: 'Forged' } });
+    const forged = await browser.request(rename.action, { form: { ...rename.fields, csrf: 'not-the-token', name: 'Forged' } });
     expect(forged.status).toBe(403);
-    const stranger = await new Browser().request(rename.action, { form: { csrf: rename.csrf as string, name: 'Stranger' } });
+    const stranger = await new Browser().request(rename.action, { form: { ...rename.fields, name: 'Stranger' } });
     expect(stranger.status).toBe(303);
     expect(stranger.location).toContain('/auth?');
     expect((await deviceRow(p.projectId, passkey.id))?.name).toBe('Unknown device');
 
-    const renamed = await last(browser, browser.request(rename.action, { form: { csrf: rename.csrf as string, name: '  Work laptop ' } }));
+    const renamed = await last(browser, browser.request(rename.action, { form: { ...rename.fields, name: '  Work laptop ' } }));
     expect(renamed.text).toContain('The passkey was renamed.');
     expect(listedPasskeys(renamed)[0]).toBe('Work laptop');
     expect((await deviceRow(p.projectId, passkey.id))?.name).toBe('Work laptop');
@@ -152,7 +160,7 @@ describeWithDatabase('the account page at a project’s issuer', (t) => {
     const added = await last(
       browser,
       browser.request(formAction(newPage), {
-        form: { csrf: formNamed(newPage, 'Create a passkey').csrf as string, response: JSON.stringify(response) },
+        form: { ...formNamed(newPage, 'Create a passkey').fields, response: JSON.stringify(response) },
       }),
     );
     expect(added.text).toContain('The passkey was created.');
@@ -163,10 +171,10 @@ describeWithDatabase('the account page at a project’s issuer', (t) => {
     });
 
     // The second passkey (not this session's): a confirm without the warning.
-    const confirm = await browser.get(`${accountUrl(p)}/passkeys/${encodeURIComponent(second.id)}/remove`);
+    const confirm = await browser.get(`${accountUrl(p)}/passkeys/remove?passkey=${encodeURIComponent(second.id)}`);
     expect(confirm.text).toContain('Remove this passkey?');
     expect(confirm.text).not.toContain('This is your last passkey');
-    const removed = await last(browser, browser.request(formAction(confirm), { form: { csrf: formNamed(confirm, 'Remove').csrf as string } }));
+    const removed = await last(browser, browser.request(formAction(confirm), { form: formNamed(confirm, 'Remove').fields }));
     expect(removed.text).toContain('The passkey was removed.');
     expect(await deviceRow(p.projectId, second.id)).toMatchObject({ revoked: true, revoke_reason: 'USER_REMOVED' });
     expect((await eventsOf(p.projectId, 'device.revoke')).at(-1)).toMatchObject({
@@ -176,10 +184,10 @@ describeWithDatabase('the account page at a project’s issuer', (t) => {
     });
 
     // The last one, which this session began with: both warnings; removing it signs this browser out.
-    const lastConfirm = await browser.get(`${accountUrl(p)}/passkeys/${encodeURIComponent(passkey.id)}/remove`);
+    const lastConfirm = await browser.get(`${accountUrl(p)}/passkeys/remove?passkey=${encodeURIComponent(passkey.id)}`);
     expect(lastConfirm.text).toContain('This is your last passkey. Your next sign-in will need a code sent to your email.');
     expect(lastConfirm.text).toContain('removing it also signs you out here');
-    const gone = await browser.request(formAction(lastConfirm), { form: { csrf: formNamed(lastConfirm, 'Remove').csrf as string } });
+    const gone = await browser.request(formAction(lastConfirm), { form: formNamed(lastConfirm, 'Remove').fields });
     expect(gone.status).toBe(303);
     expect((await deviceRow(p.projectId, passkey.id))?.revoked).toBe(true);
     const after = await browser.get(accountUrl(p));
@@ -196,14 +204,14 @@ describeWithDatabase('the account page at a project’s issuer', (t) => {
     expect(page.text.match(/<li class="item">/g)?.length).toBe(1 + 3);
     expect(first.text).toContain('Sign out everywhere else');
     const others = formNamed(page, 'Sign out everywhere else');
-    const done = await last(here, here.request(others.action, { form: { csrf: others.csrf as string } }));
+    const done = await last(here, here.request(others.action, { form: { ...others.fields } }));
     expect(done.text).toContain('You were signed out everywhere else.');
     expect(done.text).toContain('You are not signed in anywhere else.');
     expect((await there.get(accountUrl(p))).status).toBe(303);
     expect((await eventsOf(p.projectId, 'sign_out')).at(-1)).toMatchObject({ user_id: email, details: { sessions: 'others', sessionsEnded: 2 } });
 
     const out = formNamed(done, 'Sign out here');
-    const signedOut = await here.request(out.action, { form: { csrf: out.csrf as string } });
+    const signedOut = await here.request(out.action, { form: { ...out.fields } });
     expect(signedOut.text).toContain('You signed out');
     const gone = await here.get(accountUrl(p));
     expect(gone.status).toBe(303);
@@ -214,7 +222,7 @@ describeWithDatabase('the account page at a project’s issuer', (t) => {
     const { p, email, passkey } = await setUp({ enableRegistrationCode: true });
     const { browser, page } = await signInToAccount(p, email, passkey);
     const get = formNamed(page, 'Get a QuickCode');
-    const shown = await browser.request(get.action, { form: { csrf: get.csrf as string } });
+    const shown = await browser.request(get.action, { form: { ...get.fields } });
     const code = shownCode(shown);
     expect(code, shown.text).toMatch(/^\d{6}$/);
     expect((await eventsOf(p.projectId, 'reg_code.issued')).at(-1)).toMatchObject({ event_status: 'success', details: { mpinId: passkey.id } });
@@ -230,11 +238,11 @@ describeWithDatabase('the account page at a project’s issuer', (t) => {
     const { admin, p, email, passkey } = await setUp();
     const { passkey: theirs } = await newUserWithPasskey(new Browser(), p, 'someone-else');
     const { browser } = await signInToAccount(p, email, passkey);
-    expect((await browser.get(`${accountUrl(p)}/passkeys/${encodeURIComponent(theirs.id)}/remove`)).status).toBe(404);
+    expect((await browser.get(`${accountUrl(p)}/passkeys/remove?passkey=${encodeURIComponent(theirs.id)}`)).status).toBe(404);
     const page = await browser.get(accountUrl(p));
     const remove = formNamed(page, 'Save');
-    const foreign = await browser.request(`${accountUrl(p)}/passkeys/${encodeURIComponent(theirs.id)}/remove`, {
-      form: { csrf: remove.csrf as string },
+    const foreign = await browser.request(`${accountUrl(p)}/passkeys/remove`, {
+      form: { ...remove.fields, passkey: theirs.id },
     });
     expect(foreign.status).toBe(404);
     expect((await deviceRow(p.projectId, theirs.id))?.revoked).toBe(false);
@@ -257,19 +265,122 @@ describeWithDatabase('the account page at a project’s issuer', (t) => {
     const rename = formNamed(page, 'Save');
     const json = await browser.request(rename.action, { json: { csrf: rename.csrf, name: 'Json' } });
     expect(json.status).toBe(415);
-    const badEncoding = await browser.request(rename.action, { urlencoded: `csrf=${rename.csrf as string}&name=%E0%A4%A` });
+    const badEncoding = await browser.request(rename.action, { urlencoded: `csrf=${rename.csrf as string}&passkey=x&name=%E0%A4%A` });
     expect(badEncoding.status).toBe(400);
-    const huge = await browser.request(rename.action, { form: { csrf: rename.csrf as string, name: 'x'.repeat(20_000) } });
+    const huge = await browser.request(rename.action, { form: { ...rename.fields, name: 'x'.repeat(20_000) } });
     expect(huge.status).toBe(413);
     const nobody = await browser.get(`${app.baseUrl}/p/nosuchproject0000/account`);
     expect(nobody.status).toBe(404);
-    const noPasskey = await browser.get(`${accountUrl(p)}/passkeys/${'A'.repeat(300)}/remove`);
+    const noPasskey = await browser.get(`${accountUrl(p)}/passkeys/remove?passkey=${'A'.repeat(1400)}`);
     expect(noPasskey.status).toBe(404);
-    const noSession = await browser.request(`${accountUrl(p)}/sessions/nosuchsession/end`, { form: { csrf: rename.csrf as string } });
+    const noSession = await browser.request(`${accountUrl(p)}/sessions/nosuchsession/end`, { form: { ...rename.fields } });
     expect(noSession.status).toBe(404);
     const badCallback = await browser.get(`${accountUrl(p)}/callback?code=x&state=not-mine`);
     expect(badCallback.status).toBe(400);
     expect(badCallback.text).toContain('You did not sign in');
     expect((await deviceRow(p.projectId, passkey.id))?.name).toBe('Unknown device');
+  });
+
+  it('registers a passkey made from a session no passkey began as the account page’s: under limitRegCodeVerified it issues no QuickCode', async () => {
+    const { p, email, passkey } = await setUp({ enableRegistrationCode: true, limitRegCodeVerified: true });
+    const { browser, page } = await signInToAccount(p, email, passkey);
+    const code = shownCode(await browser.request(formNamed(page, 'Get a QuickCode').action, { form: formNamed(page, 'Get a QuickCode').fields }));
+    // Another device signs in to the account page with the QuickCode and says "Not now" to the passkey.
+    const other = new Browser();
+    const page1 = await last(other, other.get(accountUrl(p)));
+    const entry = await last(other, other.get(linkHref(page1, 'I have a QuickCode')));
+    const offer = await last(other, other.request(formAction(entry), { form: { email, code: code as string } }));
+    expect(isPasskeyOffer(offer)).toBe(true);
+    const account = await last(other, declinePasskey(other, offer));
+    expect(account.url).toBe(accountUrl(p));
+    expect(account.text).toContain(`Signed in as ${email}`);
+    expect(account.text).not.toContain('Used to sign in here');
+    // There it creates a passkey: the page cannot tell how the session was verified.
+    const create = /<a class="button secondary" href="([^"]+)">Create a passkey<\/a>/.exec(account.text)?.[1] as string;
+    const newPage = await other.get(new URL(create, account.url).href);
+    const { passkey: made, response } = createPasskey(pageOptions<CreationOptions>(newPage.text), app.baseUrl);
+    await other.request(formAction(newPage), { form: { ...formNamed(newPage, 'Create a passkey').fields, response: JSON.stringify(response) } });
+    const registered = await t.db.query<{ registered_with: string }>('SELECT registered_with FROM devices WHERE project_id = $1 AND id = $2', [
+      p.projectId,
+      made.id,
+    ]);
+    expect(registered.rows[0]?.registered_with).toBe('account_page');
+    // Signed in with it, the page issues no QuickCode.
+    const { browser: third, page: withMade } = await signInToAccount(p, email, made);
+    const refused = await third.request(formNamed(withMade, 'Get a QuickCode').action, { form: formNamed(withMade, 'Get a QuickCode').fields });
+    expect(refused.status).toBe(403);
+    expect(shownCode(refused)).toBeNull();
+    expect((await eventsOf(p.projectId, 'reg_code.issued')).at(-1)).toMatchObject({ event_status: 'denied', details: { reason: 'verified_only' } });
+  });
+
+  it('gives the page’s client no token: the token endpoint refuses latchkey-account (401 invalid_client)', async () => {
+    const { p } = await setUp();
+    const answer = await fetch(`${app.baseUrl}/p/${p.projectId}/token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from('latchkey-account:anything').toString('base64')}`,
+      },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: 'x', redirect_uri: `${accountUrl(p)}/callback` }).toString(),
+    });
+    expect(answer.status).toBe(401);
+    expect(((await answer.json()) as { error: string }).error).toBe('invalid_client');
+  });
+
+  it('keeps only known transports of a new passkey, creates no more than 20, and counts a person’s changes (429 past 30 in ten minutes)', async () => {
+    const { p, email, passkey } = await setUp();
+    const { browser, page } = await signInToAccount(p, email, passkey);
+    const create = /<a class="button secondary" href="([^"]+)">Create a passkey<\/a>/.exec(page.text)?.[1] as string;
+    const newPage = await browser.get(new URL(create, page.url).href);
+    const { passkey: odd, response } = createPasskey(pageOptions<CreationOptions>(newPage.text), app.baseUrl);
+    const sent = {
+      ...response,
+      response: { ...(response.response as Record<string, unknown>), transports: ['usb\u0000', 'internal', 'internal', 42] },
+    };
+    const added = await browser.request(formAction(newPage), {
+      form: { ...formNamed(newPage, 'Create a passkey').fields, response: JSON.stringify(sent) },
+    });
+    expect(added.status, added.text).toBe(303);
+    const stored = await t.db.query<{ transports: string[] }>('SELECT transports FROM devices WHERE project_id = $1 AND id = $2', [
+      p.projectId,
+      odd.id,
+    ]);
+    expect(stored.rows[0]?.transports).toEqual(['internal']);
+
+    const userId = (await t.db.query<{ id: string }>('SELECT id FROM project_users WHERE project_id = $1 AND email = $2', [p.projectId, email]))
+      .rows[0]?.id as string;
+    for (let i = 0; i < 18; i += 1) await storeDevice(t.db, { projectId: p.projectId, userId, createdAt: app.clock.now(), name: `Key ${i}` });
+    const full = await browser.get(new URL(create, page.url).href);
+    expect(full.status).toBe(409);
+    expect(full.text).toContain('You have 20 passkeys, the most an account may have.');
+
+    const rename = formNamed(page, 'Save');
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i += 1) statuses.push((await browser.request(rename.action, { form: { ...rename.fields, name: `Name ${i}` } })).status);
+    // The passkey creation above was one change of the thirty.
+    expect(statuses.filter((s) => s === 303)).toHaveLength(29);
+    expect(statuses.slice(29)).toEqual([429, 429]);
+  });
+
+  it('asks for a sign-in again (max_age) before a passkey or a QuickCode is added or one removed, when the last is over ten minutes old', async () => {
+    const { p, email, passkey } = await setUp({ enableRegistrationCode: true });
+    const { browser, page } = await signInToAccount(p, email, passkey);
+    const later = Date.now() + 11 * 60 * 1000;
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(later);
+    try {
+      const create = /<a class="button secondary" href="([^"]+)">Create a passkey<\/a>/.exec(page.text)?.[1] as string;
+      for (const answer of [
+        await browser.get(new URL(create, page.url).href),
+        await browser.get(`${accountUrl(p)}/passkeys/remove?passkey=${encodeURIComponent(passkey.id)}`),
+        await browser.request(formNamed(page, 'Get a QuickCode').action, { form: formNamed(page, 'Get a QuickCode').fields }),
+      ]) {
+        expect(answer.status).toBe(303);
+        expect(new URL(answer.location as string).searchParams.get('max_age')).toBe('600');
+      }
+      // Reading the page and renaming need no fresh sign-in.
+      expect((await browser.get(accountUrl(p))).status).toBe(200);
+    } finally {
+      clock.mockRestore();
+    }
   });
 });

@@ -170,6 +170,26 @@ function transportsFor(method: 'device' | 'phone', stored: readonly string[] | u
 }
 
 /** A QuickCode: 6 random digits. */
+/**
+ * How a passkey created on the end user's account page from a session no passkey began is
+ * registered (account-pages.ts): the session does not tell whether a QuickCode proved who they are.
+ */
+export const ACCOUNT_PAGE_REGISTRATION = 'account_page';
+
+/**
+ * docs/decisions/0017 limitRegCodeVerified: a passkey registered with a QuickCode issues none, nor
+ * one the account page registered without knowing how its owner was verified.
+ */
+export const mayIssueQuickCodes = (registeredWith: string, verifiedOnly: boolean): boolean =>
+  !verifiedOnly || (registeredWith !== 'reg_code' && registeredWith !== ACCOUNT_PAGE_REGISTRATION);
+
+/** The WebAuthn transports a browser may name (AuthenticatorTransport): a registration's are what it sent, so only these are kept. */
+const TRANSPORTS = new Set(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);
+
+export function knownTransports(sent: unknown): string[] {
+  return Array.isArray(sent) ? [...new Set(sent.filter((t): t is string => typeof t === 'string' && TRANSPORTS.has(t)))] : [];
+}
+
 /** A QuickCode: six digits from the CSPRNG. */
 export const newQuickCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
@@ -431,7 +451,7 @@ export function passkeySteps(deps: {
       // "Also get a QuickCode" (docs/decisions/0017): not from a device that was itself registered
       // with a QuickCode when the project limits QuickCodes to verified identities.
       const wantsCode = codes !== null && form.quickcode === '1';
-      const code = wantsCode && !(codes.verifiedOnly && device.registeredWith === 'reg_code') ? newQuickCode() : null;
+      const code = wantsCode && mayIssueQuickCodes(device.registeredWith, codes.verifiedOnly) ? newQuickCode() : null;
       // The device's use, its sign-in event, and a QuickCode with its event commit together (docs/decisions/0014).
       const used = await db.transaction(async (tx) => {
         const now = clock.now();
@@ -546,7 +566,7 @@ export function passkeySteps(deps: {
           userId: ceremony.userId,
           publicKey: isoBase64URL.fromBuffer(credential.publicKey),
           counter: credential.counter,
-          transports: credential.transports ?? [],
+          transports: knownTransports(credential.transports),
           name,
           ip: ctx.request.ip,
           country: events?.countryOf(ctx.request.ip) ?? null,

@@ -6,14 +6,24 @@ import type Provider from 'oidc-provider';
 import type { Clock } from '../clock.ts';
 import { randomToken, safeEqual, type SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
-import { DomainError } from '@latchkey/domain';
+import { DomainError, errorStatus } from '@latchkey/domain';
 import { lockOpenProject } from '../modules/projects/open-project.ts';
 import { deviceNameFromUserAgent } from '../oidc/device-name.ts';
 import type { IssuerEvents } from '../oidc/events.ts';
 import { ACCOUNT_CLIENT_ID, accountPath } from './account-client.ts';
 import { ISSUER_SESSION_COOKIE } from '../oidc/issuer-provider.ts';
 import { hideFromOpenApi, pinToPublicUrl, strictTransportFor } from '../oidc/mount.ts';
-import { newQuickCode, parseJson, QUICK_CODE_TTL_MS, quickCodeHashOf, registrationOptions, relyingPartyOf } from '../oidc/passkeys.ts';
+import {
+  ACCOUNT_PAGE_REGISTRATION,
+  mayIssueQuickCodes,
+  newQuickCode,
+  parseJson,
+  QUICK_CODE_TTL_MS,
+  knownTransports,
+  quickCodeHashOf,
+  registrationOptions,
+  relyingPartyOf,
+} from '../oidc/passkeys.ts';
 import {
   accountMessagePage,
   accountPage,
@@ -36,6 +46,7 @@ import { issuerAt, type IssuerSite } from './custom-domains.ts';
 import { applicationNamesOf } from '../modules/apps/apps.repository.ts';
 import { insertDevice, renameDevice, revokeDevice, userDevices, type Device } from './devices.repository.ts';
 import { findIssuerState, type IssuerState } from './issuer-state.repository.ts';
+import { hitAll } from '../oidc/rate-limits.repository.ts';
 import { brandCsp, projectBrand, refusalPage, startAgain } from './project-pages.ts';
 import { findProjectUser, type ProjectUser } from './project-users.repository.ts';
 import { deleteCodesIssuedBy, replaceRegistrationCode } from './registration-codes.repository.ts';
@@ -67,7 +78,7 @@ export interface AccountPagesDeps {
 }
 
 type AccountRequest = FastifyRequest<{
-  Params: { project: string; passkey?: string; session?: string };
+  Params: { project: string; session?: string };
   Querystring: Record<string, string | undefined>;
   Body: Record<string, string | undefined> | undefined;
 }>;
@@ -86,6 +97,8 @@ interface SignedIn {
   user: ProjectUser;
   /** The provider session's row id (oidcRefs.id), as sessionsOfUser answers it. */
   sessionRow: string;
+  /** When the person last proved who they are in this session (milliseconds since the epoch). */
+  signedInAt: number;
   csrf: string;
 }
 
@@ -103,6 +116,13 @@ interface PendingPasskey {
 }
 
 const SIGN_IN_COOKIE = 'lk_account_sign_in';
+/** What adds or removes a way into the account needs a sign-in this recent (else it is made again). */
+export const FRESH_SIGN_IN_MS = 10 * 60 * 1000;
+/** The most active passkeys one person may have: the account page creates no more. */
+export const PASSKEYS_MAX = 20;
+/** Changes one person may make on the page per window (each an audit event). */
+export const CHANGES_PER_WINDOW = 30;
+const CHANGES_WINDOW_MS = 10 * 60 * 1000;
 const PASSKEY_COOKIE = 'lk_account_passkey';
 const PENDING_MS = 10 * 60 * 1000;
 /** The notices a change leaves for the page it returns to (`?done=`). */
@@ -143,6 +163,10 @@ export async function registerAccountPages(app: FastifyInstance, deps: AccountPa
       if (typeof status === 'number' && status >= 400 && status < 500)
         return html(reply, status, errorPage(t.badAddress(startAgain(brand)), null, brand));
       if (error instanceof DomainError && error.code === 'project_closed') return html(reply, 403, refusalPage(brand, 'closed'));
+      // The project or what the form named went meanwhile (another tab, an administrator).
+      if (error instanceof DomainError && errorStatus[error.code] < 500) {
+        return html(reply, errorStatus[error.code], errorPage(t.badAddress(startAgain(brand)), null, brand));
+      }
       request.log.error({ err: error }, 'account page failed');
       return html(reply, 500, errorPage(t.serverError(startAgain(brand)), null, brand));
     });
@@ -150,8 +174,11 @@ export async function registerAccountPages(app: FastifyInstance, deps: AccountPa
     const html = (reply: FastifyReply, status: number, body: string) => reply.status(status).type('text/html; charset=utf-8').send(body);
     const notFoundPage = (brand: PageBrand) => new PageAnswer(404, errorPage(textsOf(brand).noSuchIssuer(startAgain(brand)), null, brand));
 
-    /** The project whose issuer this request reached (its custom domain when it has one); a page answers otherwise. */
-    async function siteOf(request: AccountRequest, reply: FastifyReply): Promise<AccountSite> {
+    /**
+     * The project whose issuer this request reached (its custom domain when it has one); null when
+     * the project moved to its custom domain (the browser was sent there); a page answers otherwise.
+     */
+    async function siteOf(request: AccountRequest, reply: FastifyReply): Promise<AccountSite | null> {
       const state = await findIssuerState(db, request.params.project);
       const fallback: PageBrand = { name: 'Latchkey', idLabel: 'Email', language: 'en' };
       if (!state) throw notFoundPage(fallback);
@@ -163,7 +190,7 @@ export async function registerAccountPages(app: FastifyInstance, deps: AccountPa
           .header('Location', at.movedTo)
           .type('text/plain; charset=utf-8')
           .send(`This page is at ${new URL(at.movedTo).origin}`);
-        throw new PageAnswer(307, '');
+        return null;
       }
       const request_ = { acceptLanguage: request.headers['accept-language'], publicUrl: at.site.origin };
       const brand = withIdentity(projectBrand(state, request_), verificationSettingsOf(state), state.identityTypeLabel !== '');
@@ -197,6 +224,7 @@ export async function registerAccountPages(app: FastifyInstance, deps: AccountPa
       return {
         user,
         sessionRow: refs.id('Session', session.jti),
+        signedInAt: typeof session.loginTs === 'number' ? session.loginTs * 1000 : 0,
         csrf: secretBox.hmac('account-form', `${site.state.projectId}\n${session.jti}`),
       };
     }
@@ -213,7 +241,7 @@ export async function registerAccountPages(app: FastifyInstance, deps: AccountPa
     }
 
     /** To the issuer's authorization endpoint as the page's client; back at /account/callback. */
-    function startSignIn(site: AccountSite, reply: FastifyReply) {
+    function startSignIn(site: AccountSite, reply: FastifyReply, options: { again?: boolean } = {}) {
       const pending: PendingSignIn = { state: randomToken(16), expiresAt: clock.now().getTime() + PENDING_MS };
       reply.setCookie(SIGN_IN_COOKIE, secretBox.sealJson(pending, sealContext(site, 'sign-in')), {
         ...cookieOptions(site),
@@ -232,9 +260,31 @@ export async function registerAccountPages(app: FastifyInstance, deps: AccountPa
         code_challenge: s256 ? createHash('sha256').update(verifier).digest('base64url') : verifier,
         code_challenge_method: s256 ? 'S256' : 'plain',
         ui_locales: site.brand.language,
+        // OpenID Connect Core §3.1.2.1: a sign-in older than this is made again.
+        ...(options.again ? { max_age: String(FRESH_SIGN_IN_MS / 1000) } : {}),
       });
       return reply.redirect(`${site.site.issuer}/auth?${search.toString()}`, 303);
     }
+
+    /** Counts a change of this person's; true when their allowance for the window is used up. */
+    const tooManyChanges = async (site: AccountSite, signed: SignedIn) =>
+      (await hitAll(
+        db,
+        site.state.projectId,
+        [
+          {
+            name: 'account-changes',
+            bucket: secretBox.hmac('rate-limit', ['account-changes', site.state.projectId, signed.user.id].join('\n')),
+            max: CHANGES_PER_WINDOW,
+            windowMs: CHANGES_WINDOW_MS,
+          },
+        ],
+        clock.now(),
+      )) !== null;
+    const tooManyPage = (site: AccountSite, reply: FastifyReply) => {
+      const t = accountTextsOf(site.brand);
+      return html(reply, 429, errorPage(t.tooManyChanges, null, site.brand, { heading: t.title }));
+    };
 
     const doneAt = (site: AccountSite, done: Done) => `${site.links.base}?done=${done}`;
     const originOf = (request: AccountRequest): RequestOrigin => requestOrigin(request, ACCOUNT_CLIENT_ID);
@@ -300,20 +350,25 @@ export async function registerAccountPages(app: FastifyInstance, deps: AccountPa
 
     const page = `/p/:project/account`;
     type Handler = (site: AccountSite, signed: SignedIn, request: AccountRequest, reply: FastifyReply) => Promise<unknown>;
+    /**
+     * `fresh`: what adds a way into the account or takes one away (a passkey, a QuickCode) needs a
+     * sign-in of the last FRESH_SIGN_IN_MS, not only a session: an older one signs in again
+     * (max_age) and comes back to the page.
+     */
+    const guarded = async (request: AccountRequest, reply: FastifyReply, handler: Handler, fresh: boolean, form: boolean) => {
+      const site = await siteOf(request, reply);
+      if (!site) return reply;
+      const signed = form ? await formOf(site, request, reply) : await signedIn(site, request, reply);
+      if (!signed) return startSignIn(site, reply);
+      if (fresh && signed.signedInAt < Date.now() - FRESH_SIGN_IN_MS) return startSignIn(site, reply, { again: true });
+      return handler(site, signed, request, reply);
+    };
     /** A page of the signed-in person; a browser not signed in is sent to sign in first. */
-    const show = (path: string, handler: Handler) =>
-      pages.get(path, async (request: AccountRequest, reply) => {
-        const site = await siteOf(request, reply);
-        const signed = await signedIn(site, request, reply);
-        return signed ? handler(site, signed, request, reply) : startSignIn(site, reply);
-      });
+    const show = (path: string, handler: Handler, options: { fresh?: boolean } = {}) =>
+      pages.get(path, async (request: AccountRequest, reply) => guarded(request, reply, handler, options.fresh ?? false, false));
     /** A change the signed-in person posts, with their session's form token (formOf). */
-    const change = (path: string, handler: Handler) =>
-      pages.post(path, async (request: AccountRequest, reply) => {
-        const site = await siteOf(request, reply);
-        const signed = await formOf(site, request, reply);
-        return signed ? handler(site, signed, request, reply) : startSignIn(site, reply);
-      });
+    const change = (path: string, handler: Handler, options: { fresh?: boolean } = {}) =>
+      pages.post(path, async (request: AccountRequest, reply) => guarded(request, reply, handler, options.fresh ?? false, true));
 
     show(page, async (site, signed, request, reply) => {
       const done = DONE.find((d) => d === request.query.done);
@@ -323,6 +378,7 @@ export async function registerAccountPages(app: FastifyInstance, deps: AccountPa
 
     pages.get(`${page}/callback`, async (request: AccountRequest, reply) => {
       const site = await siteOf(request, reply);
+      if (!site) return reply;
       const pending = unseal<PendingSignIn>(request.cookies[SIGN_IN_COOKIE], sealContext(site, 'sign-in'));
       reply.clearCookie(SIGN_IN_COOKIE, cookieOptions(site));
       const { code, state, error } = request.query;
@@ -336,12 +392,12 @@ export async function registerAccountPages(app: FastifyInstance, deps: AccountPa
       return reply.redirect(site.links.base, 303);
     });
 
-    change(`${page}/passkeys/:passkey/rename`, async (site, signed, request, reply) => {
-      const mpinId = request.params.passkey ?? '';
+    change(`${page}/passkeys/rename`, async (site, signed, request, reply) => {
+      const mpinId = request.body?.passkey ?? '';
+      if (await tooManyChanges(site, signed)) return tooManyPage(site, reply);
       const typed = request.body?.name ?? '';
       const name = typed.trim();
-      // eslint-disable-next-line no-control-regex
-      if (name.length === 0 || [...name].length > PASSKEY_NAME_MAX || /[\u0000-\u001f\u007f-\u009f]/.test(name)) {
+      if (name.length === 0 || [...name].length > PASSKEY_NAME_MAX || /[\p{Cc}\p{Cf}]/u.test(name)) {
         const view = await viewOf(site, signed, {
           renaming: { id: mpinId, value: typed.slice(0, 256), error: accountTextsOf(site.brand).invalidName },
         });
@@ -366,45 +422,58 @@ export async function registerAccountPages(app: FastifyInstance, deps: AccountPa
       return reply.redirect(doneAt(site, 'renamed'), 303);
     });
 
-    show(`${page}/passkeys/:passkey/remove`, async (site, signed, request, reply) => {
-      const { active, current } = await passkeysOf(site, signed);
-      const device = active.find((d) => d.id === request.params.passkey);
-      if (!device) throw notFoundPage(site.brand);
-      const passkey = asPasskey(device, current);
-      const last = active.length === 1;
-      return html(reply, 200, removePasskeyPage(site.links, { csrf: signed.csrf, passkey, last, fallback: fallbackOf(site.brand) }, site.brand));
-    });
+    const removing = { fresh: true };
+    show(
+      `${page}/passkeys/remove`,
+      async (site, signed, request, reply) => {
+        const { active, current } = await passkeysOf(site, signed);
+        const device = active.find((d) => d.id === request.query.passkey);
+        if (!device) throw notFoundPage(site.brand);
+        const passkey = asPasskey(device, current);
+        const last = active.length === 1;
+        return html(reply, 200, removePasskeyPage(site.links, { csrf: signed.csrf, passkey, last, fallback: fallbackOf(site.brand) }, site.brand));
+      },
+      removing,
+    );
 
-    change(`${page}/passkeys/:passkey/remove`, async (site, signed, request, reply) => {
-      const { projectId } = site.state;
-      const mpinId = request.params.passkey ?? '';
-      const removed = await db.transaction(async (tx) => {
-        await lockOpenProject(tx, projectId);
-        const owned = (await userDevices(tx, projectId, signed.user.id)).some((d) => d.id === mpinId && !d.revoked);
-        const revoked = owned ? await revokeDevice(tx, { projectId, id: mpinId, reason: REMOVED_BY_USER, now: clock.now() }) : null;
-        if (!revoked) return null;
-        // As an administrator's revocation (spec §4): the sessions it began end, with their tokens; the codes it issued go.
-        const ended = await endSessionsOfDevice(tx, secretBox, projectId, mpinId);
-        const logoutNotices = await queueBackchannelLogouts(tx, projectId, ended, 'device_revoked', clock.now());
-        await deleteCodesIssuedBy(tx, projectId, mpinId);
-        await deps.eventsOf(projectId).record(tx, originOf(request), {
-          scope: 'oidc',
-          status: 'success',
-          action: 'device.revoke',
-          userId: signed.user.identity,
-          deviceName: revoked.name,
-          details: { mpinId, reason: REMOVED_BY_USER, sessionsEnded: ended.length, logoutNotices },
+    change(
+      `${page}/passkeys/remove`,
+      async (site, signed, request, reply) => {
+        const { projectId } = site.state;
+        const mpinId = request.body?.passkey ?? '';
+        const removed = await db.transaction(async (tx) => {
+          await lockOpenProject(tx, projectId);
+          const owned = (await userDevices(tx, projectId, signed.user.id)).some((d) => d.id === mpinId && !d.revoked);
+          const revoked = owned ? await revokeDevice(tx, { projectId, id: mpinId, reason: REMOVED_BY_USER, now: clock.now() }) : null;
+          if (!revoked) return null;
+          // As an administrator's revocation (spec §4): the sessions it began end, with their tokens; the codes it issued go.
+          const ended = await endSessionsOfDevice(tx, secretBox, projectId, mpinId);
+          const logoutNotices = await queueBackchannelLogouts(tx, projectId, ended, 'device_revoked', clock.now());
+          await deleteCodesIssuedBy(tx, projectId, mpinId);
+          await deps.eventsOf(projectId).record(tx, originOf(request), {
+            scope: 'oidc',
+            status: 'success',
+            action: 'device.revoke',
+            userId: signed.user.identity,
+            deviceName: revoked.name,
+            details: { mpinId, reason: REMOVED_BY_USER, sessionsEnded: ended.length, logoutNotices },
+          });
+          return revoked;
         });
-        return revoked;
-      });
-      if (!removed) throw notFoundPage(site.brand);
-      deps.logoutNoticesQueued();
-      return reply.redirect(doneAt(site, 'removed'), 303);
-    });
+        if (!removed) throw notFoundPage(site.brand);
+        deps.logoutNoticesQueued();
+        return reply.redirect(doneAt(site, 'removed'), 303);
+      },
+      removing,
+    );
 
     /** The options of a new passkey, its challenge kept for the answer; the page shows them. */
     async function showNewPasskey(site: AccountSite, request: AccountRequest, reply: FastifyReply, signed: SignedIn, error?: string) {
       const { active } = await passkeysOf(site, signed);
+      if (active.length >= PASSKEYS_MAX) {
+        const t = accountTextsOf(site.brand);
+        return html(reply, 409, errorPage(t.tooManyPasskeys(PASSKEYS_MAX), null, site.brand, { heading: t.addPasskey }));
+      }
       const { rpID } = relyingPartyOf(site.site.origin);
       const options = await registrationOptions({
         rpName: site.brand.name,
@@ -423,110 +492,120 @@ export async function registerAccountPages(app: FastifyInstance, deps: AccountPa
       return html(reply, error ? 400 : 200, body);
     }
 
-    show(`${page}/passkeys/new`, async (site, signed, request, reply) => {
-      return showNewPasskey(site, request, reply, signed);
-    });
+    show(`${page}/passkeys/new`, async (site, signed, request, reply) => showNewPasskey(site, request, reply, signed), { fresh: true });
 
-    change(`${page}/passkeys/new`, async (site, signed, request, reply) => {
-      const { projectId } = site.state;
-      const pending = unseal<PendingPasskey>(request.cookies[PASSKEY_COOKIE], sealContext(site, 'passkey'));
-      const t = textsOf(site.brand);
-      if (!pending || pending.session !== signed.sessionRow || pending.expiresAt <= clock.now().getTime()) {
-        return showNewPasskey(site, request, reply, signed, t.passkeyNotCreated);
-      }
-      const response = parseJson<RegistrationResponseJSON>(request.body?.response);
-      const { rpID, origin: expectedOrigin } = relyingPartyOf(site.site.origin);
-      const verification = response
-        ? await verifyRegistrationResponse({
-            response,
-            expectedChallenge: pending.challenge,
-            expectedOrigin,
-            expectedRPID: rpID,
-            requireUserVerification: true,
-          }).catch(() => null)
-        : null;
-      if (!verification?.verified) return showNewPasskey(site, request, reply, signed, t.passkeyNotCreated);
-      const { credential } = verification.registrationInfo;
-      const { current } = await passkeysOf(site, signed);
-      const name = deviceNameFromUserAgent(request.headers['user-agent']);
-      const events = deps.eventsOf(projectId);
-      // A passkey added here is registered as the one this session began with was (a QuickCode's stays a QuickCode's, docs/decisions/0017).
-      const registeredWith = current?.registeredWith ?? 'email_code';
-      const stored = await db.transaction(async (tx) => {
-        await lockOpenProject(tx, projectId);
-        const inserted = await insertDevice(tx, {
-          projectId,
-          id: credential.id,
-          userId: signed.user.id,
-          publicKey: isoBase64URL.fromBuffer(credential.publicKey),
-          counter: credential.counter,
-          transports: credential.transports ?? [],
-          name,
-          ip: request.ip,
-          country: events.countryOf(request.ip),
-          registeredWith,
-          createdAt: clock.now(),
+    change(
+      `${page}/passkeys/new`,
+      async (site, signed, request, reply) => {
+        const { projectId } = site.state;
+        if (await tooManyChanges(site, signed)) return tooManyPage(site, reply);
+        const pending = unseal<PendingPasskey>(request.cookies[PASSKEY_COOKIE], sealContext(site, 'passkey'));
+        const t = textsOf(site.brand);
+        if (!pending || pending.session !== signed.sessionRow || pending.expiresAt <= clock.now().getTime()) {
+          return showNewPasskey(site, request, reply, signed, t.passkeyNotCreated);
+        }
+        const response = parseJson<RegistrationResponseJSON>(request.body?.response);
+        const { rpID, origin: expectedOrigin } = relyingPartyOf(site.site.origin);
+        const verification = response
+          ? await verifyRegistrationResponse({
+              response,
+              expectedChallenge: pending.challenge,
+              expectedOrigin,
+              expectedRPID: rpID,
+              requireUserVerification: true,
+            }).catch(() => null)
+          : null;
+        if (!verification?.verified) return showNewPasskey(site, request, reply, signed, t.passkeyNotCreated);
+        const { credential } = verification.registrationInfo;
+        const { current } = await passkeysOf(site, signed);
+        const name = deviceNameFromUserAgent(request.headers['user-agent']);
+        const events = deps.eventsOf(projectId);
+        // A passkey added here is registered as the one this session began with was (a QuickCode's stays a QuickCode's, docs/decisions/0017).
+        // One with no passkey (an emailed code, or a QuickCode and "Not now": the session does not say)
+        // is registered as the account page's, which limitRegCodeVerified treats as a QuickCode's.
+        const registeredWith = current?.registeredWith ?? ACCOUNT_PAGE_REGISTRATION;
+        const stored = await db.transaction(async (tx) => {
+          await lockOpenProject(tx, projectId);
+          const inserted = await insertDevice(tx, {
+            projectId,
+            id: credential.id,
+            userId: signed.user.id,
+            publicKey: isoBase64URL.fromBuffer(credential.publicKey),
+            counter: credential.counter,
+            transports: knownTransports(credential.transports),
+            name,
+            ip: request.ip,
+            country: events.countryOf(request.ip),
+            registeredWith,
+            createdAt: clock.now(),
+          });
+          if (!inserted) return false;
+          await events.record(tx, originOf(request), {
+            scope: 'oidc',
+            status: 'created',
+            action: 'device.register',
+            userId: signed.user.identity,
+            deviceName: name,
+            usage: 'issued',
+            details: { mpinId: credential.id, verifiedBy: 'account_page' },
+          });
+          return true;
         });
-        if (!inserted) return false;
-        await events.record(tx, originOf(request), {
-          scope: 'oidc',
-          status: 'created',
-          action: 'device.register',
-          userId: signed.user.identity,
-          deviceName: name,
-          usage: 'issued',
-          details: { mpinId: credential.id, verifiedBy: 'account_page' },
-        });
-        return true;
-      });
-      if (!stored) return showNewPasskey(site, request, reply, signed, t.passkeyExists);
-      reply.clearCookie(PASSKEY_COOKIE, cookieOptions(site));
-      return reply.redirect(doneAt(site, 'added'), 303);
-    });
+        if (!stored) return showNewPasskey(site, request, reply, signed, t.passkeyExists);
+        reply.clearCookie(PASSKEY_COOKIE, cookieOptions(site));
+        return reply.redirect(doneAt(site, 'added'), 303);
+      },
+      { fresh: true },
+    );
 
-    change(`${page}/quickcode`, async (site, signed, request, reply) => {
-      const { projectId, quickCodes } = site.state;
-      if (!quickCodes.enabled || signed.user.email === null) throw notFoundPage(site.brand);
-      const { current } = await passkeysOf(site, signed);
-      const events = deps.eventsOf(projectId);
-      const minutes = QUICK_CODE_TTL_MS / 60_000;
-      // docs/decisions/0017: a QuickCode is issued by a passkey (the one this session began with), not
-      // by one itself registered with a QuickCode when the project limits them to verified identities.
-      if (!current || (quickCodes.verifiedOnly && current.registeredWith === 'reg_code')) {
-        await events.refusal(originOf(request), {
-          scope: 'reg-code',
-          status: 'denied',
-          action: 'reg_code.issued',
-          userId: signed.user.identity,
-          deviceName: current?.name ?? null,
-          details: { reason: current ? 'verified_only' : 'no_passkey' },
+    change(
+      `${page}/quickcode`,
+      async (site, signed, request, reply) => {
+        const { projectId, quickCodes } = site.state;
+        if (!quickCodes.enabled || signed.user.email === null) throw notFoundPage(site.brand);
+        if (await tooManyChanges(site, signed)) return tooManyPage(site, reply);
+        const { current } = await passkeysOf(site, signed);
+        const events = deps.eventsOf(projectId);
+        const minutes = QUICK_CODE_TTL_MS / 60_000;
+        // docs/decisions/0017: a QuickCode is issued by a passkey (the one this session began with), not
+        // by one itself registered with a QuickCode when the project limits them to verified identities.
+        if (!current || !mayIssueQuickCodes(current.registeredWith, quickCodes.verifiedOnly)) {
+          await events.refusal(originOf(request), {
+            scope: 'reg-code',
+            status: 'denied',
+            action: 'reg_code.issued',
+            userId: signed.user.identity,
+            deviceName: current?.name ?? null,
+            details: { reason: current ? 'verified_only' : 'no_passkey' },
+          });
+          return html(reply, 403, accountQuickCodePage(site.links, { code: null, minutes }, site.brand));
+        }
+        const code = newQuickCode();
+        await db.transaction(async (tx) => {
+          await lockOpenProject(tx, projectId);
+          const now = clock.now();
+          await replaceRegistrationCode(tx, {
+            projectId,
+            userId: signed.user.id,
+            codeHash: quickCodeHashOf(secretBox, projectId, signed.user.id, code),
+            issuedBy: current.id,
+            createdAt: now,
+            expiresAt: new Date(now.getTime() + QUICK_CODE_TTL_MS),
+          });
+          await events.record(tx, originOf(request), {
+            scope: 'reg-code',
+            status: 'success',
+            action: 'reg_code.issued',
+            userId: signed.user.identity,
+            deviceName: current.name,
+            usage: 'reg-code',
+            details: { mpinId: current.id, from: 'account_page' },
+          });
         });
-        return html(reply, 403, accountQuickCodePage(site.links, { code: null, minutes }, site.brand));
-      }
-      const code = newQuickCode();
-      await db.transaction(async (tx) => {
-        await lockOpenProject(tx, projectId);
-        const now = clock.now();
-        await replaceRegistrationCode(tx, {
-          projectId,
-          userId: signed.user.id,
-          codeHash: quickCodeHashOf(secretBox, projectId, signed.user.id, code),
-          issuedBy: current.id,
-          createdAt: now,
-          expiresAt: new Date(now.getTime() + QUICK_CODE_TTL_MS),
-        });
-        await events.record(tx, originOf(request), {
-          scope: 'reg-code',
-          status: 'success',
-          action: 'reg_code.issued',
-          userId: signed.user.identity,
-          deviceName: current.name,
-          usage: 'reg-code',
-          details: { mpinId: current.id, from: 'account_page' },
-        });
-      });
-      return html(reply, 200, accountQuickCodePage(site.links, { code, minutes }, site.brand));
-    });
+        return html(reply, 200, accountQuickCodePage(site.links, { code, minutes }, site.brand));
+      },
+      { fresh: true },
+    );
 
     change(`${page}/sessions/:session/end`, async (site, signed, request, reply) => {
       const { projectId } = site.state;
@@ -553,6 +632,7 @@ export async function registerAccountPages(app: FastifyInstance, deps: AccountPa
 
     pages.post(`${page}/sign-out`, async (request: AccountRequest, reply) => {
       const site = await siteOf(request, reply);
+      if (!site) return reply;
       const signed = await formOf(site, request, reply);
       if (signed) {
         const { projectId } = site.state;

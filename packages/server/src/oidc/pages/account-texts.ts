@@ -64,6 +64,8 @@ export interface AccountTexts {
     othersSignedOut: string;
   };
   staleForm: string;
+  tooManyChanges: string;
+  tooManyPasskeys(max: number): string;
 }
 
 const en: AccountTexts = {
@@ -125,6 +127,8 @@ const en: AccountTexts = {
     othersSignedOut: 'You were signed out everywhere else.',
   },
   staleForm: 'This page was out of date. Try again.',
+  tooManyChanges: 'Too many changes in a short time. Wait a few minutes, then try again.',
+  tooManyPasskeys: (max) => `You have ${max} passkeys, the most an account may have. Remove one you no longer use first.`,
 };
 
 const fr: AccountTexts = {
@@ -191,6 +195,8 @@ const fr: AccountTexts = {
     othersSignedOut: 'Vous avez été déconnecté partout ailleurs.',
   },
   staleForm: 'Cette page n’était plus à jour. Réessayez.',
+  tooManyChanges: 'Trop de modifications en peu de temps. Attendez quelques minutes, puis réessayez.',
+  tooManyPasskeys: (max) => `Vous avez ${max} clés d’accès, le maximum pour un compte. Supprimez d’abord celle que vous n’utilisez plus.`,
 };
 
 const ro: AccountTexts = {
@@ -256,6 +262,9 @@ const ro: AccountTexts = {
     othersSignedOut: 'Ați fost deconectat de peste tot în rest.',
   },
   staleForm: 'Această pagină nu mai era actuală. Încercați din nou.',
+  tooManyChanges: 'Prea multe modificări într-un timp scurt. Așteptați câteva minute, apoi încercați din nou.',
+  tooManyPasskeys: (max) =>
+    `Aveți ${max} chei de acces, cele mai multe pe care le poate avea un cont. Eliminați mai întâi una pe care nu o mai folosiți.`,
 };
 
 export const ACCOUNT_TEXTS: Record<PageLanguage, AccountTexts> = { en, fr, ro };

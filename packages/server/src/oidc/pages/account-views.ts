@@ -90,13 +90,13 @@ ${facts([
 ])}
 <div class="actions">
 <details${refused ? ' open' : ''}><summary>${escapeHtml(t.rename)}<span class="visually-hidden"> ${escapeHtml(p.name)}</span></summary>
-<form class="rename" method="post" action="${escapeHtml(pathOf(links, 'passkeys', p.id, 'rename'))}" novalidate>
-${hidden('csrf', view.csrf)}<div><label for="${fieldId}">${escapeHtml(t.nameLabel)}</label>
+<form class="rename" method="post" action="${escapeHtml(pathOf(links, 'passkeys', 'rename'))}" novalidate>
+${hidden('csrf', view.csrf)}${hidden('passkey', p.id)}<div><label for="${fieldId}">${escapeHtml(t.nameLabel)}</label>
 <input id="${fieldId}" name="name" type="text" required maxlength="${PASSKEY_NAME_MAX}" value="${escapeHtml(refused?.value ?? p.name)}"${err.attrs}></div>
 <button class="secondary" type="submit">${escapeHtml(t.save)}</button>
 </form>${err.html}
 </details>
-<a class="button danger" href="${escapeHtml(pathOf(links, 'passkeys', p.id, 'remove'))}" aria-label="${escapeHtml(`${t.remove} ${p.name}`)}">${escapeHtml(t.remove)}</a>
+<a class="button danger" href="${escapeHtml(`${pathOf(links, 'passkeys', 'remove')}?${new URLSearchParams({ passkey: p.id }).toString()}`)}" aria-label="${escapeHtml(`${t.remove} ${p.name}`)}">${escapeHtml(t.remove)}</a>
 </div>
 </li>`;
 }
@@ -176,7 +176,7 @@ export function removePasskeyPage(
     `<h1>${escapeHtml(t.removeHeading)}</h1>
 <p>${escapeHtml(t.removeText(passkey.name))}</p>
 ${warnings.length > 0 ? `<div class="notice" role="note">${warnings.map((w) => `<p>${escapeHtml(w)}</p>`).join('')}</div>\n` : ''}<div class="row">
-<form method="post" action="${escapeHtml(pathOf(links, 'passkeys', passkey.id, 'remove'))}">${hidden('csrf', options.csrf)}<button class="primary danger-fill" type="submit">${escapeHtml(t.remove)}</button></form>
+<form method="post" action="${escapeHtml(pathOf(links, 'passkeys', 'remove'))}">${hidden('csrf', options.csrf)}${hidden('passkey', passkey.id)}<button class="primary danger-fill" type="submit">${escapeHtml(t.remove)}</button></form>
 <a href="${escapeHtml(links.base)}">${escapeHtml(t.keep)}</a>
 </div>`,
     brand,

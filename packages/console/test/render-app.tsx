@@ -19,7 +19,8 @@ export function renderApp(path: string, { strict = false }: { strict?: boolean }
       <SessionExpiredModal />
     </AppProviders>
   );
-  const user = userEvent.setup();
+  // No pause between keystrokes (user-event waits a macrotask for each otherwise): the same events, ~10% faster.
+  const user = userEvent.setup({ delay: null });
   const view = render(strict ? <StrictMode>{tree}</StrictMode> : tree);
   return {
     ...view,

@@ -14,7 +14,8 @@ export function renderUi(
 ) {
   // `before`: addresses visited earlier, so that "back" has somewhere to go.
   const router = createMemoryRouter([{ path: '*', element: ui }], { initialEntries: [...before, path], initialIndex: before.length });
-  const user = userEvent.setup(userOptions);
+  // No pause between keystrokes unless a test asks for one (render-app.tsx).
+  const user = userEvent.setup({ delay: null, ...userOptions });
   const view = render(
     <TranslationProvider i18n={i18n}>
       <MantineProvider theme={theme} env="test">

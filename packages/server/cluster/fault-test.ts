@@ -346,6 +346,8 @@ async function main(): Promise<void> {
         await new Promise((ok) => setTimeout(ok, 100));
       }
     })();
+    // When PostgreSQL actually went down and came back (a slow instance restart can delay the stop past DATABASE_RESTART_AT_S).
+    let databaseDownAt = DATABASE_RESTART_AT_S * 1000;
     let databaseBackAt = 0;
     const failover = { promotedAt: 0, repointedAt: 0 };
     const faults = (async () => {
@@ -359,7 +361,8 @@ async function main(): Promise<void> {
       await again.ready;
       say(`  ${((performance.now() - begin) / 1000).toFixed(1)} s: instance a started again`);
       await new Promise((ok) => setTimeout(ok, Math.max(0, DATABASE_RESTART_AT_S * 1000 - (performance.now() - begin))));
-      say(`  ${((performance.now() - begin) / 1000).toFixed(1)} s: PostgreSQL stopping, for ${DATABASE_DOWN_MS / 1000} s`);
+      databaseDownAt = performance.now() - begin;
+      say(`  ${(databaseDownAt / 1000).toFixed(1)} s: PostgreSQL stopping, for ${DATABASE_DOWN_MS / 1000} s`);
       await postgres.restart(DATABASE_DOWN_MS);
       databaseBackAt = performance.now() - begin;
       say(`  ${(databaseBackAt / 1000).toFixed(1)} s: PostgreSQL accepting connections again`);
@@ -405,7 +408,7 @@ async function main(): Promise<void> {
     }
     times.sort((x, y) => x - y);
     const killAt = KILL_AT_S * 1000;
-    const databaseAt = DATABASE_RESTART_AT_S * 1000;
+    const databaseAt = databaseDownAt;
     const killFailures = failures.filter((f) => f.at < databaseAt);
     const failoverAt = FAILOVER_AT_S * 1000;
     const databaseFailures = failures.filter((f) => f.at >= databaseAt && f.at < failoverAt);

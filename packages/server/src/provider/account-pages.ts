@@ -7,7 +7,6 @@ import type { Clock } from '../clock.ts';
 import { randomToken, safeEqual, type SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import { DomainError, errorStatus } from '@latchkey/domain';
-import { lockOpenProject } from '../modules/projects/open-project.ts';
 import { deviceNameFromUserAgent } from '../oidc/device-name.ts';
 import type { IssuerEvents } from '../oidc/events.ts';
 import { ACCOUNT_CLIENT_ID, accountPath } from './account-client.ts';
@@ -20,7 +19,6 @@ import {
   parseJson,
   QUICK_CODE_TTL_MS,
   knownTransports,
-  quickCodeHashOf,
   registrationOptions,
   relyingPartyOf,
 } from '../oidc/passkeys.ts';
@@ -40,16 +38,15 @@ import type { FallbackVerification } from '../oidc/pages/account-texts.ts';
 import { requestOrigin, type RequestOrigin } from '../oidc/pages/site.ts';
 import { takeFormsOnly } from '../oidc/pages/sign-in-pages.ts';
 import { errorPage, textsOf, type PageBrand } from '../oidc/pages/views.ts';
-import { endSessionOfUser, endSessionsOfDevice, oidcRefs, sessionsOfUser, type EndedSession } from '../oidc/payloads.repository.ts';
-import { queueBackchannelLogouts, type LogoutCause } from './backchannel-logouts.ts';
+import { oidcRefs, sessionsOfUser } from '../oidc/payloads.repository.ts';
+import { accountChanges } from './account-changes.ts';
 import { issuerAt, type IssuerSite } from './custom-domains.ts';
 import { applicationNamesOf } from '../modules/apps/apps.repository.ts';
-import { insertDevice, renameDevice, revokeDevice, userDevices, type Device } from './devices.repository.ts';
+import { userDevices, type Device } from './devices.repository.ts';
 import { findIssuerState, type IssuerState } from './issuer-state.repository.ts';
 import { hitAll } from '../oidc/rate-limits.repository.ts';
 import { brandCsp, projectBrand, refusalPage, startAgain } from './project-pages.ts';
 import { findProjectUser, type ProjectUser } from './project-users.repository.ts';
-import { deleteCodesIssuedBy, replaceRegistrationCode } from './registration-codes.repository.ts';
 import { verificationSettingsOf, withIdentity } from './verification.ts';
 
 /**
@@ -286,6 +283,13 @@ export async function registerAccountPages(app: FastifyInstance, deps: AccountPa
       return html(reply, 429, errorPage(t.tooManyChanges, null, site.brand, { heading: t.title }));
     };
 
+    const changes = accountChanges(deps);
+    const actorOf = (site: AccountSite, signed: SignedIn, request: AccountRequest) => ({
+      projectId: site.state.projectId,
+      user: signed.user,
+      origin: originOf(request),
+    });
+
     const doneAt = (site: AccountSite, done: Done) => `${site.links.base}?done=${done}`;
     const originOf = (request: AccountRequest): RequestOrigin => requestOrigin(request, ACCOUNT_CLIENT_ID);
 
@@ -333,19 +337,6 @@ export async function registerAccountPages(app: FastifyInstance, deps: AccountPa
         quickCodes: site.state.quickCodes.enabled && signed.user.email !== null,
         ...extra,
       };
-    }
-
-    /** Ends `sessions` (already ended in `tx`): their applications' back-channel logout notices, and the event. */
-    async function signedOut(tx: Db, site: AccountSite, request: AccountRequest, user: ProjectUser, ended: EndedSession[], which: string) {
-      const logoutNotices = await queueBackchannelLogouts(tx, site.state.projectId, ended, 'user_signed_out' satisfies LogoutCause, clock.now());
-      await deps.eventsOf(site.state.projectId).record(tx, originOf(request), {
-        scope: 'oidc',
-        status: 'success',
-        action: 'sign_out',
-        userId: user.identity,
-        details: { sessions: which, sessionsEnded: ended.length, logoutNotices },
-      });
-      return logoutNotices;
     }
 
     const page = `/p/:project/account`;
@@ -404,20 +395,7 @@ export async function registerAccountPages(app: FastifyInstance, deps: AccountPa
         if (!view.passkeys.some((p) => p.id === mpinId)) throw notFoundPage(site.brand);
         return html(reply, 400, accountPage(site.links, view, site.brand));
       }
-      const renamed = await db.transaction(async (tx) => {
-        await lockOpenProject(tx, site.state.projectId);
-        const device = await renameDevice(tx, { projectId: site.state.projectId, id: mpinId, userId: signed.user.id, name });
-        if (!device) return null;
-        await deps.eventsOf(site.state.projectId).record(tx, originOf(request), {
-          scope: 'oidc',
-          status: 'success',
-          action: 'device.rename',
-          userId: signed.user.identity,
-          deviceName: device.name,
-          details: { mpinId },
-        });
-        return device;
-      });
+      const renamed = await changes.rename(actorOf(site, signed, request), mpinId, name);
       if (!renamed) throw notFoundPage(site.brand);
       return reply.redirect(doneAt(site, 'renamed'), 303);
     });
@@ -439,27 +417,7 @@ export async function registerAccountPages(app: FastifyInstance, deps: AccountPa
     change(
       `${page}/passkeys/remove`,
       async (site, signed, request, reply) => {
-        const { projectId } = site.state;
-        const mpinId = request.body?.passkey ?? '';
-        const removed = await db.transaction(async (tx) => {
-          await lockOpenProject(tx, projectId);
-          const owned = (await userDevices(tx, projectId, signed.user.id)).some((d) => d.id === mpinId && !d.revoked);
-          const revoked = owned ? await revokeDevice(tx, { projectId, id: mpinId, reason: REMOVED_BY_USER, now: clock.now() }) : null;
-          if (!revoked) return null;
-          // As an administrator's revocation (spec §4): the sessions it began end, with their tokens; the codes it issued go.
-          const ended = await endSessionsOfDevice(tx, secretBox, projectId, mpinId);
-          const logoutNotices = await queueBackchannelLogouts(tx, projectId, ended, 'device_revoked', clock.now());
-          await deleteCodesIssuedBy(tx, projectId, mpinId);
-          await deps.eventsOf(projectId).record(tx, originOf(request), {
-            scope: 'oidc',
-            status: 'success',
-            action: 'device.revoke',
-            userId: signed.user.identity,
-            deviceName: revoked.name,
-            details: { mpinId, reason: REMOVED_BY_USER, sessionsEnded: ended.length, logoutNotices },
-          });
-          return revoked;
-        });
+        const removed = await changes.remove(actorOf(site, signed, request), request.body?.passkey ?? '');
         if (!removed) throw notFoundPage(site.brand);
         deps.logoutNoticesQueued();
         return reply.redirect(doneAt(site, 'removed'), 303);
@@ -497,7 +455,6 @@ export async function registerAccountPages(app: FastifyInstance, deps: AccountPa
     change(
       `${page}/passkeys/new`,
       async (site, signed, request, reply) => {
-        const { projectId } = site.state;
         if (await tooManyChanges(site, signed)) return tooManyPage(site, reply);
         const pending = unseal<PendingPasskey>(request.cookies[PASSKEY_COOKIE], sealContext(site, 'passkey'));
         const t = textsOf(site.brand);
@@ -518,38 +475,19 @@ export async function registerAccountPages(app: FastifyInstance, deps: AccountPa
         if (!verification?.verified) return showNewPasskey(site, request, reply, signed, t.passkeyNotCreated);
         const { credential } = verification.registrationInfo;
         const { current } = await passkeysOf(site, signed);
-        const name = deviceNameFromUserAgent(request.headers['user-agent']);
-        const events = deps.eventsOf(projectId);
         // A passkey added here is registered as the one this session began with was (a QuickCode's stays a QuickCode's, docs/decisions/0017).
         // One with no passkey (an emailed code, or a QuickCode and "Not now": the session does not say)
         // is registered as the account page's, which limitRegCodeVerified treats as a QuickCode's.
         const registeredWith = current?.registeredWith ?? ACCOUNT_PAGE_REGISTRATION;
-        const stored = await db.transaction(async (tx) => {
-          await lockOpenProject(tx, projectId);
-          const inserted = await insertDevice(tx, {
-            projectId,
-            id: credential.id,
-            userId: signed.user.id,
-            publicKey: isoBase64URL.fromBuffer(credential.publicKey),
-            counter: credential.counter,
-            transports: knownTransports(credential.transports),
-            name,
-            ip: request.ip,
-            country: events.countryOf(request.ip),
-            registeredWith,
-            createdAt: clock.now(),
-          });
-          if (!inserted) return false;
-          await events.record(tx, originOf(request), {
-            scope: 'oidc',
-            status: 'created',
-            action: 'device.register',
-            userId: signed.user.identity,
-            deviceName: name,
-            usage: 'issued',
-            details: { mpinId: credential.id, verifiedBy: 'account_page' },
-          });
-          return true;
+        const stored = await changes.addPasskey(actorOf(site, signed, request), {
+          id: credential.id,
+          publicKey: isoBase64URL.fromBuffer(credential.publicKey),
+          counter: credential.counter,
+          transports: knownTransports(credential.transports),
+          name: deviceNameFromUserAgent(request.headers['user-agent']),
+          ip: request.ip,
+          country: deps.eventsOf(site.state.projectId).countryOf(request.ip),
+          registeredWith,
         });
         if (!stored) return showNewPasskey(site, request, reply, signed, t.passkeyExists);
         reply.clearCookie(PASSKEY_COOKIE, cookieOptions(site));
@@ -581,50 +519,15 @@ export async function registerAccountPages(app: FastifyInstance, deps: AccountPa
           return html(reply, 403, accountQuickCodePage(site.links, { code: null, minutes }, site.brand));
         }
         const code = newQuickCode();
-        await db.transaction(async (tx) => {
-          await lockOpenProject(tx, projectId);
-          const now = clock.now();
-          await replaceRegistrationCode(tx, {
-            projectId,
-            userId: signed.user.id,
-            codeHash: quickCodeHashOf(secretBox, projectId, signed.user.id, code),
-            issuedBy: current.id,
-            createdAt: now,
-            expiresAt: new Date(now.getTime() + QUICK_CODE_TTL_MS),
-          });
-          await events.record(tx, originOf(request), {
-            scope: 'reg-code',
-            status: 'success',
-            action: 'reg_code.issued',
-            userId: signed.user.identity,
-            deviceName: current.name,
-            usage: 'reg-code',
-            details: { mpinId: current.id, from: 'account_page' },
-          });
-        });
+        await changes.issueQuickCode(actorOf(site, signed, request), current, code);
         return html(reply, 200, accountQuickCodePage(site.links, { code, minutes }, site.brand));
       },
       { fresh: true },
     );
 
     change(`${page}/sessions/:session/end`, async (site, signed, request, reply) => {
-      const { projectId } = site.state;
       const which = request.params.session ?? '';
-      const ended = await db.transaction(async (tx) => {
-        await lockOpenProject(tx, projectId);
-        let sessions: EndedSession[];
-        if (which === 'others') {
-          const others = (await sessionsOfUser(tx, secretBox, projectId, signed.user.id)).filter((s) => s.id !== signed.sessionRow);
-          sessions = [];
-          for (const s of others) sessions.push(...(await endSessionOfUser(tx, secretBox, projectId, signed.user.id, s.id)));
-        } else {
-          // This browser's own session ends with "Sign out here".
-          if (which === signed.sessionRow) return null;
-          sessions = await endSessionOfUser(tx, secretBox, projectId, signed.user.id, which);
-          if (sessions.length === 0) return null;
-        }
-        return signedOut(tx, site, request, signed.user, sessions, which === 'others' ? 'others' : 'one');
-      });
+      const ended = await changes.endSessions(actorOf(site, signed, request), which, signed.sessionRow);
       if (ended === null) throw notFoundPage(site.brand);
       if (ended > 0) deps.logoutNoticesQueued();
       return reply.redirect(doneAt(site, which === 'others' ? 'othersSignedOut' : 'signedOut'), 303);
@@ -635,11 +538,7 @@ export async function registerAccountPages(app: FastifyInstance, deps: AccountPa
       if (!site) return reply;
       const signed = await formOf(site, request, reply);
       if (signed) {
-        const { projectId } = site.state;
-        const notices = await db.transaction(async (tx) => {
-          const ended = await endSessionOfUser(tx, secretBox, projectId, signed.user.id, signed.sessionRow);
-          return signedOut(tx, site, request, signed.user, ended, 'this');
-        });
+        const notices = await changes.signOutHere(actorOf(site, signed, request), signed.sessionRow);
         if (notices > 0) deps.logoutNoticesQueued();
       }
       // The provider's session cookie names a session that no longer exists: it goes too.
@@ -648,9 +547,6 @@ export async function registerAccountPages(app: FastifyInstance, deps: AccountPa
     });
   });
 }
-
-/** The revocation reason of a passkey its owner removed on the account page (an administrator's is PORTAL_REVOKE). */
-export const REMOVED_BY_USER = 'USER_REMOVED';
 
 /** What the project's users verify their identity with when they have no passkey (docs/decisions/0018). */
 function fallbackOf(brand: PageBrand): FallbackVerification {

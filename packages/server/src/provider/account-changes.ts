@@ -1,0 +1,164 @@
+import type { Clock } from '../clock.ts';
+import type { SecretBox } from '../crypto.ts';
+import type { Db } from '../db/db.ts';
+import { lockOpenProject } from '../modules/projects/open-project.ts';
+import type { EventOrigin, IssuerEvents } from '../oidc/events.ts';
+import { QUICK_CODE_TTL_MS, quickCodeHashOf } from '../oidc/passkeys.ts';
+import { endSessionOfUser, endSessionsOfDevice, sessionsOfUser, type EndedSession } from '../oidc/payloads.repository.ts';
+import { queueBackchannelLogouts } from './backchannel-logouts.ts';
+import { insertDevice, renameDevice, revokeDevice, userDevices, type Device } from './devices.repository.ts';
+import type { ProjectUser } from './project-users.repository.ts';
+import { deleteCodesIssuedBy, replaceRegistrationCode } from './registration-codes.repository.ts';
+
+/** The revocation reason of a passkey its owner removed on the account page (an administrator's is PORTAL_REVOKE). */
+export const REMOVED_BY_USER = 'USER_REMOVED';
+
+/** Who makes a change on their account page, and from where. */
+export interface AccountActor {
+  projectId: string;
+  user: ProjectUser;
+  origin: EventOrigin;
+}
+
+/** A passkey the browser created and the page verified, as it is stored. */
+export type NewPasskey = Pick<Device, 'id' | 'publicKey' | 'counter' | 'transports' | 'name' | 'ip' | 'country' | 'registeredWith'>;
+
+/**
+ * The changes an end user makes on their own account page (account-pages.ts, docs/decisions/0040):
+ * each in one transaction with the project locked open (a closed project changes nothing, spec §4)
+ * and its audit event; what the page shows and asks is the routes' part.
+ */
+export function accountChanges(deps: { db: Db; clock: Clock; secretBox: SecretBox; eventsOf(projectId: string): IssuerEvents }) {
+  const { db, clock, secretBox } = deps;
+
+  /** Sessions ended in `tx`: their applications' back-channel logout notices, and the sign-out event. */
+  async function signedOut(tx: Db, a: AccountActor, ended: EndedSession[], which: 'this' | 'one' | 'others'): Promise<number> {
+    const logoutNotices = await queueBackchannelLogouts(tx, a.projectId, ended, 'user_signed_out', clock.now());
+    await deps.eventsOf(a.projectId).record(tx, a.origin, {
+      scope: 'oidc',
+      status: 'success',
+      action: 'sign_out',
+      userId: a.user.identity,
+      details: { sessions: which, sessionsEnded: ended.length, logoutNotices },
+    });
+    return logoutNotices;
+  }
+
+  return {
+    /** Renames an active passkey of theirs; null when there is none of that id. */
+    async rename(a: AccountActor, mpinId: string, name: string): Promise<Device | null> {
+      return db.transaction(async (tx) => {
+        await lockOpenProject(tx, a.projectId);
+        const device = await renameDevice(tx, { projectId: a.projectId, id: mpinId, userId: a.user.id, name });
+        if (!device) return null;
+        await deps.eventsOf(a.projectId).record(tx, a.origin, {
+          scope: 'oidc',
+          status: 'success',
+          action: 'device.rename',
+          userId: a.user.identity,
+          deviceName: device.name,
+          details: { mpinId },
+        });
+        return device;
+      });
+    },
+
+    /**
+     * Removes an active passkey of theirs as an administrator's revocation does (spec §4): the
+     * sessions it began end with their tokens, their applications' logout notices are queued, the
+     * QuickCodes it issued go. Null when there is none of that id.
+     */
+    async remove(a: AccountActor, mpinId: string): Promise<Device | null> {
+      const { projectId } = a;
+      return db.transaction(async (tx) => {
+        await lockOpenProject(tx, projectId);
+        const owned = (await userDevices(tx, projectId, a.user.id)).some((d) => d.id === mpinId && !d.revoked);
+        const revoked = owned ? await revokeDevice(tx, { projectId, id: mpinId, reason: REMOVED_BY_USER, now: clock.now() }) : null;
+        if (!revoked) return null;
+        const ended = await endSessionsOfDevice(tx, secretBox, projectId, mpinId);
+        const logoutNotices = await queueBackchannelLogouts(tx, projectId, ended, 'device_revoked', clock.now());
+        await deleteCodesIssuedBy(tx, projectId, mpinId);
+        await deps.eventsOf(projectId).record(tx, a.origin, {
+          scope: 'oidc',
+          status: 'success',
+          action: 'device.revoke',
+          userId: a.user.identity,
+          deviceName: revoked.name,
+          details: { mpinId, reason: REMOVED_BY_USER, sessionsEnded: ended.length, logoutNotices },
+        });
+        return revoked;
+      });
+    },
+
+    /** Stores the passkey created on the page, with its registration event (counted as `issued`); false when it exists already. */
+    async addPasskey(a: AccountActor, passkey: NewPasskey): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        await lockOpenProject(tx, a.projectId);
+        const inserted = await insertDevice(tx, { ...passkey, projectId: a.projectId, userId: a.user.id, createdAt: clock.now() });
+        if (!inserted) return false;
+        await deps.eventsOf(a.projectId).record(tx, a.origin, {
+          scope: 'oidc',
+          status: 'created',
+          action: 'device.register',
+          userId: a.user.identity,
+          deviceName: passkey.name,
+          usage: 'issued',
+          details: { mpinId: passkey.id, verifiedBy: 'account_page' },
+        });
+        return true;
+      });
+    },
+
+    /** Replaces their QuickCode with `code`, issued by `issuer` (docs/decisions/0017), counted as `reg-code` usage. */
+    async issueQuickCode(a: AccountActor, issuer: Device, code: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        await lockOpenProject(tx, a.projectId);
+        const now = clock.now();
+        await replaceRegistrationCode(tx, {
+          projectId: a.projectId,
+          userId: a.user.id,
+          codeHash: quickCodeHashOf(secretBox, a.projectId, a.user.id, code),
+          issuedBy: issuer.id,
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + QUICK_CODE_TTL_MS),
+        });
+        await deps.eventsOf(a.projectId).record(tx, a.origin, {
+          scope: 'reg-code',
+          status: 'success',
+          action: 'reg_code.issued',
+          userId: a.user.identity,
+          deviceName: issuer.name,
+          usage: 'reg-code',
+          details: { mpinId: issuer.id, from: 'account_page' },
+        });
+      });
+    },
+
+    /**
+     * Ends one other session of theirs (`which`, a row id) or every other (`others`), `current`
+     * being this browser's; answers the logout notices queued, or null when there is no such other session.
+     */
+    async endSessions(a: AccountActor, which: string, current: string): Promise<number | null> {
+      const { projectId } = a;
+      return db.transaction(async (tx) => {
+        await lockOpenProject(tx, projectId);
+        if (which === 'others') {
+          const ended: EndedSession[] = [];
+          for (const s of await sessionsOfUser(tx, secretBox, projectId, a.user.id)) {
+            if (s.id !== current) ended.push(...(await endSessionOfUser(tx, secretBox, projectId, a.user.id, s.id)));
+          }
+          return signedOut(tx, a, ended, 'others');
+        }
+        // This browser's own session ends with "Sign out here".
+        if (which === current) return null;
+        const ended = await endSessionOfUser(tx, secretBox, projectId, a.user.id, which);
+        return ended.length === 0 ? null : signedOut(tx, a, ended, 'one');
+      });
+    },
+
+    /** Ends this browser's session (`current`); answers the logout notices queued. */
+    async signOutHere(a: AccountActor, current: string): Promise<number> {
+      return db.transaction(async (tx) => signedOut(tx, a, await endSessionOfUser(tx, secretBox, a.projectId, a.user.id, current), 'this'));
+    },
+  };
+}

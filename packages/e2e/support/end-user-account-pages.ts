@@ -43,6 +43,16 @@ export async function renamePasskey(page: Page, from: string, to: string): Promi
   await expect(page.getByRole('status')).toHaveText('The passkey was renamed.');
 }
 
+/** "Create a passkey" under "Add a device": the page that runs the browser's dialog. */
+export async function openCreatePasskey(page: Page): Promise<void> {
+  await page.getByRole('link', { name: 'Create a passkey' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Create a passkey' })).toBeVisible();
+}
+
+export async function clickBackToAccount(page: Page): Promise<void> {
+  await page.getByRole('link', { name: 'Back to your account' }).click();
+}
+
 export async function clickRemovePasskey(page: Page, name: string): Promise<void> {
   await page.getByRole('link', { name: `Remove ${name}` }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Remove this passkey?' })).toBeVisible();

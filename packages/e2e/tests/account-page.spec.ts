@@ -1,6 +1,8 @@
 import { createAppWithKeysThroughApi, createProjectThroughApi } from '../support/call-api.ts';
 import {
+  clickBackToAccount,
   clickRemovePasskey,
+  openCreatePasskey,
   confirmRemove,
   expectAccountPage,
   expectSignInPageOf,
@@ -55,6 +57,14 @@ test('an end user signs in to their account page with their passkey, renames it 
     await expectPasskeyListed(user, 'My laptop', { current: true });
     await expectAccessible(user);
     await saveAccountShots(user, 'account', ['en', 'fr', 'ro']);
+  });
+
+  await test.step('the page that creates another passkey reads well and leads back', async () => {
+    await openCreatePasskey(user);
+    await expectAccessible(user);
+    await saveAccountShots(user, 'account-new-passkey');
+    await clickBackToAccount(user);
+    await expectAccountPage(user, projectName, person);
   });
 
   await test.step('they remove it, after the warning that the next sign-in needs the emailed code, and are signed out', async () => {

@@ -45,8 +45,6 @@ import {
   type DeviceList,
   type EndUserList,
 } from '@latchkey/domain';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
 import type { Db } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { SESSION_COOKIE } from '../src/http/cookies.ts';
@@ -57,6 +55,7 @@ import { devicesTable } from '../src/modules/devices/device-list.ts';
 import { endUsersTable } from '../src/modules/end-users/end-user-list.ts';
 import { insertProject } from '../src/modules/projects/projects.repository.ts';
 import { deviceNameFromUserAgent } from '../src/oidc/device-name.ts';
+import { benchApp } from './bench-app.ts';
 import { createScratchPostgres } from '../test/support/scratch-postgres.ts';
 import { explain, figure, say, seconds, timing, type Timing } from './report.ts';
 import { benchSearch } from './search.ts';
@@ -432,13 +431,7 @@ async function main(): Promise<void> {
       's',
     );
 
-    const built = await buildApp({
-      config: loadConfig({ PORT: '8080', PUBLIC_URL: 'http://127.0.0.1:8080' }),
-      db,
-      logger: false,
-      mailer: { sendLoginCode: async () => {}, sendLoginLink: async () => {}, sendInvitation: async () => {} },
-      consoleDist: '/nonexistent/console/dist',
-    });
+    const built = await benchApp(db);
     closeApp = () => built.app.close();
     const account = await insertAccount(db, { id: randomUUID(), email: 'bench@example.test', createdAt: new Date() });
     await grantPermissions(db, account.id, [`cst:${BIG}:audit`, `cst:${BIG}:revocation`, `cst:${BIG}:usage`, 'glb::usage']);

@@ -14,14 +14,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { newProjectSettings, type ApplicationListQuery } from '@latchkey/domain';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
 import type { Db } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { SESSION_COOKIE } from '../src/http/cookies.ts';
 import { grantPermissions, insertAccount } from '../src/modules/accounts/accounts.repository.ts';
 import { applicationsTable, freshCounts } from '../src/modules/apps/apps.repository.ts';
 import { insertProject } from '../src/modules/projects/projects.repository.ts';
+import { benchApp } from './bench-app.ts';
 import { createScratchPostgres } from '../test/support/scratch-postgres.ts';
 
 const SERVER_URL = process.env.LATCHKEY_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -164,14 +163,7 @@ async function main(): Promise<void> {
     await freshCounts(db, bigProject);
     figure('application totals counted after a bulk load (200,000 in the project)', performance.now() - counting, 'ms');
 
-    const config = loadConfig({ PORT: '8080', PUBLIC_URL: 'http://127.0.0.1:8080' });
-    const built = await buildApp({
-      config,
-      db,
-      logger: false,
-      mailer: { sendLoginCode: async () => {}, sendLoginLink: async () => {}, sendInvitation: async () => {} },
-      consoleDist: '/nonexistent/console/dist',
-    });
+    const built = await benchApp(db);
     closeApp = () => built.app.close();
     // A real account and session through the repositories and the session service, like the test helper.
     const account = await insertAccount(db, { id: randomUUID(), email: 'bench@example.test', createdAt: new Date() });

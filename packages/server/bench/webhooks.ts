@@ -22,15 +22,15 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { newProjectSettings } from '@latchkey/domain';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { buildApp } from '../src/app.ts';
 import { systemClock } from '../src/clock.ts';
-import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { countryLookup } from '../src/geoip.ts';
 import { insertProject } from '../src/modules/projects/projects.repository.ts';
 import { newWebhookSecret, secretContext } from '../src/modules/webhooks/webhook-delivery.ts';
 import { insertEndpoint } from '../src/modules/webhooks/webhooks.repository.ts';
 import { projectEvents } from '../src/provider/events.ts';
+import { benchApp } from './bench-app.ts';
+import { figure, percentile, say } from './report.ts';
 import { createScratchPostgres } from '../test/support/scratch-postgres.ts';
 
 const SERVER_URL = process.env.LATCHKEY_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -42,17 +42,6 @@ const SECONDS = Number(process.env.BENCH_WEBHOOK_SECONDS ?? 10);
 const NUDGE = process.env.BENCH_WEBHOOK_NUDGE !== '0';
 /** A bench never waits longer than this for its deliveries. */
 const DEADLINE_MS = 120_000;
-
-function say(line: string): void {
-  process.stdout.write(`${line.startsWith('{') ? ' ' : ''}${line}\n`);
-}
-
-function figure(name: string, value: number, unit: string, target?: number, better?: 'higher'): void {
-  const line = { name, value: Math.round(value * 10) / 10, unit, ...(target === undefined ? {} : { target }), ...(better ? { better } : {}) };
-  process.stdout.write(`${JSON.stringify(line)}\n`);
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 
 /** The receiver: verifies each message with its endpoint's secret, keeps when it came and how late. */
 async function startReceiver(secrets: Map<string, string>) {
@@ -107,14 +96,7 @@ async function main(): Promise<void> {
   let closeApp: (() => Promise<void>) | null = null;
   try {
     await migrate(db);
-    const config = loadConfig({ PORT: '8080', PUBLIC_URL: 'http://127.0.0.1:8080', OUTGOING_ALLOWED_NETWORKS: '127.0.0.0/8' });
-    const built = await buildApp({
-      config,
-      db,
-      logger: false,
-      mailer: { sendLoginCode: async () => {}, sendLoginLink: async () => {}, sendInvitation: async () => {} },
-      consoleDist: '/nonexistent/console/dist',
-    });
+    const built = await benchApp(db, { OUTGOING_ALLOWED_NETWORKS: '127.0.0.0/8' });
     closeApp = () => built.app.close();
     const { secretBox } = built.services;
     const now = new Date();

@@ -1,28 +1,30 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { polledRounds, SOON_MS } from '../src/db/polled-rounds.ts';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // The rounds behind back-channel logouts and webhooks (db/polled-rounds.ts): nudgeSoon is what a
 // write that queued webhook messages asks for (issue 24), before its transaction has committed.
 describe('polledRounds.nudgeSoon', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
   function counted() {
     let rounds = 0;
     const r = polledRounds({ round: async () => (rounds += 1), pollMs: 60_000, warn: () => undefined });
     return { r, rounds: () => rounds };
   }
 
-  it('runs one round shortly after, for every nudge meanwhile, not at once', async () => {
+  it('runs one round SOON_MS after, for every nudge meanwhile, not at once', async () => {
     const { r, rounds } = counted();
     r.start();
     r.nudgeSoon();
     r.nudgeSoon();
     r.nudgeSoon();
+    await vi.advanceTimersByTimeAsync(SOON_MS - 1);
     expect(rounds()).toBe(0);
-    await sleep(SOON_MS + 40);
+    await vi.advanceTimersByTimeAsync(1);
     expect(rounds()).toBe(1);
     r.nudgeSoon();
-    await sleep(SOON_MS + 40);
+    await vi.advanceTimersByTimeAsync(SOON_MS);
     expect(rounds()).toBe(2);
     await r.stop();
   });
@@ -33,7 +35,7 @@ describe('polledRounds.nudgeSoon', () => {
     r.nudgeSoon();
     await r.stop();
     r.nudgeSoon();
-    await sleep(SOON_MS + 40);
+    await vi.advanceTimersByTimeAsync(SOON_MS * 10);
     expect(rounds()).toBe(0);
   });
 });

@@ -110,3 +110,17 @@ export const bulkRevocationSchema = z.object({
   remaining: z.number().int().describe('Active devices that still match the filter; call again until 0'),
 });
 export type BulkRevocation = z.infer<typeof bulkRevocationSchema>;
+
+/** The longest name a person may give their passkey (their account page, issue 24). */
+export const PASSKEY_NAME_MAX = 64;
+
+/**
+ * A passkey's name as its owner typed it, trimmed; null when it is empty, longer than
+ * PASSKEY_NAME_MAX characters, or holds a control or format character (a bidi override would show
+ * the name reversed).
+ */
+export function passkeyNameOf(typed: string): string | null {
+  const name = typed.trim();
+  if (name.length === 0 || [...name].length > PASSKEY_NAME_MAX || /[\p{Cc}\p{Cf}]/u.test(name)) return null;
+  return name;
+}

@@ -6,7 +6,7 @@ import type Provider from 'oidc-provider';
 import type { Clock } from '../clock.ts';
 import { randomToken, safeEqual, type SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
-import { DomainError, errorStatus } from '@latchkey/domain';
+import { DomainError, errorStatus, passkeyNameOf } from '@latchkey/domain';
 import { deviceNameFromUserAgent } from '../oidc/device-name.ts';
 import type { IssuerEvents } from '../oidc/events.ts';
 import { ACCOUNT_CLIENT_ID, accountPath } from './account-client.ts';
@@ -28,7 +28,6 @@ import {
   accountQuickCodePage,
   accountTextsOf,
   newPasskeyPage,
-  PASSKEY_NAME_MAX,
   removePasskeyPage,
   type AccountLinks,
   type AccountPasskey,
@@ -387,8 +386,8 @@ export async function registerAccountPages(app: FastifyInstance, deps: AccountPa
       const mpinId = request.body?.passkey ?? '';
       if (await tooManyChanges(site, signed)) return tooManyPage(site, reply);
       const typed = request.body?.name ?? '';
-      const name = typed.trim();
-      if (name.length === 0 || [...name].length > PASSKEY_NAME_MAX || /[\p{Cc}\p{Cf}]/u.test(name)) {
+      const name = passkeyNameOf(typed);
+      if (name === null) {
         const view = await viewOf(site, signed, {
           renaming: { id: mpinId, value: typed.slice(0, 256), error: accountTextsOf(site.brand).invalidName },
         });

@@ -1,3 +1,4 @@
+import { PASSKEY_NAME_MAX } from '@latchkey/domain';
 import { ACCOUNT_TEXTS, type AccountTexts, type FallbackVerification } from './account-texts.ts';
 import { browserWarning, ceremonyAttributes, errorLine, PASSKEY_SCRIPTS, quickCodeShown } from './passkey-views.ts';
 import { escapeHtml, fieldError, signInPage, textsOf, type PageBrand } from './views.ts';
@@ -7,9 +8,6 @@ import { escapeHtml, fieldError, signInPage, textsOf, type PageBrand } from './v
  * their passkeys and sessions, each change a form posted to the page (no script but the passkey
  * ceremony's, CSP `script-src 'self'`), in the project's brand and the sign-in pages' languages.
  */
-
-/** The longest passkey name the page accepts (what the browser-derived names are at most, device-name.ts). */
-export const PASSKEY_NAME_MAX = 64;
 
 export const accountTextsOf = (brand: PageBrand): AccountTexts => ACCOUNT_TEXTS[brand.language];
 

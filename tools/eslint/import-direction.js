@@ -4,9 +4,29 @@
 //    console's declared catalogues entry, for its language checks).
 //  - console: lib → components → features → app; a layer imports only its own or lower layers,
 //    and a feature never imports another feature.
+//  - server: the floors of packages/server/src below, from the ground up; a file imports only its
+//    own floor or lower ones (issue 35). The ground is the root's small files and mail/; app.ts and
+//    main.ts, the composition root, stand on top.
 import path from 'node:path';
 
 const CONSOLE_LAYERS = ['lib', 'components', 'features', 'app'];
+
+/**
+ * The server's floors. db: the client, migrations and shared tables' plumbing; http: the request
+ * plumbing; events: the audit event writer; outbox: messages delivered at least once; oidc: the one
+ * OpenID kernel; people: end users, their passkeys, sessions and QuickCodes; issuer: a project's
+ * issuer on the kernel; account: the end user's own page; idp: the console's own issuer; modules:
+ * the management API's resources.
+ */
+const SERVER_LAYERS = ['ground', 'db', 'http', 'events', 'outbox', 'oidc', 'people', 'issuer', 'account', 'idp', 'modules', 'root'];
+
+function serverLayer(rest) {
+  const parts = rest.split('/');
+  if (parts[0] !== 'src') return null;
+  if (parts.length === 2) return parts[1] === 'app.ts' || parts[1] === 'main.ts' ? 'root' : 'ground';
+  if (parts[1] === 'mail') return 'ground';
+  return SERVER_LAYERS.includes(parts[1]) ? parts[1] : null;
+}
 
 function locate(file) {
   const norm = file.split(path.sep).join('/');
@@ -21,6 +41,7 @@ function locate(file) {
       if (c[1] === 'features') where.feature = c[2] ?? null;
     }
   }
+  if (pkg === 'server') where.layer = serverLayer(rest);
   return where;
 }
 
@@ -57,6 +78,14 @@ const rule = {
       if (!to) return;
       if (to.pkg !== from.pkg) {
         report(`packages/${from.pkg} may not reach into packages/${to.pkg} by path; import its package entry.`);
+        return;
+      }
+      if (from.pkg === 'server' && from.layer && to.layer) {
+        if (SERVER_LAYERS.indexOf(to.layer) > SERVER_LAYERS.indexOf(from.layer)) {
+          report(
+            `server/src/${from.layer} may not import from server/src/${to.layer}: the floors run ${SERVER_LAYERS.join(' → ')}; move the shared piece down.`,
+          );
+        }
         return;
       }
       if (from.pkg !== 'console' || !from.layer || !to.layer) return;

@@ -28,7 +28,7 @@ import { countryLookup } from '../src/geoip.ts';
 import { insertProject } from '../src/modules/projects/projects.repository.ts';
 import { newWebhookSecret, secretContext } from '../src/modules/webhooks/webhook-delivery.ts';
 import { insertEndpoint } from '../src/modules/webhooks/webhooks.repository.ts';
-import { projectEvents } from '../src/provider/events.ts';
+import { projectEvents } from '../src/events/project-events.ts';
 import { benchApp } from './bench-app.ts';
 import { figure, percentile, say } from './report.ts';
 import { createScratchPostgres } from '../test/support/scratch-postgres.ts';

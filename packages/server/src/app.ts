@@ -10,12 +10,13 @@ import { cookieOptions } from './http/cookies.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { answerFrameworkError, installInputGuard } from './http/input-guard.ts';
 import { inProcessFetch } from './http/in-process-fetch.ts';
-import { createOutgoingClient, literalAddressRefused, networksOf, type OutgoingClient } from './http/outgoing.ts';
+import { createOutgoingClient, literalAddressRefused, type OutgoingClient } from './http/outgoing.ts';
+import { networksOf } from './networks.ts';
 import { installOpenApi } from './http/openapi.ts';
 import { requestIdOf } from './log.ts';
 import { registerProbes, type Probes } from './http/probes.ts';
 import { createMetrics, measuredDb, measuredMailer, registerMetrics } from './http/metrics.ts';
-import { rateLimitObservers } from './oidc/rate-limits.repository.ts';
+import { rateLimitObservers } from './db/rate-limits.repository.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installStaticConsole, CONSOLE_DIST } from './http/static-console.ts';
 import { zodValidatorCompiler } from './http/validation.ts';
@@ -37,6 +38,7 @@ import { registerPasskeyAssets } from './oidc/passkeys.ts';
 import { consoleMailer, type Mailer } from './mail/mailer.ts';
 import { registerAppRoutes } from './modules/apps/apps.routes.ts';
 import { createAppsService, type AppsService } from './modules/apps/apps.service.ts';
+import { applicationNamesOf } from './modules/apps/apps.repository.ts';
 import { createAuditListService } from './modules/audit/audit-list.ts';
 import { registerAuditRoutes } from './modules/audit/audit.routes.ts';
 import { createAuditHook, type AuditHook } from './modules/audit/audit.service.ts';
@@ -69,10 +71,11 @@ import { registerUsageRoutes } from './modules/usage/usage.routes.ts';
 import { createUsageService } from './modules/usage/usage.service.ts';
 import { createSessionService, type SessionService } from './modules/session/session.service.ts';
 import { openIdSignInProvider } from './modules/session/sign-in-provider.ts';
-import { issuerSite, routeCustomDomains } from './provider/custom-domains.ts';
-import { registerProjectIssuerRoutes } from './provider/provider.routes.ts';
-import { deleteEndedRegistrationCodes } from './provider/registration-codes.repository.ts';
-import type { BackchannelDelivery } from './provider/backchannel-logouts.ts';
+import { issuerSite, routeCustomDomains } from './issuer/custom-domains.ts';
+import { registerProjectIssuerRoutes } from './issuer/issuer.routes.ts';
+import { registerAccountPages } from './account/account-pages.ts';
+import { deleteEndedRegistrationCodes } from './people/registration-codes.repository.ts';
+import type { BackchannelDelivery } from './people/backchannel-logouts.ts';
 import { secretBoxFor } from './secret-key.ts';
 
 export interface AppDeps {
@@ -228,7 +231,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
     refusedHost: (host) => literalAddressRefused(host, allowedNetworks) === true,
   });
   // Every project is an OpenID Connect issuer (issue 8): its clients are the project's applications.
-  const { backchannel } = await registerProjectIssuerRoutes(app, {
+  const issuer = await registerProjectIssuerRoutes(app, {
     db,
     clock,
     mailer,
@@ -239,6 +242,18 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
     warn: (error) => app.log.warn({ err: error }, 'back-channel logout delivery failed'),
     metrics,
     webhooksQueued: () => webhooksQueued(),
+  });
+  const { backchannel } = issuer;
+  // The end user's own page at the issuer (issue 24, docs/decisions/0040).
+  await registerAccountPages(app, {
+    db,
+    clock,
+    secretBox,
+    publicUrl: config.publicUrl,
+    providerFor: issuer.providerFor,
+    eventsOf: issuer.eventsOf,
+    logoutNoticesQueued: () => backchannel.nudge(),
+    applicationNames: (projectId, clientIds) => applicationNamesOf(db, projectId, clientIds),
   });
   backchannel.start();
   app.addHook('onClose', () => backchannel.stop());

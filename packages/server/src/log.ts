@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import { networksOf } from './http/outgoing.ts';
+import { networksOf } from './networks.ts';
 import pino, { type DestinationStream, type Logger } from 'pino';
 
 /**

@@ -10,8 +10,8 @@ import {
   createBackchannelDelivery,
   queueBackchannelLogouts,
   type LogoutTokenSigner,
-} from '../src/provider/backchannel-logouts.ts';
-import { projectEvents } from '../src/provider/events.ts';
+} from '../src/people/backchannel-logouts.ts';
+import { projectEvents } from '../src/events/project-events.ts';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn, type TestApp } from './support/app.ts';
 import { Browser } from './support/browser.ts';
 import { describeEachDatabase, describeWithDatabase } from './support/databases.ts';

@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
 import { api, BULK_REVOCATION_MAX_LIMIT, REVOCATION_REASON, type BulkRevocation, type BulkRevocationBody } from '@latchkey/domain';
-import { findDevice } from '../src/provider/devices.repository.ts';
-import { userIdForEmail } from '../src/provider/project-users.repository.ts';
-import { findRegistrationCode, replaceRegistrationCode } from '../src/provider/registration-codes.repository.ts';
+import { findDevice } from '../src/people/devices.repository.ts';
+import { userIdForEmail } from '../src/people/project-users.repository.ts';
+import { findRegistrationCode, replaceRegistrationCode } from '../src/people/registration-codes.repository.ts';
 import { anonymous, signedInAccount, useTestApp, type SignedIn } from './support/app.ts';
 import { describeEachDatabase } from './support/databases.ts';
 import { apiPath, closeProject, createProject, databaseFingerprint, storeDevice } from './support/fixtures.ts';

@@ -1,7 +1,7 @@
 import * as client from 'openid-client';
 import { expect, it } from 'vitest';
 import { buildPath, endUsersApi, type EndUser, type EndUserData, type EndUserDetail, type EndUserList, type Endpoint } from '@latchkey/domain';
-import { userIdForEmail, userIdForIdentity } from '../src/provider/project-users.repository.ts';
+import { userIdForEmail, userIdForIdentity } from '../src/people/project-users.repository.ts';
 import { anonymous, signedInAccount, uniqueEmail, useTestApp, type ApiResponse, type SignedIn, type TestApp } from './support/app.ts';
 import { Browser } from './support/browser.ts';
 import { describeEachDatabase, describeWithDatabase } from './support/databases.ts';
@@ -278,7 +278,7 @@ describeEachDatabase('end users: the list, the data export, erasure', (t) => {
     const email = uniqueEmail('erased');
     const { id } = await endUserIn(app, t.db, projectId, { email, devices: 2 });
     // Their events as the issuer writes them: a sign-in (counted in usage) and a refusal.
-    const { projectEvents } = await import('../src/provider/events.ts');
+    const { projectEvents } = await import('../src/events/project-events.ts');
     const events = projectEvents({ db: t.db, clock: app.clock, secretBox: app.services.secretBox, countries: { countryOf: () => 'RO' }, projectId });
     const origin = { ip: '203.0.113.9', userAgent: 'Firefox/130', clientId: null };
     await events.recordNow(origin, {

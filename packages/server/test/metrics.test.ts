@@ -1,6 +1,6 @@
 import { projectIssuerPath } from '@latchkey/domain';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { REFUSALS_PER_CLIENT } from '../src/provider/events.ts';
+import { REFUSALS_PER_CLIENT } from '../src/events/project-events.ts';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { Browser } from './support/browser.ts';
 import { describeEachDatabase, describeWithDatabase } from './support/databases.ts';

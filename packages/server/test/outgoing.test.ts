@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressAllowed, createOutgoingClient, literalAddressRefused, networksOf, OutgoingRefusal } from '../src/http/outgoing.ts';
+import { addressAllowed, createOutgoingClient, literalAddressRefused, OutgoingRefusal } from '../src/http/outgoing.ts';
+import { networksOf } from '../src/networks.ts';
 
 // The guarded outgoing client (issue 22, docs/decisions/0029): what the server calls at an address a
 // project registered, against real listening servers on loopback (allowed here as the operator would).

@@ -1,6 +1,6 @@
 import * as client from 'openid-client';
 import { beforeAll, expect, it } from 'vitest';
-import { userDevices, type Device } from '../src/provider/devices.repository.ts';
+import { userDevices, type Device } from '../src/people/devices.repository.ts';
 import { signedInAccount, startTestApp, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Passkey, type RequestOptions } from './support/authenticator.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';

@@ -376,12 +376,12 @@ describe('project issuer pieces', () => {
     [['not a url'], 'https://spa.example.com', false],
     [[], 'https://spa.example.com', false],
   ])('allows CORS for %j from %s: %s (entries compared as origins)', async (allowed, origin, expected) => {
-    const { corsOriginAllowed } = await import('../src/provider/project-provider.ts');
+    const { corsOriginAllowed } = await import('../src/issuer/project-provider.ts');
     expect(corsOriginAllowed(allowed, origin)).toBe(expected);
   });
 
   it('keeps at most the configured number of providers, rebuilding one whose version changed', async () => {
-    const { createProviderCache } = await import('../src/provider/provider-cache.ts');
+    const { createProviderCache } = await import('../src/issuer/provider-cache.ts');
     let builds = 0;
     let evicted = 0;
     const cache = createProviderCache(

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { hitAll, type RateLimit } from '../src/oidc/rate-limits.repository.ts';
+import { hitAll, type RateLimit } from '../src/db/rate-limits.repository.ts';
 import { describeEachDatabase } from './support/databases.ts';
 
 // The shared fixed-window counters every limit of the issuer and the sign-in pages stands on.

@@ -1,7 +1,7 @@
 import { api, type AuditList } from '@latchkey/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureEventPartitions } from '../src/modules/audit/event-partitions.ts';
-import { eventId } from '../src/provider/audit-events.repository.ts';
+import { eventId } from '../src/events/audit-events.repository.ts';
 import { signedInAccount, startTestApp, type SignedIn, type TestApp } from './support/app.ts';
 import { createTestPostgres } from './support/databases.ts';
 import { apiPath, createProject } from './support/fixtures.ts';

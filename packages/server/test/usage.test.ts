@@ -20,8 +20,8 @@ import {
 } from '@latchkey/domain';
 import { monthStart, ensureEventPartitions } from '../src/modules/audit/event-partitions.ts';
 import { countryLookup } from '../src/geoip.ts';
-import type { EndUserEvent } from '../src/oidc/events.ts';
-import { projectEvents } from '../src/provider/events.ts';
+import type { EndUserEvent } from '../src/events/end-user-event.ts';
+import { projectEvents } from '../src/events/project-events.ts';
 import { anonymous, signedInAccount, useTestApp, type SignedIn } from './support/app.ts';
 import { describeEachDatabase } from './support/databases.ts';
 import { apiPath, closeProject, createProject } from './support/fixtures.ts';

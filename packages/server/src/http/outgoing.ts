@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { networksOf } from '../networks.ts';
 
 /**
  * The one way the server calls out to an address a project administrator typed (a back-channel
@@ -132,18 +133,6 @@ function embeddedIpv4(address: string): string | null {
   const high = Number.parseInt(hex[1] ?? '0', 16);
   const low = Number.parseInt(hex[2] ?? '0', 16);
   return [high >> 8, high & 255, low >> 8, low & 255].join('.');
-}
-
-/** A BlockList of the operator's allowed networks ("10.0.0.0/8", "::1", …). */
-export function networksOf(entries: readonly string[]): BlockList {
-  const list = new BlockList();
-  for (const entry of entries) {
-    const [address = '', prefix] = entry.split('/');
-    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-    if (prefix === undefined) list.addAddress(address, family);
-    else list.addSubnet(address, Number(prefix), family);
-  }
-  return list;
 }
 
 /** May the server call this address? Public ones always; others when the operator allows their network. */

@@ -13,7 +13,7 @@ import { randomToken, type SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import { formTargetOf } from './mount.ts';
 import { dbAdapterFactory, type CodeEvents } from './payloads.repository.ts';
-import { hitAll } from './rate-limits.repository.ts';
+import { hitAll } from '../db/rate-limits.repository.ts';
 import { rateLimitKeyOf } from '../http/client-address.ts';
 
 /** Lifetimes of every issuer's artefacts that no setting changes, in seconds. */

@@ -6,7 +6,7 @@ import { rateLimitKeyOf } from '../http/client-address.ts';
 import type { LoginCodeMessage, Mailer } from '../mail/mailer.ts';
 import { PAGE_TEXTS } from './pages/texts.ts';
 import { consumeLoginCode, countAttempt, deleteStaleLoginCodes, findLoginCode, replaceLoginCode } from './login-codes.repository.ts';
-import { deleteEndedRateLimits, hitAll, type RateLimit } from './rate-limits.repository.ts';
+import { deleteEndedRateLimits, hitAll, type RateLimit } from '../db/rate-limits.repository.ts';
 
 export const CODE_TTL_MS = 10 * 60 * 1000;
 

@@ -16,7 +16,7 @@ import { safeEqual, type SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import { rateLimitKeyOf } from '../http/client-address.ts';
 import { deviceNameFromUserAgent } from './device-name.ts';
-import { codeSignInEvent as codeSignIn, type EndUserEvent, type IssuerEvents } from './events.ts';
+import { codeSignInEvent as codeSignIn, type EndUserEvent, type IssuerEvents } from '../events/end-user-event.ts';
 import {
   PASSKEY_SCRIPT,
   PASSKEY_SCRIPT_PATH,
@@ -31,7 +31,7 @@ import {
 } from './pages/passkey-views.ts';
 import type { FormBody, Identity, PasskeySteps, StepContext, StepOutcome } from './pages/site.ts';
 import { emailPage, textsOf, type PageBrand } from './pages/views.ts';
-import { hitAll, type RateLimit } from './rate-limits.repository.ts';
+import { hitAll, type RateLimit } from '../db/rate-limits.repository.ts';
 
 /** A passkey credential as the steps need it: the spec's device at a project, an administrator's at the console. */
 export interface Passkey {

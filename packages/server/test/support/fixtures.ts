@@ -13,8 +13,8 @@ import {
   type Project,
 } from '@latchkey/domain';
 import type { Db } from '../../src/db/db.ts';
-import { insertAuditEvent } from '../../src/provider/audit-events.repository.ts';
-import { insertDevice } from '../../src/provider/devices.repository.ts';
+import { insertAuditEvent } from '../../src/events/audit-events.repository.ts';
+import { insertDevice } from '../../src/people/devices.repository.ts';
 import type { SignedIn } from './app.ts';
 
 /** The path of a contract entry under /api (paths are written once, in the contract). */

@@ -10,7 +10,7 @@ import type { Db } from '../../db/db.ts';
 import { listTable } from '../../db/list-kit.ts';
 import { eq } from '../../db/list-page.ts';
 import type { Versioned } from '../../http/etag.ts';
-import type { Client } from '../../provider/project-provider.ts';
+import type { Client } from '../../issuer/project-provider.ts';
 
 // Rows come back under the domain's field names; the links are the only fields not stored.
 const APPLICATION = `id, project_id AS "projectId", name, platform_code AS "platformCode", application_type AS "applicationType", enabled, logo_url AS "logoUrl"`;

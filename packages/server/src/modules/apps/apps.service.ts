@@ -22,7 +22,7 @@ import { checkVersion, type Versioned } from '../../http/etag.ts';
 import type { Actor } from '../../http/actor.ts';
 import type { AuditHook } from '../audit/audit.service.ts';
 import { changesBetween, SECRET_CHANGED } from '../audit/changes.ts';
-import type { Client } from '../../provider/project-provider.ts';
+import type { Client } from '../../issuer/project-provider.ts';
 import {
   findApplication,
   findClient,

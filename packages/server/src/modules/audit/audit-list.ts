@@ -2,7 +2,7 @@ import { auditList, type AuditEvent } from '@latchkey/domain';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/db.ts';
 import { rangedListTable } from '../../db/list-kit.ts';
-import { rangedListService } from '../../list-service.ts';
+import { rangedListService } from '../../http/list-service.ts';
 import { CREATED_AT_TEXT, type SeekColumn } from '../../db/ranged-list-page.ts';
 import { iso } from '../../db/rows.ts';
 

@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/db.ts';
 import { countryLookup, type CountryLookup } from '../../geoip.ts';
 import type { Actor } from '../../http/actor.ts';
-import { insertAuditEvent } from '../../provider/audit-events.repository.ts';
+import { insertAuditEvent } from '../../events/audit-events.repository.ts';
 import type { Changes } from './changes.ts';
 
 export interface AuditEntry {

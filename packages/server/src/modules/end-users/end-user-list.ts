@@ -4,7 +4,7 @@ import type { Db } from '../../db/db.ts';
 import { rangedListTable } from '../../db/list-kit.ts';
 import { CREATED_AT_TEXT, type SeekColumn } from '../../db/ranged-list-page.ts';
 import { iso } from '../../db/rows.ts';
-import { rangedListService } from '../../list-service.ts';
+import { rangedListService } from '../../http/list-service.ts';
 
 // The users list (issue 24, docs/decisions/0038) on the list kit: the domain's declaration
 // (endUserList) read from project_users (migration 0030).

@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.ts';
 import type { SecretBox } from '../../crypto.ts';
 import type { Db } from '../../db/db.ts';
 import { OutgoingFailure, OutgoingRefusal, type OutgoingClient } from '../../http/outgoing.ts';
-import { insertAuditEvent } from '../../provider/audit-events.repository.ts';
+import { insertAuditEvent } from '../../events/audit-events.repository.ts';
 import { polledRounds } from '../../db/polled-rounds.ts';
 
 /**

@@ -15,7 +15,7 @@ import { notFound } from '../../errors.ts';
 import type { Actor } from '../../http/actor.ts';
 import { checkVersion, type Versioned } from '../../http/etag.ts';
 import type { OutgoingClient } from '../../http/outgoing.ts';
-import { lockOpenProject } from '../projects/open-project.ts';
+import { lockOpenProject } from '../../people/open-project.ts';
 import type { AuditHook } from '../audit/audit.service.ts';
 import { changesBetween } from '../audit/changes.ts';
 import { newWebhookSecret, secretContext } from './webhook-delivery.ts';

@@ -1,14 +1,14 @@
 import type { Clock } from '../clock.ts';
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
-import { lockOpenProject } from '../modules/projects/open-project.ts';
-import type { EventOrigin, IssuerEvents } from '../oidc/events.ts';
+import { lockOpenProject } from '../people/open-project.ts';
+import type { EventOrigin, IssuerEvents } from '../events/end-user-event.ts';
 import { QUICK_CODE_TTL_MS, quickCodeHashOf } from '../oidc/passkeys.ts';
 import { endSessionOfUser, endSessionsOfDevice, sessionsOfUser, type EndedSession } from '../oidc/payloads.repository.ts';
-import { queueBackchannelLogouts } from './backchannel-logouts.ts';
-import { insertDevice, renameDevice, revokeDevice, userDevices, type Device } from './devices.repository.ts';
-import type { ProjectUser } from './project-users.repository.ts';
-import { deleteCodesIssuedBy, replaceRegistrationCode } from './registration-codes.repository.ts';
+import { queueBackchannelLogouts } from '../people/backchannel-logouts.ts';
+import { insertDevice, renameDevice, revokeDevice, userDevices, type Device } from '../people/devices.repository.ts';
+import type { ProjectUser } from '../people/project-users.repository.ts';
+import { deleteCodesIssuedBy, replaceRegistrationCode } from '../people/registration-codes.repository.ts';
 
 /** The revocation reason of a passkey its owner removed on the account page (an administrator's is PORTAL_REVOKE). */
 export const REMOVED_BY_USER = 'USER_REMOVED';

@@ -4,7 +4,7 @@ import type { Clock } from '../clock.ts';
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import { issuerAt } from './custom-domains.ts';
-import type { EventOrigin, IssuerEvents } from '../oidc/events.ts';
+import type { EventOrigin, IssuerEvents } from '../events/end-user-event.ts';
 import { findIssuerState } from './issuer-state.repository.ts';
 import { issuerSigningKeys } from '../oidc/keys.ts';
 import type { ProjectClients } from './project-provider.ts';

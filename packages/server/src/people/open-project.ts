@@ -1,6 +1,6 @@
-import type { Db } from '../../db/db.ts';
-import { notFound, projectClosed } from '../../errors.ts';
-import { lockProjectForDeviceWrite } from '../../provider/devices.repository.ts';
+import type { Db } from '../db/db.ts';
+import { notFound, projectClosed } from '../errors.ts';
+import { lockProjectForDeviceWrite } from './devices.repository.ts';
 
 /**
  * Inside a write's transaction: the project held open until it commits (a shared row lock, so it

@@ -8,8 +8,8 @@ import { randomToken, safeEqual, type SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import { DomainError, errorStatus, passkeyNameOf } from '@latchkey/domain';
 import { deviceNameFromUserAgent } from '../oidc/device-name.ts';
-import type { IssuerEvents } from '../oidc/events.ts';
-import { ACCOUNT_CLIENT_ID, accountPath } from './account-client.ts';
+import type { IssuerEvents } from '../events/end-user-event.ts';
+import { ACCOUNT_CLIENT_ID, accountPath } from '../issuer/account-client.ts';
 import { ISSUER_SESSION_COOKIE } from '../oidc/issuer-provider.ts';
 import { hideFromOpenApi, pinToPublicUrl, strictTransportFor } from '../oidc/mount.ts';
 import {
@@ -32,21 +32,20 @@ import {
   type AccountLinks,
   type AccountPasskey,
   type AccountView,
-} from '../oidc/pages/account-views.ts';
-import type { FallbackVerification } from '../oidc/pages/account-texts.ts';
+} from './account-views.ts';
+import type { FallbackVerification } from './account-texts.ts';
 import { requestOrigin, type RequestOrigin } from '../oidc/pages/site.ts';
 import { takeFormsOnly } from '../oidc/pages/sign-in-pages.ts';
 import { errorPage, textsOf, type PageBrand } from '../oidc/pages/views.ts';
 import { oidcRefs, sessionsOfUser } from '../oidc/payloads.repository.ts';
 import { accountChanges } from './account-changes.ts';
-import { issuerAt, type IssuerSite } from './custom-domains.ts';
-import { applicationNamesOf } from '../modules/apps/apps.repository.ts';
-import { userDevices, type Device } from './devices.repository.ts';
-import { findIssuerState, type IssuerState } from './issuer-state.repository.ts';
-import { hitAll } from '../oidc/rate-limits.repository.ts';
-import { brandCsp, projectBrand, refusalPage, startAgain } from './project-pages.ts';
-import { findProjectUser, type ProjectUser } from './project-users.repository.ts';
-import { verificationSettingsOf, withIdentity } from './verification.ts';
+import { issuerAt, type IssuerSite } from '../issuer/custom-domains.ts';
+import { userDevices, type Device } from '../people/devices.repository.ts';
+import { findIssuerState, type IssuerState } from '../issuer/issuer-state.repository.ts';
+import { hitAll } from '../db/rate-limits.repository.ts';
+import { brandCsp, projectBrand, refusalPage, startAgain } from '../issuer/project-pages.ts';
+import { findProjectUser, type ProjectUser } from '../people/project-users.repository.ts';
+import { verificationSettingsOf, withIdentity } from '../issuer/verification.ts';
 
 /**
  * The end user's own page at a project's issuer, `{issuer}/account` (issue 24, docs/decisions/0040):
@@ -71,6 +70,8 @@ export interface AccountPagesDeps {
   eventsOf(projectId: string): IssuerEvents;
   /** Sends the back-channel logout notices a change queued now. */
   logoutNoticesQueued(): void;
+  /** The applications' names by client id (the applications' own repository answers it). */
+  applicationNames(projectId: string, clientIds: string[]): Promise<Map<string, string>>;
 }
 
 type AccountRequest = FastifyRequest<{
@@ -317,7 +318,7 @@ export async function registerAccountPages(app: FastifyInstance, deps: AccountPa
 
     async function viewOf(site: AccountSite, signed: SignedIn, extra: Pick<AccountView, 'notice' | 'renaming'> = {}): Promise<AccountView> {
       const { active, current, sessions, byRef } = await passkeysOf(site, signed);
-      const names = await applicationNamesOf(db, site.state.projectId, [...new Set(sessions.flatMap((s) => s.clientIds))]);
+      const names = await deps.applicationNames(site.state.projectId, [...new Set(sessions.flatMap((s) => s.clientIds))]);
       const t = accountTextsOf(site.brand);
       return {
         identity: signed.user.identity,

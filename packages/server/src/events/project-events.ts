@@ -3,8 +3,8 @@ import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import type { CountryLookup } from '../geoip.ts';
 import { rateLimitKeyOf } from '../http/client-address.ts';
-import type { EndUserEvent, EventOrigin, IssuerEvents } from '../oidc/events.ts';
-import { hitAll } from '../oidc/rate-limits.repository.ts';
+import type { EndUserEvent, EventOrigin, IssuerEvents } from './end-user-event.ts';
+import { hitAll } from '../db/rate-limits.repository.ts';
 import { insertAuditEvent } from './audit-events.repository.ts';
 import { countEvent, type Metrics } from '../http/metrics.ts';
 

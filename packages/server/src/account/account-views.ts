@@ -1,7 +1,7 @@
 import { PASSKEY_NAME_MAX } from '@latchkey/domain';
 import { ACCOUNT_TEXTS, type AccountTexts, type FallbackVerification } from './account-texts.ts';
-import { browserWarning, ceremonyAttributes, errorLine, PASSKEY_SCRIPTS, quickCodeShown } from './passkey-views.ts';
-import { escapeHtml, fieldError, signInPage, textsOf, type PageBrand } from './views.ts';
+import { browserWarning, ceremonyAttributes, errorLine, PASSKEY_SCRIPTS, quickCodeShown } from '../oidc/pages/passkey-views.ts';
+import { escapeHtml, fieldError, signInPage, textsOf, type PageBrand } from '../oidc/pages/views.ts';
 
 /**
  * The end user's own page at a project's issuer (`{issuer}/account`, issue 24, docs/decisions/0040):

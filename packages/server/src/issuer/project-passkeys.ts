@@ -1,13 +1,18 @@
 import type { Clock } from '../clock.ts';
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
-import type { IssuerEvents } from '../oidc/events.ts';
+import type { IssuerEvents } from '../events/end-user-event.ts';
 import { passkeySteps, type LoginMethods, type PasskeyStore, type QuickCodeStore } from '../oidc/passkeys.ts';
 import type { PasskeySteps } from '../oidc/pages/site.ts';
 import type { PageBrand } from '../oidc/pages/views.ts';
-import { findDevice, findProjectUserByEmail, insertDevice, markDeviceUsed, userDevices, userWithDevices } from './devices.repository.ts';
-import { findProjectUserByIdentity } from './project-users.repository.ts';
-import { countRegistrationCodeTry, findRegistrationCode, replaceRegistrationCode, useRegistrationCode } from './registration-codes.repository.ts';
+import { findDevice, findProjectUserByEmail, insertDevice, markDeviceUsed, userDevices, userWithDevices } from '../people/devices.repository.ts';
+import { findProjectUserByIdentity } from '../people/project-users.repository.ts';
+import {
+  countRegistrationCodeTry,
+  findRegistrationCode,
+  replaceRegistrationCode,
+  useRegistrationCode,
+} from '../people/registration-codes.repository.ts';
 
 /** A project's passkeys are its devices (docs/decisions/0013), each of one of its end users. */
 function projectDevices(db: Db, projectId: string): PasskeyStore {

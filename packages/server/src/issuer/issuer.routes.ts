@@ -1,3 +1,4 @@
+import type Provider from 'oidc-provider';
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -20,18 +21,17 @@ import { issuerCookieKeys, issuerSigningKeys } from '../oidc/keys.ts';
 import { brandCsp, codeMail, projectBrand, refusalPage, startAgain, type PageRequest } from './project-pages.ts';
 import { clientState, createProjectProvider, type ProjectClients } from './project-provider.ts';
 import { createProviderCache } from './provider-cache.ts';
-import { findProjectUser, userIdForEmail } from './project-users.repository.ts';
+import { findProjectUser, userIdForEmail } from '../people/project-users.repository.ts';
 import { blockedPage } from '../oidc/pages/passkey-views.ts';
 import { projectPasskeys } from './project-passkeys.ts';
 import { projectVerification, verificationSettingsOf, withIdentity } from './verification.ts';
 import { registerVerificationRoutes } from './verification-routes.ts';
-import { registerAccountPages } from './account-pages.ts';
-import { codeSignInEvent, type IssuerEvents } from '../oidc/events.ts';
-import { projectEvents } from './events.ts';
+import { codeSignInEvent, type IssuerEvents } from '../events/end-user-event.ts';
+import { projectEvents } from '../events/project-events.ts';
 import { createClientCache } from './client-cache.ts';
 import type { Metrics } from '../http/metrics.ts';
 import { interactionRefOf } from '../oidc/payloads.repository.ts';
-import { createBackchannelDelivery, queueBackchannelLogouts, type BackchannelDelivery } from './backchannel-logouts.ts';
+import { createBackchannelDelivery, queueBackchannelLogouts, type BackchannelDelivery } from '../people/backchannel-logouts.ts';
 import { signLogoutToken } from '../oidc/issuer-provider.ts';
 import type { OutgoingClient } from '../http/outgoing.ts';
 
@@ -132,7 +132,14 @@ function resumedUidOf(url: string): string | null {
  * Every project's OpenID Connect issuer at {PUBLIC_URL}/p/{project} (issue 8, slice 1), or at the
  * root of its custom domain, routed by Host (docs/decisions/0016), with its sign-in pages.
  */
-export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: ProjectIssuerDeps): Promise<{ backchannel: BackchannelDelivery }> {
+/** What the issuer's neighbours (the account page, the management API) use of it. */
+export interface ProjectIssuer {
+  backchannel: BackchannelDelivery;
+  providerFor(state: IssuerState): Promise<Provider>;
+  eventsOf(projectId: string): IssuerEvents;
+}
+
+export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: ProjectIssuerDeps): Promise<ProjectIssuer> {
   const { db, secretBox, clients, publicUrl } = deps;
   const countries = deps.countries ?? countryLookup();
   const { metrics } = deps;
@@ -343,14 +350,5 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
     },
   });
   await registerVerificationRoutes(app, { db, clock: deps.clock, secretBox, clients, publicUrl, eventsOf });
-  await registerAccountPages(app, {
-    db,
-    clock: deps.clock,
-    secretBox,
-    publicUrl,
-    providerFor: (state) => cache.providerFor(state),
-    eventsOf,
-    logoutNoticesQueued: () => backchannel.nudge(),
-  });
-  return { backchannel };
+  return { backchannel, providerFor: (state: IssuerState) => cache.providerFor(state), eventsOf };
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../db/db.ts';
+import type { Db } from './db.ts';
 
 /** One counter: at most `max` hits per `windowMs`, keyed by `bucket` (already a keyed hash). */
 export interface RateLimit<Name extends string = string> {

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FileAnswer } from './http/register-endpoint.ts';
+import type { FileAnswer } from './register-endpoint.ts';
 import { CSV_FORMULA_STARTS, EXPORT_FORMATS, type DateRange, type ExportFormat } from '@latchkey/domain';
 
 /**

@@ -3,7 +3,7 @@ import { polledRounds } from '../db/polled-rounds.ts';
 import { randomToken } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import { OutgoingFailure, OutgoingRefusal, type OutgoingClient } from '../http/outgoing.ts';
-import type { IssuerEvents } from '../oidc/events.ts';
+import type { IssuerEvents } from '../events/end-user-event.ts';
 import type { EndedSession } from '../oidc/payloads.repository.ts';
 import { findProjectUser } from './project-users.repository.ts';
 

@@ -1,4 +1,4 @@
-import type { PageLanguage } from './texts.ts';
+import type { PageLanguage } from '../oidc/pages/texts.ts';
 
 /** How a person verifies their identity when they have no passkey (spec §2, docs/decisions/0018): what the last passkey's warning names. */
 export type FallbackVerification = 'code' | 'link' | 'custom';

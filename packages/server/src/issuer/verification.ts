@@ -9,9 +9,9 @@ import { emailPage, errorPage, textsOf, type PageBrand } from '../oidc/pages/vie
 import type { LoginCodeMessage, Mailer } from '../mail/mailer.ts';
 import type { IssuerSite } from './custom-domains.ts';
 import { deviceNameFromUserAgent } from '../oidc/device-name.ts';
-import type { EndUserEvent, IssuerEvents } from '../oidc/events.ts';
+import type { EndUserEvent, IssuerEvents } from '../events/end-user-event.ts';
 import type { IssuerState } from './issuer-state.repository.ts';
-import { userIdForIdentity } from './project-users.repository.ts';
+import { userIdForIdentity } from '../people/project-users.repository.ts';
 import { signVerificationRequest } from './verification-request.ts';
 import {
   confirmVerification,

@@ -1,6 +1,6 @@
 import { requireDateRange, type DateRange, type ExportFormat, type RangeRules, type SortDirection } from '@latchkey/domain';
-import type { Clock } from './clock.ts';
-import type { Db } from './db/db.ts';
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/db.ts';
 import { exportFile, exportFilename, type ExportFile } from './export-file.ts';
 
 /** Rows per statement of an export (about 0.5 MB of audit events at a time). */

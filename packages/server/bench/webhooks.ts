@@ -3,7 +3,7 @@
  * how many webhook deliveries per second one server instance sends, and how long an event takes to
  * reach its receiver (issue 24, docs/decisions/0039). The server is the real one (buildApp on a
  * fresh PostgreSQL database, its delivery worker and guarded outgoing client); the events are written
- * the way the issuer writes a sign-in's (provider/events.ts, the outbox in the same statement); the
+ * the way the issuer writes a sign-in's (events/project-events.ts, the outbox in the same statement); the
  * receiver is an HTTP server on loopback that verifies every message's Standard Webhooks signature
  * with the `standardwebhooks` library and answers 204.
  *

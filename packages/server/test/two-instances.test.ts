@@ -281,7 +281,7 @@ describe('two server instances on one PostgreSQL [postgres]', () => {
       },
     );
 
-    // B keeps the clients it read (provider/client-cache.ts) only while their version is the one it reads.
+    // B keeps the clients it read (issuer/client-cache.ts) only while their version is the one it reads.
     let renewed = keys;
     delays['new client secret'] = await delayUntil(
       () => tokenProbe(projectId, keys, 'post'),

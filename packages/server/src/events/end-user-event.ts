@@ -30,7 +30,7 @@ export function codeSignInEvent(email: string, deviceName: string | null = null)
   return { scope: 'oidc', status: 'success', action: 'sign_in', userId: email, deviceName, usage: 'oidc', details: { method: 'email_code' } };
 }
 
-/** What an issuer's steps report: a project's issuer writes them to its audit log (provider/events.ts). */
+/** What an issuer's steps report: a project's issuer writes them to its audit log (events/project-events.ts). */
 export interface IssuerEvents {
   /** Inside the transaction of the change it records. */
   record(tx: Db, origin: EventOrigin, event: EndUserEvent): Promise<void>;

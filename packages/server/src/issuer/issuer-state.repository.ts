@@ -7,7 +7,7 @@ import { readAheadInteraction } from '../oidc/payloads.repository.ts';
 export interface IssuerState {
   projectId: string;
   version: number;
-  /** Raised by every write to the project's applications and their keys (provider/client-cache.ts). */
+  /** Raised by every write to the project's applications and their keys (issuer/client-cache.ts). */
   clientsVersion: number;
   enabled: boolean;
   /** The name the hosted pages show (displayName, else the project's name). */

@@ -170,14 +170,14 @@ export function createProjectProvider(options: {
   db: Db;
   secretBox: SecretBox;
   clients: ProjectClients;
-  /** The project's clients as of `state` (provider/client-cache.ts): read once per instance, not at each request. */
+  /** The project's clients as of `state` (issuer/client-cache.ts): read once per instance, not at each request. */
   clientOf(clientId: string): Promise<Client | null>;
   state: IssuerState;
   signingKeys: JsonWebKey[];
   cookieKeys: string[];
   publicUrl: string;
   events: IssuerEvents;
-  /** Back-Channel Logout 1.0: queues the notice of a session ended at a logout (provider/backchannel-logouts.ts). */
+  /** Back-Channel Logout 1.0: queues the notice of a session ended at a logout (people/backchannel-logouts.ts). */
   queueLogoutNotice(clientId: string, accountId: string, sid: string | null): Promise<void>;
 }): Provider {
   const { db, secretBox, clients, state, publicUrl, events } = options;

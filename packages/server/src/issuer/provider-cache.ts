@@ -32,7 +32,7 @@ export function createProviderCache(
   const entries = new Map<string, { version: string; builtAt: number; provider: Promise<Provider> }>();
   return {
     providerFor(state: IssuerState): Promise<Provider> {
-      // A provider holds its clients as of its build (provider/client-cache.ts): their version too.
+      // A provider holds its clients as of its build (issuer/client-cache.ts): their version too.
       const version = `${state.version}:${state.clientsVersion}`;
       const hit = entries.get(state.projectId);
       entries.delete(state.projectId);

@@ -144,7 +144,7 @@ export interface RefreshEvents {
 
 /**
  * One issuer as the kernel builds it: the console's own (the reserved issuer, idp/console-issuer.ts)
- * and every project's (provider/project-provider.ts) are each one of these, and nothing else differs
+ * and every project's (issuer/project-provider.ts) are each one of these, and nothing else differs
  * between them in how oidc-provider is configured.
  */
 export interface IssuerDefinition {
@@ -188,7 +188,7 @@ export interface IssuerDefinition {
     /**
      * Back-Channel Logout 1.0: the session `sid` of `accountId` at `clientId` (a client registered
      * with a back-channel logout URI) ended at a logout; the notice is queued, sent by the issuer's
-     * owner (provider/backchannel-logouts.ts). None: the issuer offers no back-channel logout.
+     * owner (people/backchannel-logouts.ts). None: the issuer offers no back-channel logout.
      */
     backchannel?(clientId: string, accountId: string, sid: string | null): Promise<void>;
   };

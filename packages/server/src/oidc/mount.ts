@@ -57,7 +57,7 @@ const SITE_ORIGIN = Symbol('siteOrigin');
 type RoutedMessage = IncomingMessage & { [SITE_ORIGIN]?: URL };
 
 /**
- * Marks a request routed by its Host to a project's custom domain (provider/custom-domains.ts),
+ * Marks a request routed by its Host to a project's custom domain (issuer/custom-domains.ts),
  * before routing: it is pinned to that origin instead of PUBLIC_URL. The origin comes from the
  * project's stored settings, never from what the client sent.
  */

@@ -44,7 +44,7 @@ export async function findProjectOfApplication(db: Db, id: string): Promise<stri
 /**
  * Inside a write's transaction: whether the project is enabled, or null when it does not exist.
  * Raises the project's clients' version (every instance's cached clients of the project are stale
- * from its commit on: provider/client-cache.ts); the row lock it takes keeps the project from being
+ * from its commit on: issuer/client-cache.ts); the row lock it takes keeps the project from being
  * closed until the write commits, and orders the project's application writes.
  */
 export async function lockProjectForAppWrite(tx: Db, projectId: string): Promise<{ enabled: boolean } | null> {

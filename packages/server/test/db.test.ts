@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { createSecretBox } from '../src/crypto.ts';
 import { isUniqueViolation } from '../src/db/db.ts';
 import { dbAdapterFactory, oidcRefs } from '../src/oidc/payloads.repository.ts';
-import { loadMigrations, migrate } from '../src/db/migrate.ts';
+import { checksumOf, loadMigrations, migrate, MigrationChangedError } from '../src/db/migrate.ts';
 import { createTestDatabase, describeEachDatabase } from './support/databases.ts';
 
 describeEachDatabase('database client and migrations', (t) => {
@@ -11,6 +11,101 @@ describeEachDatabase('database client and migrations', (t) => {
     expect(await migrate(t.db)).toEqual([]);
     const { rows } = await t.db.query<{ version: string }>('SELECT version FROM schema_migrations ORDER BY version');
     expect(rows.map((r) => r.version)).toEqual(loadMigrations().map((m) => m.version));
+  });
+
+  const recorded = async () =>
+    (await t.db.query<{ version: string; checksum: string | null }>('SELECT version, checksum FROM schema_migrations ORDER BY version')).rows;
+  const files = () => loadMigrations().map((m) => ({ version: m.version, checksum: checksumOf(m.sql) }));
+
+  it('records each applied migration with the sha256 of its file', async () => {
+    expect(await recorded()).toEqual(files());
+    expect(files().find((m) => m.version === '0001_init')?.checksum).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("upgrades a previous version's schema_migrations (no checksums): each applied migration takes its file's checksum", async () => {
+    await t.db.exec('ALTER TABLE schema_migrations DROP COLUMN checksum');
+    expect(await migrate(t.db)).toEqual([]);
+    expect(await recorded()).toEqual(files());
+  });
+
+  it('refuses a migration changed after it was applied: names it and both checksums, says what to do, applies nothing', async () => {
+    const landed = loadMigrations();
+    const edited = landed.map((m) =>
+      m.version === '0030_end_users' ? { ...m, sql: `${m.sql}\nCREATE INDEX late_idx ON project_users (email);\n` } : m,
+    );
+    const pending = { version: '9999_pending', sql: 'CREATE TABLE pending_after_the_edit (id text)' };
+    const before = await recorded();
+
+    const error = await migrate(t.db, [...edited, pending]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MigrationChangedError);
+    const appliedWith = before.find((r) => r.version === '0030_end_users')?.checksum ?? '';
+    const fileHas = checksumOf(edited.find((m) => m.version === '0030_end_users')?.sql ?? '');
+    expect(appliedWith).toMatch(/^[0-9a-f]{64}$/);
+    expect(fileHas).not.toBe(appliedWith);
+    expect((error as MigrationChangedError).changed).toEqual([{ version: '0030_end_users', applied: appliedWith, file: fileHas }]);
+    expect((error as Error).message).toBe(
+      `Migration 0030_end_users changed after this database applied it (the database recorded sha256 ${appliedWith}, ` +
+        `the file 0030_end_users.sql has sha256 ${fileHas}). No migration was applied. Restore the file as it landed ` +
+        '(git log --follow -p -- packages/server/src/db/migrations/0030_end_users.sql) and put the change in a new migration (docs/decisions/0041).',
+    );
+
+    // Nothing moved: neither the pending migration nor the recorded checksum.
+    expect(await recorded()).toEqual(before);
+    const { rows } = await t.db.query("SELECT 1 FROM pg_class WHERE relname IN ('pending_after_the_edit', 'late_idx')");
+    expect(rows).toEqual([]);
+    // The file as it landed starts again.
+    expect(await migrate(t.db, landed)).toEqual([]);
+  });
+
+  it("judges only the migrations this code knows (a newer version's, during a rollover, are not its to judge)", async () => {
+    await t.db.query("INSERT INTO schema_migrations (version, checksum) VALUES ('9999_from_a_newer_version', 'abc')");
+    try {
+      expect(await migrate(t.db)).toEqual([]);
+    } finally {
+      await t.db.query("DELETE FROM schema_migrations WHERE version = '9999_from_a_newer_version'");
+    }
+  });
+
+  it('migration 0032 gives a database that ran 0014, 0018, 0027 and 0030 as they landed the schema a new database gets', async () => {
+    const catalog = async (db: typeof t.db) => ({
+      columns: (
+        await db.query(
+          `SELECT table_name, column_name, data_type, is_nullable, column_default, collation_name FROM information_schema.columns
+            WHERE table_schema = 'public' ORDER BY 1, 2`,
+        )
+      ).rows,
+      indexes: (await db.query(`SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1, 2`)).rows,
+      triggers: (
+        await db.query(
+          `SELECT tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE NOT t.tgisinternal AND c.relnamespace = 'public'::regnamespace`,
+        )
+      ).rows,
+      functions: (await db.query(`SELECT proname FROM pg_proc WHERE pronamespace = 'public'::regnamespace ORDER BY 1`)).rows,
+    });
+    const landed = await createTestDatabase(t.driver);
+    try {
+      // What each of those four files did as it landed, before the edits that a database at it never got.
+      await landed.db.exec(`
+        DELETE FROM schema_migrations WHERE version = '0032_repair_edited_migrations';
+        DROP INDEX project_users_status_identity_idx, project_users_status_last_sign_in_idx, project_users_id_idx, project_users_identity_any_idx;
+        ALTER TABLE accounts DROP COLUMN version;
+        CREATE FUNCTION devices_user_key() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          SELECT coalesce(u.email, u.username) INTO NEW.user_key
+            FROM project_users u WHERE u.project_id = NEW.project_id AND u.id = NEW.user_id;
+          RETURN NEW;
+        END $$;
+        CREATE TRIGGER devices_user_key BEFORE INSERT OR UPDATE OF user_id ON devices
+          FOR EACH ROW EXECUTE FUNCTION devices_user_key();
+        ALTER TABLE backchannel_logouts DROP COLUMN jti;`);
+      const fresh = await catalog(t.db);
+      expect(await catalog(landed.db)).not.toEqual(fresh);
+
+      expect(await migrate(landed.db)).toEqual(['0032_repair_edited_migrations']);
+      expect(await catalog(landed.db)).toEqual(fresh);
+    } finally {
+      await landed.drop();
+    }
   });
 
   it('commits a transaction that resolves and rolls back one that throws', async () => {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort, TEST_SECRET_KEY } from './support/app.ts';
+import { checksumOf, loadMigrations } from '../src/db/migrate.ts';
 import { createTestPostgres } from './support/databases.ts';
 import { describe, expect, it } from 'vitest';
 
@@ -18,6 +19,35 @@ describe('start-up', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('Invalid configuration: PORT must be a port number 1-65535');
     expect(JSON.parse(run.stderr.trim().split('\n').at(-1) ?? '')).toMatchObject({ level: 50, msg: expect.stringContaining('PORT') });
+  });
+
+  it('refuses to start on a database whose applied migration is not the file, saying which, both checksums and what to do', async () => {
+    const database = await createTestPostgres();
+    const dir = mkdtempSync(join(tmpdir(), 'latchkey-startup-'));
+    try {
+      // As if 0030 had been applied from another text than the file this code carries.
+      const applied = 'f'.repeat(64);
+      await database.db.query("UPDATE schema_migrations SET checksum = $1 WHERE version = '0030_end_users'", [applied]);
+      const file = checksumOf(loadMigrations().find((m) => m.version === '0030_end_users')?.sql ?? '');
+      const run = spawnSync(process.execPath, ['--import', 'tsx', main], {
+        env: { ...process.env, DATA_DIR: dir, DATABASE_URL: database.url, SECRET_KEY: TEST_SECRET_KEY, PORT: String(await freePort()) },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      expect(run.status).toBe(1);
+      expect(run.stdout).not.toContain('Latchkey is running at');
+      // The operator's one line (JSON, docs/decisions/0033): the reason, not a stack trace.
+      const last = JSON.parse(run.stderr.trim().split('\n').at(-1) ?? '') as { level: number; msg: string };
+      expect(last.level).toBe(50);
+      expect(last.msg).toContain('Latchkey could not start: Migration 0030_end_users changed after this database applied it');
+      expect(last.msg).toContain(`the database recorded sha256 ${applied}, the file 0030_end_users.sql has sha256 ${file}`);
+      expect(last.msg).toContain('Restore the file as it landed');
+      expect(last.msg).toContain('put the change in a new migration');
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      await database.drop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('warns at start when PUBLIC_URL is an IP address, where browsers refuse passkeys; the default address does not', async () => {

@@ -3,7 +3,7 @@ import { api, type AuditEvent, type AuditExportParams, type AuditList, type Devi
 import type { Db } from '../src/db/db.ts';
 import { SESSION_COOKIE } from '../src/http/cookies.ts';
 import { ensureEventPartitions } from '../src/modules/audit/event-partitions.ts';
-import { userIdForEmail } from '../src/people/project-users.repository.ts';
+import { userIdForEmail } from '../src/people/end-users.repository.ts';
 import { anonymous, signedInAccount, startTestApp, useTestApp, type SignedIn } from './support/app.ts';
 import { describeEachDatabase } from './support/databases.ts';
 import { apiPath, closeProject, createProject, storeAuditEvent, storeDevice, type StoredEvent } from './support/fixtures.ts';

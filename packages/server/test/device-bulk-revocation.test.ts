@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { api, BULK_REVOCATION_MAX_LIMIT, REVOCATION_REASON, type BulkRevocation, type BulkRevocationBody } from '@latchkey/domain';
 import { findDevice } from '../src/people/devices.repository.ts';
-import { userIdForEmail } from '../src/people/project-users.repository.ts';
+import { userIdForEmail } from '../src/people/end-users.repository.ts';
 import { findRegistrationCode, replaceRegistrationCode } from '../src/people/registration-codes.repository.ts';
 import { anonymous, signedInAccount, useTestApp, type SignedIn } from './support/app.ts';
 import { describeEachDatabase } from './support/databases.ts';

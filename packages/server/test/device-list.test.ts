@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, REVOCATION_REASON, TOTAL_CAP, type DeviceIdentity, type DeviceList, type DeviceListParams } from '@latchkey/domain';
-import { userIdForEmail } from '../src/people/project-users.repository.ts';
+import { userIdForEmail } from '../src/people/end-users.repository.ts';
 import { signedInAccount, useTestApp, type SignedIn } from './support/app.ts';
 import { describeEachDatabase } from './support/databases.ts';
 import { apiPath, closeProject, createProject } from './support/fixtures.ts';

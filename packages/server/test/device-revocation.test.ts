@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import { appsApi, buildPath, devicesApi, REVOCATION_REASON, type ApplicationKeys } from '@latchkey/domain';
 import { findDevice, type Device } from '../src/people/devices.repository.ts';
-import { userIdForEmail } from '../src/people/project-users.repository.ts';
+import { userIdForEmail } from '../src/people/end-users.repository.ts';
 import { anonymous, signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { Browser } from './support/browser.ts';
 import { describeWithDatabase } from './support/databases.ts';

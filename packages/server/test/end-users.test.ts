@@ -1,7 +1,7 @@
 import * as client from 'openid-client';
 import { expect, it } from 'vitest';
 import { buildPath, endUsersApi, type EndUser, type EndUserData, type EndUserDetail, type EndUserList, type Endpoint } from '@latchkey/domain';
-import { userIdForEmail, userIdForIdentity } from '../src/people/project-users.repository.ts';
+import { userIdForEmail, userIdForIdentity } from '../src/people/end-users.repository.ts';
 import { anonymous, signedInAccount, uniqueEmail, useTestApp, type ApiResponse, type SignedIn, type TestApp } from './support/app.ts';
 import { Browser } from './support/browser.ts';
 import { describeEachDatabase, describeWithDatabase } from './support/databases.ts';

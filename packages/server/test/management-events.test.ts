@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { appsApi, devicesApi, projectsApi, REVOCATION_REASON, type ApplicationKeys, type Issuer, type Project } from '@latchkey/domain';
 import { changesBetween, SECRET_CHANGED } from '../src/modules/audit/changes.ts';
-import { userIdForEmail } from '../src/people/project-users.repository.ts';
+import { userIdForEmail } from '../src/people/end-users.repository.ts';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { describeWithDatabase } from './support/databases.ts';
 import { apiPath, REDIRECT, serviceAccountKey, storeDevice } from './support/fixtures.ts';

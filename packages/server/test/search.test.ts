@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, type SearchParams, type SearchResponse, type SearchResult, type ServiceAccountToken } from '@latchkey/domain';
-import { userIdForEmail } from '../src/people/project-users.repository.ts';
+import { userIdForEmail } from '../src/people/end-users.repository.ts';
 import { anonymous, signedInAccount, useTestApp, type ApiClient, type ApiResponse, type SignedIn } from './support/app.ts';
 import { describeEachDatabase } from './support/databases.ts';
 import { apiPath, closeProject, createApp, createKeys, createProject, storeAuditEvent, storeDevice } from './support/fixtures.ts';

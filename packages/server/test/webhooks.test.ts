@@ -11,7 +11,7 @@ import {
   type WebhookDelivery,
 } from '@latchkey/domain';
 import { createWebhookDelivery, WEBHOOK_LEASE_MS } from '../src/modules/webhooks/webhook-delivery.ts';
-import { userIdForEmail } from '../src/people/project-users.repository.ts';
+import { userIdForEmail } from '../src/people/end-users.repository.ts';
 import { freePort } from './support/free-port.ts';
 import { anonymous, signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { describeEachDatabase } from './support/databases.ts';

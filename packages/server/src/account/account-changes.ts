@@ -7,7 +7,7 @@ import { QUICK_CODE_TTL_MS, quickCodeHashOf } from '../oidc/passkeys.ts';
 import { endSessionOfUser, endSessionsOfDevice, sessionsOfUser, type EndedSession } from '../oidc/payloads.repository.ts';
 import { queueBackchannelLogouts } from '../people/backchannel-logouts.ts';
 import { insertDevice, renameDevice, revokeDevice, userDevices, type Device } from '../people/devices.repository.ts';
-import type { ProjectUser } from '../people/project-users.repository.ts';
+import type { ProjectUser } from '../people/end-users.repository.ts';
 import { deleteCodesIssuedBy, replaceRegistrationCode } from '../people/registration-codes.repository.ts';
 
 /** The revocation reason of a passkey its owner removed on the account page (an administrator's is PORTAL_REVOKE). */

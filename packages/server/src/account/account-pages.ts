@@ -44,7 +44,7 @@ import { userDevices, type Device } from '../people/devices.repository.ts';
 import { findIssuerState, type IssuerState } from '../issuer/issuer-state.repository.ts';
 import { hitAll } from '../db/rate-limits.repository.ts';
 import { brandCsp, projectBrand, refusalPage, startAgain } from '../issuer/project-pages.ts';
-import { findProjectUser, type ProjectUser } from '../people/project-users.repository.ts';
+import { findProjectUser, type ProjectUser } from '../people/end-users.repository.ts';
 import { verificationSettingsOf, withIdentity } from '../issuer/verification.ts';
 
 /**

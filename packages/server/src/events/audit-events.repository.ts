@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { webhookEventTypeOf, type AuditResult, type UsageKey } from '@latchkey/domain';
 import type { Db } from '../db/db.ts';
+import { iso } from '../db/rows.ts';
 
 /** One row of audit_events (migration 0010): spec §3 "Audit event" and what the details modal shows. */
 export interface NewAuditEvent {
@@ -141,4 +142,54 @@ function webhookData(id: string, e: NewAuditEvent) {
     userAgent: e.userAgent ?? null,
     details: e.details,
   };
+}
+
+/**
+ * Erasure (GDPR art. 17; docs/decisions/0038): the events that name the person keep happening but
+ * name them by `pseudonym` — in the userID column and in any top-level detail that held their
+ * identity or their id — with no address, user agent or device name. Rewritten through
+ * audit_events_user_idx; answers how many.
+ */
+export async function pseudonymiseEventsOf(tx: Db, e: { projectId: string; id: string; identity: string; pseudonym: string }): Promise<number> {
+  const { rows } = await tx.query<{ n: number }>(
+    `WITH renamed AS (UPDATE audit_events SET user_id = $3, ip = NULL, user_agent = NULL, device_name = NULL,
+            details = (SELECT coalesce(jsonb_object_agg(k, CASE WHEN v = to_jsonb($2::text) OR v = to_jsonb($4::text) THEN to_jsonb($3::text) ELSE v END), '{}'::jsonb)
+                         FROM jsonb_each(details) AS d(k, v))
+      WHERE project_id = $1 AND user_id = $2 RETURNING 1)
+     SELECT count(*)::int AS n FROM renamed`,
+    [e.projectId, e.identity, e.pseudonym, e.id],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** Every audit event that names the user, oldest first, as the data export gives them (art. 15). */
+export async function eventsOfUser(db: Db, projectId: string, identity: string): Promise<Array<Record<string, unknown>>> {
+  const { rows } = await db.query<{
+    created_at: Date;
+    id: string;
+    scope: string;
+    event_status: string;
+    device_name: string | null;
+    ip: string | null;
+    country: string | null;
+    client_id: string | null;
+    user_agent: string | null;
+    details: Record<string, unknown>;
+  }>(
+    `SELECT created_at, id, scope, event_status, device_name, ip, country, client_id, user_agent, details
+       FROM audit_events WHERE project_id = $1 AND user_id = $2 ORDER BY created_at, id`,
+    [projectId, identity],
+  );
+  return rows.map((r) => ({
+    createdAt: iso(r.created_at),
+    id: r.id,
+    scope: r.scope,
+    result: r.event_status,
+    deviceName: r.device_name,
+    ip: r.ip,
+    country: r.country,
+    clientId: r.client_id,
+    userAgent: r.user_agent,
+    details: r.details,
+  }));
 }

@@ -21,7 +21,7 @@ import { issuerCookieKeys, issuerSigningKeys } from '../oidc/keys.ts';
 import { brandCsp, codeMail, projectBrand, refusalPage, startAgain, type PageRequest } from './project-pages.ts';
 import { clientState, createProjectProvider, type ProjectClients } from './project-provider.ts';
 import { createProviderCache } from './provider-cache.ts';
-import { findProjectUser, userIdForEmail } from '../people/project-users.repository.ts';
+import { findProjectUser, userIdForEmail } from '../people/end-users.repository.ts';
 import { blockedPage } from '../oidc/pages/passkey-views.ts';
 import { projectPasskeys } from './project-passkeys.ts';
 import { projectVerification, verificationSettingsOf, withIdentity } from './verification.ts';

@@ -5,8 +5,8 @@ import type { IssuerEvents } from '../events/end-user-event.ts';
 import { passkeySteps, type LoginMethods, type PasskeyStore, type QuickCodeStore } from '../oidc/passkeys.ts';
 import type { PasskeySteps } from '../oidc/pages/site.ts';
 import type { PageBrand } from '../oidc/pages/views.ts';
-import { findDevice, findProjectUserByEmail, insertDevice, markDeviceUsed, userDevices, userWithDevices } from '../people/devices.repository.ts';
-import { findProjectUserByIdentity } from '../people/project-users.repository.ts';
+import { findDevice, insertDevice, markDeviceUsed, userDevices, userWithDevices } from '../people/devices.repository.ts';
+import { findProjectUserByEmail, findProjectUserByIdentity } from '../people/end-users.repository.ts';
 import {
   countRegistrationCodeTry,
   findRegistrationCode,

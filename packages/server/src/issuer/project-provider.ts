@@ -9,7 +9,7 @@ import type { CodeEvents } from '../oidc/payloads.repository.ts';
 import { APPLICATION_TYPE_METADATA, createIssuerProvider, type IssuerClients, type RefreshEvents } from '../oidc/issuer-provider.ts';
 import type { EventOrigin, IssuerEvents } from '../events/end-user-event.ts';
 import type { IssuerState } from './issuer-state.repository.ts';
-import { findProjectUser, type ProjectUser } from '../people/project-users.repository.ts';
+import { findProjectUser, type ProjectUser } from '../people/end-users.repository.ts';
 import { brandCsp, projectBrand, projectErrorPage, type PageRequest } from './project-pages.ts';
 import { LOGOUT_SCRIPT_HASH, logoutConfirmPage, logoutPage, signedOutPage } from '../oidc/pages/views.ts';
 

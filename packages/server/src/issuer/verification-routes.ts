@@ -9,7 +9,7 @@ import { findIssuerState } from './issuer-state.repository.ts';
 import { issuerSigningKeys } from '../oidc/keys.ts';
 import type { ProjectClients } from './project-provider.ts';
 import { readVerificationRequest } from './verification-request.ts';
-import { confirmVerification, findVerificationByToken } from './verification.repository.ts';
+import { confirmVerification, findVerificationByToken } from '../people/identity-verifications.repository.ts';
 import { METHOD_NAMES, verificationEvent, verificationRefs, verificationSettingsOf, withParameter } from './verification.ts';
 import { VERIFICATION_SCRIPT, VERIFICATION_SCRIPT_PATH } from '../oidc/pages/verification-views.ts';
 

@@ -11,7 +11,7 @@ import type { IssuerSite } from './custom-domains.ts';
 import { deviceNameFromUserAgent } from '../oidc/device-name.ts';
 import type { EndUserEvent, IssuerEvents } from '../events/end-user-event.ts';
 import type { IssuerState } from './issuer-state.repository.ts';
-import { userIdForIdentity } from '../people/project-users.repository.ts';
+import { userIdForIdentity } from '../people/end-users.repository.ts';
 import { signVerificationRequest } from './verification-request.ts';
 import {
   confirmVerification,
@@ -22,7 +22,7 @@ import {
   useVerification,
   type IdentityType,
   type VerificationMethod,
-} from './verification.repository.ts';
+} from '../people/identity-verifications.repository.ts';
 import {
   customPage,
   linkConfirmPage,

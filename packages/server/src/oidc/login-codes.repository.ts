@@ -63,3 +63,8 @@ export async function deleteStaleLoginCodes(db: Db, before: Date): Promise<void>
   await db.query('DELETE FROM login_codes WHERE expires_at <= $1', [before]);
   await db.query('DELETE FROM identity_verifications WHERE expires_at <= $1', [before]);
 }
+
+/** The codes mailed to `email` at `issuer` (an erased person's). */
+export async function deleteLoginCodesOf(tx: Db, issuer: string, email: string): Promise<void> {
+  await tx.query('DELETE FROM login_codes WHERE issuer = $1 AND email = $2', [issuer, email]);
+}

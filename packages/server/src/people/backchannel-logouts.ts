@@ -5,7 +5,7 @@ import type { Db } from '../db/db.ts';
 import { OutgoingFailure, OutgoingRefusal, type OutgoingClient } from '../http/outgoing.ts';
 import type { IssuerEvents } from '../events/end-user-event.ts';
 import type { EndedSession } from '../oidc/payloads.repository.ts';
-import { findProjectUser } from './project-users.repository.ts';
+import { findProjectUser } from './end-users.repository.ts';
 
 /**
  * Back-Channel Logout 1.0 at a project's issuer (issue 22, docs/decisions/0029): when a person's

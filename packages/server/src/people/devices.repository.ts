@@ -1,5 +1,13 @@
+import { deviceList, type DateRange, type DeviceFilter, type DeviceIdentity } from '@latchkey/domain';
 import type { Db } from '../db/db.ts';
+import { rangedListTable } from '../db/list-kit.ts';
+import { bind, type Condition } from '../db/list-page.ts';
+import { CREATED_AT_TEXT, type SeekColumn } from '../db/ranged-list-page.ts';
+import { iso } from '../db/rows.ts';
 import type { Passkey } from '../oidc/passkeys.ts';
+
+// devices' one owner (issue 35): a passkey as the ceremonies read it (Device) and as the
+// management API answers it (the domain's DeviceIdentity, the devices list and its bulk revocation).
 
 /** A passkey credential of a project's end user (docs/decisions/0013): the spec's device, `id` its mpinId. */
 export interface Device extends Passkey {
@@ -121,23 +129,16 @@ export async function markDeviceUsed(db: Db, p: { projectId: string; id: string;
   return rows.length === 1;
 }
 
-export async function findProjectUserByEmail(db: Db, projectId: string, email: string): Promise<{ id: string; email: string } | null> {
-  const { rows } = await db.query<{ id: string; email: string }>('SELECT id, email FROM project_users WHERE project_id = $1 AND email = $2', [
-    projectId,
-    email,
-  ]);
-  return rows[0] ?? null;
-}
-
 /**
  * Marks the device revoked (spec §4 "Device": one way). Answers the device as it now is, or null
- * when there is no such device in this project or it was revoked already — `findDevice` tells which.
+ * when there is no such device in this project (of `userId`, when given) or it was revoked already —
+ * `findDevice` tells which.
  */
-export async function revokeDevice(db: Db, p: { projectId: string; id: string; reason: string; now: Date }): Promise<Device | null> {
+export async function revokeDevice(db: Db, p: { projectId: string; id: string; reason: string; now: Date; userId?: string }): Promise<Device | null> {
   const { rows } = await db.query<Row>(
     `UPDATE devices SET revoked = true, revoked_at = $3, revoke_reason = $4
-      WHERE project_id = $1 AND id = $2 AND NOT revoked RETURNING ${COLUMNS}`,
-    [p.projectId, p.id, p.now, p.reason],
+      WHERE project_id = $1 AND id = $2 AND NOT revoked AND ($5::text IS NULL OR user_id = $5) RETURNING ${COLUMNS}`,
+    [p.projectId, p.id, p.now, p.reason, p.userId ?? null],
   );
   return rows[0] ? toDevice(rows[0]) : null;
 }
@@ -154,8 +155,89 @@ export async function renameDevice(db: Db, p: { projectId: string; id: string; u
   return rows[0] ? toDevice(rows[0]) : null;
 }
 
-/** Inside a write's transaction: whether the project is open, held so until commit (a close waits); null when there is none. */
-export async function lockProjectForDeviceWrite(tx: Db, projectId: string): Promise<{ enabled: boolean } | null> {
-  const { rows } = await tx.query<{ enabled: boolean }>('SELECT enabled FROM projects WHERE id = $1 FOR SHARE', [projectId]);
-  return rows[0] ?? null;
+// The devices list (spec §7 "Devices", docs/decisions/0019) on the list kit: the domain's
+// declaration (deviceList) read from the devices table.
+
+const CREATED: SeekColumn = { column: 'created_at', text: CREATED_AT_TEXT, cast: 'timestamptz' };
+const ID: SeekColumn = { column: 'id', text: 'id', cast: 'text' };
+
+export interface DeviceRow extends Omit<DeviceIdentity, 'createdAt' | 'lastUsedAt' | 'revokedAt'> {
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** A devices row as the domain's device. */
+export const deviceFromRow = (r: DeviceRow): DeviceIdentity => ({
+  ...r,
+  createdAt: iso(r.createdAt),
+  lastUsedAt: r.lastUsedAt && iso(r.lastUsedAt),
+  revokedAt: r.revokedAt && iso(r.revokedAt),
+});
+
+/**
+ * Each sort is the column order of one index of migration 0014 (project_id, …, created_at, id),
+ * read forwards or backwards. ip can be null, so its pages go by offset only. userId is stored
+ * lower-case (user_key), names have a lower-cased key (name_key).
+ */
+/** The columns of a device as the domain's DeviceIdentity reads them (deviceFromRow). */
+export const DEVICE_COLUMNS = `id AS "mpinId", user_key AS "userId", name AS "deviceName", ip, country, created_at AS "createdAt",
+    last_used_at AS "lastUsedAt", revoked, revoked_at AS "revokedAt"`;
+
+export const devicesTable = rangedListTable(deviceList, {
+  table: 'devices',
+  key: 'project_id, id',
+  select: DEVICE_COLUMNS,
+  fromRow: deviceFromRow,
+  filters: { userId: 'user_key', deviceName: 'name_key', ip: 'ip COLLATE "C"', revoked: 'revoked' },
+  sorts: {
+    createdAt: { columns: [CREATED, ID], reads: 'project_id, id, created_at', seekable: true },
+    userId: {
+      columns: [{ column: 'user_key', text: 'user_key', cast: 'text' }, CREATED, ID],
+      reads: 'project_id, id, user_key, created_at',
+      seekable: true,
+    },
+    deviceName: {
+      columns: [{ column: 'name_key', text: 'name_key', cast: 'text' }, CREATED, ID],
+      reads: 'project_id, id, name_key, created_at',
+      seekable: true,
+    },
+    ip: { columns: [{ column: 'ip COLLATE "C"', text: 'ip', cast: 'text' }, CREATED, ID], reads: 'project_id, id, ip, created_at', seekable: false },
+    revoked: {
+      columns: [{ column: 'revoked', text: 'revoked::text', cast: 'boolean' }, CREATED, ID],
+      reads: 'project_id, id, revoked, created_at',
+      seekable: true,
+    },
+  },
+});
+
+/** Every passkey of the user, newest first (devices_user_idx; a person has a handful). */
+export async function devicesOfUser(db: Db, projectId: string, userId: string): Promise<DeviceIdentity[]> {
+  const { rows } = await db.query<DeviceRow>(
+    `SELECT ${DEVICE_COLUMNS} FROM devices WHERE project_id = $1 AND user_id = $2 ORDER BY created_at DESC, id DESC`,
+    [projectId, userId],
+  );
+  return rows.map(deviceFromRow);
+}
+
+/** The active devices of the list's filter registered in `range` (docs/decisions/0019 "Bulk revocation"). */
+function activeMatching(projectId: string, range: DateRange, filter: DeviceFilter): Condition[] {
+  return devicesTable.where(projectId, range, { ...filter, revoked: false });
+}
+
+/** How many active devices match: exact (one index range of the filter's index; the confirm states it). */
+export async function countActiveMatching(db: Db, projectId: string, range: DateRange, filter: DeviceFilter): Promise<number> {
+  const params: unknown[] = [];
+  const where = bind(activeMatching(projectId, range, filter), params);
+  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM devices WHERE ${where}`, params);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** The ids of up to `limit` active matching devices, oldest first. */
+export async function activeMatchingIds(db: Db, projectId: string, range: DateRange, filter: DeviceFilter, limit: number): Promise<string[]> {
+  const params: unknown[] = [];
+  const where = bind(activeMatching(projectId, range, filter), params);
+  params.push(limit);
+  const { rows } = await db.query<{ id: string }>(`SELECT id FROM devices WHERE ${where} ORDER BY created_at, id LIMIT $${params.length}`, params);
+  return rows.map((r) => r.id);
 }

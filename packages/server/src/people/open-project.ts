@@ -1,6 +1,5 @@
 import type { Db } from '../db/db.ts';
 import { notFound, projectClosed } from '../errors.ts';
-import { lockProjectForDeviceWrite } from './devices.repository.ts';
 
 /**
  * Inside a write's transaction: the project held open until it commits (a shared row lock, so it
@@ -11,4 +10,10 @@ export async function lockOpenProject(tx: Db, projectId: string): Promise<void> 
   const project = await lockProjectForDeviceWrite(tx, projectId);
   if (!project) throw notFound();
   if (!project.enabled) throw projectClosed();
+}
+
+/** Inside a write's transaction: whether the project is open, held so until commit (a close waits); null when there is none. */
+async function lockProjectForDeviceWrite(tx: Db, projectId: string): Promise<{ enabled: boolean } | null> {
+  const { rows } = await tx.query<{ enabled: boolean }>('SELECT enabled FROM projects WHERE id = $1 FOR SHARE', [projectId]);
+  return rows[0] ?? null;
 }

@@ -92,3 +92,8 @@ export async function deleteEndedRegistrationCodes(db: Db, now: Date): Promise<v
 export async function deleteCodesIssuedBy(tx: Db, projectId: string, deviceId: string): Promise<void> {
   await tx.query('DELETE FROM registration_codes WHERE project_id = $1 AND issued_by = $2', [projectId, deviceId]);
 }
+
+/** Whatever the user's registration codes were (a blocked user adds no passkey). */
+export async function deleteRegistrationCodesOf(tx: Db, projectId: string, userId: string): Promise<void> {
+  await tx.query('DELETE FROM registration_codes WHERE project_id = $1 AND user_id = $2', [projectId, userId]);
+}

@@ -3,16 +3,13 @@ import type { Clock } from '../../clock.ts';
 import type { SecretBox } from '../../crypto.ts';
 import type { Db } from '../../db/db.ts';
 import { notFound } from '../../errors.ts';
-import { endSessionsOfDevice } from '../../oidc/payloads.repository.ts';
-import { queueBackchannelLogouts } from '../../people/backchannel-logouts.ts';
-import { findDevice, revokeDevice } from '../../people/devices.repository.ts';
+import { activeMatchingIds, countActiveMatching, findDevice } from '../../people/devices.repository.ts';
+import { findProjectUser } from '../../people/end-users.repository.ts';
 import { lockOpenProject } from '../../people/open-project.ts';
-import { findProjectUser } from '../../people/project-users.repository.ts';
-import { deleteCodesIssuedBy } from '../../people/registration-codes.repository.ts';
+import { revokePasskey } from '../../people/revocation.ts';
 import type { Actor } from '../../http/actor.ts';
 import type { AuditHook } from '../audit/audit.service.ts';
 import { changesBetween } from '../audit/changes.ts';
-import { activeMatchingIds, countActiveMatching } from './device-bulk-revocation.repository.ts';
 
 export interface DevicesServiceDeps {
   db: Db;
@@ -26,18 +23,13 @@ export interface DevicesServiceDeps {
 export function createDevicesService({ db, clock, audit, secretBox, logoutNoticesQueued = () => undefined }: DevicesServiceDeps) {
   /**
    * Inside a write's transaction, with the project locked open: revokes one active device of the
-   * project as spec §4 says (marked revoked with the reason, the provider sessions started with it
-   * ended with their grants, codes and tokens, the codes it issued deleted, their applications'
-   * back-channel logout notices queued) and writes its audit event. Null when there is no active
-   * device of that id.
+   * project through the one cascade (people/revocation.ts) and writes its audit event. Null when
+   * there is no active device of that id.
    */
   async function revokeIn(tx: Db, actor: Actor, projectId: string, mpinId: string, extraDetails: Record<string, unknown> = {}) {
-    const revoked = await revokeDevice(tx, { projectId, id: mpinId, reason: REVOCATION_REASON, now: clock.now() });
-    if (!revoked) return null;
-    const ended = await endSessionsOfDevice(tx, secretBox, projectId, mpinId);
-    const sessionsEnded = ended.length;
-    const logoutNotices = await queueBackchannelLogouts(tx, projectId, ended, 'device_revoked', clock.now());
-    await deleteCodesIssuedBy(tx, projectId, mpinId);
+    const cascade = await revokePasskey(tx, secretBox, { projectId, mpinId, reason: REVOCATION_REASON, now: clock.now() });
+    if (!cascade) return null;
+    const { device: revoked, sessionsEnded, logoutNotices } = cascade;
     const owner = await findProjectUser(tx, projectId, revoked.userId);
     await audit(tx, {
       actor,

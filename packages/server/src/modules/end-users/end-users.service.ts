@@ -13,13 +13,18 @@ import type { Db } from '../../db/db.ts';
 import { iso } from '../../db/rows.ts';
 import { notFound } from '../../errors.ts';
 import type { Actor } from '../../http/actor.ts';
-import { endSessionOfUser, endSessionsOfUser, oidcRefs, sessionsOfUser, type EndedSession } from '../../oidc/payloads.repository.ts';
-import { queueBackchannelLogouts, type LogoutCause } from '../../people/backchannel-logouts.ts';
+import { eventsOfUser, pseudonymiseEventsOf } from '../../events/audit-events.repository.ts';
+import { deleteLoginCodesOf } from '../../oidc/login-codes.repository.ts';
+import { oidcRefs, sessionsOfUser } from '../../oidc/payloads.repository.ts';
+import { devicesOfUser } from '../../people/devices.repository.ts';
+import { deleteEndUser, findEndUser, setBlocked } from '../../people/end-users.repository.ts';
+import { deleteVerificationsOf } from '../../people/identity-verifications.repository.ts';
 import { lockOpenProject } from '../../people/open-project.ts';
+import { cutOff, endSessions } from '../../people/revocation.ts';
+import { deleteMessagesOf } from '../webhooks/webhooks.repository.ts';
 import { applicationNamesOf } from '../apps/apps.repository.ts';
 import type { AuditHook } from '../audit/audit.service.ts';
 import { changesBetween } from '../audit/changes.ts';
-import { deleteRegistrationCodesOf, devicesOfUser, eraseEndUser, eventsOfUser, findEndUser, setBlocked } from './end-users.repository.ts';
 
 export interface EndUsersServiceDeps {
   db: Db;
@@ -66,8 +71,20 @@ export function createEndUsersService({ db, clock, audit, secretBox, logoutNotic
     return user;
   }
 
-  async function endAndNotify(tx: Db, projectId: string, ended: EndedSession[], cause: LogoutCause) {
-    return { sessionsEnded: ended.length, logoutNotices: await queueBackchannelLogouts(tx, projectId, ended, cause, clock.now()) };
+  /**
+   * Erasure (issue 24, GDPR art. 17; docs/decisions/0038), once the person is cut off: the codes and
+   * verification links mailed to their identity and the webhook messages that name them go, their
+   * audit events name them by `pseudonym` only, then the person goes, and their passkeys with them
+   * (foreign keys). Usage counts are not touched. Each table's owner does its part; answers how many
+   * events were pseudonymised.
+   */
+  async function eraseTraces(tx: Db, e: { projectId: string; id: string; identity: string; pseudonym: string }): Promise<number> {
+    await deleteLoginCodesOf(tx, e.projectId, e.identity);
+    await deleteVerificationsOf(tx, e.projectId, e.identity);
+    await deleteMessagesOf(tx, e.projectId, e.identity);
+    const events = await pseudonymiseEventsOf(tx, e);
+    await deleteEndUser(tx, e.projectId, e.id);
+    return events;
   }
 
   const subjectOf = (user: EndUser) => ({ userId: user.identity, deviceName: null });
@@ -101,8 +118,7 @@ export function createEndUsersService({ db, clock, audit, secretBox, logoutNotic
         const user = await lockUser(tx, projectId, userId);
         if (user.status === 'blocked') throw new DomainError('conflict', 'This user is already blocked');
         const blocked = await setBlocked(tx, projectId, userId, clock.now());
-        const ended = await endAndNotify(tx, projectId, await endSessionsOfUser(tx, secretBox, projectId, userId), 'user_blocked');
-        await deleteRegistrationCodesOf(tx, projectId, userId);
+        const ended = await cutOff(tx, secretBox, { projectId, userId, cause: 'user_blocked', now: clock.now() });
         await audit(tx, {
           actor,
           action: 'user.block',
@@ -140,12 +156,9 @@ export function createEndUsersService({ db, clock, audit, secretBox, logoutNotic
     async endSessions(actor: Actor, projectId: string, userId: string, sessionId?: string): Promise<SessionsEnded> {
       const answer = await db.transaction(async (tx) => {
         const user = await lockUser(tx, projectId, userId);
-        const sessions =
-          sessionId === undefined
-            ? await endSessionsOfUser(tx, secretBox, projectId, userId)
-            : await endSessionOfUser(tx, secretBox, projectId, userId, sessionId);
-        if (sessionId !== undefined && sessions.length === 0) throw notFound('No such session of this user');
-        const ended = await endAndNotify(tx, projectId, sessions, 'user_signed_out');
+        const which = sessionId === undefined ? { all: true as const } : { only: sessionId };
+        const ended = await endSessions(tx, secretBox, { projectId, userId, which, cause: 'user_signed_out', now: clock.now() });
+        if (sessionId !== undefined && ended.sessionsEnded === 0) throw notFound('No such session of this user');
         await audit(tx, {
           actor,
           action: sessionId === undefined ? 'user.sessions_end' : 'user.session_end',
@@ -165,8 +178,8 @@ export function createEndUsersService({ db, clock, audit, secretBox, logoutNotic
       const pseudonym = pseudonymOf(projectId, userId);
       const answer = await db.transaction(async (tx) => {
         const user = await lockUser(tx, projectId, userId);
-        const ended = await endAndNotify(tx, projectId, await endSessionsOfUser(tx, secretBox, projectId, userId), 'user_deleted');
-        const { events } = await eraseEndUser(tx, { projectId, id: userId, identity: user.identity, pseudonym });
+        const ended = await cutOff(tx, secretBox, { projectId, userId, cause: 'user_deleted', now: clock.now() });
+        const events = await eraseTraces(tx, { projectId, id: userId, identity: user.identity, pseudonym });
         await audit(tx, {
           actor,
           action: 'user.delete',

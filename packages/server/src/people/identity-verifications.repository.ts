@@ -96,3 +96,8 @@ export async function useVerification(db: Db, p: { projectId: string; interactio
   );
   return rows[0] ?? null;
 }
+
+/** The verification links sent to `identity` in the project (an erased person's). */
+export async function deleteVerificationsOf(tx: Db, projectId: string, identity: string): Promise<void> {
+  await tx.query('DELETE FROM identity_verifications WHERE project_id = $1 AND identity = $2', [projectId, identity]);
+}

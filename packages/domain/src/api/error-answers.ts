@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errorStatus, type ErrorBody, type ErrorCode } from '../errors.ts';
+import { ERROR_CODES, type ErrorBody, type ErrorCode } from '../errors.ts';
 import type { FieldIssue } from '../validation/issues.ts';
 import { API_ERROR_STATUSES, type ApiErrorStatus, type Endpoint } from './endpoint.ts';
 
@@ -15,7 +15,7 @@ const fieldIssueSchema = z.object({
  */
 export const errorBodySchema = z
   .object({
-    error: z.enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]]).meta({ description: 'Stable error code' }),
+    error: z.enum(ERROR_CODES).meta({ description: 'Stable error code' }),
     message: z.string().meta({ description: 'English text for a person' }),
     issues: z.array(fieldIssueSchema).optional().meta({ description: 'One entry per rejected field' }),
   })
@@ -43,6 +43,34 @@ export const errorStatusMeaning: Record<ApiErrorStatus, string> = {
   415: '`validation_failed`: the body is not `application/json`.',
   429: 'Too many attempts from this client or for this address; wait, then try again.',
 };
+
+/**
+ * The codes each error status carries (the `code`s `errorStatusMeaning` names). 412, 413 and 415
+ * carry a code whose usual status is another: a stale If-Match is a `conflict`, a body too large or
+ * not JSON a `validation_failed`. No call is rate limited today, so 429 carries none yet: the code
+ * of the first that is goes here, and the console's catalogue test then asks for its messages.
+ */
+export const errorCodesOfStatus: Readonly<Record<ApiErrorStatus, readonly ErrorCode[]>> = {
+  400: ['validation_failed', 'login_failed'],
+  401: ['unauthorized'],
+  403: ['forbidden', 'xsrf_failed', 'registration_disabled'],
+  404: ['not_found'],
+  409: ['project_closed', 'conflict'],
+  412: ['conflict'],
+  413: ['validation_failed'],
+  415: ['validation_failed'],
+  429: [],
+};
+
+/**
+ * The error codes a call can answer: those of its error statuses (`errorStatusesOf`), and
+ * `internal` (500), which every call answers when the server fails.
+ */
+export function errorCodesOf(endpoint: Endpoint): ErrorCode[] {
+  const codes = new Set<ErrorCode>(errorStatusesOf(endpoint).flatMap((status) => errorCodesOfStatus[status]));
+  codes.add('internal');
+  return ERROR_CODES.filter((code) => codes.has(code));
+}
 
 /**
  * The error statuses a call can answer, derived from its contract entry (each also answers 500

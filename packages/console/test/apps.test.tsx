@@ -109,7 +109,7 @@ describe('applications list (spec §2, §7, §9)', () => {
     renderApp('/project/p1/apps');
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('The list could not be loaded');
-    expect(alert).toHaveTextContent('Database unavailable');
+    expect(alert).toHaveTextContent('Something went wrong on our side; try again later');
     expect(screen.queryByText('No records found')).not.toBeInTheDocument();
   });
 
@@ -217,7 +217,7 @@ describe('create application (spec §2, §5, §7, §8)', () => {
     await ui.user.type(redirect(1), 'https://shop.example.com/cb');
     await ui.user.click(createButton());
     const shown = await notification('Failed to create new application');
-    expect(shown).toHaveTextContent('The project is closed');
+    expect(shown).toHaveTextContent('The project is disabled; changes cannot be made while it is disabled');
     expect(api.calls.filter((c) => c.path.endsWith('/keys'))).toHaveLength(0);
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(ui.location()).toBe('/project/p1/app/create');
@@ -239,7 +239,7 @@ describe('create application (spec §2, §5, §7, §8)', () => {
     await ui.user.type(redirect(1), 'https://shop.example.com/cb');
     await ui.user.click(createButton());
 
-    expect(await notification('Failed to create new application')).toHaveTextContent('Key store unavailable');
+    expect(await notification('Failed to create new application')).toHaveTextContent('Something went wrong on our side; try again later');
     const explained = await screen.findByText(/The application was created without its keys/);
     expect(within(explained.closest('[role="alert"]') as HTMLElement).getByRole('link', { name: 'Open its settings' })).toHaveAttribute(
       'href',
@@ -381,7 +381,7 @@ describe('application settings (spec §2, §4, §7, §8)', () => {
     const ui = renderApp('/project/p1/app/a1/settings');
     await screen.findByRole('textbox', { name: 'Name' });
     await ui.user.click(saveButton());
-    expect(await notification('Failed to update application')).toHaveTextContent('changed by someone else');
+    expect(await notification('Failed to update application')).toHaveTextContent('Someone else changed this in the meantime; reload and try again');
   });
 
   it('keeps Save disabled while a field is invalid', async () => {
@@ -427,7 +427,7 @@ describe('application settings (spec §2, §4, §7, §8)', () => {
     expect(screen.queryByRole('button', { name: 'Disable application' })).not.toBeInTheDocument();
   });
 
-  it('shows the raw server message when disabling fails (spec §8)', async () => {
+  it('shows the error’s own message, with no title, when disabling fails (spec §8)', async () => {
     settingsServer({
       'PUT /apps/a1': {
         status: 409,
@@ -437,13 +437,13 @@ describe('application settings (spec §2, §4, §7, §8)', () => {
     const ui = renderApp('/project/p1/app/a1/settings');
     await ui.user.click(await screen.findByRole('button', { name: 'Disable application' }));
     await ui.user.click(within(await screen.findByRole('dialog', { name: 'Disable application' })).getByRole('button', { name: 'Disable' }));
-    const shown = await notification('The project is closed; changes cannot be made while it is disabled');
+    const shown = await notification('The project is disabled; changes cannot be made while it is disabled');
     expect(shown).not.toHaveTextContent('Failed to update application');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(screen.getByRole('button', { name: 'Disable application' })).toBeInTheDocument();
   });
 
-  it('after a stale-version refusal (412) when disabling, shows the raw message, reads the app again and a retry succeeds', async () => {
+  it('after a stale-version refusal (412) when disabling, says so, reads the app again and a retry succeeds', async () => {
     // Someone else saves the app after the page has read it: version 3 is stale, 4 is current.
     let version = 3;
     let current = application();
@@ -465,7 +465,7 @@ describe('application settings (spec §2, §4, §7, §8)', () => {
     const reads = api.callsTo('GET /apps/a1').length;
     const keyReads = api.callsTo('GET /apps/a1/keys').length;
     await ui.user.click(within(await screen.findByRole('dialog', { name: 'Disable application' })).getByRole('button', { name: 'Disable' }));
-    const shown = await notification('The application was changed by someone else; reload and try again');
+    const shown = await notification('Someone else changed this in the meantime; reload and try again');
     expect(shown).not.toHaveTextContent('Failed to update application');
     await waitFor(() => expect(api.callsTo('GET /apps/a1').length).toBeGreaterThan(reads));
     await waitFor(() => expect(api.callsTo('GET /apps/a1/keys').length).toBeGreaterThan(keyReads));
@@ -493,7 +493,7 @@ describe('application settings (spec §2, §4, §7, §8)', () => {
     expect(screen.queryByDisplayValue(SECRET)).not.toBeInTheDocument();
   });
 
-  it('shows the raw server message when generating keys fails', async () => {
+  it('shows the error’s own message when generating keys fails', async () => {
     settingsServer({
       'POST /apps/a1/keys/generate': {
         status: 409,
@@ -503,7 +503,7 @@ describe('application settings (spec §2, §4, §7, §8)', () => {
     const ui = renderApp('/project/p1/app/a1/settings');
     await ui.user.click(await screen.findByRole('button', { name: 'Generate new keys' }));
     await ui.user.click(within(await screen.findByRole('dialog', { name: 'Generate new keys' })).getByRole('button', { name: 'Generate' }));
-    await notification('The application is disabled; enable it before generating new keys');
+    await notification('This clashes with the current state of what you are changing');
     expect(screen.queryByRole('dialog', { name: 'Client secret' })).not.toBeInTheDocument();
   });
 

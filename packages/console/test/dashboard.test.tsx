@@ -118,7 +118,7 @@ describe('project dashboard (spec §2 "Dashboard", §7 "Usage")', () => {
     const chart = await screen.findByRole('region', { name: 'Usage' });
     const alert = await within(chart).findByRole('alert');
     expect(alert).toHaveTextContent('Failed to load usage');
-    expect(alert).toHaveTextContent('Database unavailable');
+    expect(alert).toHaveTextContent('Something went wrong on our side; try again later');
     expect(await screen.findByText('No events with a known location in this period.')).toBeInTheDocument();
   });
 

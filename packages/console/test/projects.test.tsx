@@ -3,10 +3,13 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, type ApiCall } from './fake-api.ts';
 import { ACCOUNT, consoleConfig, project, projectSummary } from './fixtures.ts';
+import { changeLanguage } from '../src/lib/i18n/index.ts';
 import { renderApp } from './render-app.tsx';
 
-afterEach(() => {
+afterEach(async () => {
   vi.unstubAllGlobals();
+  // The files of a worker share the translator: the next test starts in English again.
+  await changeLanguage('en');
 });
 
 const CONFIG = consoleConfig({ docsUrl: 'https://docs.example', supportUrl: 'https://support.example' });
@@ -89,12 +92,36 @@ describe('create project (spec §2, §5)', () => {
 
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Failed to create new project');
-    expect(alert).toHaveTextContent('Database unavailable');
+    expect(alert).toHaveTextContent('Something went wrong on our side; try again later');
     expect(app.location()).toBe('/project/create');
     // Dismissable (spec §2 "Layout").
     await app.user.click(within(alert).getByRole('button', { name: 'Dismiss' }));
     await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
     expect(nameField()).toHaveValue('Acme');
+  });
+
+  it('says a refusal in the account’s language, not in the server’s English (issue 35)', async () => {
+    fakeApi({
+      'GET /account': { body: { ...ACCOUNT, permissions: [], language: 'fr' } },
+      'GET /config': { body: CONFIG },
+      'GET /accounts/acc-1/projects': { body: [] },
+      'POST /projects': {
+        status: 403,
+        body: {
+          error: 'forbidden',
+          message: 'You have created the most projects an account may create (10); ask an administrator of all projects for more',
+        },
+      },
+    });
+    const app = renderApp('/project/create');
+    await app.user.type(await screen.findByRole('textbox', { name: 'Nom' }), 'Acme');
+    await app.user.click(screen.getByRole('button', { name: 'Créer' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Échec de la création du nouveau projet');
+    expect(alert).toHaveTextContent('Vous n’avez pas l’autorisation nécessaire pour cette action');
+    expect(alert).not.toHaveTextContent('You have created the most projects');
+    expect(within(alert).getByRole('button', { name: 'Fermer' })).toBeInTheDocument();
   });
 
   it("shows the server's field issue on the field", async () => {
@@ -109,7 +136,11 @@ describe('create project (spec §2, §5)', () => {
     const app = renderApp('/project/create');
     await app.user.type(await screen.findByRole('textbox', { name: 'Name' }), 'Acme');
     await app.user.click(createButton());
-    expect(await screen.findByText('Maximum input length exceeded')).toBeInTheDocument();
+    await waitFor(() => expect(nameField()).toHaveAccessibleDescription('Maximum input length exceeded'));
+    // The notification says it too, in the catalogue's words for the issue's key.
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Failed to create new project');
+    expect(alert).toHaveTextContent('Maximum input length exceeded');
   });
 });
 
@@ -175,7 +206,7 @@ describe('project list (spec §2)', () => {
     renderApp('/');
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('The projects could not be loaded');
-    expect(alert).toHaveTextContent('Database unavailable');
+    expect(alert).toHaveTextContent('Something went wrong on our side; try again later');
   });
 });
 

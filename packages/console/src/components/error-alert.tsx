@@ -1,5 +1,6 @@
 import { Alert, Button } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
+import { useErrorMessage } from '../lib/error-message.ts';
 import { useTranslation } from '../lib/i18n/react.tsx';
 
 interface ErrorAlertProps {
@@ -8,10 +9,10 @@ interface ErrorAlertProps {
   onRetry?: () => void;
 }
 
-/** A load that failed: what failed, the server's message, and a way to try again. */
+/** A load that failed: what failed, why (the message of its code), and a way to try again. */
 export function ErrorAlert({ title, error, onRetry }: ErrorAlertProps) {
   const { t } = useTranslation();
-  const message = error instanceof Error ? error.message : null;
+  const message = useErrorMessage()(error);
   return (
     <Alert color="red" variant="light" title={title} icon={<IconAlertCircle aria-hidden="true" />} role="alert">
       {message}

@@ -1,13 +1,13 @@
 import { notifications } from '@mantine/notifications';
-import { isApiError } from './api/index.ts';
+import { errorMessage } from './error-message.ts';
 import { i18n } from './i18n/index.ts';
 
 /**
  * spec §2 "Layout": errors appear as dismissable snackbar notifications; spec §8 names the title of
- * each one, the server's message says what went wrong.
+ * each one, the message of the error's code (lib/error-message.ts) says what went wrong.
  */
 export function notifyError(title: string, error?: unknown): void {
-  const message = isApiError(error) || error instanceof Error ? error.message : undefined;
+  const message = errorMessage(error) ?? undefined;
   notifications.show({
     color: 'red',
     title: message ? title : undefined,
@@ -19,11 +19,12 @@ export function notifyError(title: string, error?: unknown): void {
 }
 
 /**
- * spec §8 "Generate keys, disable, enable fail: raw error message shown": the server's own message
- * as it came, with no title of ours.
+ * spec §8 "Generate keys, disable, enable fail: raw error message shown": the error's own message,
+ * with no title of ours — the message of its code in the console's language (issue 35), the
+ * server's text only for a code the console does not know.
  */
 export function notifyRawError(error: unknown): void {
-  const message = error instanceof Error && error.message ? error.message : i18n.t('errors.unexpectedTitle');
+  const message = errorMessage(error) ?? i18n.t('errors.unexpectedTitle');
   notifications.show({
     color: 'red',
     message,

@@ -72,6 +72,16 @@ describe('request', () => {
     });
   });
 
+  it('keeps a code this console does not know with the server’s message, the text it then shows', async () => {
+    fakeApi({ 'GET /config': { status: 429, body: { error: 'rate_limited', message: 'Slow down' } } });
+    await expect(request(api.getConsoleConfig)).rejects.toMatchObject({ status: 429, code: 'rate_limited', message: 'Slow down' });
+  });
+
+  it('gives an unknown code without a message the code unexpected_response', async () => {
+    fakeApi({ 'GET /config': { status: 400, body: { error: 'invalid_request' } } });
+    await expect(request(api.getConsoleConfig)).rejects.toMatchObject({ status: 400, code: 'unexpected_response' });
+  });
+
   it('gives an answer that is not an API error body the code unexpected_response', async () => {
     vi.stubGlobal(
       'fetch',

@@ -1,12 +1,11 @@
 import {
   API_BASE_PATH,
   buildPath,
-  errorStatus,
+  isErrorCode,
   XSRF_COOKIE,
   XSRF_HEADER,
   type BodyOf,
   type Endpoint,
-  type ErrorCode,
   type FieldIssue,
   type ParamsOf,
   type QueryOf,
@@ -64,10 +63,6 @@ export function queryString(query: unknown): string {
   return text ? `?${text}` : '';
 }
 
-function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && Object.hasOwn(errorStatus, value);
-}
-
 function isFieldIssue(value: unknown): value is FieldIssue {
   if (value === null || typeof value !== 'object') return false;
   return 'field' in value && 'code' in value && 'message' in value;
@@ -83,11 +78,18 @@ export async function readJson(response: Response): Promise<unknown> {
   }
 }
 
+/**
+ * The error of an answer that is not a success: an API error body keeps its code, message and field
+ * issues — a code this console does not know too, when the body has a message to show for it;
+ * anything else (a proxy's HTML page) is `unexpected_response`.
+ */
 export function toApiError(status: number, statusText: string, body: unknown): ApiError {
-  if (body !== null && typeof body === 'object' && 'error' in body && isErrorCode(body.error)) {
-    const message = 'message' in body && typeof body.message === 'string' ? body.message : statusText;
-    const issues = 'issues' in body && Array.isArray(body.issues) ? body.issues.filter(isFieldIssue) : [];
-    return new ApiError(status, body.error, message, issues);
+  if (body !== null && typeof body === 'object' && 'error' in body && typeof body.error === 'string') {
+    const message = 'message' in body && typeof body.message === 'string' ? body.message : null;
+    if (isErrorCode(body.error) || message !== null) {
+      const issues = 'issues' in body && Array.isArray(body.issues) ? body.issues.filter(isFieldIssue) : [];
+      return new ApiError(status, body.error, message ?? statusText, issues);
+    }
   }
   const code: ApiErrorCode = status === 401 ? 'unauthorized' : 'unexpected_response';
   return new ApiError(status, code, statusText || `Request failed with status ${status}`);

@@ -1,4 +1,5 @@
-import { validationMessages, type ValidationMessageKey } from '@latchkey/domain';
+import { validationMessages, type ErrorCode, type ValidationMessageKey } from '@latchkey/domain';
+import type { ApiErrorCode } from '../api/api-error.ts';
 
 type ValidationLeaf<K> = K extends `validation.${infer Rest}` ? Rest : never;
 type ValidationCatalogue = { [K in ValidationMessageKey as ValidationLeaf<K>]: (typeof validationMessages)[K] };
@@ -157,6 +158,37 @@ export const en = {
       settings_updated: 'Failed to update settings',
       revocation_failed: 'Failed to revoke device',
     },
+  },
+  // issue 35: what a failed call says, by its code (lib/error-message.ts); a code of the API without
+  // its text here is a compile error, and lib/error-message.test.ts asks for it in every language.
+  apiErrors: {
+    codes: {
+      validation_failed: 'Some of the values sent were not accepted',
+      login_failed: 'The sign-in could not be completed; start again',
+      unauthorized: 'Your session has ended; log in again to continue',
+      forbidden: 'You do not have the permission for this',
+      not_found: 'This could not be found: it does not exist, or you have no access to it',
+      project_closed: 'The project is disabled; changes cannot be made while it is disabled',
+      conflict: 'This clashes with the current state of what you are changing',
+      // spec §2 "Authentication declined", word for word.
+      registration_disabled: 'Registration is disabled',
+      xsrf_failed: 'The request could not be verified; reload the page and try again',
+      internal: 'Something went wrong on our side; try again later',
+      network_error: 'The server could not be reached; check your connection and try again',
+      unexpected_response: 'The server gave an answer the console does not understand; try again later',
+    } as const satisfies Record<ApiErrorCode, string>,
+    /**
+     * The same codes when the answer's issues name the fields they are about. (`validation_failed`
+     * says its issues' own messages instead, from their `validation.*` keys.)
+     */
+    withFields: {
+      forbidden: 'You may not change {{fields}}',
+      conflict: 'The value of {{fields}} clashes with one that exists already',
+    } as const satisfies Partial<Record<ErrorCode, string>>,
+    /** Between the messages of a rejected input's issues. */
+    issueSeparator: '; ',
+    /** `conflict` answered 412: the version the change was made on is no longer current (docs/decisions/0007). */
+    staleVersion: 'Someone else changed this in the meantime; reload and try again',
   },
   validation,
 } as const;

@@ -151,6 +151,28 @@ export const fr: Translation<Catalogue, 'fr'> = {
       revocation_failed: 'Échec de la révocation de l’appareil',
     },
   },
+  apiErrors: {
+    codes: {
+      validation_failed: 'Certaines des valeurs envoyées n’ont pas été acceptées',
+      login_failed: 'La connexion n’a pas pu aboutir\u202f; recommencez',
+      unauthorized: 'Votre session a pris fin\u202f; reconnectez-vous pour continuer',
+      forbidden: 'Vous n’avez pas l’autorisation nécessaire pour cette action',
+      not_found: 'Élément introuvable\u202f: il n’existe pas, ou vous n’y avez pas accès',
+      project_closed: 'Le projet est désactivé\u202f; aucune modification n’est possible tant qu’il est désactivé',
+      conflict: 'Cela entre en conflit avec l’état actuel de l’élément modifié',
+      registration_disabled: 'L’inscription est désactivée',
+      xsrf_failed: 'La requête n’a pas pu être vérifiée\u202f; rechargez la page et réessayez',
+      internal: 'Un problème est survenu de notre côté\u202f; réessayez plus tard',
+      network_error: 'Le serveur est injoignable\u202f; vérifiez votre connexion et réessayez',
+      unexpected_response: 'Le serveur a donné une réponse que la console ne comprend pas\u202f; réessayez plus tard',
+    },
+    withFields: {
+      forbidden: 'Vous ne pouvez pas modifier {{fields}}',
+      conflict: 'La valeur de {{fields}} entre en conflit avec une valeur existante',
+    },
+    issueSeparator: '\u202f; ',
+    staleVersion: 'Quelqu’un d’autre a modifié cet élément entre-temps\u202f; rechargez et réessayez',
+  },
   validation: {
     required: 'Obligatoire',
     max_length: 'Longueur maximale de saisie dépassée',

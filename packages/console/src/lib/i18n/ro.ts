@@ -150,6 +150,28 @@ export const ro: Translation<Catalogue, 'ro'> = {
       revocation_failed: 'Revocarea dispozitivului a eșuat',
     },
   },
+  apiErrors: {
+    codes: {
+      validation_failed: 'Unele dintre valorile trimise nu au fost acceptate',
+      login_failed: 'Conectarea nu a putut fi finalizată; începeți din nou',
+      unauthorized: 'Sesiunea dumneavoastră s-a încheiat; conectați-vă din nou pentru a continua',
+      forbidden: 'Nu aveți permisiunea necesară pentru această acțiune',
+      not_found: 'Elementul nu a fost găsit: nu există sau nu aveți acces la el',
+      project_closed: 'Proiectul este dezactivat; nu se pot face modificări cât timp este dezactivat',
+      conflict: 'Aceasta intră în conflict cu starea actuală a elementului modificat',
+      registration_disabled: 'Înregistrarea este dezactivată',
+      xsrf_failed: 'Cererea nu a putut fi verificată; reîncărcați pagina și încercați din nou',
+      internal: 'A apărut o problemă de partea noastră; încercați din nou mai târziu',
+      network_error: 'Serverul nu a putut fi contactat; verificați conexiunea și încercați din nou',
+      unexpected_response: 'Serverul a dat un răspuns pe care consola nu îl înțelege; încercați din nou mai târziu',
+    },
+    withFields: {
+      forbidden: 'Nu aveți dreptul să modificați {{fields}}',
+      conflict: 'Valoarea pentru {{fields}} intră în conflict cu una existentă',
+    },
+    issueSeparator: '; ',
+    staleVersion: 'Altcineva a modificat între timp acest element; reîncărcați și încercați din nou',
+  },
   validation: {
     required: 'Obligatoriu',
     max_length: 'Lungimea maximă a valorii introduse a fost depășită',

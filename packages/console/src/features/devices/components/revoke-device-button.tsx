@@ -8,14 +8,14 @@ import '../texts.ts';
 
 interface RevokeDeviceButtonProps {
   device: DeviceIdentity;
-  /** The server's message of the last failed revocation of this device, if one failed. */
+  /** What went wrong with the last failed revocation of this device (lib/error-message.ts), if one failed. */
   failure: string | undefined;
   onRevoke: (device: DeviceIdentity) => void;
 }
 
 /**
  * The row's revoke action (spec §2 "Devices list": active devices only). spec §8: after a failed
- * revocation the button itself says 'Failed to revoke device', with the server's reason under it,
+ * revocation the button itself says 'Failed to revoke device', with the reason under it,
  * and asking again is one click away; if the device turned out to be revoked after all, the
  * failure stays as text beside the Revoked status.
  */

@@ -10,7 +10,7 @@ import { ExportMenu } from '../../../components/list/export-menu.tsx';
 import { PageFrame } from '../../../components/page-frame.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { UtcTime } from '../../../components/utc-time.tsx';
-import { isApiError } from '../../../lib/api/index.ts';
+import { useErrorMessage } from '../../../lib/error-message.ts';
 import { useCurrentProject } from '../../../lib/project-context.ts';
 import { exportDevices, useDevices } from '../api/use-devices.ts';
 import { useRevokeDevice } from '../api/use-revoke-device.ts';
@@ -27,8 +27,9 @@ export default function DevicesPage() {
   // The device asked about; it stays while the dialog closes, so the closing dialog keeps its text.
   const [asked, setAsked] = useState<DeviceIdentity | null>(null);
   const [asking, setAsking] = useState(false);
-  // spec §8: a failed revocation shows on its row's button (the server's reason, by mpinId).
-  const [failures, setFailures] = useState<Record<string, string>>({});
+  // spec §8: a failed revocation shows on its row's button (its error, by mpinId; said in the language of the moment).
+  const [failures, setFailures] = useState<Record<string, { error: unknown }>>({});
+  const errorText = useErrorMessage();
   const revoke = useRevokeDevice(project.id);
   // spec §4: a closed project is read-only; the server refuses revocations there too.
   const canRevoke = project.enabled;
@@ -64,7 +65,7 @@ export default function DevicesPage() {
       },
       onError: (error) => {
         setAsking(false);
-        setFailures((current) => ({ ...current, [mpinId]: isApiError(error) || error instanceof Error ? error.message : '' }));
+        setFailures((current) => ({ ...current, [mpinId]: { error } }));
       },
     });
   };
@@ -116,10 +117,13 @@ export default function DevicesPage() {
         hiddenHeader: true,
         shrink: true,
         align: 'right',
-        render: (device) => <RevokeDeviceButton device={device} failure={failures[device.mpinId]} onRevoke={ask} />,
+        render: (device) => {
+          const failed = failures[device.mpinId];
+          return <RevokeDeviceButton device={device} failure={failed && (errorText(failed.error) ?? '')} onRevoke={ask} />;
+        },
       },
     ];
-  }, [t, userLabel, canRevoke, failures]);
+  }, [t, userLabel, canRevoke, failures, errorText]);
 
   return (
     <PageFrame

@@ -281,6 +281,57 @@ describeWithDatabase('the account page at a project’s issuer', (t) => {
     expect((await deviceRow(p.projectId, passkey.id))?.name).toBe('Unknown device');
   });
 
+  it('refuses a NUL, a lone surrogate or a control character in any field of any of its forms with a 400, changing nothing', async () => {
+    const { p, email, passkey } = await setUp({ enableRegistrationCode: true });
+    // Another session, so the page offers to sign out of one and of the others.
+    await signInToAccount(p, email, passkey);
+    const { browser, page } = await signInToAccount(p, email, passkey);
+    const confirm = await browser.get(`${accountUrl(p)}/passkeys/remove?passkey=${encodeURIComponent(passkey.id)}`);
+    const create = /<a class="button secondary" href="([^"]+)">Create a passkey<\/a>/.exec(page.text)?.[1] as string;
+    const newPage = await browser.get(new URL(create, page.url).href);
+    const { response } = createPasskey(pageOptions<CreationOptions>(newPage.text), app.baseUrl);
+    const rename = formNamed(page, 'Save');
+    const adding = formNamed(newPage, 'Create a passkey');
+    const posted = [
+      { ...rename, fields: { ...rename.fields, name: 'Renamed' } },
+      formNamed(confirm, 'Remove'),
+      { ...adding, fields: { ...adding.fields, response: JSON.stringify(response) } },
+      formNamed(page, 'Get a QuickCode'),
+      formNamed(page, 'Sign out'),
+      formNamed(page, 'Sign out everywhere else'),
+      formNamed(page, 'Sign out here'),
+    ];
+    const count = async (sql: string) => (await t.db.query(sql, [p.projectId])).rows.length;
+    const state = async () => ({
+      devices: (await t.db.query('SELECT id, name, revoked FROM devices WHERE project_id = $1 ORDER BY id', [p.projectId])).rows,
+      sessions: await count(`SELECT 1 FROM oidc_payloads WHERE issuer = $1 AND kind = 'Session'`),
+      events: await count('SELECT 1 FROM audit_events WHERE project_id = $1'),
+      quickCodes: await count('SELECT 1 FROM registration_codes WHERE project_id = $1'),
+    });
+    const before = await state();
+    // A lone surrogate has no UTF-8 form: a browser can only send the bytes of its CESU-8 encoding.
+    const bad = { NUL: '%00', 'a lone surrogate': '%ED%A0%80', 'a control character': '%1B' };
+    for (const form of posted) {
+      expect(Object.keys(form.fields).length, form.action).toBeGreaterThan(0);
+      for (const field of Object.keys(form.fields)) {
+        for (const [what, raw] of Object.entries(bad)) {
+          const body = Object.entries(form.fields)
+            .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}${name === field ? raw : ''}`)
+            .join('&');
+          const answer = await browser.request(form.action, { urlencoded: body });
+          expect(answer.status, `${what} in ${field} of ${form.action}: ${answer.text}`).toBe(400);
+        }
+      }
+    }
+    // In a field's name too.
+    const badName = `${new URLSearchParams(rename.fields).toString()}&name=Renamed&x%00=1`;
+    expect((await browser.request(rename.action, { urlencoded: badName })).status).toBe(400);
+    expect(await state()).toEqual(before);
+    // Still signed in, and the same form goes through clean.
+    const renamed = await browser.request(rename.action, { form: { ...rename.fields, name: 'Renamed' } });
+    expect(renamed.status, renamed.text).toBe(303);
+  });
+
   it('registers a passkey made from a session no passkey began as the account page’s: under limitRegCodeVerified it issues no QuickCode', async () => {
     const { p, email, passkey } = await setUp({ enableRegistrationCode: true, limitRegCodeVerified: true });
     const { browser, page } = await signInToAccount(p, email, passkey);

@@ -23,26 +23,21 @@ export interface AccountActor {
 /** A passkey the browser created and the page verified, as it is stored. */
 export type NewPasskey = Pick<Device, 'id' | 'publicKey' | 'counter' | 'transports' | 'name' | 'ip' | 'country' | 'registeredWith'>;
 
+/** What the changes need: the database, the time, the sealing keys and each project's event recorder. */
+type ChangesDeps = { db: Db; clock: Clock; secretBox: SecretBox; eventsOf(projectId: string): IssuerEvents };
+
 /**
  * The changes an end user makes on their own account page (account-pages.ts, docs/decisions/0040):
  * each in one transaction with the project locked open (a closed project changes nothing, spec §4)
  * and its audit event; what the page shows and asks is the routes' part.
  */
-export function accountChanges(deps: { db: Db; clock: Clock; secretBox: SecretBox; eventsOf(projectId: string): IssuerEvents }) {
-  const { db, clock, secretBox } = deps;
+export function accountChanges(deps: ChangesDeps) {
+  return { ...passkeyChanges(deps), ...sessionChanges(deps) };
+}
 
-  /** Sessions ended in `tx`: their applications' back-channel logout notices, and the sign-out event. */
-  async function signedOut(tx: Db, a: AccountActor, ended: EndedSession[], which: 'this' | 'one' | 'others'): Promise<number> {
-    const logoutNotices = await queueBackchannelLogouts(tx, a.projectId, ended, 'user_signed_out', clock.now());
-    await deps.eventsOf(a.projectId).record(tx, a.origin, {
-      scope: 'oidc',
-      status: 'success',
-      action: 'sign_out',
-      userId: a.user.identity,
-      details: { sessions: which, sessionsEnded: ended.length, logoutNotices },
-    });
-    return logoutNotices;
-  }
+/** The changes to their passkeys and QuickCode. */
+function passkeyChanges(deps: ChangesDeps) {
+  const { db, clock, secretBox } = deps;
 
   return {
     /** Renames an active passkey of theirs; null when there is none of that id. */
@@ -133,7 +128,27 @@ export function accountChanges(deps: { db: Db; clock: Clock; secretBox: SecretBo
         });
       });
     },
+  };
+}
 
+/** The changes to their sessions. */
+function sessionChanges(deps: ChangesDeps) {
+  const { db, clock, secretBox } = deps;
+
+  /** Sessions ended in `tx`: their applications' back-channel logout notices, and the sign-out event. */
+  async function signedOut(tx: Db, a: AccountActor, ended: EndedSession[], which: 'this' | 'one' | 'others'): Promise<number> {
+    const logoutNotices = await queueBackchannelLogouts(tx, a.projectId, ended, 'user_signed_out', clock.now());
+    await deps.eventsOf(a.projectId).record(tx, a.origin, {
+      scope: 'oidc',
+      status: 'success',
+      action: 'sign_out',
+      userId: a.user.identity,
+      details: { sessions: which, sessionsEnded: ended.length, logoutNotices },
+    });
+    return logoutNotices;
+  }
+
+  return {
     /**
      * Ends one other session of theirs (`which`, a row id) or every other (`others`), `current`
      * being this browser's; answers the logout notices queued, or null when there is no such other session.

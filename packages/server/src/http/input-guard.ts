@@ -72,6 +72,32 @@ export function decodeUtf8Strictly(bytes: Buffer): string | null {
   }
 }
 
+/**
+ * The first field of a parsed form whose name or value is not clean text by the domain's rule (the
+ * one the API's contract schemas apply to a JSON body's strings): `body.{name}`, or `body` for a
+ * name. Null when every field is clean, or when the body is not an object.
+ */
+export function findUncleanField(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null) return null;
+  for (const [name, value] of Object.entries(body)) {
+    if (!isCleanText(name)) return 'body';
+    if (typeof value === 'string' && !isCleanText(value)) return `body.${name}`;
+  }
+  return null;
+}
+
+/**
+ * The guard of the pages that take forms (`scope`): a field holding a NUL byte, another control
+ * character or a lone surrogate is the same 400 as the API's, before any route reads it. (A lone
+ * surrogate's bytes are not UTF-8: the form parser refuses them before this, also with a 400.)
+ */
+export function guardFormFields(scope: FastifyInstance): void {
+  scope.addHook('preValidation', async (request) => {
+    const field = findUncleanField(request.body);
+    if (field !== null) throw new DomainError('validation_failed', 'Invalid request', [issue(field)]);
+  });
+}
+
 /** The 400 of a body that is not valid UTF-8. */
 export function invalidBodyEncoding(): DomainError {
   return new DomainError('validation_failed', 'Invalid request', [issue('body')]);

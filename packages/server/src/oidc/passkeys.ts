@@ -172,7 +172,7 @@ function transportsFor(method: 'device' | 'phone', stored: readonly string[] | u
 /** A QuickCode: 6 random digits. */
 /**
  * How a passkey created on the end user's account page from a session no passkey began is
- * registered (account-pages.ts): the session does not tell whether a QuickCode proved who they are.
+ * registered (account/new-passkey-step.ts): the session does not tell whether a QuickCode proved who they are.
  */
 export const ACCOUNT_PAGE_REGISTRATION = 'account_page';
 

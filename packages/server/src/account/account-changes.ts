@@ -4,11 +4,10 @@ import type { Db } from '../db/db.ts';
 import { lockOpenProject } from '../people/open-project.ts';
 import type { EventOrigin, IssuerEvents } from '../events/end-user-event.ts';
 import { QUICK_CODE_TTL_MS, quickCodeHashOf } from '../oidc/passkeys.ts';
-import { endSessionOfUser, endSessionsOfDevice, sessionsOfUser, type EndedSession } from '../oidc/payloads.repository.ts';
-import { queueBackchannelLogouts } from '../people/backchannel-logouts.ts';
-import { insertDevice, renameDevice, revokeDevice, userDevices, type Device } from '../people/devices.repository.ts';
+import { insertDevice, renameDevice, type Device } from '../people/devices.repository.ts';
 import type { ProjectUser } from '../people/end-users.repository.ts';
-import { deleteCodesIssuedBy, replaceRegistrationCode } from '../people/registration-codes.repository.ts';
+import { replaceRegistrationCode } from '../people/registration-codes.repository.ts';
+import { endSessions, revokePasskey, type Ended, type SessionsToEnd } from '../people/revocation.ts';
 
 /** The revocation reason of a passkey its owner removed on the account page (an administrator's is PORTAL_REVOKE). */
 export const REMOVED_BY_USER = 'USER_REMOVED';
@@ -67,19 +66,17 @@ function passkeyChanges(deps: ChangesDeps) {
       const { projectId } = a;
       return db.transaction(async (tx) => {
         await lockOpenProject(tx, projectId);
-        const owned = (await userDevices(tx, projectId, a.user.id)).some((d) => d.id === mpinId && !d.revoked);
-        const revoked = owned ? await revokeDevice(tx, { projectId, id: mpinId, reason: REMOVED_BY_USER, now: clock.now() }) : null;
-        if (!revoked) return null;
-        const ended = await endSessionsOfDevice(tx, secretBox, projectId, mpinId);
-        const logoutNotices = await queueBackchannelLogouts(tx, projectId, ended, 'device_revoked', clock.now());
-        await deleteCodesIssuedBy(tx, projectId, mpinId);
+        const now = clock.now();
+        const removed = await revokePasskey(tx, secretBox, { projectId, mpinId, reason: REMOVED_BY_USER, now, ownerId: a.user.id });
+        if (!removed) return null;
+        const { device: revoked, sessionsEnded, logoutNotices } = removed;
         await deps.eventsOf(projectId).record(tx, a.origin, {
           scope: 'oidc',
           status: 'success',
           action: 'device.revoke',
           userId: a.user.identity,
           deviceName: revoked.name,
-          details: { mpinId, reason: REMOVED_BY_USER, sessionsEnded: ended.length, logoutNotices },
+          details: { mpinId, reason: REMOVED_BY_USER, sessionsEnded, logoutNotices },
         });
         return revoked;
       });
@@ -135,17 +132,24 @@ function passkeyChanges(deps: ChangesDeps) {
 function sessionChanges(deps: ChangesDeps) {
   const { db, clock, secretBox } = deps;
 
-  /** Sessions ended in `tx`: their applications' back-channel logout notices, and the sign-out event. */
-  async function signedOut(tx: Db, a: AccountActor, ended: EndedSession[], which: 'this' | 'one' | 'others'): Promise<number> {
-    const logoutNotices = await queueBackchannelLogouts(tx, a.projectId, ended, 'user_signed_out', clock.now());
+  /** Ends the sessions `which` says, their applications told, with the sign-out event; null when none ended. */
+  async function signedOut(tx: Db, a: AccountActor, which: SessionsToEnd, told: 'this' | 'one' | 'others'): Promise<number | null> {
+    const ended: Ended = await endSessions(tx, secretBox, {
+      projectId: a.projectId,
+      userId: a.user.id,
+      which,
+      cause: 'user_signed_out',
+      now: clock.now(),
+    });
+    if (ended.sessionsEnded === 0 && told === 'one') return null;
     await deps.eventsOf(a.projectId).record(tx, a.origin, {
       scope: 'oidc',
       status: 'success',
       action: 'sign_out',
       userId: a.user.identity,
-      details: { sessions: which, sessionsEnded: ended.length, logoutNotices },
+      details: { sessions: told, ...ended },
     });
-    return logoutNotices;
+    return ended.logoutNotices;
   }
 
   return {
@@ -157,23 +161,16 @@ function sessionChanges(deps: ChangesDeps) {
       const { projectId } = a;
       return db.transaction(async (tx) => {
         await lockOpenProject(tx, projectId);
-        if (which === 'others') {
-          const ended: EndedSession[] = [];
-          for (const s of await sessionsOfUser(tx, secretBox, projectId, a.user.id)) {
-            if (s.id !== current) ended.push(...(await endSessionOfUser(tx, secretBox, projectId, a.user.id, s.id)));
-          }
-          return signedOut(tx, a, ended, 'others');
-        }
+        if (which === 'others') return signedOut(tx, a, { allBut: current }, 'others');
         // This browser's own session ends with "Sign out here".
         if (which === current) return null;
-        const ended = await endSessionOfUser(tx, secretBox, projectId, a.user.id, which);
-        return ended.length === 0 ? null : signedOut(tx, a, ended, 'one');
+        return signedOut(tx, a, { only: which }, 'one');
       });
     },
 
     /** Ends this browser's session (`current`); answers the logout notices queued. */
     async signOutHere(a: AccountActor, current: string): Promise<number> {
-      return db.transaction(async (tx) => signedOut(tx, a, await endSessionOfUser(tx, secretBox, a.projectId, a.user.id, current), 'this'));
+      return db.transaction(async (tx) => (await signedOut(tx, a, { only: current }, 'this')) ?? 0);
     },
   };
 }

@@ -28,6 +28,21 @@ export function listRows(page: Page, table: string): Locator {
   return page.getByRole('table', { name: table }).locator('tbody').getByRole('row');
 }
 
+/**
+ * Every cell the table's rows show is wholly in view once the page is scrolled to it: no status or
+ * action cut off at the table's edge, as when a table wider than a phone scrolled sideways and a
+ * passkey's "Revocă" read "Revo" (issue 35). Only the page scrolls, up or down: scrolling the cell
+ * into view would also scroll the table's box sideways and hide the fault.
+ */
+export async function expectRowsWhollyInView(page: Page, table: string): Promise<void> {
+  const rows = listRows(page, table);
+  await expect(rows.first()).toBeVisible();
+  for (const cell of await rows.getByRole('cell').all()) {
+    await cell.evaluate((element) => window.scrollBy(0, element.getBoundingClientRect().top - window.innerHeight / 3));
+    await expect(cell, `a cell of ${table}`).toBeInViewport({ ratio: 1 });
+  }
+}
+
 export function deviceRow(page: Page, userId: string): Locator {
   return listRows(page, 'Devices').filter({ hasText: userId });
 }

@@ -8,6 +8,7 @@ import {
   goToAppSignIn,
   registerPasskey,
 } from '../support/passkey-pages.ts';
+import { expectRowsWhollyInView } from '../support/devices-pages.ts';
 import { startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
 import { clickLanguage, expectPageLanguage } from '../support/language-pages.ts';
 import { clickPaletteOptionIn, openPalette, search } from '../support/search-pages.ts';
@@ -78,6 +79,18 @@ test('an administrator finds a user by the palette, blocks them (their next sign
       await expectPageLanguage(page, language);
       await saveShots(page, `user-${language}`, { phone: true });
     }
+  });
+
+  await test.step('on a phone and a tablet, in Romanian, each row of their tables shows its status and its actions whole', async () => {
+    const size = page.viewportSize();
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 768, height: 1024 },
+    ]) {
+      await page.setViewportSize(viewport);
+      for (const table of ['Chei de acces', 'Sesiuni', 'Evenimente recente']) await expectRowsWhollyInView(page, table);
+    }
+    if (size) await page.setViewportSize(size);
     await clickLanguage(page, 'English');
     await expectPageLanguage(page, 'en');
   });

@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from '../../lib/i18n/react.tsx';
 import { ErrorAlert } from '../error-alert.tsx';
 import classes from './list.module.css';
+import { useStackedRows } from './use-stacked-rows.ts';
 import '../texts.ts';
 
 export interface Column<T> {
@@ -13,7 +14,7 @@ export interface Column<T> {
   /** The list's sort field for this column; without one the column is not sortable. */
   sortField?: string;
   render: (row: T) => ReactNode;
-  /** The header is for assistive technology only (an actions column). */
+  /** The header is for assistive technology only: an actions column, at a stacked row's end. */
   hiddenHeader?: boolean;
   /** Keep the column as narrow as its content (badges, actions). */
   shrink?: boolean;
@@ -22,9 +23,18 @@ export interface Column<T> {
   hiddenOnPhone?: boolean;
 }
 
-function cellClass(column: { shrink?: boolean; hiddenOnPhone?: boolean }): string | undefined {
-  const names = [column.shrink ? classes.shrink : null, column.hiddenOnPhone ? classes.phoneHidden : null].filter(Boolean);
+function cellClass(column: { shrink?: boolean; hiddenOnPhone?: boolean; align?: 'left' | 'right' }): string | undefined {
+  const names = [
+    column.shrink ? classes.shrink : null,
+    column.hiddenOnPhone ? classes.phoneHidden : null,
+    column.align === 'right' ? classes.end : null,
+  ].filter(Boolean);
   return names.length > 0 ? names.join(' ') : undefined;
+}
+
+/** A cell's column name, shown beside its value when the rows stack; an actions column has none. */
+function cellLabel(column: { header: string; hiddenHeader?: boolean }): string | undefined {
+  return column.hiddenHeader ? undefined : column.header;
 }
 
 export interface DataTableProps<T> {
@@ -50,7 +60,9 @@ const ARIA_SORT = { asc: 'ascending', desc: 'descending' } as const;
 
 /**
  * spec §2 "List pages (common)": sortable column headers (a button in each header cell, aria-sort on
- * the sorted one), the rows, and in their place the no-records message or the load error.
+ * the sorted one), the rows, and in their place the no-records message or the load error. On a phone,
+ * or wherever the table is wider than its box, the rows stack: each cell a line of its column's name
+ * and its value, the actions at the row's end (useStackedRows).
  */
 export function DataTable<T>({
   label,
@@ -67,6 +79,7 @@ export function DataTable<T>({
   skeletonRows = 3,
 }: DataTableProps<T>) {
   const { t } = useTranslation('ui');
+  const stacking = useStackedRows();
   const span = columns.length;
 
   let body: ReactNode;
@@ -82,7 +95,7 @@ export function DataTable<T>({
     body = Array.from({ length: skeletonRows }, (_, i) => (
       <Table.Tr key={`skeleton-${i}`} aria-hidden="true">
         {columns.map((column) => (
-          <Table.Td key={column.key} className={cellClass(column)}>
+          <Table.Td key={column.key} className={cellClass(column)} data-label={cellLabel(column)}>
             <Skeleton height={14} radius="sm" width={column.shrink ? 48 : '70%'} />
           </Table.Td>
         ))}
@@ -102,18 +115,29 @@ export function DataTable<T>({
   } else {
     body = rows.map((row) => (
       <Table.Tr key={rowKey(row)}>
-        {columns.map((column) => (
-          <Table.Td key={column.key} className={cellClass(column)} ta={column.align}>
-            {column.render(row)}
-          </Table.Td>
-        ))}
+        {columns.map((column) => {
+          const content = column.render(row);
+          return (
+            <Table.Td
+              key={column.key}
+              className={cellClass(column)}
+              data-label={cellLabel(column)}
+              data-empty={content === null || content === undefined || content === false || undefined}
+            >
+              {/* One box for the value, whatever it is made of: stacked, it is the line's second column. */}
+              <div className={classes.cellValue}>{content}</div>
+            </Table.Td>
+          );
+        })}
       </Table.Tr>
     ));
   }
 
   return (
-    <div className={classes.tableScroll}>
+    <div ref={stacking.box} className={classes.tableScroll}>
+      <div ref={stacking.probe} className={classes.widthProbe} aria-hidden="true" />
       <Table
+        ref={stacking.table}
         aria-label={label}
         aria-busy={loading || refreshing}
         verticalSpacing="sm"
@@ -121,13 +145,19 @@ export function DataTable<T>({
         highlightOnHover={Boolean(rows?.length)}
         className={refreshing ? `${classes.table} ${classes.refreshing}` : classes.table}
       >
-        <Table.Thead>
+        {/* Stacked, the header row is only its sort buttons, above the rows; without one it is read, not seen. */}
+        <Table.Thead data-sortable={columns.some((column) => column.sortField !== undefined) || undefined}>
           <Table.Tr>
             {columns.map((column) => {
               const field = column.sortField;
               const sorted = field !== undefined && field === sort;
               return (
-                <Table.Th key={column.key} aria-sort={sorted ? ARIA_SORT[direction] : undefined} className={cellClass(column)} ta={column.align}>
+                <Table.Th
+                  key={column.key}
+                  aria-sort={sorted ? ARIA_SORT[direction] : undefined}
+                  className={cellClass(column)}
+                  data-sortable={field !== undefined || undefined}
+                >
                   {column.hiddenHeader ? (
                     <VisuallyHidden>{column.header}</VisuallyHidden>
                   ) : field ? (

@@ -26,7 +26,11 @@ export function PageFrame({ title, description, actions, children }: PageFramePr
             </Text>
           ) : null}
         </Stack>
-        {actions ? <Group gap="sm">{actions}</Group> : null}
+        {actions ? (
+          <Group gap="sm" className={classes.actions}>
+            {actions}
+          </Group>
+        ) : null}
       </Group>
       {children}
     </Stack>

@@ -276,7 +276,7 @@ describeEachDatabase('end users: the list, the data export, erasure', (t) => {
     const admin = await signedInAccount(app, t.db);
     const projectId = await createProject(admin);
     const email = uniqueEmail('erased');
-    const { id } = await endUserIn(app, t.db, projectId, { email, devices: 2 });
+    const { id, mpinIds } = await endUserIn(app, t.db, projectId, { email, devices: 2 });
     // Their events as the issuer writes them: a sign-in (counted in usage) and a refusal.
     const { projectEvents } = await import('../src/events/project-events.ts');
     const events = projectEvents({ db: t.db, clock: app.clock, secretBox: app.services.secretBox, countries: { countryOf: () => 'RO' }, projectId });
@@ -287,7 +287,7 @@ describeEachDatabase('end users: the list, the data export, erasure', (t) => {
       action: 'sign_in',
       userId: email,
       usage: 'oidc',
-      details: { method: 'passkey' },
+      details: { method: 'passkey', mpinId: mpinIds[0] },
     });
     await events.refusal(origin, { scope: 'oidc', status: 'failed', action: 'sign_in', userId: email, details: { method: 'email_code', email } });
     const usage = async () =>
@@ -315,6 +315,8 @@ describeEachDatabase('end users: the list, the data export, erasure', (t) => {
     }
     expect(dump.filter((row) => row.toLowerCase().includes(email.toLowerCase()))).toEqual([]);
     expect(dump.filter((row) => row.includes(id))).toEqual([]);
+    // Nor their passkeys' credential ids (an event's details named one).
+    expect(dump.filter((row) => mpinIds.some((mpinId) => row.includes(mpinId)))).toEqual([]);
 
     const { rows: kept } = await t.db.query<{
       user_id: string;
@@ -326,6 +328,7 @@ describeEachDatabase('end users: the list, the data export, erasure', (t) => {
     expect(kept).toHaveLength(2);
     expect(kept.every((e) => e.user_id === res.body.pseudonym && e.ip === null && e.user_agent === null && e.country === 'RO')).toBe(true);
     expect(kept[1]?.details).toMatchObject({ action: 'sign_in', email: res.body.pseudonym });
+    expect(kept[0]?.details).toMatchObject({ action: 'sign_in', method: 'passkey', mpinId: null });
     expect(await usage()).toBe(usageBefore);
     // The deletion is an event too, naming the pseudonym only; the other user is untouched.
     const { rows: deletion } = await t.db.query<{ user_id: string }>(

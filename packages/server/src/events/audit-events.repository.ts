@@ -147,17 +147,23 @@ function webhookData(id: string, e: NewAuditEvent) {
 /**
  * Erasure (GDPR art. 17; docs/decisions/0038): the events that name the person keep happening but
  * name them by `pseudonym` — in the userID column and in any top-level detail that held their
- * identity or their id — with no address, user agent or device name. Rewritten through
+ * identity or their id — with no address, user agent or device name, and no credential id of
+ * theirs (`credentials`: a detail that named one is null). Rewritten through
  * audit_events_user_idx; answers how many.
  */
-export async function pseudonymiseEventsOf(tx: Db, e: { projectId: string; id: string; identity: string; pseudonym: string }): Promise<number> {
+export async function pseudonymiseEventsOf(
+  tx: Db,
+  e: { projectId: string; id: string; identity: string; pseudonym: string; credentials: readonly string[] },
+): Promise<number> {
   const { rows } = await tx.query<{ n: number }>(
     `WITH renamed AS (UPDATE audit_events SET user_id = $3, ip = NULL, user_agent = NULL, device_name = NULL,
-            details = (SELECT coalesce(jsonb_object_agg(k, CASE WHEN v = to_jsonb($2::text) OR v = to_jsonb($4::text) THEN to_jsonb($3::text) ELSE v END), '{}'::jsonb)
+            details = (SELECT coalesce(jsonb_object_agg(k, CASE WHEN v = to_jsonb($2::text) OR v = to_jsonb($4::text) THEN to_jsonb($3::text)
+                                                                 WHEN jsonb_typeof(v) = 'string' AND v #>> '{}' = ANY($5::text[]) THEN 'null'::jsonb
+                                                                 ELSE v END), '{}'::jsonb)
                          FROM jsonb_each(details) AS d(k, v))
       WHERE project_id = $1 AND user_id = $2 RETURNING 1)
      SELECT count(*)::int AS n FROM renamed`,
-    [e.projectId, e.identity, e.pseudonym, e.id],
+    [e.projectId, e.identity, e.pseudonym, e.id, e.credentials],
   );
   return rows[0]?.n ?? 0;
 }

@@ -16,7 +16,7 @@ import type { Actor } from '../../http/actor.ts';
 import { eventsOfUser, pseudonymiseEventsOf } from '../../events/audit-events.repository.ts';
 import { deleteLoginCodesOf } from '../../oidc/login-codes.repository.ts';
 import { oidcRefs, sessionsOfUser } from '../../oidc/payloads.repository.ts';
-import { devicesOfUser } from '../../people/devices.repository.ts';
+import { devicesOfUser, userDevices } from '../../people/devices.repository.ts';
 import { deleteEndUser, findEndUser, setBlocked } from '../../people/end-users.repository.ts';
 import { deleteVerificationsOf } from '../../people/identity-verifications.repository.ts';
 import { lockOpenProject } from '../../people/open-project.ts';
@@ -82,7 +82,8 @@ export function createEndUsersService({ db, clock, audit, secretBox, logoutNotic
     await deleteLoginCodesOf(tx, e.projectId, e.identity);
     await deleteVerificationsOf(tx, e.projectId, e.identity);
     await deleteMessagesOf(tx, e.projectId, e.identity);
-    const events = await pseudonymiseEventsOf(tx, e);
+    const credentials = (await userDevices(tx, e.projectId, e.id)).map((d) => d.id);
+    const events = await pseudonymiseEventsOf(tx, { ...e, credentials });
     await deleteEndUser(tx, e.projectId, e.id);
     return events;
   }

@@ -131,6 +131,12 @@ export async function expectHistoryRow(page: Page, section: string, row: RegExp,
   await expect(historyDrawer(page, section).getByRole('row', { name: row })).toContainText(text);
 }
 
+/** Each change in the drawer is labelled by what it was ("Saved", "Signing key rotated"), never by its raw action. */
+export async function expectHistoryAction(page: Page, section: string, label: string): Promise<void> {
+  await expect(historyDrawer(page, section).getByText(label, { exact: true }).first()).toBeVisible();
+  await expect(historyDrawer(page, section).getByText(/^history\.actions\./i)).toHaveCount(0);
+}
+
 /** The drawer slides in: waits until its animations have finished and it stands still. */
 export async function expectHistoryDrawerStill(page: Page, section: string): Promise<void> {
   await historyDrawer(page, section).evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished)));

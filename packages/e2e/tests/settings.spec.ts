@@ -23,6 +23,7 @@ import {
   clickSwitch,
   expectCloseProjectButton,
   expectConfirmCloseEnabled,
+  expectHistoryAction,
   expectHistoryDrawerStill,
   expectHistoryRow,
   expectIssuer,
@@ -107,6 +108,7 @@ test('a project admin edits General, Branding, User Verification and OpenID Conn
   await test.step('Branding history: the change is listed, and its earlier value goes back into the form', async () => {
     await clickHistory(page);
     await expectHistoryRow(page, 'Branding', /supportEmail/, 'help@shop.example');
+    await expectHistoryAction(page, 'Branding', 'Saved');
     // The drawer slides in: the picture waits for it to stand still.
     await expectHistoryDrawerStill(page, 'Branding');
     await saveShots(page, 'settings-history');

@@ -7,6 +7,7 @@ import { formatUtcDateTime } from '../../../lib/format-date.ts';
 import { useSettingsHistory } from '../api/use-settings-history.ts';
 import '../texts.ts';
 import classes from './settings.module.css';
+import type { settingsTexts } from '../texts.en.ts';
 
 interface SettingsHistoryProps {
   projectId: string;
@@ -75,7 +76,7 @@ function ChangeEntry({ change, onRestore }: { change: SettingsChange; onRestore:
           {formatUtcDateTime(change.createdAt)}
         </Text>
         <Badge variant="light" color="gray">
-          {t(`history.actions.${change.action}`)}
+          {t(`history.actions.${actionKey(change.action)}`)}
         </Badge>
       </Group>
       <Text size="xs" c="dimmed" mb="xs">
@@ -136,4 +137,9 @@ function shown(value: unknown, empty: string): string {
   if (Array.isArray(value)) return value.length === 0 ? empty : value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join('\n');
   if (typeof value === 'string') return value;
   return JSON.stringify(value);
+}
+
+/** A change's action as its text's key: the catalogue reads dots as nesting, so `issuer.keys.rotate` is `issuer_keys_rotate`. */
+function actionKey(action: string): keyof typeof settingsTexts.history.actions {
+  return action.replaceAll('.', '_') as keyof typeof settingsTexts.history.actions;
 }

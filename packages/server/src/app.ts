@@ -75,6 +75,7 @@ import { issuerSite, routeCustomDomains } from './issuer/custom-domains.ts';
 import { registerProjectIssuerRoutes } from './issuer/issuer.routes.ts';
 import { registerAccountPages } from './account/account-pages.ts';
 import { deleteEndedRegistrationCodes } from './people/registration-codes.repository.ts';
+import { deleteExpiredVerifications } from './people/identity-verifications.repository.ts';
 import type { BackchannelDelivery } from './people/backchannel-logouts.ts';
 import { secretBoxFor } from './secret-key.ts';
 
@@ -308,6 +309,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
       await sessions.purgeExpired();
       // Codes and limits of the console's provider and of every project's issuer share their tables.
       await createLoginCodes({ db, clock, mailer, secretBox }, CONSOLE_ISSUER).purgeExpired();
+      await deleteExpiredVerifications(db, clock.now());
       await deleteExpiredOidcPayloads(db);
       await deleteRetiredSigningKeys(db);
       await ensureEventPartitions(db, clock.now(), config.eventRetentionMonths);

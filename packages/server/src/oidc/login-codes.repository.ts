@@ -58,10 +58,9 @@ export async function consumeLoginCode(db: Db, issuer: string, interactionRef: s
   return rows.length > 0;
 }
 
-/** Expired codes, and expired links and custom verification requests (docs/decisions/0018). */
+/** Expired codes (a project's expired links and verification requests: people/identity-verifications.repository.ts). */
 export async function deleteStaleLoginCodes(db: Db, before: Date): Promise<void> {
   await db.query('DELETE FROM login_codes WHERE expires_at <= $1', [before]);
-  await db.query('DELETE FROM identity_verifications WHERE expires_at <= $1', [before]);
 }
 
 /** The codes mailed to `email` at `issuer` (an erased person's). */

@@ -101,3 +101,8 @@ export async function useVerification(db: Db, p: { projectId: string; interactio
 export async function deleteVerificationsOf(tx: Db, projectId: string, identity: string): Promise<void> {
   await tx.query('DELETE FROM identity_verifications WHERE project_id = $1 AND identity = $2', [projectId, identity]);
 }
+
+/** Expired links and custom verification requests (docs/decisions/0018), swept with the other codes. */
+export async function deleteExpiredVerifications(db: Db, before: Date): Promise<void> {
+  await db.query('DELETE FROM identity_verifications WHERE expires_at <= $1', [before]);
+}

@@ -3,7 +3,15 @@ import { promisify } from 'node:util';
 import type { Issuer, SigningKey } from '@latchkey/domain';
 import { randomToken, type SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
-import { getOrCreateServerKey } from './server-keys.repository.ts';
+import {
+  deleteRetiredKeys,
+  getOrCreateServerKey,
+  hasServerKey,
+  keepSigning,
+  lockServerKey,
+  publishedKeyRows,
+  storeSealedKey,
+} from './server-keys.repository.ts';
 
 type SigningAlg = Issuer['id_token_signing_alg'];
 
@@ -29,15 +37,6 @@ const keyName = (issuer: string, alg: SigningAlg) => `project:${issuer}:signing:
 /** An issuer's keys' names start so: its current key of each algorithm, and those rotated away (`…:{alg}:{kid}`). */
 const prefixOf = (issuer: string) => `project:${issuer}:signing:`;
 
-/** Seals and stores a signing key under `name` (the sealing context names the row, as getOrCreateServerKey's does). */
-async function storeKey(db: Db, box: SecretBox, name: string, key: JsonWebKey, retireAt: Date | null): Promise<void> {
-  await db.query(
-    `INSERT INTO server_keys (name, value, sealed, created_at, retire_at) VALUES ($1, 'null'::jsonb, $2, now(), $3)
-     ON CONFLICT (name) DO UPDATE SET sealed = EXCLUDED.sealed, value = EXCLUDED.value, created_at = EXCLUDED.created_at, retire_at = EXCLUDED.retire_at`,
-    [name, box.sealJson(key, `server_keys:${name}`), retireAt],
-  );
-}
-
 /**
  * An issuer's signing keys (private JWKs): the key of `alg` signs (generated on first use); keys
  * that stopped signing — rotated away, or of an algorithm the issuer left — stay published until
@@ -47,30 +46,19 @@ async function storeKey(db: Db, box: SecretBox, name: string, key: JsonWebKey, r
  */
 export async function issuerSigningKeys(db: Db, box: SecretBox, issuer: string, alg: SigningAlg, graceSeconds: number): Promise<JsonWebKey[]> {
   const name = keyName(issuer, alg);
-  const { rows: stored } = await db.query('SELECT 1 FROM server_keys WHERE name = $1', [name]);
   // Generated only when missing; a key another instance stored meanwhile wins (getOrCreateServerKey).
-  const fresh = stored.length > 0 ? null : await privateJwk(alg);
+  const fresh = (await hasServerKey(db, name)) ? null : await privateJwk(alg);
   const current = await getOrCreateServerKey<JsonWebKey>(db, box, name, () => fresh ?? {});
   const prefix = prefixOf(issuer);
   // RS256 is always supported (OpenID Connect Discovery §3, Core §15.1): beside another algorithm's
   // key, its key stays published and never retires.
   const rs256 = keyName(issuer, 'RS256');
   if (alg !== 'RS256') {
-    const { rows: hasRs256 } = await db.query('SELECT 1 FROM server_keys WHERE name = $1', [rs256]);
-    const generated = hasRs256.length > 0 ? null : await privateJwk('RS256');
+    const generated = (await hasServerKey(db, rs256)) ? null : await privateJwk('RS256');
     await getOrCreateServerKey<JsonWebKey>(db, box, rs256, () => generated ?? {});
   }
-  await db.query('UPDATE server_keys SET retire_at = NULL WHERE name = ANY($1) AND retire_at IS NOT NULL', [[name, rs256]]);
-  await db.query(
-    `UPDATE server_keys SET retire_at = now() + make_interval(secs => $3)
-      WHERE left(name, length($1)) = $1 AND name <> $2 AND name <> $4 AND position(':' in substr(name, length($1) + 1)) = 0 AND retire_at IS NULL`,
-    [prefix, name, graceSeconds, rs256],
-  );
-  const { rows } = await db.query<{ name: string }>(
-    `SELECT name FROM server_keys WHERE left(name, length($1)) = $1 AND name <> $2 AND (retire_at > now() OR name = $3) ORDER BY created_at DESC`,
-    [prefix, name, rs256],
-  );
-  const earlier = await Promise.all(rows.map((row) => getOrCreateServerKey<JsonWebKey>(db, box, row.name, () => ({}))));
+  const names = await keepSigning(db, { prefix, current: name, rs256, graceSeconds });
+  const earlier = await Promise.all(names.map((earlierName) => getOrCreateServerKey<JsonWebKey>(db, box, earlierName, () => ({}))));
   // The current algorithm's key first: oidc-provider signs with the first key that fits.
   return [current, ...earlier];
 }
@@ -90,23 +78,18 @@ export async function rotateSigningKey(
   const next = await privateJwk(alg);
   // The row is locked until commit: two rotations at once follow one another.
   await getOrCreateServerKey<JsonWebKey>(db, box, name, () => next);
-  await db.query('SELECT 1 FROM server_keys WHERE name = $1 FOR UPDATE', [name]);
+  await lockServerKey(db, name);
   const previous = await getOrCreateServerKey<JsonWebKey>(db, box, name, () => next);
   if (previous.kid === next.kid) return { previous: String(previous.kid), current: String(next.kid) };
   const retireAt = new Date(Date.now() + graceSeconds * 1000);
-  await storeKey(db, box, `${name}:${String(previous.kid)}`, previous, retireAt);
-  await storeKey(db, box, name, next, null);
+  await storeSealedKey(db, box, `${name}:${String(previous.kid)}`, previous, retireAt);
+  await storeSealedKey(db, box, name, next, null);
   return { previous: String(previous.kid), current: String(next.kid) };
 }
 
 /** An issuer's keys as the console lists them: the one signing with `alg`, then those still published. */
 export async function listSigningKeys(db: Db, box: SecretBox, issuer: string, alg: SigningAlg): Promise<SigningKey[]> {
-  const { rows } = await db.query<{ name: string; created_at: Date; retire_at: Date | null }>(
-    `SELECT name, created_at, retire_at FROM server_keys
-      WHERE left(name, length($1)) = $1 AND (name = $2 OR retire_at > now() OR retire_at IS NULL)
-      ORDER BY name = $2 DESC, created_at DESC`,
-    [prefixOf(issuer), keyName(issuer, alg)],
-  );
+  const rows = await publishedKeyRows(db, prefixOf(issuer), keyName(issuer, alg));
   const keys: SigningKey[] = [];
   for (const row of rows) {
     const key = await getOrCreateServerKey<JsonWebKey>(db, box, row.name, () => ({}));
@@ -126,7 +109,7 @@ export async function listSigningKeys(db: Db, box: SecretBox, issuer: string, al
 
 /** Forgets the keys whose grace has passed (their tokens have all expired). */
 export async function deleteRetiredSigningKeys(db: Db): Promise<void> {
-  await db.query(`DELETE FROM server_keys WHERE retire_at <= now() AND name LIKE 'project:%:signing:%'`);
+  await deleteRetiredKeys(db, 'project:%:signing:%');
 }
 
 /** Keys signing the cookies of every issuer (the cookies' paths keep issuers apart). */

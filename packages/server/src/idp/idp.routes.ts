@@ -4,7 +4,7 @@ import type { Clock } from '../clock.ts';
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import type { LoginCodes } from '../oidc/login-codes.service.ts';
-import { passkeySteps } from '../oidc/passkeys.ts';
+import { passkeySteps } from '../oidc/passkey-steps/passkey-steps.ts';
 import { mountProviders } from '../oidc/mount.ts';
 import { registerSignInPages } from '../oidc/pages/sign-in-pages.ts';
 import type { SignInSite } from '../oidc/pages/site.ts';

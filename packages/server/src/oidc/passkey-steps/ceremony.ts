@@ -1,0 +1,196 @@
+import type { Clock } from '../../clock.ts';
+import type { SecretBox } from '../../crypto.ts';
+import type { Db } from '../../db/db.ts';
+import { hitAll, type RateLimit } from '../../db/rate-limits.repository.ts';
+import type { EndUserEvent, IssuerEvents } from '../../events/end-user-event.ts';
+import { rateLimitKeyOf } from '../../http/client-address.ts';
+import { revokedPage, type PasskeyLinks } from '../pages/passkey-views.ts';
+import type { StepContext, StepOutcome } from '../pages/site.ts';
+import { emailPage, textsOf, type PageBrand } from '../pages/views.ts';
+import { quickCodeHashOf, relyingPartyOf, type LoginMethods, type Passkey, type PasskeyStore, type QuickCodeStore } from '../passkeys.ts';
+
+/**
+ * What every passkey step shares (use-passkey-step.ts, new-passkey-step.ts, quick-code-step.ts):
+ * the issuer's settings, the ceremony cookie, its per-client limits, its events and the refusal of
+ * a revoked passkey.
+ */
+
+export interface PasskeyStepsDeps {
+  db: Db;
+  clock: Clock;
+  secretBox: SecretBox;
+  publicUrl: string;
+  /** The issuer's key (a project's id, or the console's): its ceremonies, limits and codes are its own. */
+  issuerKey: string;
+  mountPath: string;
+  brand: PageBrand;
+  store: PasskeyStore;
+  /** What the steps report (a project's issuer, docs/decisions/0014); the console's records none. */
+  events?: IssuerEvents;
+  /** spec §3 enableRegistrationCode, limitRegCodeVerified, and where the codes are kept. */
+  quickCodes: { enabled: false } | { enabled: true; verifiedOnly: boolean; store: QuickCodeStore };
+  /** spec §3 loginOptions, as §4 normalises them. */
+  login: LoginMethods;
+}
+
+/** The ceremony under way in one interaction (sealed in a cookie: no instance keeps it, DESIGN "The data plane"). */
+export interface Ceremony {
+  uid: string;
+  userId: string;
+  email: string;
+  /**
+   * `passkey`: the address is known, a passkey is asked for; `verified`: the emailed code (or a
+   * QuickCode, `via`) proved the address; `quickcode`: signed in with the passkey `deviceId`, a
+   * QuickCode is on the screen until Continue.
+   */
+  step: 'passkey' | 'verified' | 'quickcode';
+  /** How a `verified` user proved who they are: what their new device is registered with. */
+  via?: string;
+  deviceId?: string;
+  /** The challenge of the options last shown (base64url), when the page was shown. */
+  challenge?: string;
+  /**
+   * The user's active passkeys as page 1 read them (a few at most), so the passkey page that
+   * follows asks the store nothing; a passkey revoked meanwhile is still refused at its use.
+   */
+  credentials?: Array<{ id: string; transports: string[] }>;
+  /** Milliseconds since the epoch. */
+  expiresAt: number;
+}
+
+export const CEREMONY_COOKIE = 'lk_issuer_passkey';
+/** Time to answer the passkey prompt or type the code; after it, the ceremony starts again from page 1. */
+const CEREMONY_TTL_MS = 10 * 60 * 1000;
+const LIMIT_WINDOW_MS = 10 * 60 * 1000;
+
+export const activeOf = (devices: Passkey[]) => devices.filter((d) => !d.revoked);
+
+export class PasskeyCeremony {
+  /** The QuickCodes' settings and store, when the issuer offers them. */
+  readonly codes: { verifiedOnly: boolean; store: QuickCodeStore } | null;
+  readonly rpID: string;
+  readonly origin: string;
+  readonly #secure: boolean;
+
+  constructor(readonly deps: PasskeyStepsDeps) {
+    this.codes = deps.quickCodes.enabled ? deps.quickCodes : null;
+    const { rpID, origin } = relyingPartyOf(deps.publicUrl);
+    this.rpID = rpID;
+    this.origin = origin;
+    this.#secure = deps.publicUrl.startsWith('https:');
+  }
+
+  #context(uid: string): string {
+    return `passkey-ceremony:${this.deps.issuerKey}:${uid}`;
+  }
+
+  #cookiePath(uid: string): string {
+    return `${this.deps.mountPath}/interaction/${encodeURIComponent(uid)}`;
+  }
+
+  links(ctx: StepContext): PasskeyLinks {
+    const base = this.#cookiePath(ctx.uid);
+    return {
+      ...ctx.links,
+      passkeyAction: `${base}/passkey`,
+      registerAction: `${base}/register`,
+      quickCodeAction: `${base}/quickcode`,
+      quickCodeContinue: `${base}/quickcode/continue`,
+    };
+  }
+
+  /** A per-client limit of this project (a keyed hash of the client's address, IPv6: its /64). */
+  #clientLimit(ctx: StepContext, name: string, max: number): RateLimit {
+    const { secretBox, issuerKey } = this.deps;
+    return {
+      name,
+      bucket: secretBox.hmac('rate-limit', ['passkeys', issuerKey, name, rateLimitKeyOf(ctx.request.ip)].join('\n')),
+      max,
+      windowMs: LIMIT_WINDOW_MS,
+    };
+  }
+
+  async tooMany(ctx: StepContext, name: string, max: number): Promise<boolean> {
+    const { db, issuerKey, clock } = this.deps;
+    return (await hitAll(db, issuerKey, [this.#clientLimit(ctx, name, max)], clock.now())) !== null;
+  }
+
+  tooManyPage(ctx: StepContext): string {
+    return emailPage(ctx.links, { error: textsOf(this.deps.brand).tooManyTries }, this.deps.brand);
+  }
+
+  quickCodeHash(userId: string, code: string): string {
+    return quickCodeHashOf(this.deps.secretBox, this.deps.issuerKey, userId, code);
+  }
+
+  save(ctx: StepContext, ceremony: Omit<Ceremony, 'uid' | 'expiresAt'>): void {
+    const value: Ceremony = { ...ceremony, uid: ctx.uid, expiresAt: this.deps.clock.now().getTime() + CEREMONY_TTL_MS };
+    ctx.reply.setCookie(CEREMONY_COOKIE, this.deps.secretBox.sealJson(value, this.#context(ctx.uid)), {
+      path: this.#cookiePath(ctx.uid),
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.#secure,
+      maxAge: CEREMONY_TTL_MS / 1000,
+    });
+  }
+
+  clear(ctx: StepContext): void {
+    ctx.reply.clearCookie(CEREMONY_COOKIE, { path: this.#cookiePath(ctx.uid), httpOnly: true, sameSite: 'lax', secure: this.#secure });
+  }
+
+  /** This interaction's ceremony at `step`, or null (none, another interaction's, expired, forged). */
+  load(ctx: StepContext, step: Ceremony['step']): Ceremony | null {
+    const sealed = ctx.request.cookies[CEREMONY_COOKIE];
+    if (!sealed) return null;
+    try {
+      const ceremony = this.deps.secretBox.openJson<Ceremony>(sealed, this.#context(ctx.uid));
+      if (ceremony.uid !== ctx.uid || ceremony.step !== step || ceremony.expiresAt <= this.deps.clock.now().getTime()) return null;
+      return ceremony;
+    } catch {
+      return null;
+    }
+  }
+
+  startOver(ctx: StepContext): StepOutcome {
+    return { redirect: ctx.links.emailPage };
+  }
+
+  /** A passkey sign-in event of `email` (docs/decisions/0014). */
+  signInEvent(email: string, status: EndUserEvent['status'], details: Record<string, unknown>, device?: Passkey): EndUserEvent {
+    return {
+      scope: 'oidc',
+      status,
+      action: 'sign_in',
+      userId: email,
+      deviceName: device?.name ?? null,
+      details: { method: 'passkey', ...(device ? { mpinId: device.id } : {}), ...details },
+      ...(status === 'success' ? { usage: 'oidc' as const } : {}),
+    };
+  }
+
+  /** A QuickCode event (scope `reg-code`); issuing one counts as `reg-code` usage. */
+  quickCodeEvent(
+    email: string,
+    status: EndUserEvent['status'],
+    action: 'reg_code.issued' | 'reg_code.used',
+    details: Record<string, unknown>,
+    deviceName: string | null = null,
+  ): EndUserEvent {
+    return {
+      scope: 'reg-code',
+      status,
+      action,
+      userId: email,
+      deviceName,
+      details,
+      ...(status === 'success' && action === 'reg_code.issued' ? { usage: 'reg-code' as const } : {}),
+    };
+  }
+
+  /** spec §4: a revoked device cannot sign in (result `denied`); the page says so. */
+  async refused(ctx: StepContext, email: string, device?: Passkey): Promise<StepOutcome> {
+    await this.deps.events?.refusal(ctx.origin, this.signInEvent(email, 'denied', { reason: 'device_revoked' }, device));
+    this.clear(ctx);
+    return { status: 403, page: revokedPage(ctx.links, email, this.deps.brand) };
+  }
+}

@@ -1,4 +1,4 @@
-import type { Client } from './project-provider.ts';
+import type { Client } from './project-applications.ts';
 import type { IssuerState } from './issuer-state.repository.ts';
 import { PROVIDER_CACHE_SIZE } from './provider-cache.ts';
 

@@ -7,7 +7,7 @@ import { issuerAt } from './custom-domains.ts';
 import type { EventOrigin, IssuerEvents } from '../events/end-user-event.ts';
 import { findIssuerState } from './issuer-state.repository.ts';
 import { issuerSigningKeys } from '../oidc/keys.ts';
-import type { ProjectClients } from './project-provider.ts';
+import type { ProjectClients } from './project-applications.ts';
 import { readVerificationRequest } from './verification-request.ts';
 import { confirmVerification, findVerificationByToken } from '../people/identity-verifications.repository.ts';
 import { METHOD_NAMES, verificationEvent, verificationRefs, verificationSettingsOf, withParameter } from './verification.ts';

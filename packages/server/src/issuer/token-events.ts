@@ -1,0 +1,71 @@
+import Provider, { type AdapterPayload } from 'oidc-provider';
+import type { Db } from '../db/db.ts';
+import type { IssuerEvents } from '../events/end-user-event.ts';
+import type { RefreshEvents } from '../oidc/issuer-provider.ts';
+import type { CodeEvents } from '../oidc/payloads.repository.ts';
+import { originOf, type UserReader } from './provider-requests.ts';
+
+/**
+ * A code issued to the application (scope `authcode`) and exchanged for tokens (the ID token it
+ * yields counts as `jwt` usage), each in the transaction that stores or consumes the code; a code
+ * presented twice is refused (and every token of its grant revoked) with a `failed` event.
+ */
+export function codeEvents(db: Db, userOf: UserReader, events: IssuerEvents): CodeEvents {
+  const who = async (tx: Db, code: AdapterPayload) =>
+    typeof code.accountId === 'string' ? ((await userOf(tx, code.accountId))?.identity ?? null) : null;
+  return {
+    async issued(tx, code) {
+      const userId = await who(tx, code);
+      await events.record(tx, originOf(Provider.ctx, code.clientId), { scope: 'authcode', status: 'success', action: 'code.issued', userId });
+    },
+    async exchanged(tx, code) {
+      const userId = await who(tx, code);
+      await events.record(tx, originOf(Provider.ctx, code.clientId), {
+        scope: 'authcode',
+        status: 'success',
+        action: 'code.exchanged',
+        userId,
+        usage: 'jwt',
+      });
+    },
+    async reused(code) {
+      const userId = code ? await who(db, code) : null;
+      await events.refusal(originOf(Provider.ctx, code?.clientId), {
+        scope: 'authcode',
+        status: 'failed',
+        action: 'code.exchanged',
+        userId,
+        details: { reason: 'code_reused' },
+      });
+    },
+  };
+}
+
+/**
+ * Each refresh token grant is an event of scope `authcode` (the token endpoint's): answered, it counts
+ * as an ID token issued (`jwt`) when it gave one, as the code exchange does; refused (a reused,
+ * expired or revoked token), it is a `failed` refusal with the provider's reason.
+ */
+export function refreshEvents(db: Db, userOf: UserReader, events: IssuerEvents): RefreshEvents {
+  const who = async (accountId: string | null) => (accountId === null ? null : ((await userOf(db, accountId))?.identity ?? null));
+  return {
+    async refreshed(ctx, identity, idToken) {
+      await events.recordNow(originOf(ctx, ctx.oidc.client?.clientId), {
+        scope: 'authcode',
+        status: 'success',
+        action: 'token.refreshed',
+        userId: identity,
+        ...(idToken ? { usage: 'jwt' as const } : {}),
+      });
+    },
+    async refused(ctx, accountId, reason) {
+      await events.refusal(originOf(ctx, ctx.oidc.client?.clientId ?? ctx.oidc.params?.client_id), {
+        scope: 'authcode',
+        status: 'failed',
+        action: 'token.refreshed',
+        userId: await who(accountId),
+        details: { reason },
+      });
+    },
+  };
+}

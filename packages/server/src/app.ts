@@ -36,41 +36,25 @@ import { deleteExpiredOidcPayloads, endSessionsOfAccount } from './oidc/payloads
 import { deleteRetiredSigningKeys } from './oidc/keys.ts';
 import { registerPasskeyAssets } from './oidc/passkeys.ts';
 import { consoleMailer, type Mailer } from './mail/mailer.ts';
-import { registerAppRoutes } from './modules/apps/apps.routes.ts';
-import { createAppsService, type AppsService } from './modules/apps/apps.service.ts';
 import { applicationNamesOf } from './modules/apps/apps.repository.ts';
-import { createAuditListService } from './modules/audit/audit-list.ts';
-import { registerAuditRoutes } from './modules/audit/audit.routes.ts';
 import { createAuditHook, type AuditHook } from './modules/audit/audit.service.ts';
 import { ensureEventPartitions } from './modules/audit/event-partitions.ts';
-import { createDeviceListService } from './modules/devices/device-list.ts';
-import { registerDeviceRoutes } from './modules/devices/devices.routes.ts';
-import { createDevicesService } from './modules/devices/devices.service.ts';
-import { createEndUserListService } from './modules/end-users/end-user-list.ts';
-import { registerEndUserRoutes } from './modules/end-users/end-users.routes.ts';
-import { createEndUsersService } from './modules/end-users/end-users.service.ts';
 import { createWebhookDelivery, type WebhookDelivery } from './modules/webhooks/webhook-delivery.ts';
 import { pruneDeliveries } from './modules/webhooks/webhooks.repository.ts';
-import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.ts';
-import { createWebhooksService } from './modules/webhooks/webhooks.service.ts';
 
 /** How long the webhooks' delivery log keeps what was delivered or given up. */
 const WEBHOOK_LOG_DAYS = 7;
-import { registerProjectRoutes } from './modules/projects/projects.routes.ts';
-import { createSettingsHistory } from './modules/projects/settings-history.service.ts';
-import { findIssuer } from './modules/projects/projects.repository.ts';
-import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.ts';
 import { sealStoredPushKeys } from './modules/projects/push-keys.ts';
-import { registerSessionRoutes } from './modules/session/session.routes.ts';
-import { registerAccountRoutes } from './modules/accounts/accounts.routes.ts';
-import { createAccountsService } from './modules/accounts/accounts.service.ts';
 import { serviceTokenAuthenticator } from './modules/accounts/service-token-auth.ts';
-import { registerSearchRoutes } from './modules/search/search.routes.ts';
-import { createSearchService } from './modules/search/search.service.ts';
-import { registerUsageRoutes } from './modules/usage/usage.routes.ts';
-import { createUsageService } from './modules/usage/usage.service.ts';
-import { createSessionService, type SessionService } from './modules/session/session.service.ts';
 import { openIdSignInProvider } from './modules/session/sign-in-provider.ts';
+import type { AppsService } from './modules/apps/apps.service.ts';
+import type { ProjectsService } from './modules/projects/projects.service.ts';
+import type { SessionService } from './modules/session/session.service.ts';
+import appsModule from './modules/apps/apps.module.ts';
+import projectsModule from './modules/projects/projects.module.ts';
+import sessionModule from './modules/session/session.module.ts';
+import { loadApiModules, registerApiEndpoints, type ModuleContext } from './modules/api-module.ts';
+import type { BoundEndpoint } from './http/endpoints.ts';
 import { issuerSite, routeCustomDomains } from './issuer/custom-domains.ts';
 import { registerProjectIssuerRoutes } from './issuer/issuer.routes.ts';
 import { registerAccountPages } from './account/account-pages.ts';
@@ -215,22 +199,45 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
     );
   }
 
-  const sessions = createSessionService({ db, clock, config, signIn, secretBox });
   // A project's issuer address, as its provider is built (docs/decisions/0016: its custom domain's
   // origin when it has one): GET issuer and an application's keys answer the same.
   const issuerAddress = (projectId: string, customOrigin: string | null) => issuerSite(config.publicUrl, { projectId, customOrigin }).issuer;
-  const projects = createProjectsService({ db, clock, audit, projectsPerAccount: config.projectsPerAccount, secretBox, issuerAddress });
   // Every call out to an address a project registered goes through the guarded client (http/outgoing.ts).
   const allowedNetworks = networksOf(config.outgoingAllowedNetworks);
   const outgoing = deps.outgoing ?? createOutgoingClient({ allowedNetworks: config.outgoingAllowedNetworks });
-  const apps = createAppsService({
+  // The deliverers are made below, from the issuer, which needs the apps module: the modules' nudges reach them once they exist.
+  let nudgeLogoutNotices = (): void => undefined;
+  let nudgeWebhookDelivery = (): void => undefined;
+  const ctx: ModuleContext = {
+    config,
     db,
+    readDb,
     clock,
+    mailer,
     audit,
     secretBox,
-    issuerAddress: async (tx, projectId) => issuerAddress(projectId, (await findIssuer(tx, projectId))?.customOrigin ?? null),
+    outgoing,
     refusedHost: (host) => literalAddressRefused(host, allowedNetworks) === true,
-  });
+    cookies,
+    signIn,
+    issuerAddress,
+    logoutNoticesQueued: () => nudgeLogoutNotices(),
+    webhookQueued: () => nudgeWebhookDelivery(),
+    warn: (error, message) => app.log.warn({ err: error }, message),
+  };
+  // Not by convention: these three modules' services are used outside their endpoints too — the
+  // endpoint guard (sessions, projects, apps), the project issuer (apps are its clients), housekeeping
+  // (sessions) and the callers of buildApp. Every other module is found by its folder, below.
+  const sessions = sessionModule.services(ctx);
+  const projectsServices = projectsModule.services(ctx);
+  const { projects } = projectsServices;
+  const apps = appsModule.services(ctx);
+  const endpoints: BoundEndpoint[] = [
+    ...sessionModule.endpoints(sessions, ctx),
+    ...projectsModule.endpoints(projectsServices, ctx),
+    ...appsModule.endpoints(apps, ctx),
+  ];
+  const wired = new Set<unknown>([sessionModule, projectsModule, appsModule]);
   // Every project is an OpenID Connect issuer (issue 8): its clients are the project's applications.
   const issuer = await registerProjectIssuerRoutes(app, {
     db,
@@ -258,10 +265,6 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   });
   backchannel.start();
   app.addHook('onClose', () => backchannel.stop());
-  const devices = createDevicesService({ db, clock, audit, secretBox, logoutNoticesQueued: backchannel.nudge });
-  const deviceList = createDeviceListService({ db, clock });
-  const endUsers = createEndUsersService({ db, clock, audit, secretBox, logoutNoticesQueued: backchannel.nudge });
-  const endUserList = createEndUserListService({ db, clock });
   // Webhooks (issue 24): any instance delivers what the outbox holds, through the same guarded client.
   const webhookDelivery = createWebhookDelivery({
     db,
@@ -273,34 +276,19 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   webhookDelivery.start();
   webhooksQueued = webhookDelivery.nudgeSoon;
   app.addHook('onClose', () => webhookDelivery.stop());
-  const webhooks = createWebhooksService({ db, clock, audit, secretBox, outgoing, queued: webhookDelivery.nudge });
-  const auditList = createAuditListService({ db: readDb, clock });
-  const usage = createUsageService({ db: readDb, clock });
-  const accounts = createAccountsService({
-    db,
-    clock,
-    audit,
-    mailer,
-    secretBox,
-    consoleUrl: config.publicUrl,
-    warn: (error, message) => app.log.warn({ err: error }, message),
-  });
+  nudgeLogoutNotices = backchannel.nudge;
+  nudgeWebhookDelivery = webhookDelivery.nudge;
+  // Every other module of the management API, by its folder (modules/<m>/<m>.module.ts).
+  for (const module of (await loadApiModules()).values()) {
+    if (!wired.has(module)) endpoints.push(...module.endpoints(module.services(ctx), ctx));
+  }
 
   app.decorate('endpointGuard', {
     authenticate: createRequestAuthenticator({ sessions, bearer: deps.bearer ?? serviceTokenAuthenticator({ db, clock, secretBox }), cookies }),
     projectExists: projects.projectExists,
     projectOfApplication: apps.projectOfApplication,
   });
-  registerSessionRoutes(app, sessions, cookies, config.publicUrl);
-  registerProjectRoutes(app, projects, createSettingsHistory({ db }));
-  registerAppRoutes(app, apps);
-  registerDeviceRoutes(app, devices, deviceList);
-  registerEndUserRoutes(app, endUsers, endUserList);
-  registerWebhookRoutes(app, webhooks);
-  registerAuditRoutes(app, auditList);
-  registerUsageRoutes(app, usage);
-  registerAccountRoutes(app, accounts);
-  registerSearchRoutes(app, createSearchService({ db: readDb }));
+  registerApiEndpoints(app, endpoints);
   await installStaticConsole(app, deps.consoleDist ?? CONSOLE_DIST);
 
   // Expired sessions, sign-in attempts, codes and provider artefacts are swept now and then.

@@ -219,24 +219,11 @@ describe('HTTP surface', () => {
     expect(String((await app.app.inject('/')).headers['content-security-policy'])).toContain("style-src 'self' 'unsafe-inline'");
   });
 
-  it('publishes the OpenAPI document of every contract call, and its UI', async () => {
+  // Which calls it holds, and how, is openapi.test.ts's: one operation per contract entry.
+  it('publishes the OpenAPI document, and its UI', async () => {
     const doc = await app.app.inject('/api/openapi.json');
     expect(doc.statusCode).toBe(200);
-    const paths = Object.keys(doc.json<{ paths: Record<string, unknown> }>().paths);
-    for (const path of [
-      '/api/authurl',
-      '/api/login',
-      '/api/account',
-      '/api/logout',
-      '/api/config',
-      '/api/projects',
-      '/api/projects/{project}',
-      '/api/projects/{project}/meta',
-      '/api/projects/{project}/issuer',
-      '/api/accounts/{accountId}/projects',
-    ]) {
-      expect(paths).toContain(path);
-    }
+    expect(doc.json<{ openapi: string }>().openapi).toBe('3.1.0');
     const ui = await app.app.inject('/api/docs/');
     expect(ui.statusCode).toBe(200);
     expect(ui.body).toContain('swagger');

@@ -195,15 +195,6 @@ export const projectsApi = {
     body: projectMetaSchema,
     response: projectSchema,
   }),
-  listSettingsHistory: endpoint({
-    method: 'GET',
-    path: '/projects/:project/settings/history',
-    ...administerProject,
-    summary:
-      "The changes of one settings page's fields, newest first, 20 at a time: who, when, and each field's value before and after (a secret only as changed); read from the project's audit log (issue 11)",
-    query: settingsHistoryQuerySchema,
-    response: settingsHistorySchema,
-  }),
   getIssuer: endpoint({
     versioned: true,
     ...administerProject,
@@ -234,6 +225,15 @@ export const projectsApi = {
     path: '/projects/:project/issuer/keys/rotation',
     summary: 'Rotate the signing key: a new one signs at once, the previous stays published for a grace period',
     response: signingKeysSchema,
+  }),
+  listSettingsHistory: endpoint({
+    method: 'GET',
+    path: '/projects/:project/settings/history',
+    ...administerProject,
+    summary:
+      "The changes of one settings page's fields, newest first, 20 at a time: who, when, and each field's value before and after (a secret only as changed); read from the project's audit log (issue 11)",
+    query: settingsHistoryQuerySchema,
+    response: settingsHistorySchema,
   }),
 };
 
@@ -689,6 +689,7 @@ export const searchApi = {
   }),
 };
 
+// The order of the entries is the order of the routes and of the OpenAPI document (modules/api-module.ts).
 export const api = {
   ...sessionApi,
   ...projectsApi,
@@ -697,8 +698,8 @@ export const api = {
   ...endUsersApi,
   ...webhooksApi,
   ...auditApi,
-  ...accountsApi,
   ...usageApi,
+  ...accountsApi,
   ...searchApi,
 };
 export type Api = typeof api;

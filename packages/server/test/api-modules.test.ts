@@ -79,6 +79,7 @@ describeWithDatabase('every contract entry is served, behind its declared guard'
     }
     if (!aboutAProject(e)) {
       expect(byOutsider.status, 'an account without the permission').toBe(403);
+      expect(byOutsider.body).toMatchObject({ error: 'forbidden' });
       return;
     }
     // spec §6, docs/decisions/0004: nothing held on the project is 404, so ids do not leak…
@@ -89,7 +90,11 @@ describeWithDatabase('every contract entry is served, behind its declared guard'
     );
     // Only a guard any permission on the project passes has no such member.
     if (!other) expect(e.permission).toBe(guards.projectMember);
-    else expect((await send(await memberHolding(other), e)).status, `a member holding only ${other} (${name})`).toBe(403);
+    else {
+      const byMember = await send(await memberHolding(other), e);
+      expect(byMember.status, `a member holding only ${other} (${name})`).toBe(403);
+      expect(byMember.body).toMatchObject({ error: 'forbidden' });
+    }
   });
 });
 

@@ -2,7 +2,7 @@ import type { SessionAccount } from '@latchkey/domain';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, request } from './api/index.ts';
 import { browser } from './browser.ts';
-import { queryKeys } from './query-keys.ts';
+import { readKey } from './api/query-key.ts';
 import { routes } from './routes.ts';
 
 /**
@@ -10,7 +10,7 @@ import { routes } from './routes.ts';
  * expired session: the caller sends the browser to the identity provider instead of the modal.
  */
 export const accountQuery = queryOptions({
-  queryKey: queryKeys.account,
+  queryKey: readKey(api.getAccount, {}),
   queryFn: ({ signal }) => request(api.getAccount, { signal, expectSignedOut: true }),
   retry: false,
   staleTime: 60_000,

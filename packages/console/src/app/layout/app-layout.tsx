@@ -3,7 +3,9 @@ import { AppShell } from '@mantine/core';
 import { useState, type MouseEvent } from 'react';
 import { useTranslation } from '../../lib/i18n/react.tsx';
 import { Outlet } from 'react-router';
-import { useProject } from '../../features/projects/api/use-project.ts';
+import { skipToken } from '@tanstack/react-query';
+import { api } from '../../lib/api/index.ts';
+import { useApiQuery } from '../../lib/use-api.ts';
 import { PageLabelContext } from '../../lib/page-label.ts';
 import { usePermission } from '../../lib/use-permission.ts';
 import { useCurrentProjectId } from '../../lib/project-context.ts';
@@ -36,7 +38,7 @@ export function AppLayout() {
   const projectId = inProject ? routeProjectId : null;
   const member = usePermission(guards.projectMember);
   // The same query as the project scope's: one request, shared.
-  const project = useProject(member ? projectId : null);
+  const project = useApiQuery(api.getProject, member && projectId ? { params: { project: projectId } } : skipToken);
   const projectName = project.data?.name;
   const withNavbar = projectId !== null && project.data !== undefined;
   // What the page shows (e.g. an application's name), named by the page itself (usePageLabel).

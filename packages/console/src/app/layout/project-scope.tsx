@@ -7,8 +7,9 @@ import { CenteredLoader } from '../../components/centered-loader.tsx';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { ForbiddenMessage } from '../../components/forbidden-message.tsx';
 import { NotFoundMessage } from '../../components/not-found-message.tsx';
-import { useProject } from '../../features/projects/api/use-project.ts';
-import { isApiError } from '../../lib/api/index.ts';
+import { skipToken } from '@tanstack/react-query';
+import { api, isApiError } from '../../lib/api/index.ts';
+import { useApiQuery } from '../../lib/use-api.ts';
 import { usePermission } from '../../lib/use-permission.ts';
 import { CurrentProjectContext, useCurrentProjectId } from '../../lib/project-context.ts';
 import { useCurrentRoute } from '../route-handle.ts';
@@ -23,7 +24,8 @@ export function ProjectScope() {
   const projectId = useCurrentProjectId();
   const { handle } = useCurrentRoute();
   const member = usePermission(guards.projectMember);
-  const project = useProject(member ? projectId : null);
+  // spec §7: GET projects/{project}; nothing to load outside a project, or for one the account may not see.
+  const project = useApiQuery(api.getProject, member && projectId ? { params: { project: projectId } } : skipToken);
 
   if (!member || !projectId) return <NotFoundMessage />;
   if (project.isPending) return <CenteredLoader label={t('common.loading')} />;

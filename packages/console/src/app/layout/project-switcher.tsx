@@ -3,7 +3,9 @@ import { IconCheck, IconChevronDown, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from '../../lib/i18n/react.tsx';
 import { Link } from 'react-router';
 import { routes } from '../../lib/routes.ts';
-import { useAccountProjects } from '../../features/projects/api/use-account-projects.ts';
+import { api } from '../../lib/api/index.ts';
+import { useSessionAccount } from '../../lib/session.ts';
+import { useApiQuery } from '../../lib/use-api.ts';
 import classes from './layout.module.css';
 
 interface ProjectSwitcherProps {
@@ -14,7 +16,8 @@ interface ProjectSwitcherProps {
 /** spec §2 "Layout": switch to another enabled project, or create one. */
 export function ProjectSwitcher({ currentProjectId, currentProjectName }: ProjectSwitcherProps) {
   const { t } = useTranslation();
-  const projects = useAccountProjects();
+  const account = useSessionAccount();
+  const projects = useApiQuery(api.listAccountProjects, { params: { accountId: account.id } });
   const enabled = (projects.data ?? []).filter((p) => p.enabled);
   const listed = enabled.find((p) => p.id === currentProjectId);
   const label = currentProjectName ?? listed?.name ?? t('layout.selectProject');

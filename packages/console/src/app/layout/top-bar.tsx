@@ -2,9 +2,10 @@ import { Anchor, Button, Group, Menu, Text } from '@mantine/core';
 import { IconExternalLink, IconLogout, IconMenu2 } from '@tabler/icons-react';
 import { useTranslation } from '../../lib/i18n/react.tsx';
 import { Link } from 'react-router';
-import { useConsoleConfig } from '../../features/session/api/use-console-config.ts';
+import { api } from '../../lib/api/index.ts';
 import { useLogout } from '../../features/session/api/use-logout.ts';
 import { useSessionAccount } from '../../lib/session.ts';
+import { useApiQuery } from '../../lib/use-api.ts';
 import type { RouteName } from '../../lib/routes.ts';
 import { Brand } from './brand.tsx';
 import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
@@ -27,7 +28,8 @@ interface TopBarProps {
 export function TopBar({ projectId, projectName, showProjectNav, current }: TopBarProps) {
   const { t } = useTranslation();
   const account = useSessionAccount();
-  const config = useConsoleConfig();
+  // Deployment settings: documentation and support addresses (public: no session needed), fixed while the tab lives.
+  const config = useApiQuery(api.getConsoleConfig, { expectSignedOut: true }, { staleTime: Infinity });
   const logout = useLogout();
   const docsUrl = config.data?.docsUrl;
   const supportUrl = config.data?.supportUrl;

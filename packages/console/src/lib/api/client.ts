@@ -157,7 +157,11 @@ export async function requestTagged<E extends Endpoint>(endpoint: ApiRoute<E>, .
   return send(endpoint, args[0] ?? {});
 }
 
-async function send<E extends Endpoint>(endpoint: ApiRoute<E>, options: Partial<RequestOptions<E>>): Promise<Tagged<ResponseOf<E>>> {
+/**
+ * As `requestTagged`, for generic code that holds a call's options as one value of a type it cannot
+ * narrow (lib/use-api.ts): typed callers use `request` and `requestTagged`.
+ */
+export async function send<E extends Endpoint>(endpoint: ApiRoute<E>, options: Partial<RequestOptions<E>>): Promise<Tagged<ResponseOf<E>>> {
   const url = `${API_BASE}${pathOf(endpoint, options)}${queryString(options.query)}`;
 
   const headers = new Headers({ Accept: 'application/json' });

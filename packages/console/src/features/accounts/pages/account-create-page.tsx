@@ -9,7 +9,8 @@ import { validationKey } from '../../../lib/i18n/validation.ts';
 import { notifyError } from '../../../lib/notify.ts';
 import { useCurrentProject } from '../../../lib/project-context.ts';
 import { routes } from '../../../lib/routes.ts';
-import { useCreateAccount } from '../api/use-create-accounts.ts';
+import { api } from '../../../lib/api/index.ts';
+import { useApiMutation } from '../../../lib/use-api.ts';
 import { PermissionCheckboxes } from '../components/permission-checkboxes.tsx';
 import { StatusField } from '../components/status-field.tsx';
 import { issueAt } from '../components/issues.ts';
@@ -21,7 +22,7 @@ export default function AccountCreatePage() {
   const { t: tc } = useTranslation();
   const project = useCurrentProject();
   const navigate = useNavigate();
-  const create = useCreateAccount(project.id);
+  const create = useApiMutation(api.createAccount, { invalidates: [api.listAccounts] });
   const [email, setEmail] = useState('');
   const [permissions, setPermissions] = useState<string[]>([]);
   const [active, setActive] = useState(true);
@@ -32,10 +33,13 @@ export default function AccountCreatePage() {
   const submit = () => {
     setTouched(true);
     if (!checked.success) return;
-    create.mutate(checked.data, {
-      onSuccess: () => void navigate(routes.projectAccounts(project.id)),
-      onError: (error) => notifyError(tc('notifications.error.account_created'), error),
-    });
+    create.mutate(
+      { params: { project: project.id }, body: checked.data },
+      {
+        onSuccess: () => void navigate(routes.projectAccounts(project.id)),
+        onError: (error) => notifyError(tc('notifications.error.account_created'), error),
+      },
+    );
   };
 
   return (

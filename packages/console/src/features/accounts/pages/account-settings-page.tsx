@@ -11,13 +11,13 @@ import { NotFoundMessage } from '../../../components/not-found-message.tsx';
 import { OneTimeSecretModal } from '../../../components/one-time-secret-modal.tsx';
 import { PageFrame } from '../../../components/page-frame.tsx';
 import { SettingsForm } from '../../../components/settings-form.tsx';
-import { isApiError, type Tagged } from '../../../lib/api/index.ts';
+import { api, isApiError, type Tagged } from '../../../lib/api/index.ts';
 import { formatUtcDateTime } from '../../../lib/format-date.ts';
 import { notifyError, notifyRawError } from '../../../lib/notify.ts';
 import { usePageLabel } from '../../../lib/page-label.ts';
 import { useCurrentProject } from '../../../lib/project-context.ts';
-import { useAccount, useUpdateAccount } from '../api/use-account.ts';
-import { useServiceToken } from '../api/use-service-token.ts';
+import { useApiMutation, useTaggedQuery } from '../../../lib/use-api.ts';
+import { useUpdateAccount } from '../api/use-update-account.ts';
 import classes from '../components/accounts.module.css';
 import { issueAt } from '../components/issues.ts';
 import { PermissionCheckboxes } from '../components/permission-checkboxes.tsx';
@@ -30,7 +30,7 @@ export default function AccountSettingsPage() {
   const { t: tc } = useTranslation();
   const { account: accountId = '' } = useParams();
   const project = useCurrentProject();
-  const account = useAccount(project.id, accountId);
+  const account = useTaggedQuery(api.getProjectAccount, { params: { project: project.id, account: accountId } });
   const shown = account.data?.data;
   usePageLabel(shown ? (shown.email ?? shown.name) : undefined);
   if (isApiError(account.error) && account.error.status === 404) return <NotFoundMessage />;
@@ -85,27 +85,36 @@ function TokenPanel({ projectId, account }: { projectId: string; account: Accoun
   const { t } = useTranslation('accounts');
   const project = useCurrentProject();
   const token = account.token ?? null;
-  const { rotate, revoke } = useServiceToken(projectId, account.id);
+  // Issue 12: a new token (shown once), or the token revoked; the account is read again after either.
+  const rotate = useApiMutation(api.rotateServiceToken, { invalidates: [api.getProjectAccount] });
+  const revoke = useApiMutation(api.revokeServiceToken, { invalidates: [api.getProjectAccount] });
+  const params = { project: projectId, account: account.id };
   const [asking, setAsking] = useState<'rotate' | 'revoke' | null>(null);
   const [fresh, setFresh] = useState<string | null>(null);
   const locked = !project.enabled || !account.active;
   const confirm = () => {
     if (asking === 'rotate') {
-      rotate.mutate(undefined, {
-        onSuccess: (answer) => {
-          setAsking(null);
-          setFresh(answer.token);
+      rotate.mutate(
+        { params, body: {} },
+        {
+          onSuccess: (answer) => {
+            setAsking(null);
+            setFresh(answer.token);
+          },
+          onError: (error) => {
+            setAsking(null);
+            notifyRawError(error);
+          },
         },
-        onError: (error) => {
-          setAsking(null);
-          notifyRawError(error);
-        },
-      });
+      );
     } else if (asking === 'revoke') {
-      revoke.mutate(undefined, {
-        onSettled: () => setAsking(null),
-        onError: notifyRawError,
-      });
+      revoke.mutate(
+        { params },
+        {
+          onSettled: () => setAsking(null),
+          onError: notifyRawError,
+        },
+      );
     }
   };
   return (

@@ -12,7 +12,8 @@ import { PageFrame } from '../../../components/page-frame.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { useCurrentProject } from '../../../lib/project-context.ts';
 import { routes } from '../../../lib/routes.ts';
-import { useAccounts } from '../api/use-accounts.ts';
+import { api } from '../../../lib/api/index.ts';
+import { listCalls } from '../../../lib/list-state/declared-calls.ts';
 import classes from '../components/accounts.module.css';
 import '../texts.ts';
 
@@ -22,6 +23,9 @@ function scopeText(permission: string, all: string, global: string): string {
   const shown = scope === '*' ? all : scope;
   return projectOfPermission(permission) === null ? `${shown} (${global})` : shown;
 }
+
+/** spec §7: GET projects/{project}/accounts with email and active (spec §9: email ascending). */
+const useAccounts = listCalls({ declared: accountList, list: api.listAccounts });
 
 /** spec §2 "Accounts list". */
 export default function AccountsPage() {

@@ -10,7 +10,8 @@ import { validationKey } from '../../../lib/i18n/validation.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { useCurrentProject } from '../../../lib/project-context.ts';
 import { routes } from '../../../lib/routes.ts';
-import { useCreateServiceAccount } from '../api/use-create-accounts.ts';
+import { api } from '../../../lib/api/index.ts';
+import { useApiMutation } from '../../../lib/use-api.ts';
 import { issueAt } from '../components/issues.ts';
 import { PermissionCheckboxes } from '../components/permission-checkboxes.tsx';
 import { StatusField } from '../components/status-field.tsx';
@@ -27,7 +28,7 @@ export default function ServiceAccountCreatePage() {
   const { t: tc } = useTranslation();
   const project = useCurrentProject();
   const navigate = useNavigate();
-  const create = useCreateServiceAccount(project.id);
+  const create = useApiMutation(api.createServiceAccount, { invalidates: [api.listAccounts] });
   const [name, setName] = useState('');
   const [permissions, setPermissions] = useState<string[]>([]);
   const [active, setActive] = useState(true);
@@ -49,15 +50,18 @@ export default function ServiceAccountCreatePage() {
   const submit = () => {
     setTouched(true);
     if (!checked.success) return;
-    create.mutate(checked.data, {
-      onSuccess: (created) => {
-        if (created.token !== null) return setToken(created.token);
-        // Created inactive: no token until it is activated (issue 21); its page is where both happen.
-        notifySuccess(t('form.createdInactive'));
-        void navigate(routes.accountSettings(project.id, created.id));
+    create.mutate(
+      { params: { project: project.id }, body: checked.data },
+      {
+        onSuccess: (created) => {
+          if (created.token !== null) return setToken(created.token);
+          // Created inactive: no token until it is activated (issue 21); its page is where both happen.
+          notifySuccess(t('form.createdInactive'));
+          void navigate(routes.accountSettings(project.id, created.id));
+        },
+        onError: (error) => notifyError(tc('notifications.error.account_created'), error),
       },
-      onError: (error) => notifyError(tc('notifications.error.account_created'), error),
-    });
+    );
   };
 
   return (

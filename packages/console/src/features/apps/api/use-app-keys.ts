@@ -1,7 +1,10 @@
 import type { ApplicationKeys } from '@latchkey/domain';
 import { useQuery } from '@tanstack/react-query';
 import { api, isApiError, requestTagged, type Tagged } from '../../../lib/api/index.ts';
-import { appsKeys } from './query-keys.ts';
+import { readKey } from '../../../lib/api/query-key.ts';
+
+/** The cache key of an application's keys as this hook reads them (with their ETag). */
+export const appKeysKey = (applicationId: string) => readKey(api.getAppKeys, { params: { application: applicationId } }, true);
 
 /**
  * spec §7: GET {keysEndpoint} — the client id and redirect URIs, never the secret — with their
@@ -12,7 +15,7 @@ import { appsKeys } from './query-keys.ts';
  */
 export function useAppKeys(applicationId: string) {
   return useQuery({
-    queryKey: appsKeys.appKeys(applicationId),
+    queryKey: appKeysKey(applicationId),
     queryFn: async ({ signal }): Promise<Tagged<ApplicationKeys> | null> => {
       try {
         return await requestTagged(api.getAppKeys, { params: { application: applicationId }, signal });

@@ -1,8 +1,7 @@
 import type { Application } from '@latchkey/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, requestTagged } from '../../../lib/api/index.ts';
-import { appsKeys } from './query-keys.ts';
-import { withoutSecret } from './use-app-keys.ts';
+import { appKeysKey, withoutSecret } from './use-app-keys.ts';
 
 /**
  * spec §7: POST {keysEndpoint} with the redirect URIs — here for an application whose creation
@@ -15,7 +14,7 @@ export function useCreateAppKeys() {
       requestTagged(api.createAppKeys, { at: app.keysEndpoint, body: { redirectURI } }),
     onSuccess: (keys, { app }) => {
       // The secret is not kept in the cache: it is shown once, from the mutation's answer.
-      queryClient.setQueryData(appsKeys.appKeys(app.id), withoutSecret(keys));
+      queryClient.setQueryData(appKeysKey(app.id), withoutSecret(keys));
     },
   });
 }

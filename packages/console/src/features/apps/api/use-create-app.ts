@@ -1,7 +1,7 @@
 import type { ApplicationKeys, ApplicationType } from '@latchkey/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, request } from '../../../lib/api/index.ts';
-import { appsKeys } from './query-keys.ts';
+import { resourceKey } from '../../../lib/api/query-key.ts';
 
 export interface CreatedApp {
   id: string;
@@ -40,7 +40,7 @@ export function useCreateApp() {
   return useMutation({
     mutationFn: async ({ projectId, name, applicationType, redirectURI, existing }: NewApp): Promise<{ app: CreatedApp; keys: ApplicationKeys }> => {
       const app = existing ?? (await request(api.createApp, { body: { platformCode: 'oidc', applicationType, name, url: '', projectId } }));
-      void queryClient.invalidateQueries({ queryKey: appsKeys.apps(projectId) });
+      void queryClient.invalidateQueries({ queryKey: resourceKey(api.listApps, { project: projectId }) });
       try {
         const keys = await request(api.createAppKeys, { at: app.keysEndpoint, body: { redirectURI } });
         return { app, keys };

@@ -1,9 +1,10 @@
 import type { Application, ApplicationKeys } from '@latchkey/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Tagged } from '../../../lib/api/index.ts';
-import { appsKeys } from './query-keys.ts';
+import { api, type Tagged } from '../../../lib/api/index.ts';
+import { resourceKey } from '../../../lib/api/query-key.ts';
 import { updateAppKeys } from './update-app-keys.ts';
-import { updateApp } from './use-set-app-enabled.ts';
+import { appKeysKey } from './use-app-keys.ts';
+import { appKey, updateApp } from './use-set-app-enabled.ts';
 
 export interface AppSettings {
   name: string;
@@ -35,8 +36,8 @@ export function useSaveAppSettings() {
         logoUrl: current.data.logoUrl,
         enabled: current.data.enabled,
       });
-      queryClient.setQueryData(appsKeys.app(saved.data.id), saved);
-      void queryClient.invalidateQueries({ queryKey: appsKeys.apps(saved.data.projectId) });
+      queryClient.setQueryData(appKey(saved.data.id), saved);
+      void queryClient.invalidateQueries({ queryKey: resourceKey(api.listApps, { project: saved.data.projectId }) });
       let keys: Tagged<ApplicationKeys> | null = null;
       if (settings.redirectURI && currentKeys) {
         keys = await updateAppKeys(saved.data, currentKeys, {
@@ -44,7 +45,7 @@ export function useSaveAppSettings() {
           postLogoutRedirectURI: settings.postLogoutRedirectURI ?? currentKeys.data.postLogoutRedirectURI,
           backchannelLogoutURI: settings.backchannelLogoutURI ?? currentKeys.data.backchannelLogoutURI,
         });
-        queryClient.setQueryData(appsKeys.appKeys(saved.data.id), keys);
+        queryClient.setQueryData(appKeysKey(saved.data.id), keys);
       }
       return { app: saved, keys };
     },

@@ -7,10 +7,10 @@ import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { CopyField } from '../../../components/copy-field.tsx';
 import { SettingsForm } from '../../../components/settings-form.tsx';
 import { WarningAlert } from '../../../components/warning-alert.tsx';
-import { isApiError, type Tagged } from '../../../lib/api/index.ts';
+import { api, isApiError, type Tagged } from '../../../lib/api/index.ts';
+import { resourceKey } from '../../../lib/api/query-key.ts';
 import { validationKey } from '../../../lib/i18n/validation.ts';
 import { notifyError } from '../../../lib/notify.ts';
-import { appsKeys } from '../api/query-keys.ts';
 import { useCreateAppKeys } from '../api/use-create-app-keys.ts';
 import { useSaveAppSettings } from '../api/use-save-app-settings.ts';
 import { AppDangerZone } from './app-danger-zone.tsx';
@@ -62,11 +62,10 @@ export function AppSettingsForm({ app, keys, project }: AppSettingsFormProps) {
       { current: app, keys, settings: saveable },
       {
         onError: (error) => {
-          // spec §8: 'Failed to update application'. A stale version (412): read both again.
+          // spec §8: 'Failed to update application'. A stale version (412): read both again (the keys are under the app).
           notifyError(tc('notifications.error.app_updated'), error);
           if (isApiError(error) && error.status === 412) {
-            void queryClient.invalidateQueries({ queryKey: appsKeys.app(app.data.id) });
-            void queryClient.invalidateQueries({ queryKey: appsKeys.appKeys(app.data.id) });
+            void queryClient.invalidateQueries({ queryKey: resourceKey(api.getApp, { application: app.data.id }) });
           }
         },
       },

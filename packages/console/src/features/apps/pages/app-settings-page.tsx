@@ -6,11 +6,11 @@ import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { NotFoundMessage } from '../../../components/not-found-message.tsx';
 import { PageFrame } from '../../../components/page-frame.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
-import { isApiError } from '../../../lib/api/index.ts';
+import { api, isApiError } from '../../../lib/api/index.ts';
 import { usePageLabel } from '../../../lib/page-label.ts';
 import { useCurrentProject } from '../../../lib/project-context.ts';
 import { useAppKeys } from '../api/use-app-keys.ts';
-import { useApp } from '../api/use-app.ts';
+import { useTaggedQuery } from '../../../lib/use-api.ts';
 import { AppSettingsForm } from '../components/app-settings-form.tsx';
 import '../texts.ts';
 
@@ -20,7 +20,8 @@ export default function AppSettingsPage() {
   const { t: tc } = useTranslation();
   const { application = '' } = useParams();
   const project = useCurrentProject();
-  const app = useApp(application);
+  // spec §7: GET apps/{application}, with its ETag (sent back as If-Match when it is saved).
+  const app = useTaggedQuery(api.getApp, { params: { application } });
   const keys = useAppKeys(application);
   usePageLabel(app.data?.data.name);
 

@@ -11,9 +11,13 @@ import { PageFrame } from '../../../components/page-frame.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { useCurrentProject } from '../../../lib/project-context.ts';
 import { routes } from '../../../lib/routes.ts';
-import { useApps } from '../api/use-apps.ts';
+import { api } from '../../../lib/api/index.ts';
+import { listCalls } from '../../../lib/list-state/declared-calls.ts';
 import classes from '../components/apps.module.css';
 import '../texts.ts';
+
+/** spec §7: GET projects/{project}/apps with sort, direction, offset, limit and the declared filters. */
+const useApps = listCalls({ declared: applicationList, list: api.listApps });
 
 /** spec §2 "Applications list". */
 export default function AppsPage() {

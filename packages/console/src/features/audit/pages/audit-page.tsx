@@ -14,7 +14,8 @@ import { UtcTime } from '../../../components/utc-time.tsx';
 import { formatUtcDateTime } from '../../../lib/format-date.ts';
 import { countryName } from '../../../lib/country-name.ts';
 import { useCurrentProject } from '../../../lib/project-context.ts';
-import { exportAuditEvents, useAuditEvents } from '../api/use-audit-events.ts';
+import { api } from '../../../lib/api/index.ts';
+import { rangedListCalls } from '../../../lib/list-state/declared-calls.ts';
 import { AuditEventModal } from '../components/audit-event-modal.tsx';
 import classes from '../components/audit.module.css';
 import '../texts.ts';
@@ -38,6 +39,17 @@ const RESULT_TONE: Record<AuditResult, 'positive' | 'neutral' | 'negative'> = {
   denied: 'negative',
   error: 'negative',
 };
+
+/**
+ * spec §7: GET projects/{project}/audit with the declared filters, sort, offset and limit; and
+ * GET projects/{project}/audit/export, the list's filter as a file.
+ */
+const { useList: useAuditEvents, exportFile: exportAuditEvents } = rangedListCalls({
+  declared: auditList,
+  name: 'audit',
+  list: api.listAuditEvents,
+  export: api.exportAuditEvents,
+});
 
 /** spec §2 "Audit list", §3 Audit event. */
 export default function AuditPage() {

@@ -2,7 +2,15 @@ import type { Scope, UsageLocations, UsagePeriods, UsageProjects } from '@latchk
 import { useQuery } from '@tanstack/react-query';
 import { api, request } from '../../../lib/api/index.ts';
 import { dateRangeQuery } from '../../../lib/list-state/use-ranged-list.ts';
-import { dashboardKeys } from './query-keys.ts';
+import { readKey } from '../../../lib/api/query-key.ts';
+
+/**
+ * A usage read's cache key: of one project, or of every project (null). Its `type` is in the key even
+ * where the server's default answers it, so each hook's narrowed answer has an entry of its own.
+ */
+function usageKey(projectId: string | null, query: object) {
+  return projectId ? readKey(api.getUsage, { params: { project: projectId }, query }) : readKey(api.getGlobalUsage, { query });
+}
 
 /** The dashboard's filters as its state holds them: days (`YYYY-MM-DD`) and a scope. */
 export interface UsageFilters {
@@ -33,9 +41,7 @@ function narrow<T extends object>(answer: object, is: (a: object) => a is T): T 
 export function useUsagePeriods(projectId: string | null, filters: UsageFilters) {
   const query = usageQuery(filters);
   return useQuery({
-    queryKey: projectId
-      ? dashboardKeys.usageQuery(projectId, { ...query, type: 'periods' })
-      : dashboardKeys.globalUsage({ ...query, type: 'periods' }),
+    queryKey: usageKey(projectId, { ...query, type: 'periods' }),
     queryFn: async ({ signal }) =>
       narrow(
         projectId
@@ -51,7 +57,7 @@ export function useUsagePeriods(projectId: string | null, filters: UsageFilters)
 export function useUsageLocations(projectId: string | null, filters: UsageFilters) {
   const query = { ...usageQuery(filters), type: 'locations' as const, locationType: 'country' as const };
   return useQuery({
-    queryKey: projectId ? dashboardKeys.usageQuery(projectId, query) : dashboardKeys.globalUsage(query),
+    queryKey: usageKey(projectId, query),
     queryFn: async ({ signal }) =>
       narrow(
         projectId
@@ -67,7 +73,7 @@ export function useUsageLocations(projectId: string | null, filters: UsageFilter
 export function useUsageProjects(filters: UsageFilters) {
   const query = { ...usageQuery(filters), type: 'projects' as const };
   return useQuery({
-    queryKey: dashboardKeys.globalUsage(query),
+    queryKey: usageKey(null, query),
     queryFn: async ({ signal }) => narrow(await request(api.getGlobalUsage, { query, signal }), isProjects),
     placeholderData: (previous) => previous,
   });

@@ -4,8 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, request } from '../../../lib/api/index.ts';
 import type { ListState } from '../../../lib/list-state/list-state.ts';
 import { dateRangeQuery } from '../../../lib/list-state/use-ranged-list.ts';
-import { devicesKeys } from './query-keys.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { resourceKey } from '../../../lib/api/query-key.ts';
 
 /** Devices revoked per call: each call is one transaction on the server, a second or so of work. */
 export const BULK_REVOCATION_BATCH = 200;
@@ -81,8 +80,8 @@ export function useBulkRevocation(projectId: string) {
   );
 
   const refresh = useCallback(() => {
-    void queryClient.invalidateQueries({ queryKey: devicesKeys.devices(projectId) });
-    void queryClient.invalidateQueries({ queryKey: queryKeys.auditEvents(projectId) });
+    void queryClient.invalidateQueries({ queryKey: resourceKey(api.listDevices, { project: projectId }) });
+    void queryClient.invalidateQueries({ queryKey: resourceKey(api.listAuditEvents, { project: projectId }) });
   }, [queryClient, projectId]);
 
   /** Counts the active devices of the list's filter; resolves to that count (0: nothing to ask). */

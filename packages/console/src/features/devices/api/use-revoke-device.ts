@@ -1,8 +1,7 @@
 import { REVOCATION_REASON, type DeviceList } from '@latchkey/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, request } from '../../../lib/api/index.ts';
-import { devicesKeys } from './query-keys.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { resourceKey } from '../../../lib/api/query-key.ts';
 
 /**
  * spec §7: POST projects/{project}/mpinids/{mpinId}/revocation with reason PORTAL_REVOKE (spec §9).
@@ -13,16 +12,17 @@ import { queryKeys } from '../../../lib/query-keys.ts';
  */
 export function useRevokeDevice(projectId: string) {
   const queryClient = useQueryClient();
+  const devices = resourceKey(api.listDevices, { project: projectId });
   return useMutation({
     mutationFn: (mpinId: string) => request(api.revokeDevice, { params: { project: projectId, mpinId }, body: { reason: REVOCATION_REASON } }),
     onSuccess: ({ mpinId }) => {
-      queryClient.setQueriesData<DeviceList>({ queryKey: devicesKeys.devices(projectId) }, (page) =>
+      queryClient.setQueriesData<DeviceList>({ queryKey: devices }, (page) =>
         page ? { ...page, list: page.list.map((d) => (d.mpinId === mpinId ? { ...d, revoked: true } : d)) } : page,
       );
     },
     onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: devicesKeys.devices(projectId) });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.auditEvents(projectId) });
+      void queryClient.invalidateQueries({ queryKey: devices });
+      void queryClient.invalidateQueries({ queryKey: resourceKey(api.listAuditEvents, { project: projectId }) });
     },
   });
 }

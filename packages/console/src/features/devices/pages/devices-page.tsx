@@ -12,12 +12,24 @@ import { StatusBadge } from '../../../components/status-badge.tsx';
 import { UtcTime } from '../../../components/utc-time.tsx';
 import { useErrorMessage } from '../../../lib/error-message.ts';
 import { useCurrentProject } from '../../../lib/project-context.ts';
-import { exportDevices, useDevices } from '../api/use-devices.ts';
+import { api } from '../../../lib/api/index.ts';
+import { rangedListCalls } from '../../../lib/list-state/declared-calls.ts';
 import { useRevokeDevice } from '../api/use-revoke-device.ts';
 import { BulkRevocation } from '../components/bulk-revocation.tsx';
 import classes from '../components/devices.module.css';
 import { RevokeDeviceButton } from '../components/revoke-device-button.tsx';
 import '../texts.ts';
+
+/**
+ * spec §7: GET projects/{project}/mpinids with the declared filters, sort, offset and limit; and
+ * GET projects/{project}/mpinids/export, the list's filter as a file.
+ */
+const { useList: useDevices, exportFile: exportDevices } = rangedListCalls({
+  declared: deviceList,
+  name: 'devices',
+  list: api.listDevices,
+  export: api.exportDevices,
+});
 
 /** spec §2 "Devices list", §4 Device, §8 revocation failure. */
 export default function DevicesPage() {

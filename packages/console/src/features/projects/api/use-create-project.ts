@@ -1,8 +1,7 @@
 import { PIN_LENGTH_DEFAULT } from '@latchkey/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, request } from '../../../lib/api/index.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
-import { projectsKeys } from './query-keys.ts';
+import { resourceKey } from '../../../lib/api/query-key.ts';
 import { useSessionAccount } from '../../../lib/session.ts';
 
 /**
@@ -19,8 +18,8 @@ export function useCreateProject() {
         body: { name, pinLength: PIN_LENGTH_DEFAULT, email: account.email },
       });
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: queryKeys.account }),
-        queryClient.invalidateQueries({ queryKey: projectsKeys.accountProjects(account.id) }),
+        queryClient.invalidateQueries({ queryKey: resourceKey(api.getAccount) }),
+        queryClient.invalidateQueries({ queryKey: resourceKey(api.listAccountProjects, { accountId: account.id }) }),
       ]);
       return created;
     },

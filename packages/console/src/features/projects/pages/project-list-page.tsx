@@ -8,7 +8,9 @@ import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageFrame } from '../../../components/page-frame.tsx';
 import { routes } from '../../../lib/routes.ts';
 import { usePermission } from '../../../lib/use-permission.ts';
-import { useAccountProjects } from '../api/use-account-projects.ts';
+import { api } from '../../../lib/api/index.ts';
+import { useSessionAccount } from '../../../lib/session.ts';
+import { useApiQuery } from '../../../lib/use-api.ts';
 import { AddProjectCard } from '../components/add-project-card.tsx';
 import { EmptyProjects } from '../components/empty-projects.tsx';
 import { ProjectCard } from '../components/project-card.tsx';
@@ -19,7 +21,8 @@ const GRID_COLUMNS = { base: 1, xs: 2, md: 3, xl: 4 };
 /** spec §2 "Project list": an add-project card, then the enabled projects; closed ones on request. */
 export default function ProjectListPage() {
   const { t } = useTranslation();
-  const projects = useAccountProjects();
+  // spec §7: GET accounts/{accountId}/projects, the projects of the signed-in account.
+  const projects = useApiQuery(api.listAccountProjects, { params: { accountId: useSessionAccount().id } });
   const [showClosed, setShowClosed] = useState(false);
 
   // Issue 10: an account holding glb::usage reaches the dashboard of every project from here.

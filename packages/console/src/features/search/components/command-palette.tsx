@@ -2,11 +2,13 @@ import { SEARCH_KINDS } from '@latchkey/domain';
 import { Badge, Group, Loader, Modal, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
+import { keepPreviousData, skipToken } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { api } from '../../../lib/api/index.ts';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { useNavigate } from 'react-router';
 import { useSessionAccount } from '../../../lib/session.ts';
-import { useSearch } from '../api/use-search.ts';
+import { useApiQuery } from '../../../lib/use-api.ts';
 import { pageItems, pageMatches, resultItem, type PaletteGroup, type PaletteItem } from '../palette-items.ts';
 import '../texts.ts';
 import classes from './command-palette.module.css';
@@ -36,7 +38,13 @@ export default function CommandPalette({ opened, onClose, projectId, onClosed }:
   const { permissions } = useSessionAccount();
   const [query, setQuery] = useState('');
   const [debounced] = useDebouncedValue(query, TYPING_PAUSE_MS);
-  const search = useSearch(debounced, projectId);
+  const q = debounced.trim();
+  // GET /search (issue 13): the current project's matches first; nothing asked for an empty query, and
+  // while a new query runs the last answer stays.
+  const search = useApiQuery(api.search, q ? { query: { q, ...(projectId ? { project: projectId } : {}) } } : skipToken, {
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  });
   const [active, setActive] = useState(0);
   const listId = useId();
   const listRef = useRef<HTMLDivElement>(null);

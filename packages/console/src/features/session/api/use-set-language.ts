@@ -1,7 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, request } from '../../../lib/api/index.ts';
 import type { Language } from '../../../lib/i18n/index.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { accountQuery } from '../../../lib/session.ts';
+
+const ACCOUNT = accountQuery.queryKey;
 
 /** Remembers the console language the signed-in account chose (issue 13), for every browser it uses. */
 export function useSetLanguage() {
@@ -9,9 +11,9 @@ export function useSetLanguage() {
   return useMutation({
     // The choice holds in this session at once, saved or not (the menu says when it was not).
     onMutate: (language: Language) => {
-      queryClient.setQueryData(queryKeys.account, (account) => (account ? { ...account, language } : account));
+      queryClient.setQueryData(ACCOUNT, (account) => (account ? { ...account, language } : account));
     },
     mutationFn: (language: Language) => request(api.setAccountLanguage, { body: { language } }),
-    onSuccess: (account) => queryClient.setQueryData(queryKeys.account, account),
+    onSuccess: (account) => queryClient.setQueryData(ACCOUNT, account),
   });
 }

@@ -1,8 +1,7 @@
 import type { Project } from '@latchkey/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, requestTagged, type Tagged } from '../../../lib/api/index.ts';
-import { settingsKeys } from './query-keys.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { readKey, resourceKey } from '../../../lib/api/query-key.ts';
 
 /**
  * spec §7 "PUT projects/{id}/meta" with enabled false (spec §4: closing clears purchaseOrder and
@@ -19,10 +18,12 @@ export function useCloseProject() {
         ifMatch: current.etag,
       }),
     onSuccess: (saved) => {
-      queryClient.setQueryData(settingsKeys.projectDocument(saved.data.id), saved);
-      queryClient.setQueryData(queryKeys.project(saved.data.id), saved.data);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.project(saved.data.id) });
-      void queryClient.invalidateQueries({ queryKey: ['accounts'] });
+      const params = { project: saved.data.id };
+      queryClient.setQueryData(readKey(api.getProject, { params }, true), saved);
+      queryClient.setQueryData(readKey(api.getProject, { params }), saved.data);
+      // Everything of the project (its key is the prefix of all its reads), and every account's project list.
+      void queryClient.invalidateQueries({ queryKey: resourceKey(api.getProject, params) });
+      void queryClient.invalidateQueries({ queryKey: resourceKey(api.listAccountProjects) });
     },
   });
 }

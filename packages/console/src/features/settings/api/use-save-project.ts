@@ -1,8 +1,7 @@
 import type { Project, ProjectSettings } from '@latchkey/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, isApiError, requestTagged, type Tagged } from '../../../lib/api/index.ts';
-import { settingsKeys } from './query-keys.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { readKey, resourceKey } from '../../../lib/api/query-key.ts';
 
 /**
  * spec §7: PUT projects/{id} with the whole project and If-Match (the version the page read). The
@@ -15,13 +14,16 @@ export function useSaveProject() {
     mutationFn: ({ current, settings }: { current: Tagged<Project>; settings: ProjectSettings }) =>
       requestTagged(api.updateProject, { params: { project: current.data.id }, body: { ...settings, id: current.data.id }, ifMatch: current.etag }),
     onSuccess: (saved) => {
-      queryClient.setQueryData(settingsKeys.projectDocument(saved.data.id), saved);
-      queryClient.setQueryData(queryKeys.project(saved.data.id), saved.data);
-      void queryClient.invalidateQueries({ queryKey: settingsKeys.settingsHistory(saved.data.id) });
-      void queryClient.invalidateQueries({ queryKey: ['accounts'] });
+      const params = { project: saved.data.id };
+      queryClient.setQueryData(readKey(api.getProject, { params }, true), saved);
+      queryClient.setQueryData(readKey(api.getProject, { params }), saved.data);
+      void queryClient.invalidateQueries({ queryKey: resourceKey(api.listSettingsHistory, params) });
+      // Every account's project list (a project's name and logo show there).
+      void queryClient.invalidateQueries({ queryKey: resourceKey(api.listAccountProjects) });
     },
     onError: (error, { current }) => {
-      if (isApiError(error) && error.status === 412) void queryClient.invalidateQueries({ queryKey: settingsKeys.projectDocument(current.data.id) });
+      if (isApiError(error) && error.status === 412)
+        void queryClient.invalidateQueries({ queryKey: readKey(api.getProject, { params: { project: current.data.id } }, true) });
     },
   });
 }

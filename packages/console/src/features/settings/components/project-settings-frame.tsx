@@ -7,10 +7,10 @@ import { CenteredLoader } from '../../../components/centered-loader.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageFrame } from '../../../components/page-frame.tsx';
 import { SettingsForm } from '../../../components/settings-form.tsx';
-import type { Tagged } from '../../../lib/api/index.ts';
+import { api, type Tagged } from '../../../lib/api/index.ts';
+import { useTaggedQuery } from '../../../lib/use-api.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { useCurrentProject } from '../../../lib/project-context.ts';
-import { useProjectDocument } from '../api/use-project-document.ts';
 import { useSaveProject } from '../api/use-save-project.ts';
 import '../texts.ts';
 import { SettingsHistory } from './settings-history.tsx';
@@ -37,7 +37,8 @@ export function ProjectSettingsFrame({ page, title, description, children, dange
   const { t } = useTranslation('settings');
   const { t: tc } = useTranslation();
   const project = useCurrentProject();
-  const document = useProjectDocument(project.id);
+  // spec §7: GET projects/{project}, with its ETag (sent back as If-Match when a settings page saves).
+  const document = useTaggedQuery(api.getProject, { params: { project: project.id } });
   const [historyOpen, setHistoryOpen] = useState(false);
 
   return (

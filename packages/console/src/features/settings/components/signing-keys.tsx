@@ -7,7 +7,9 @@ import { StatusBadge } from '../../../components/status-badge.tsx';
 import { formatUtcDateTime } from '../../../lib/format-date.ts';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
-import { useRotateSigningKey, useSigningKeys } from '../api/use-signing-keys.ts';
+import { api } from '../../../lib/api/index.ts';
+import { useApiQuery } from '../../../lib/use-api.ts';
+import { useRotateSigningKey } from '../api/use-rotate-signing-key.ts';
 import classes from './settings.module.css';
 import '../texts.ts';
 
@@ -18,7 +20,7 @@ import '../texts.ts';
  */
 export function SigningKeys({ projectId, closed }: { projectId: string; closed: boolean }) {
   const { t } = useTranslation('settings');
-  const keys = useSigningKeys(projectId);
+  const keys = useApiQuery(api.getSigningKeys, { params: { project: projectId } });
   const rotate = useRotateSigningKey(projectId);
   const [asking, setAsking] = useState(false);
   const confirm = () =>

@@ -16,11 +16,12 @@ import { CopyField } from '../../../components/copy-field.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageFrame } from '../../../components/page-frame.tsx';
 import { SettingsForm } from '../../../components/settings-form.tsx';
-import type { Tagged } from '../../../lib/api/index.ts';
+import { api, type Tagged } from '../../../lib/api/index.ts';
+import { useTaggedQuery } from '../../../lib/use-api.ts';
 import { validationKey } from '../../../lib/i18n/validation.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { useCurrentProject } from '../../../lib/project-context.ts';
-import { useIssuer, useSaveIssuer } from '../api/use-issuer.ts';
+import { useSaveIssuer } from '../api/use-save-issuer.ts';
 import { HistoryButton } from '../components/project-settings-frame.tsx';
 import { SettingsHistory } from '../components/settings-history.tsx';
 import { SettingSwitch } from '../../../components/setting-switch.tsx';
@@ -48,7 +49,7 @@ export default function OidcPage() {
   const { t } = useTranslation('settings');
   const { t: tc } = useTranslation();
   const project = useCurrentProject();
-  const issuer = useIssuer(project.id);
+  const issuer = useTaggedQuery(api.getIssuer, { params: { project: project.id } });
   const [historyOpen, setHistoryOpen] = useState(false);
   return (
     <PageFrame title={tc('pages.projectOidc')} description={t('oidc.intro')} actions={<HistoryButton onClick={() => setHistoryOpen(true)} />}>

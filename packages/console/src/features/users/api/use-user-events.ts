@@ -1,7 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
-import { api, request } from '../../../lib/api/index.ts';
+import { skipToken } from '@tanstack/react-query';
+import { api } from '../../../lib/api/index.ts';
 import { utcDay } from '../../../lib/format-date.ts';
-import { usersKeys } from './query-keys.ts';
+import { useApiQuery } from '../../../lib/use-api.ts';
 
 /** How many of a user's events their page shows. */
 export const RECENT_EVENTS = 10;
@@ -13,19 +13,13 @@ export const lastYear = (now = new Date()) => ({ fromDate: utcDay(new Date(now.g
 /** The audit log's last events of `identity` over the last year (the longest range the log answers); `enabled`: the account may read the log. */
 export function useUserEvents(projectId: string, identity: string | undefined, enabled: boolean) {
   const { fromDate, toDate } = lastYear();
-  return useQuery({
-    queryKey: usersKeys.events(projectId, identity ?? ''),
-    enabled: enabled && identity !== undefined,
-    queryFn: ({ signal }) =>
-      request(api.listAuditEvents, {
-        params: { project: projectId },
-        query: {
-          userId: identity ?? '',
-          fromDate: `${fromDate}T00:00:00Z`,
-          toDate: `${toDate}T23:59:59Z`,
-          limit: RECENT_EVENTS,
-        },
-        signal,
-      }),
-  });
+  return useApiQuery(
+    api.listAuditEvents,
+    enabled && identity !== undefined
+      ? {
+          params: { project: projectId },
+          query: { userId: identity, fromDate: `${fromDate}T00:00:00Z`, toDate: `${toDate}T23:59:59Z`, limit: RECENT_EVENTS },
+        }
+      : skipToken,
+  );
 }

@@ -4,16 +4,21 @@ import { DangerZoneActions } from '../../../components/danger-zone.tsx';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { notifyRawError, notifySuccess } from '../../../lib/notify.ts';
 import { routes } from '../../../lib/routes.ts';
-import { useDeleteUser } from '../api/use-delete-user.ts';
-import { useSetUserBlocked } from '../api/use-set-user-blocked.ts';
+import { api } from '../../../lib/api/index.ts';
+import { useApiMutation } from '../../../lib/use-api.ts';
 import '../texts.ts';
 
 /** Issue 24: block or unblock, and delete (erasure) — a list of confirm actions; failures show the server's message. */
 export function UserDangerZone({ projectId, user }: { projectId: string; user: EndUser }) {
   const { t } = useTranslation('users');
   const navigate = useNavigate();
-  const setBlocked = useSetUserBlocked(projectId, user.id);
-  const erase = useDeleteUser(projectId, user.id);
+  // The users' reads (their page under them) and the audit log, which now holds the change, are read
+  // again; blocking ends their sessions. Erasure (docs/decisions/0038) also drops their page's reads.
+  const invalidates = [api.listEndUsers, api.listAuditEvents];
+  const block = useApiMutation(api.blockEndUser, { invalidates });
+  const unblock = useApiMutation(api.unblockEndUser, { invalidates });
+  const erase = useApiMutation(api.deleteEndUser, { invalidates });
+  const params = { project: projectId, user: user.id };
   const blocked = user.status === 'blocked';
   const toggle = blocked ? 'unblock' : 'block';
   const who = { user: user.identity };
@@ -28,8 +33,8 @@ export function UserDangerZone({ projectId, user }: { projectId: string; user: E
           safe: blocked,
           question: { title: t(`actions.${toggle}ConfirmTitle`), message: t(`actions.${toggle}ConfirmText`, who), confirm: t(`actions.${toggle}`) },
           run: () =>
-            setBlocked
-              .mutateAsync(!blocked)
+            (blocked ? unblock : block)
+              .mutateAsync({ params })
               .then(() => notifySuccess(t(blocked ? 'actions.unblocked' : 'actions.blocked', who)))
               .catch(notifyRawError),
         },
@@ -41,7 +46,7 @@ export function UserDangerZone({ projectId, user }: { projectId: string; user: E
           question: { title: t('actions.deleteConfirmTitle'), message: t('actions.deleteConfirmText', who), confirm: t('actions.delete') },
           run: () =>
             erase
-              .mutateAsync()
+              .mutateAsync({ params })
               .then(() => {
                 notifySuccess(t('actions.deleted', who));
                 void navigate(routes.projectUsers(projectId));

@@ -8,7 +8,9 @@ import { StatusBadge } from '../../../components/status-badge.tsx';
 import { UtcTime } from '../../../components/utc-time.tsx';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { notifyRawError, notifySuccess } from '../../../lib/notify.ts';
-import { useRevokeUserDevice } from '../api/use-revoke-user-device.ts';
+import { REVOCATION_REASON } from '@latchkey/domain';
+import { api } from '../../../lib/api/index.ts';
+import { useApiMutation } from '../../../lib/use-api.ts';
 import classes from './users.module.css';
 import '../texts.ts';
 
@@ -27,7 +29,9 @@ export function UserDevices({
   const { t } = useTranslation('users');
   const [asked, setAsked] = useState<DeviceIdentity | null>(null);
   const [open, setOpen] = useState(false);
-  const revoke = useRevokeUserDevice(projectId, user.id);
+  // spec §7: POST projects/{project}/mpinids/{mpinId}/revocation. Every user's reads (their page under
+  // them), the devices list and the audit log are read again, failed or not: it may have been revoked meanwhile.
+  const revoke = useApiMutation(api.revokeDevice, { invalidates: [api.listEndUsers, api.listDevices, api.listAuditEvents] });
   const columns = useMemo<Column<DeviceIdentity>[]>(() => {
     const all: Column<DeviceIdentity>[] = [
       { key: 'deviceName', header: t('detail.deviceName'), render: (d) => d.deviceName },
@@ -85,11 +89,14 @@ export function UserDevices({
         loading={revoke.isPending}
         onConfirm={() => {
           if (!asked) return;
-          revoke.mutate(asked.mpinId, {
-            onSuccess: () => notifySuccess(t('actions.revokedDone')),
-            onError: notifyRawError,
-            onSettled: () => setOpen(false),
-          });
+          revoke.mutate(
+            { params: { project: projectId, mpinId: asked.mpinId }, body: { reason: REVOCATION_REASON } },
+            {
+              onSuccess: () => notifySuccess(t('actions.revokedDone')),
+              onError: notifyRawError,
+              onSettled: () => setOpen(false),
+            },
+          );
         }}
         onCancel={() => setOpen(false)}
       />

@@ -8,7 +8,8 @@ import { UtcTime } from '../../../components/utc-time.tsx';
 import { formatUtcDateTime } from '../../../lib/format-date.ts';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { notifyRawError, notifySuccess } from '../../../lib/notify.ts';
-import { useEndSessions } from '../api/use-end-sessions.ts';
+import { api } from '../../../lib/api/index.ts';
+import { useApiMutation } from '../../../lib/use-api.ts';
 import classes from './users.module.css';
 import '../texts.ts';
 
@@ -42,7 +43,10 @@ export function UserSessions({
   canChange: boolean;
 }) {
   const { t } = useTranslation('users');
-  const end = useEndSessions(projectId, user.id);
+  // POST …/users/{user}/sessions/{session}/end, or …/sessions/end for every one of theirs; their page
+  // and the audit log are read again, failed or not.
+  const endOne = useApiMutation(api.endEndUserSession, { invalidates: [api.getEndUser, api.listAuditEvents] });
+  const endAll = useApiMutation(api.endEndUserSessions, { invalidates: [api.getEndUser, api.listAuditEvents] });
   const [askingAll, setAskingAll] = useState(false);
   const endedAll = (answer: { ended: number }) => notifySuccess(t('actions.signedOut', { count: answer.ended }));
   const columns = useMemo<Column<EndUserSession>[]>(() => {
@@ -78,15 +82,17 @@ export function UserSessions({
             variant="subtle"
             size="compact-sm"
             aria-label={t('detail.endSessionOf', { started: s.startedAt ? formatUtcDateTime(s.startedAt) : '—' })}
-            loading={end.isPending && end.variables === s.id}
-            onClick={() => end.mutate(s.id, { onSuccess: ended, onError: notifyRawError })}
+            loading={endOne.isPending && endOne.variables?.params.session === s.id}
+            onClick={() =>
+              endOne.mutate({ params: { project: projectId, user: user.id, session: s.id } }, { onSuccess: ended, onError: notifyRawError })
+            }
           >
             {t('detail.endSession')}
           </Button>
         ),
       },
     ];
-  }, [t, canChange, end]);
+  }, [t, canChange, endOne, projectId, user.id]);
   return (
     <>
       <StaticTable label={t('detail.sessions')} columns={columns} rows={sessions} rowKey={(s) => s.id} empty={t('detail.sessionsNone')} />
@@ -102,8 +108,13 @@ export function UserSessions({
         title={t('actions.endAllConfirmTitle')}
         message={t('actions.endAllConfirmText', { user: user.identity })}
         confirmLabel={t('detail.endAll')}
-        loading={end.isPending && end.variables === undefined}
-        onConfirm={() => end.mutate(undefined, { onSuccess: endedAll, onError: notifyRawError, onSettled: () => setAskingAll(false) })}
+        loading={endAll.isPending}
+        onConfirm={() =>
+          endAll.mutate(
+            { params: { project: projectId, user: user.id } },
+            { onSuccess: endedAll, onError: notifyRawError, onSettled: () => setAskingAll(false) },
+          )
+        }
         onCancel={() => setAskingAll(false)}
       />
     </>

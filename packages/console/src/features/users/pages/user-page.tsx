@@ -9,14 +9,14 @@ import { NotFoundMessage } from '../../../components/not-found-message.tsx';
 import { PageFrame } from '../../../components/page-frame.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { UtcTime } from '../../../components/utc-time.tsx';
-import { isApiError } from '../../../lib/api/index.ts';
+import { api, isApiError } from '../../../lib/api/index.ts';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { notifyError } from '../../../lib/notify.ts';
 import { usePageLabel } from '../../../lib/page-label.ts';
 import { useCurrentProject } from '../../../lib/project-context.ts';
 import { usePermission } from '../../../lib/use-permission.ts';
 import { exportUserData } from '../api/export-user-data.ts';
-import { useUser } from '../api/use-user.ts';
+import { useApiQuery } from '../../../lib/use-api.ts';
 import { UserDangerZone } from '../components/user-danger-zone.tsx';
 import { UserDevices } from '../components/user-devices.tsx';
 import { UserEvents } from '../components/user-events.tsx';
@@ -43,7 +43,8 @@ export default function UserPage() {
   const { t: tu } = useTranslation('ui');
   const { user: userId = '' } = useParams();
   const project = useCurrentProject();
-  const user = useUser(project.id, userId);
+  // GET projects/{project}/users/{user}: the user, their passkeys and open sessions.
+  const user = useApiQuery(api.getEndUser, { params: { project: project.id, user: userId } });
   // spec §4: a closed project is read-only; the server refuses these changes there too.
   const canChange = usePermission(guards.endUserChanges) && project.enabled;
   const canSeeEvents = usePermission(guards.audit);

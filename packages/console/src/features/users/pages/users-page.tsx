@@ -12,9 +12,18 @@ import { UtcTime } from '../../../components/utc-time.tsx';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { useCurrentProject } from '../../../lib/project-context.ts';
 import { routes } from '../../../lib/routes.ts';
-import { exportUsers, useUsers } from '../api/use-users.ts';
+import { api } from '../../../lib/api/index.ts';
+import { rangedListCalls } from '../../../lib/list-state/declared-calls.ts';
 import classes from '../components/users.module.css';
 import '../texts.ts';
+
+/** GET projects/{project}/users with the declared filters, sort and paging; and its export (issue 24). */
+const { useList: useUsers, exportFile: exportUsers } = rangedListCalls({
+  declared: endUserList,
+  name: 'users',
+  list: api.listEndUsers,
+  export: api.exportEndUsers,
+});
 
 /** Issue 24 "Users in the console": the people who sign in through the project's issuer. */
 export default function UsersPage() {

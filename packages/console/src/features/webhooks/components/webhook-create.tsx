@@ -5,11 +5,11 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { OneTimeSecretModal } from '../../../components/one-time-secret-modal.tsx';
 import { SubmitButton } from '../../../components/submit-button.tsx';
-import { isApiError } from '../../../lib/api/index.ts';
+import { api, isApiError } from '../../../lib/api/index.ts';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { notifyError } from '../../../lib/notify.ts';
 import { routes } from '../../../lib/routes.ts';
-import { useCreateWebhook } from '../api/use-create-webhook.ts';
+import { useApiMutation } from '../../../lib/use-api.ts';
 import { emptyWebhook, useWebhookDraft, WebhookFields, webhookBody } from './webhook-fields.tsx';
 import '../texts.ts';
 
@@ -22,21 +22,24 @@ export function WebhookCreate({ projectId, disabled }: { projectId: string; disa
   const [created, setCreated] = useState<WebhookCreated | null>(null);
   const [urlIssue, setUrlIssue] = useState<string | null>(null);
   const form = useWebhookDraft(emptyWebhook);
-  const create = useCreateWebhook(projectId);
+  const create = useApiMutation(api.createWebhook, { invalidates: [api.listWebhooks] });
   const body = webhookBody(form.draft);
   const submit = () => {
     if (!body) return;
-    create.mutate(body, {
-      onSuccess: (answer) => {
-        setOpen(false);
-        setCreated(answer);
+    create.mutate(
+      { params: { project: projectId }, body },
+      {
+        onSuccess: (answer) => {
+          setOpen(false);
+          setCreated(answer);
+        },
+        onError: (error) => {
+          const issue = isApiError(error) ? error.issues.find((i) => i.field === 'url') : undefined;
+          if (issue) setUrlIssue(issue.message);
+          else notifyError(t('form.createFailed'), error);
+        },
       },
-      onError: (error) => {
-        const issue = isApiError(error) ? error.issues.find((i) => i.field === 'url') : undefined;
-        if (issue) setUrlIssue(issue.message);
-        else notifyError(t('form.createFailed'), error);
-      },
-    });
+    );
   };
   return (
     <>

@@ -13,18 +13,15 @@ import { PageFrame } from '../../../components/page-frame.tsx';
 import { DangerZone, SettingsForm } from '../../../components/settings-form.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { UtcTime } from '../../../components/utc-time.tsx';
-import { isApiError, type Tagged } from '../../../lib/api/index.ts';
+import { api, isApiError, type Tagged } from '../../../lib/api/index.ts';
 import { formatUtcDateTime } from '../../../lib/format-date.ts';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { notifyError, notifyRawError, notifySuccess } from '../../../lib/notify.ts';
 import { usePageLabel } from '../../../lib/page-label.ts';
 import { useCurrentProject } from '../../../lib/project-context.ts';
 import { routes } from '../../../lib/routes.ts';
-import { useDeleteWebhook } from '../api/use-delete-webhook.ts';
+import { useApiMutation, useApiQuery, useTaggedQuery } from '../../../lib/use-api.ts';
 import { useSaveWebhook } from '../api/use-save-webhook.ts';
-import { useSendWebhook } from '../api/use-send-webhook.ts';
-import { useWebhookDeliveries } from '../api/use-webhook-deliveries.ts';
-import { useWebhook } from '../api/use-webhook.ts';
 import { useWebhookDraft, WebhookFields, webhookBody } from '../components/webhook-fields.tsx';
 import classes from '../components/webhooks.module.css';
 import { WebhookStatus } from './webhooks-page.tsx';
@@ -36,7 +33,7 @@ export default function WebhookPage() {
   const { t: tc } = useTranslation();
   const { webhook: webhookId = '' } = useParams();
   const project = useCurrentProject();
-  const webhook = useWebhook(project.id, webhookId);
+  const webhook = useTaggedQuery(api.getWebhook, { params: { project: project.id, webhook: webhookId } });
   usePageLabel(webhook.data?.data.url);
   if (isApiError(webhook.error) && webhook.error.status === 404) return <NotFoundMessage />;
   return (
@@ -63,8 +60,11 @@ function WebhookForm({ projectId, current, closed }: { projectId: string; curren
   const form = useWebhookDraft({ url: w.url, description: w.description, eventTypes: [...w.eventTypes], enabled: w.enabled });
   const [urlIssue, setUrlIssue] = useState<string | null>(null);
   const save = useSaveWebhook(projectId, w.id);
-  const send = useSendWebhook(projectId, w.id);
-  const remove = useDeleteWebhook(projectId, w.id);
+  const params = { project: projectId, webhook: w.id };
+  // A message queued for the endpoint (a test event, or a delivery again): the log is read again.
+  const test = useApiMutation(api.testWebhook, { invalidates: [api.listWebhookDeliveries] });
+  const resend = useApiMutation(api.resendWebhookDelivery, { invalidates: [api.listWebhookDeliveries] });
+  const remove = useApiMutation(api.deleteWebhook, { invalidates: [api.listWebhooks] });
   const body = webhookBody(form.draft);
   return (
     <Stack gap="xl">
@@ -103,9 +103,11 @@ function WebhookForm({ projectId, current, closed }: { projectId: string; curren
         projectId={projectId}
         webhook={w}
         closed={closed}
-        sending={send.isPending && send.variables === undefined}
-        onTest={() => send.mutate(undefined, { onSuccess: () => notifySuccess(t('detail.testSent')), onError: notifyRawError })}
-        onResend={(id) => send.mutate(id, { onSuccess: () => notifySuccess(t('detail.resent')), onError: notifyRawError })}
+        sending={test.isPending}
+        onTest={() => test.mutate({ params }, { onSuccess: () => notifySuccess(t('detail.testSent')), onError: notifyRawError })}
+        onResend={(id) =>
+          resend.mutate({ params: { ...params, delivery: id } }, { onSuccess: () => notifySuccess(t('detail.resent')), onError: notifyRawError })
+        }
       />
       {closed ? null : (
         <DangerZone>
@@ -123,7 +125,7 @@ function WebhookForm({ projectId, current, closed }: { projectId: string; curren
                 },
                 run: () =>
                   remove
-                    .mutateAsync()
+                    .mutateAsync({ params })
                     .then(() => {
                       notifySuccess(t('detail.deleted'));
                       void navigate(routes.projectWebhooks(projectId));
@@ -154,7 +156,12 @@ function DeliveryLog({
   onResend: (id: string) => void;
 }) {
   const { t } = useTranslation('webhooks');
-  const deliveries = useWebhookDeliveries(projectId, webhook.id);
+  // Read again every few seconds while pending deliveries wait.
+  const deliveries = useApiQuery(
+    api.listWebhookDeliveries,
+    { params: { project: projectId, webhook: webhook.id }, query: { limit: 50 } },
+    { refetchInterval: (query) => (query.state.data?.list.some((d) => d.status === 'pending') ? 3000 : false) },
+  );
   const columns = useMemo<Column<WebhookDelivery>[]>(() => {
     const tone = { delivered: 'positive', failed: 'negative', pending: 'neutral' } as const;
     const all: Column<WebhookDelivery>[] = [

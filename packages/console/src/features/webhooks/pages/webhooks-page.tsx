@@ -9,7 +9,8 @@ import { StatusBadge } from '../../../components/status-badge.tsx';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { useCurrentProject } from '../../../lib/project-context.ts';
 import { routes } from '../../../lib/routes.ts';
-import { useWebhooks } from '../api/use-webhooks.ts';
+import { api } from '../../../lib/api/index.ts';
+import { useApiQuery } from '../../../lib/use-api.ts';
 import { WebhookCreate } from '../components/webhook-create.tsx';
 import classes from '../components/webhooks.module.css';
 import '../texts.ts';
@@ -27,7 +28,7 @@ export default function WebhooksPage() {
   const { t } = useTranslation('webhooks');
   const { t: tc } = useTranslation();
   const project = useCurrentProject();
-  const webhooks = useWebhooks(project.id);
+  const webhooks = useApiQuery(api.listWebhooks, { params: { project: project.id } });
   const columns = useMemo<Column<Webhook>[]>(
     () => [
       {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { accountQuery } from '../session.ts';
 import { api } from './contract.ts';
 import { paramsOf, readKey, resourceKey } from './query-key.ts';
 
@@ -26,6 +27,10 @@ describe('the cache key rule (issue 35)', () => {
     expect(tagged).not.toEqual(plain);
     const webhooks = resourceKey(api.listWebhooks, { project: 'p1' });
     for (const key of [list, tagged, plain]) expect(key.slice(0, webhooks.length)).toEqual(webhooks);
+  });
+
+  it('is the key of the session’s account too (written out there, for the first download)', () => {
+    expect(accountQuery.queryKey).toEqual(readKey(api.getAccount, {}));
   });
 
   it('reads the parameters of a call’s options, none when it has none', () => {

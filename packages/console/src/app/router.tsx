@@ -15,7 +15,8 @@ import { SessionGate } from './session/session-gate.tsx';
 // the router (route `lazy`): the signed-in shell and the page of the address, in parallel with each
 // other and with the account, before the first render — no waterfall of suspending components.
 // Each also fetches the current language's texts of what it loaded (lib/i18n `loadPendingTexts`)
-// before the router renders it, so a page in French never shows its English first.
+// before the router renders it, so a page in French never shows its English first; a page's feature
+// texts are found from its folder (app/feature-texts.ts) and fetched beside its code.
 const loadShell = withTexts(() => import('./layout/shell.ts'));
 
 type PageModule = { default: ComponentType };
@@ -35,9 +36,11 @@ function withTexts<T>(load: () => Promise<T>): () => Promise<T> {
 const pageModules = import.meta.glob<PageModule>('../features/*/pages/*-page.tsx');
 
 function pageLoader(route: RouteName): () => Promise<PageModule> {
-  const load = pageModules[routeTable[route].page];
-  if (!load) throw new Error(`Route ${route}: no page file ${routeTable[route].page}`);
-  return withTexts(load);
+  const { page } = routeTable[route];
+  const load = pageModules[page];
+  if (!load) throw new Error(`Route ${route}: no page file ${page}`);
+  // The texts of the page's feature, beside its code (app/feature-texts.ts: a chunk of its own).
+  return withTexts(async () => (await Promise.all([load(), import('./feature-texts.ts').then((texts) => texts.loadPageTexts(page))]))[0]);
 }
 
 /** Until the router has the code of the first address. */

@@ -8,7 +8,10 @@ import classes from './layout.module.css';
 
 // The palette's code and texts are fetched the first time it opens, not in the first download.
 const CommandPalette = lazy(async () => {
-  const module = await import('../../features/search/components/command-palette.tsx');
+  const [module] = await Promise.all([
+    import('../../features/search/components/command-palette.tsx'),
+    import('../feature-texts.ts').then(({ loadFeatureTexts }) => loadFeatureTexts('search')),
+  ]);
   await loadPendingTexts();
   return module;
 });

@@ -3,7 +3,6 @@ import { Checkbox, Fieldset, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { validationKey } from '../../../lib/i18n/validation.ts';
 import { useSessionAccount } from '../../../lib/session.ts';
-import '../texts.ts';
 import classes from './accounts.module.css';
 
 interface PermissionCheckboxesProps {

@@ -1,7 +1,6 @@
 import { Input, SegmentedControl } from '@mantine/core';
 import { useId } from 'react';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
-import '../texts.ts';
 
 /** spec §2 "Account forms": status active/inactive. */
 export function StatusField({ value, onChange, disabled = false }: { value: boolean; onChange: (active: boolean) => void; disabled?: boolean }) {

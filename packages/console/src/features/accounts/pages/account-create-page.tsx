@@ -14,7 +14,6 @@ import { useApiMutation } from '../../../lib/use-api.ts';
 import { PermissionCheckboxes } from '../components/permission-checkboxes.tsx';
 import { StatusField } from '../components/status-field.tsx';
 import { issueAt } from '../components/issues.ts';
-import '../texts.ts';
 
 /** spec §2 "Account forms": a staff account — email, permissions, status; spec §5 its rules; §8 'Failed to create new account'. */
 export default function AccountCreatePage() {

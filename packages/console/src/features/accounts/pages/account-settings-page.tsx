@@ -22,7 +22,6 @@ import classes from '../components/accounts.module.css';
 import { issueAt } from '../components/issues.ts';
 import { PermissionCheckboxes } from '../components/permission-checkboxes.tsx';
 import { StatusField } from '../components/status-field.tsx';
-import '../texts.ts';
 
 /** spec §2 "Account forms": an account's permissions and status (its email fixed); a service account's token (issue 12). */
 export default function AccountSettingsPage() {

@@ -15,7 +15,6 @@ import { routes } from '../../../lib/routes.ts';
 import { api } from '../../../lib/api/index.ts';
 import { listCalls } from '../../../lib/list-state/declared-calls.ts';
 import classes from '../components/accounts.module.css';
-import '../texts.ts';
 
 /** A permission as the list shows it: its scope, `*` as "all" (spec §2), a global one marked. */
 function scopeText(permission: string, all: string, global: string): string {

@@ -15,7 +15,6 @@ import { useApiMutation } from '../../../lib/use-api.ts';
 import { issueAt } from '../components/issues.ts';
 import { PermissionCheckboxes } from '../components/permission-checkboxes.tsx';
 import { StatusField } from '../components/status-field.tsx';
-import '../texts.ts';
 
 /**
  * spec §2 "Account forms": a service account — name, permissions, status (issue 12: an optional

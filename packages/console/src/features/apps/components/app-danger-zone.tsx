@@ -7,7 +7,6 @@ import { notifyRawError } from '../../../lib/notify.ts';
 import { useGenerateAppKeys } from '../api/use-generate-app-keys.ts';
 import { useSetAppEnabled } from '../api/use-set-app-enabled.ts';
 import { AppSecretModal } from './app-secret-modal.tsx';
-import '../texts.ts';
 
 interface AppDangerZoneProps {
   app: Tagged<Application>;

@@ -1,7 +1,6 @@
 import type { ApplicationKeys } from '@latchkey/domain';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { OneTimeSecretModal } from '../../../components/one-time-secret-modal.tsx';
-import '../texts.ts';
 
 interface AppSecretModalProps {
   /** The answer that holds the secret; null: the modal is closed. */

@@ -17,7 +17,6 @@ import { AppDangerZone } from './app-danger-zone.tsx';
 import { AppSecretModal } from './app-secret-modal.tsx';
 import { BackchannelLogoutField, PostLogoutUrlFields, RedirectUrlFields } from './redirect-url-fields.tsx';
 import { useAppForm } from './use-app-form.ts';
-import '../texts.ts';
 
 interface AppSettingsFormProps {
   app: Tagged<Application>;

@@ -1,7 +1,6 @@
 import { APPLICATION_TYPES, type ApplicationType } from '@latchkey/domain';
 import { Group, Radio, Stack } from '@mantine/core';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
-import '../texts.ts';
 
 interface ApplicationTypeFieldProps {
   value: ApplicationType;

@@ -15,7 +15,6 @@ import { AppSecretModal } from '../components/app-secret-modal.tsx';
 import { ApplicationTypeField } from '../components/application-type-field.tsx';
 import { RedirectUrlFields } from '../components/redirect-url-fields.tsx';
 import { useAppForm } from '../components/use-app-form.ts';
-import '../texts.ts';
 
 /** spec §2 appCreate, §5 "New app", §7: create the application, then its keys; show the secret once. */
 export default function AppCreatePage() {

@@ -12,7 +12,6 @@ import { useCurrentProject } from '../../../lib/project-context.ts';
 import { useAppKeys } from '../api/use-app-keys.ts';
 import { useTaggedQuery } from '../../../lib/use-api.ts';
 import { AppSettingsForm } from '../components/app-settings-form.tsx';
-import '../texts.ts';
 
 /** spec §2 "Application settings". */
 export default function AppSettingsPage() {

@@ -14,7 +14,6 @@ import { routes } from '../../../lib/routes.ts';
 import { api } from '../../../lib/api/index.ts';
 import { listCalls } from '../../../lib/list-state/declared-calls.ts';
 import classes from '../components/apps.module.css';
-import '../texts.ts';
 
 /** spec §7: GET projects/{project}/apps with sort, direction, offset, limit and the declared filters. */
 const useApps = listCalls({ declared: applicationList, list: api.listApps });

@@ -2,7 +2,6 @@ import type { AuditEvent } from '@latchkey/domain';
 import { Modal } from '@mantine/core';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
 import classes from './audit.module.css';
-import '../texts.ts';
 
 interface AuditEventModalProps {
   /** The event shown (kept while the dialog closes). */

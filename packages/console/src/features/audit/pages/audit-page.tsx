@@ -18,7 +18,6 @@ import { api } from '../../../lib/api/index.ts';
 import { rangedListCalls } from '../../../lib/list-state/declared-calls.ts';
 import { AuditEventModal } from '../components/audit-event-modal.tsx';
 import classes from '../components/audit.module.css';
-import '../texts.ts';
 
 /** A country code as people read it: `Netherlands (NL)`. */
 function countryText(code: string): string {

@@ -3,7 +3,6 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconTable } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
-import '../texts.ts';
 import classes from './dashboard.module.css';
 
 interface DataTableToggleProps {

@@ -5,7 +5,6 @@ import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { Link, useNavigate } from 'react-router';
 import { formatUtcDate } from '../../../lib/format-date.ts';
 import { auditLinkOfPeriod, CHART_KEYS, countOf, periodLabel } from '../usage-data.ts';
-import '../texts.ts';
 import classes from './dashboard.module.css';
 import { DataTableToggle } from './data-table-toggle.tsx';
 import { EChart, type ChartOption } from './echart.tsx';

@@ -13,7 +13,6 @@ import { utcDay } from '../../../lib/format-date.ts';
 import { useListState } from '../../../lib/list-state/use-list-state.ts';
 import { useUsageLocations, useUsagePeriods, type UsageFilters } from '../api/use-usage.ts';
 import { usageCsv } from '../usage-data.ts';
-import '../texts.ts';
 import classes from './dashboard.module.css';
 import { UsageChart } from './usage-chart.tsx';
 import { UsageMap } from './usage-map.tsx';

@@ -7,7 +7,6 @@ import { countryName } from '../../../lib/country-name.ts';
 import { formatUtcDate } from '../../../lib/format-date.ts';
 import { worldGeoJson } from '../map/world.ts';
 import { auditLinkOfCountry } from '../usage-data.ts';
-import '../texts.ts';
 import classes from './dashboard.module.css';
 import { DataTableToggle } from './data-table-toggle.tsx';
 import { EChart, echarts, type ChartOption } from './echart.tsx';

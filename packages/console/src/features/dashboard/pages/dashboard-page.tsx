@@ -1,7 +1,6 @@
 import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { useCurrentProject } from '../../../lib/project-context.ts';
 import { UsageDashboard } from '../components/usage-dashboard.tsx';
-import '../texts.ts';
 
 /** spec §2 "Dashboard" of one project (guard `cst:<C>:usage`). */
 export default function DashboardPage() {

@@ -6,7 +6,6 @@ import { routes } from '../../../lib/routes.ts';
 import { useUsageProjects, type UsageFilters } from '../api/use-usage.ts';
 import classes from '../components/dashboard.module.css';
 import { UsageDashboard } from '../components/usage-dashboard.tsx';
-import '../texts.ts';
 import { formatNumber } from '../../../lib/format-number.ts';
 
 /** Issue 10: the dashboard over every project, for an account holding `glb::usage` (docs/decisions/0020). */

@@ -9,7 +9,6 @@ import { formatNumber } from '../../../lib/format-number.ts';
 import { currentLanguage } from '../../../lib/i18n/index.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { useBulkRevocation } from '../api/use-bulk-revocation.ts';
-import '../texts.ts';
 
 interface BulkRevocationProps {
   projectId: string;

@@ -4,7 +4,6 @@ import { IconAlertCircle, IconBan } from '@tabler/icons-react';
 import { useId } from 'react';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
 import classes from './devices.module.css';
-import '../texts.ts';
 
 interface RevokeDeviceButtonProps {
   device: DeviceIdentity;

@@ -18,7 +18,6 @@ import { useRevokeDevice } from '../api/use-revoke-device.ts';
 import { BulkRevocation } from '../components/bulk-revocation.tsx';
 import classes from '../components/devices.module.css';
 import { RevokeDeviceButton } from '../components/revoke-device-button.tsx';
-import '../texts.ts';
 
 /**
  * spec §7: GET projects/{project}/mpinids with the declared filters, sort, offset and limit; and

@@ -10,7 +10,6 @@ import { useNavigate } from 'react-router';
 import { useSessionAccount } from '../../../lib/session.ts';
 import { useApiQuery } from '../../../lib/use-api.ts';
 import { pageItems, pageMatches, resultItem, type PaletteGroup, type PaletteItem } from '../palette-items.ts';
-import '../texts.ts';
 import classes from './command-palette.module.css';
 
 const GROUPS: readonly PaletteGroup[] = ['pages', ...SEARCH_KINDS];

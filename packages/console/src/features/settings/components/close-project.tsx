@@ -6,7 +6,6 @@ import { DangerZoneActions } from '../../../components/danger-zone.tsx';
 import type { Tagged } from '../../../lib/api/index.ts';
 import { notifyError } from '../../../lib/notify.ts';
 import { useCloseProject } from '../api/use-close-project.ts';
-import '../texts.ts';
 
 /**
  * spec §2 General "close project (danger zone)", §4: after a confirmation in which the user types

@@ -2,7 +2,6 @@ import { ActionIcon, Button, Fieldset, Group, Stack, Text, TextInput } from '@ma
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { validationKey } from '../../../lib/i18n/validation.ts';
-import '../texts.ts';
 import type { SettingsDraft } from './use-settings-draft.ts';
 import classes from './settings.module.css';
 

@@ -4,7 +4,6 @@ import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { CopyField } from '../../../components/copy-field.tsx';
 import { validationKey } from '../../../lib/i18n/validation.ts';
 import { usePermission } from '../../../lib/use-permission.ts';
-import '../texts.ts';
 import classes from './settings.module.css';
 
 interface GlobalUnlockFieldProps {

@@ -12,7 +12,6 @@ import { useTaggedQuery } from '../../../lib/use-api.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { useCurrentProject } from '../../../lib/project-context.ts';
 import { useSaveProject } from '../api/use-save-project.ts';
-import '../texts.ts';
 import { SettingsHistory } from './settings-history.tsx';
 import { useSettingsDraft, type SettingsDraft } from './use-settings-draft.ts';
 

@@ -3,7 +3,6 @@ import { Button, FileInput, Group, Text } from '@mantine/core';
 import { IconFileUpload, IconKey, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
-import '../texts.ts';
 import classes from './settings.module.css';
 import type { SettingsDraft } from './use-settings-draft.ts';
 

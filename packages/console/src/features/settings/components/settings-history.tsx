@@ -5,7 +5,6 @@ import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { formatUtcDateTime } from '../../../lib/format-date.ts';
 import { useSettingsHistory } from '../api/use-settings-history.ts';
-import '../texts.ts';
 import classes from './settings.module.css';
 import type { settingsTexts } from '../texts.en.ts';
 

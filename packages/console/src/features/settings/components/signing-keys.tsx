@@ -11,7 +11,6 @@ import { api } from '../../../lib/api/index.ts';
 import { useApiQuery } from '../../../lib/use-api.ts';
 import { useRotateSigningKey } from '../api/use-rotate-signing-key.ts';
 import classes from './settings.module.css';
-import '../texts.ts';
 
 /**
  * Issue 22: the issuer's signing keys — the one signing ID tokens now, and those that stopped (rotated

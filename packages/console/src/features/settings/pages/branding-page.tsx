@@ -4,7 +4,6 @@ import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { validationKey } from '../../../lib/i18n/validation.ts';
 import { ProjectSettingsFrame } from '../components/project-settings-frame.tsx';
 import type { SettingsDraft } from '../components/use-settings-draft.ts';
-import '../texts.ts';
 
 type BrandingField = 'supportEmail' | 'supportPhone' | 'helpUrl' | 'logoUrl' | 'displayName';
 

@@ -9,7 +9,6 @@ import { ServiceAccountKeyField } from '../components/service-account-key-field.
 import type { SettingsDraft } from '../components/use-settings-draft.ts';
 import { SettingSwitch } from '../../../components/setting-switch.tsx';
 import classes from '../components/settings.module.css';
-import '../texts.ts';
 
 /** spec §2 "Settings pages" Mobile Applications (/project/{project}/mobileapps); §5 mobile rules; §6 global unlock. */
 export default function MobileAppsPage() {

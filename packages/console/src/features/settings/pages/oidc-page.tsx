@@ -27,7 +27,6 @@ import { SettingsHistory } from '../components/settings-history.tsx';
 import { SettingSwitch } from '../../../components/setting-switch.tsx';
 import { SigningKeys } from '../components/signing-keys.tsx';
 import classes from '../components/settings.module.css';
-import '../texts.ts';
 
 type Lifetime = 'access_token_ttl' | 'id_token_ttl' | 'refresh_token_idle_ttl' | 'refresh_token_absolute_ttl';
 

@@ -10,7 +10,6 @@ import { ProjectSettingsFrame } from '../components/project-settings-frame.tsx';
 import type { SettingsDraft } from '../components/use-settings-draft.ts';
 import { SettingSwitch } from '../../../components/setting-switch.tsx';
 import classes from '../components/settings.module.css';
-import '../texts.ts';
 
 /** spec §2 "Settings pages" General (/project/{project}/settings), with closing the project in its danger zone. */
 export default function SettingsPage() {

@@ -6,7 +6,6 @@ import { GlobalUnlockField } from '../components/global-unlock-field.tsx';
 import { LabelledChoice } from '../components/labelled-choice.tsx';
 import { ProjectSettingsFrame } from '../components/project-settings-frame.tsx';
 import type { SettingsDraft } from '../components/use-settings-draft.ts';
-import '../texts.ts';
 
 /** spec §2 "Settings pages" User Verification (/project/{project}/userverification); §4 "Verification"; §5. */
 export default function UserVerificationPage() {

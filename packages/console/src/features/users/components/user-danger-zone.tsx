@@ -6,7 +6,6 @@ import { notifyRawError, notifySuccess } from '../../../lib/notify.ts';
 import { routes } from '../../../lib/routes.ts';
 import { api } from '../../../lib/api/index.ts';
 import { useApiMutation } from '../../../lib/use-api.ts';
-import '../texts.ts';
 
 /** Issue 24: block or unblock, and delete (erasure) — a list of confirm actions; failures show the server's message. */
 export function UserDangerZone({ projectId, user }: { projectId: string; user: EndUser }) {

@@ -12,7 +12,6 @@ import { REVOCATION_REASON } from '@latchkey/domain';
 import { api } from '../../../lib/api/index.ts';
 import { useApiMutation } from '../../../lib/use-api.ts';
 import classes from './users.module.css';
-import '../texts.ts';
 
 /** The user's passkeys, newest first; an active one revoked behind a confirm (spec §4: one way). */
 export function UserDevices({

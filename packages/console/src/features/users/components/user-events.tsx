@@ -9,7 +9,6 @@ import { UtcTime } from '../../../components/utc-time.tsx';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { routes } from '../../../lib/routes.ts';
 import { lastYear, useUserEvents } from '../api/use-user-events.ts';
-import '../texts.ts';
 
 /** The user's last events (the audit log filtered by their identity), and the whole of it in the audit log. */
 export function UserEvents({ projectId, identity }: { projectId: string; identity: string }) {

@@ -11,7 +11,6 @@ import { notifyRawError, notifySuccess } from '../../../lib/notify.ts';
 import { api } from '../../../lib/api/index.ts';
 import { useApiMutation } from '../../../lib/use-api.ts';
 import classes from './users.module.css';
-import '../texts.ts';
 
 /** A session's applications by name (their client id on hover); one no longer in the project by its client id. */
 function SessionApplications({ applications }: { applications: EndUserSession['applications'] }) {

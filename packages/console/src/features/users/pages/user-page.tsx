@@ -22,7 +22,6 @@ import { UserDevices } from '../components/user-devices.tsx';
 import { UserEvents } from '../components/user-events.tsx';
 import { UserSessions } from '../components/user-sessions.tsx';
 import classes from '../components/users.module.css';
-import '../texts.ts';
 
 /** One titled part of the page (its h2 names the section for assistive technology). */
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {

@@ -15,7 +15,6 @@ import { routes } from '../../../lib/routes.ts';
 import { api } from '../../../lib/api/index.ts';
 import { rangedListCalls } from '../../../lib/list-state/declared-calls.ts';
 import classes from '../components/users.module.css';
-import '../texts.ts';
 
 /** GET projects/{project}/users with the declared filters, sort and paging; and its export (issue 24). */
 const { useList: useUsers, exportFile: exportUsers } = rangedListCalls({

@@ -11,7 +11,6 @@ import { notifyError } from '../../../lib/notify.ts';
 import { routes } from '../../../lib/routes.ts';
 import { useApiMutation } from '../../../lib/use-api.ts';
 import { emptyWebhook, useWebhookDraft, WebhookFields, webhookBody } from './webhook-fields.tsx';
-import '../texts.ts';
 
 /** "Add endpoint": the fields in a dialog; once made, its secret shown once, then its page. */
 export function WebhookCreate({ projectId, disabled }: { projectId: string; disabled: boolean }) {

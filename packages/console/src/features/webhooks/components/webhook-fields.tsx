@@ -5,7 +5,6 @@ import { SettingSwitch } from '../../../components/setting-switch.tsx';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
 import type { webhooksTexts } from '../texts.en.ts';
 import classes from './webhooks.module.css';
-import '../texts.ts';
 
 /** A type's key among the texts (a dot there would be read as nesting). */
 const eventTypeKey = (type: WebhookEventType) => type.replace('.', '_') as keyof typeof webhooksTexts.eventTypes;

@@ -25,7 +25,6 @@ import { useSaveWebhook } from '../api/use-save-webhook.ts';
 import { useWebhookDraft, WebhookFields, webhookBody } from '../components/webhook-fields.tsx';
 import classes from '../components/webhooks.module.css';
 import { WebhookStatus } from './webhooks-page.tsx';
-import '../texts.ts';
 
 /** Issue 24: one endpoint — its settings, a test event, its delivery log with Resend, and Delete. */
 export default function WebhookPage() {

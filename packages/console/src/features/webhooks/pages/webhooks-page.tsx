@@ -13,7 +13,6 @@ import { api } from '../../../lib/api/index.ts';
 import { useApiQuery } from '../../../lib/use-api.ts';
 import { WebhookCreate } from '../components/webhook-create.tsx';
 import classes from '../components/webhooks.module.css';
-import '../texts.ts';
 
 /** An endpoint's state in a word: disabled, failing (its deliveries fail now), or enabled. */
 export function WebhookStatus({ webhook }: { webhook: Webhook }) {

@@ -217,7 +217,7 @@ describe('create application (spec §2, §5, §7, §8)', () => {
     await ui.user.type(redirect(1), 'https://shop.example.com/cb');
     await ui.user.click(createButton());
     const shown = await notification('Failed to create new application');
-    expect(shown).toHaveTextContent('The project is disabled; changes cannot be made while it is disabled');
+    expect(shown).toHaveTextContent('The project is closed');
     expect(api.calls.filter((c) => c.path.endsWith('/keys'))).toHaveLength(0);
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(ui.location()).toBe('/project/p1/app/create');
@@ -427,7 +427,7 @@ describe('application settings (spec §2, §4, §7, §8)', () => {
     expect(screen.queryByRole('button', { name: 'Disable application' })).not.toBeInTheDocument();
   });
 
-  it('shows the error’s own message, with no title, when disabling fails (spec §8)', async () => {
+  it('shows the raw server message, with no title, when disabling fails (spec §8)', async () => {
     settingsServer({
       'PUT /apps/a1': {
         status: 409,
@@ -437,7 +437,7 @@ describe('application settings (spec §2, §4, §7, §8)', () => {
     const ui = renderApp('/project/p1/app/a1/settings');
     await ui.user.click(await screen.findByRole('button', { name: 'Disable application' }));
     await ui.user.click(within(await screen.findByRole('dialog', { name: 'Disable application' })).getByRole('button', { name: 'Disable' }));
-    const shown = await notification('The project is disabled; changes cannot be made while it is disabled');
+    const shown = await notification('The project is closed; changes cannot be made while it is disabled');
     expect(shown).not.toHaveTextContent('Failed to update application');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(screen.getByRole('button', { name: 'Disable application' })).toBeInTheDocument();
@@ -493,7 +493,7 @@ describe('application settings (spec §2, §4, §7, §8)', () => {
     expect(screen.queryByDisplayValue(SECRET)).not.toBeInTheDocument();
   });
 
-  it('shows the error’s own message when generating keys fails', async () => {
+  it('shows the raw server message when generating keys fails (spec §8)', async () => {
     settingsServer({
       'POST /apps/a1/keys/generate': {
         status: 409,
@@ -503,7 +503,7 @@ describe('application settings (spec §2, §4, §7, §8)', () => {
     const ui = renderApp('/project/p1/app/a1/settings');
     await ui.user.click(await screen.findByRole('button', { name: 'Generate new keys' }));
     await ui.user.click(within(await screen.findByRole('dialog', { name: 'Generate new keys' })).getByRole('button', { name: 'Generate' }));
-    await notification('This clashes with the current state of what you are changing');
+    await notification('The application is disabled; enable it before generating new keys');
     expect(screen.queryByRole('dialog', { name: 'Client secret' })).not.toBeInTheDocument();
   });
 

@@ -411,7 +411,7 @@ describe('revoking every device of the filter (docs/decisions/0019 "Bulk revocat
       within(await screen.findByRole('dialog', { name: 'Revoke 250 devices' })).getByRole('button', { name: 'Revoke 250 devices' }),
     );
     expect(await screen.findByText('Revoked 200 of 250 devices, then failed')).toBeInTheDocument();
-    expect(screen.getByText('This clashes with the current state of what you are changing')).toBeInTheDocument();
+    expect(screen.getByText('More devices match the filter than were confirmed')).toBeInTheDocument();
   });
 
   it('is not offered for revoked devices, nor in a closed project', async () => {

@@ -53,10 +53,14 @@ describe('errorMessage', () => {
   const english = translator('en');
   const french = translator('fr');
 
-  it('says the catalogue text of the code, not the server’s', () => {
+  it('says the catalogue text of the code, not the server’s English; in English the server’s words, which carry the detail (spec §8)', () => {
     const error = new ApiError(409, 'conflict', 'This application already has keys');
-    expect(errorMessage(error, english)).toBe('This clashes with the current state of what you are changing');
-    expect(errorMessage(error, french)).toBe('Cela entre en conflit avec l’état actuel de l’élément modifié');
+    expect(errorMessage(error, french, 'fr')).toBe('Cela entre en conflit avec l’état actuel de l’élément modifié');
+    expect(errorMessage(error, english, 'en')).toBe('This application already has keys');
+    // A server failure is the catalogue's in every language (its text says nothing a person can act on).
+    expect(errorMessage(new ApiError(500, 'internal', 'Database unavailable'), english, 'en')).toBe(
+      'Something went wrong on our side; try again later',
+    );
   });
 
   it('names the fields the answer’s issues name, each once', () => {
@@ -65,8 +69,8 @@ describe('errorMessage', () => {
       issue('customMobileDomain'),
       issue('customDomain'),
     ]);
-    expect(errorMessage(error, english)).toBe('The value of customDomain, customMobileDomain clashes with one that exists already');
-    expect(errorMessage(error, french)).toBe('La valeur de customDomain, customMobileDomain entre en conflit avec une valeur existante');
+    expect(errorMessage(error, english, 'en')).toBe('Another project uses a.example');
+    expect(errorMessage(error, french, 'fr')).toBe('La valeur de customDomain, customMobileDomain entre en conflit avec une valeur existante');
   });
 
   it('says the messages of a rejected input’s issues, each once, by their keys', () => {
@@ -75,41 +79,43 @@ describe('errorMessage', () => {
       issue('redirectURI.0', 'validation.invalid_url'),
       issue('url', 'validation.required'),
     ]);
-    expect(errorMessage(error, english)).toBe('Required; Invalid URL');
-    expect(errorMessage(error, french)).toBe('Obligatoire\u202f; URL non valide');
-    expect(errorMessage(new ApiError(400, 'validation_failed', 'Invalid request'), english)).toBe('Some of the values sent were not accepted');
+    expect(errorMessage(error, english, 'en')).toBe('Required; Invalid URL');
+    expect(errorMessage(error, french, 'fr')).toBe('Obligatoire\u202f; URL non valide');
+    expect(errorMessage(new ApiError(400, 'validation_failed', 'Invalid request'), english, 'en')).toBe('Some of the values sent were not accepted');
   });
 
   it('keeps the plain text for issues about the whole body, and for a code with no text naming fields', () => {
-    expect(errorMessage(new ApiError(403, 'forbidden', 'No', [issue('', 'forbidden')]), english)).toBe('You do not have the permission for this');
-    expect(errorMessage(new ApiError(404, 'not_found', 'Not found', [issue('project')]), english)).toBe(
-      'This could not be found: it does not exist, or you have no access to it',
+    expect(errorMessage(new ApiError(403, 'forbidden', 'No', [issue('', 'forbidden')]), french, 'fr')).toBe(
+      'Vous n’avez pas l’autorisation nécessaire pour cette action',
+    );
+    expect(errorMessage(new ApiError(404, 'not_found', 'Not found', [issue('project')]), french, 'fr')).toBe(
+      'Élément introuvable\u202f: il n’existe pas, ou vous n’y avez pas accès',
     );
   });
 
   it('says a conflict answered 412 is a change someone else made meanwhile', () => {
     const error = new ApiError(412, 'conflict', 'The application was changed by someone else; reload and try again');
-    expect(errorMessage(error, french)).toBe('Quelqu’un d’autre a modifié cet élément entre-temps\u202f; rechargez et réessayez');
+    expect(errorMessage(error, french, 'fr')).toBe('Quelqu’un d’autre a modifié cet élément entre-temps\u202f; rechargez et réessayez');
   });
 
   it('translates the client’s own codes', () => {
-    expect(errorMessage(new ApiError(0, 'network_error', 'Failed to fetch'), french)).toBe(
+    expect(errorMessage(new ApiError(0, 'network_error', 'Failed to fetch'), french, 'fr')).toBe(
       'Le serveur est injoignable\u202f; vérifiez votre connexion et réessayez',
     );
   });
 
   it('falls back to the server’s text for a code the console does not know', () => {
-    expect(errorMessage(new ApiError(429, 'rate_limited', 'Slow down'), french)).toBe('Slow down');
+    expect(errorMessage(new ApiError(429, 'rate_limited', 'Slow down'), french, 'fr')).toBe('Slow down');
   });
 
   it('reads through an error that wraps an API error (the key step of creating an application)', () => {
     const wrapped = new Error('Forbidden', { cause: new ApiError(403, 'forbidden', 'You do not have the permission for this') });
-    expect(errorMessage(wrapped, french)).toBe('Vous n’avez pas l’autorisation nécessaire pour cette action');
+    expect(errorMessage(wrapped, french, 'fr')).toBe('Vous n’avez pas l’autorisation nécessaire pour cette action');
   });
 
   it('says what another failure says, and nothing for no error', () => {
-    expect(errorMessage(new TypeError('x is undefined'), french)).toBe('x is undefined');
-    expect(errorMessage(undefined, french)).toBeNull();
-    expect(errorMessage('a string', french)).toBeNull();
+    expect(errorMessage(new TypeError('x is undefined'), french, 'fr')).toBe('x is undefined');
+    expect(errorMessage(undefined, french, 'fr')).toBeNull();
+    expect(errorMessage('a string', french, 'fr')).toBeNull();
   });
 });

@@ -2,7 +2,7 @@
  * Webhooks bench (`node --import tsx packages/server/bench/webhooks.ts`, run by `npm run bench`):
  * how many webhook deliveries per second one server instance sends, and how long an event takes to
  * reach its receiver (issue 24, docs/decisions/0039). The server is the real one (buildApp on a
- * fresh PostgreSQL database, its delivery worker and guarded outgoing client); the events are written
+ * fresh PostgreSQL database, its outbox and guarded outgoing client); the events are written
  * the way the issuer writes a sign-in's (events/project-events.ts, the outbox in the same statement); the
  * receiver is an HTTP server on loopback that verifies every message's Standard Webhooks signature
  * with the `standardwebhooks` library and answers 204.
@@ -29,6 +29,7 @@ import { insertProject } from '../src/modules/projects/projects.repository.ts';
 import { newWebhookSecret, secretContext } from '../src/modules/webhooks/webhook-delivery.ts';
 import { insertEndpoint } from '../src/modules/webhooks/webhooks.repository.ts';
 import { projectEvents } from '../src/events/project-events.ts';
+import { WEBHOOK_KIND } from '../src/events/audit-events.repository.ts';
 import { benchApp } from './bench-app.ts';
 import { figure, percentile, say } from './report.ts';
 import { createScratchPostgres } from '../test/support/scratch-postgres.ts';
@@ -126,7 +127,7 @@ async function main(): Promise<void> {
         secretBox,
         countries: countryLookup(),
         projectId,
-        ...(NUDGE ? { webhooksQueued: built.services.webhookDelivery.nudgeSoon } : {}),
+        ...(NUDGE ? { webhooksQueued: () => built.services.outbox.nudgeSoon(WEBHOOK_KIND) } : {}),
       });
     }
 

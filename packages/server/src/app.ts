@@ -39,11 +39,9 @@ import { consoleMailer, type Mailer } from './mail/mailer.ts';
 import { applicationNamesOf } from './modules/apps/apps.repository.ts';
 import { createAuditHook, type AuditHook } from './modules/audit/audit.service.ts';
 import { ensureEventPartitions } from './modules/audit/event-partitions.ts';
-import { createWebhookDelivery, type WebhookDelivery } from './modules/webhooks/webhook-delivery.ts';
-import { pruneDeliveries } from './modules/webhooks/webhooks.repository.ts';
-
-/** How long the webhooks' delivery log keeps what was delivered or given up. */
-const WEBHOOK_LOG_DAYS = 7;
+import { webhookKind } from './modules/webhooks/webhook-delivery.ts';
+import { WEBHOOK_KIND } from './events/audit-events.repository.ts';
+import { createOutbox, type Outbox } from './outbox/outbox.ts';
 import { sealStoredPushKeys } from './modules/projects/push-keys.ts';
 import { serviceTokenAuthenticator } from './modules/accounts/service-token-auth.ts';
 import { openIdSignInProvider } from './modules/session/sign-in-provider.ts';
@@ -60,7 +58,7 @@ import { registerProjectIssuerRoutes } from './issuer/issuer.routes.ts';
 import { registerAccountPages } from './account/account-pages.ts';
 import { deleteEndedRegistrationCodes } from './people/registration-codes.repository.ts';
 import { deleteExpiredVerifications } from './people/identity-verifications.repository.ts';
-import type { BackchannelDelivery } from './people/backchannel-logouts.ts';
+import { BACKCHANNEL_LOGOUT_KIND, backchannelLogoutKind } from './people/backchannel-logouts.ts';
 import { secretBoxFor } from './secret-key.ts';
 
 export interface AppDeps {
@@ -80,7 +78,7 @@ export interface AppDeps {
   audit?: AuditHook;
   /** Hashing and encryption under the master key; defaults to SECRET_KEY or {DATA_DIR}/secret.key. */
   secretBox?: SecretBox;
-  /** Calls out to addresses projects registered (back-channel logout); defaults to the guarded client under OUTGOING_ALLOWED_NETWORKS. */
+  /** Calls out to addresses projects registered (the outbox's messages); defaults to the guarded client under OUTGOING_ALLOWED_NETWORKS. */
   outgoing?: OutgoingClient;
 }
 
@@ -93,9 +91,8 @@ export interface LatchkeyApp {
     loginCodes: LoginCodes | null;
     /** Seal stored secrets and key lookups with it (README "Secrets and backups"). */
     secretBox: SecretBox;
-    /** The back-channel logout notices' deliverer (it polls by itself; `deliverDue` runs a round now). */
-    backchannel: BackchannelDelivery;
-    webhookDelivery: WebhookDelivery;
+    /** The deliverer of back-channel logout notices and webhook messages (it polls by itself; `deliverDue` runs a round now). */
+    outbox: Outbox;
   };
   /** Readiness (GET /readyz) turns false: call it first when shutting down. */
   probes: Probes;
@@ -126,9 +123,10 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   const mailer = measuredMailer(deps.mailer ?? consoleMailer(), metrics);
   const countRefusal = (limit: string) => metrics.rateLimitRefusals.inc({ limit });
   rateLimitObservers.add(countRefusal);
-  // Webhook messages an event of this instance queued go out soon after it commits, not at the next
-  // poll: the delivery, made below, takes this over.
+  // Messages this instance queued go out at once (webhook messages soon after their event commits),
+  // not at the next poll: the outbox, made below once its kinds can be, takes these over.
   let webhooksQueued = (): void => undefined;
+  let logoutNoticesQueued = (): void => undefined;
   const audit = deps.audit ?? createAuditHook(clock, { webhooksQueued: () => webhooksQueued() });
   const cookies = cookieOptions(config);
   const secretBox = deps.secretBox ?? secretBoxFor(config);
@@ -206,7 +204,6 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   const allowedNetworks = networksOf(config.outgoingAllowedNetworks);
   const outgoing = deps.outgoing ?? createOutgoingClient({ allowedNetworks: config.outgoingAllowedNetworks });
   // The deliverers are made below, from the issuer, which needs the apps module: the modules' nudges reach them once they exist.
-  let nudgeLogoutNotices = (): void => undefined;
   let nudgeWebhookDelivery = (): void => undefined;
   const ctx: ModuleContext = {
     config,
@@ -221,7 +218,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
     cookies,
     signIn,
     issuerAddress,
-    logoutNoticesQueued: () => nudgeLogoutNotices(),
+    logoutNoticesQueued: () => logoutNoticesQueued(),
     webhookQueued: () => nudgeWebhookDelivery(),
     warn: (error, message) => app.log.warn({ err: error }, message),
   };
@@ -246,12 +243,24 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
     secretBox,
     clients: apps,
     publicUrl: config.publicUrl,
-    outgoing,
-    warn: (error) => app.log.warn({ err: error }, 'back-channel logout delivery failed'),
+    warn: (error) => app.log.warn({ err: error }, 'back-channel logout notice not queued'),
     metrics,
     webhooksQueued: () => webhooksQueued(),
+    logoutNoticesQueued: () => logoutNoticesQueued(),
   });
-  const { backchannel } = issuer;
+  // One outbox (docs/decisions/0045): any instance delivers back-channel logout notices and webhook
+  // messages through the guarded client, each kind as its feature declares it.
+  const outbox = createOutbox({
+    db,
+    clock,
+    outgoing,
+    kinds: [backchannelLogoutKind({ sign: issuer.signLogoutToken, eventsOf: issuer.eventsOf }), webhookKind({ clock, secretBox })],
+    warn: (error) => app.log.warn({ err: error }, 'outbox delivery failed'),
+  });
+  webhooksQueued = () => outbox.nudgeSoon(WEBHOOK_KIND);
+  logoutNoticesQueued = () => outbox.nudge(BACKCHANNEL_LOGOUT_KIND);
+  outbox.start();
+  app.addHook('onClose', () => outbox.stop());
   // The end user's own page at the issuer (issue 24, docs/decisions/0040).
   await registerAccountPages(app, {
     db,
@@ -260,24 +269,10 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
     publicUrl: config.publicUrl,
     providerFor: issuer.providerFor,
     eventsOf: issuer.eventsOf,
-    logoutNoticesQueued: () => backchannel.nudge(),
+    logoutNoticesQueued,
     applicationNames: (projectId, clientIds) => applicationNamesOf(db, projectId, clientIds),
   });
-  backchannel.start();
-  app.addHook('onClose', () => backchannel.stop());
-  // Webhooks (issue 24): any instance delivers what the outbox holds, through the same guarded client.
-  const webhookDelivery = createWebhookDelivery({
-    db,
-    clock,
-    outgoing,
-    secretBox,
-    warn: (error) => app.log.warn({ err: error }, 'webhook delivery failed'),
-  });
-  webhookDelivery.start();
-  webhooksQueued = webhookDelivery.nudgeSoon;
-  app.addHook('onClose', () => webhookDelivery.stop());
-  nudgeLogoutNotices = backchannel.nudge;
-  nudgeWebhookDelivery = webhookDelivery.nudge;
+  nudgeWebhookDelivery = () => outbox.nudge(WEBHOOK_KIND);
   // Every other module of the management API, by its folder (modules/<m>/<m>.module.ts).
   for (const module of (await loadApiModules()).values()) {
     if (!wired.has(module)) endpoints.push(...module.endpoints(module.services(ctx), ctx));
@@ -302,7 +297,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
       await deleteRetiredSigningKeys(db);
       await ensureEventPartitions(db, clock.now(), config.eventRetentionMonths);
       await deleteEndedRegistrationCodes(db, clock.now());
-      await pruneDeliveries(db, new Date(clock.now().getTime() - WEBHOOK_LOG_DAYS * 86_400_000));
+      await outbox.housekeeping();
     })().catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_EVERY_MS);
   housekeeping.unref();
@@ -311,7 +306,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   await app.ready();
   return {
     app,
-    services: { sessions, projects, apps, loginCodes, secretBox, backchannel, webhookDelivery },
+    services: { sessions, projects, apps, loginCodes, secretBox, outbox },
     probes,
     async close(drainMs = DRAIN_MS) {
       // Fastify's close stops listening, closes idle keep-alive connections and waits for the

@@ -7,10 +7,11 @@ import {
   BACKCHANNEL_MAX_ATTEMPTS,
   BACKCHANNEL_PENDING_PER_SUBJECT,
   BACKCHANNEL_RETRY_DELAYS_MS,
-  createBackchannelDelivery,
+  backchannelLogoutKind,
   queueBackchannelLogouts,
   type LogoutTokenSigner,
 } from '../src/people/backchannel-logouts.ts';
+import { createOutbox } from '../src/outbox/outbox.ts';
 import { projectEvents } from '../src/events/project-events.ts';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn, type TestApp } from './support/app.ts';
 import { Browser } from './support/browser.ts';
@@ -72,7 +73,7 @@ describeEachDatabase('Back-Channel Logout at a project issuer', (d) => {
     while (receivedAt(path).length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(receivedAt(path)).toHaveLength(count);
     // The round that sent them has written what came of it.
-    await t.services.backchannel.deliverDue();
+    await t.services.outbox.deliverDue();
     return receivedAt(path);
   }
 
@@ -86,7 +87,10 @@ describeEachDatabase('Back-Channel Logout at a project issuer', (d) => {
   }
 
   async function queued(projectId: string) {
-    const { rows } = await d.db.query<{ attempts: number }>('SELECT attempts FROM backchannel_logouts WHERE project_id = $1', [projectId]);
+    const { rows } = await d.db.query<{ attempts: number }>(
+      `SELECT attempts FROM outbox_messages WHERE project_id = $1 AND kind = 'backchannel_logout'`,
+      [projectId],
+    );
     return rows;
   }
 
@@ -186,13 +190,13 @@ describeEachDatabase('Back-Channel Logout at a project issuer', (d) => {
       });
 
       // Not due yet: nothing is sent.
-      await t.services.backchannel.deliverDue();
+      await t.services.outbox.deliverDue();
       expect(receivedAt('retried')).toHaveLength(1);
 
       // Due after its delay; still failing each time, until the last attempt gives it up.
       for (let attempt = 2; attempt <= BACKCHANNEL_MAX_ATTEMPTS; attempt++) {
         t.clock.advance(BACKCHANNEL_RETRY_DELAYS_MS[attempt - 2] ?? 0);
-        await t.services.backchannel.deliverDue();
+        await t.services.outbox.deliverDue();
         expect(receivedAt('retried')).toHaveLength(attempt);
       }
       // Each attempt is a token of its own (RFC 7519 §4.1.7), for the same session.
@@ -205,7 +209,7 @@ describeEachDatabase('Back-Channel Logout at a project issuer', (d) => {
       expect(events).toHaveLength(BACKCHANNEL_MAX_ATTEMPTS);
       expect(events.at(-1)).toMatchObject({ event_status: 'failed', details: { attempt: BACKCHANNEL_MAX_ATTEMPTS, givenUp: true } });
       t.clock.advance(2 * 60 * 60 * 1000);
-      await t.services.backchannel.deliverDue();
+      await t.services.outbox.deliverDue();
       expect(receivedAt('retried')).toHaveLength(BACKCHANNEL_MAX_ATTEMPTS);
 
       // An application answering 400 refused the token: asking again would not change that.
@@ -233,32 +237,76 @@ describeEachDatabase('Back-Channel Logout at a project issuer', (d) => {
     receiver.status = 200;
     await setEnabled(admin, p.appId, false);
     t.clock.advance(BACKCHANNEL_RETRY_DELAYS_MS[0]);
-    await t.services.backchannel.deliverDue();
+    await t.services.outbox.deliverDue();
     expect(receivedAt('disabled')).toHaveLength(1);
     expect(await queued(p.projectId)).toEqual([]);
     expect((await noticeEvents(p.projectId)).at(-1)).toMatchObject({ event_status: 'failed', details: { attempt: 2, givenUp: true } });
   });
 
+  it('sends the notices the previous version queued during a rollover, once no instance of it holds them', async () => {
+    const p = await relyingPartyWithBackchannel('previous');
+    const now = t.clock.now().getTime();
+    // As an instance of the previous version writes them (migrations 0026, 0027): one due now, one
+    // it claimed a moment ago (its lease runs 60 s).
+    for (const [id, sub, due] of [
+      ['previous-due', 'account-due', now],
+      ['previous-held', 'account-held', now + 60_000],
+    ] as const) {
+      await d.db.query(
+        `INSERT INTO backchannel_logouts (project_id, id, client_id, sub, sid, cause, attempts, next_attempt_at, created_at)
+         VALUES ($1, $2, $3, $4, $5, 'device_revoked', $6, $7, $8)`,
+        [p.projectId, id, p.keys.clientId, sub, `sid-${sub}`, due === now ? 0 : 1, new Date(due), new Date(now)],
+      );
+    }
+    const previous = async () =>
+      (await d.db.query<{ id: string }>('SELECT id FROM backchannel_logouts WHERE project_id = $1 ORDER BY id', [p.projectId])).rows.map((r) => r.id);
+
+    await t.services.outbox.deliverDue();
+    const [first] = await untilReceived('previous', 1);
+    expect((await verifiedLogoutToken(p, first?.body ?? '')).payload).toMatchObject({ sub: 'account-due', sid: 'sid-account-due' });
+    expect(await previous()).toEqual(['previous-held']);
+
+    // Its holder stopped: once the lease ends, this version sends it, as the attempt after the one it made.
+    t.clock.advance(60_000);
+    await t.services.outbox.deliverDue();
+    const [, second] = await untilReceived('previous', 2);
+    expect((await verifiedLogoutToken(p, second?.body ?? '')).payload).toMatchObject({ sub: 'account-held', sid: 'sid-account-held' });
+    expect(await previous()).toEqual([]);
+    expect(await queued(p.projectId)).toEqual([]);
+    expect((await noticeEvents(p.projectId)).map((e) => [e.event_status, e.client_id, e.details['cause'], e.details['attempt']])).toEqual([
+      ['success', p.keys.clientId, 'device_revoked', 1],
+      ['success', p.keys.clientId, 'device_revoked', 2],
+    ]);
+  });
+
   describe('the deliverer', () => {
     const countries = { countryOf: () => 'ZZ' };
     // The app's own deliverer rests meanwhile (its poll would take the notices queued here).
-    beforeAll(() => t.services.backchannel.stop());
-    afterAll(() => t.services.backchannel.start());
+    beforeAll(() => t.services.outbox.stop());
+    afterAll(() => t.services.outbox.start());
     /** A deliverer of this test's own, its signer `sign`. */
     function deliverer(sign: LogoutTokenSigner, warned: unknown[] = []) {
-      return createBackchannelDelivery({
+      return createOutbox({
         db: d.db,
         clock: t.clock,
         outgoing: createOutgoingClient({ allowedNetworks: ['127.0.0.0/8'] }),
-        sign,
-        eventsOf: (projectId) => projectEvents({ db: d.db, clock: t.clock, secretBox: t.services.secretBox, countries, projectId }),
+        kinds: [
+          backchannelLogoutKind({
+            sign,
+            eventsOf: (projectId) => projectEvents({ db: d.db, clock: t.clock, secretBox: t.services.secretBox, countries, projectId }),
+          }),
+        ],
         warn: (error) => warned.push(error),
       });
     }
     const queueOne = (p: RelyingParty, sub: string) =>
       queueBackchannelLogouts(d.db, p.projectId, [{ accountId: sub, sids: { [p.keys.clientId]: `sid-${sub}` } }], 'logout', t.clock.now());
     const setAttempts = (projectId: string, attempts: number) =>
-      d.db.query('UPDATE backchannel_logouts SET attempts = $2, next_attempt_at = $3 WHERE project_id = $1', [projectId, attempts, t.clock.now()]);
+      d.db.query(`UPDATE outbox_messages SET attempts = $2, next_attempt_at = $3 WHERE project_id = $1 AND kind = 'backchannel_logout'`, [
+        projectId,
+        attempts,
+        t.clock.now(),
+      ]);
 
     it('keeps at most a few pending notices per application and account', async () => {
       const p = await relyingPartyWithBackchannel('bounded');
@@ -267,7 +315,7 @@ describeEachDatabase('Back-Channel Logout at a project issuer', (d) => {
         for (let i = 0; i < BACKCHANNEL_PENDING_PER_SUBJECT + 5; i++) await queueOne(p, 'someone');
         await queueOne(p, 'someone-else');
         const { rows } = await d.db.query<{ sub: string; n: number }>(
-          'SELECT sub, count(*)::int AS n FROM backchannel_logouts WHERE project_id = $1 GROUP BY sub ORDER BY sub',
+          `SELECT subject AS sub, count(*)::int AS n FROM outbox_messages WHERE project_id = $1 AND kind = 'backchannel_logout' GROUP BY subject ORDER BY subject`,
           [p.projectId],
         );
         expect(rows).toEqual([
@@ -275,7 +323,7 @@ describeEachDatabase('Back-Channel Logout at a project issuer', (d) => {
           { sub: 'someone-else', n: 1 },
         ]);
       } finally {
-        await d.db.query('DELETE FROM backchannel_logouts WHERE project_id = $1', [p.projectId]);
+        await d.db.query('DELETE FROM outbox_messages WHERE project_id = $1', [p.projectId]);
         receiver.status = 200;
       }
     });
@@ -306,7 +354,7 @@ describeEachDatabase('Back-Channel Logout at a project issuer', (d) => {
       const p = await relyingPartyWithBackchannel('fenced');
       // While this instance signs, its lease runs out and another instance claims the notice.
       const overtaken = deliverer(async (projectId) => {
-        await d.db.query('UPDATE backchannel_logouts SET attempts = attempts + 1 WHERE project_id = $1', [projectId]);
+        await d.db.query('UPDATE outbox_messages SET attempts = attempts + 1 WHERE project_id = $1', [projectId]);
         return null;
       });
       await queueOne(p, 'fenced');

@@ -245,7 +245,7 @@ describeWithDatabase('revoking a device (POST projects/{project}/mpinids/{mpinId
         expect(claims.map((c) => c.sub)).toEqual([tokens.claims()?.sub, tokens.claims()?.sub]);
         expect(claims.map((c) => c.sid)).toContain(sid);
         expect((await revocationsIn(p.projectId))[0]?.details).toMatchObject({ sessionsEnded: 2, logoutNotices: 2 });
-        await app.services.backchannel.deliverDue();
+        await app.services.outbox.deliverDue();
         const { rows } = await t.db.query<{ cause: string }>(
           `SELECT details->>'cause' AS cause FROM audit_events WHERE project_id = $1 AND details->>'action' = 'backchannel_logout' AND event_status = 'success'`,
           [p.projectId],

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { polledRounds, SOON_MS } from '../src/db/polled-rounds.ts';
+import { polledRounds, SOON_MS } from '../src/outbox/polled-rounds.ts';
 
-// The rounds behind back-channel logouts and webhooks (db/polled-rounds.ts): nudgeSoon is what a
+// The rounds behind back-channel logouts and webhooks (outbox/polled-rounds.ts): nudgeSoon is what a
 // write that queued webhook messages asks for (issue 24), before its transaction has committed.
 describe('polledRounds.nudgeSoon', () => {
   beforeEach(() => vi.useFakeTimers());

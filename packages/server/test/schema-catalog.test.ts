@@ -16,8 +16,11 @@ const DISTRIBUTED: Record<string, string> = {
   application_keys: 'project_id',
   application_counts: 'project_id',
   audit_events: 'project_id',
-  backchannel_logouts: 'project_id',
+  outbox_messages: 'project_id',
   webhook_endpoints: 'project_id',
+  // The previous version's outboxes: this version drains them into outbox_messages, and reads the
+  // webhooks' log from both; a later version drops them (docs/decisions/0045).
+  backchannel_logouts: 'project_id',
   webhook_messages: 'project_id',
   devices: 'project_id',
   identity_verifications: 'project_id',

@@ -22,6 +22,12 @@ export interface NewAuditEvent {
   details: Record<string, unknown>;
 }
 
+/**
+ * outbox_messages.kind of a webhook message (modules/webhooks/webhook-delivery.ts declares the
+ * kind): written here, in the statement of the event it tells of.
+ */
+export const WEBHOOK_KIND = 'webhook';
+
 let lastMs = 0;
 let sequence = 0;
 
@@ -61,8 +67,8 @@ export interface UsageHit {
  * - `signedIn` (the user's successful sign-in): the user's last sign-in (the users list, migration
  *   0030) moves to its time;
  * - when its kind is one webhooks tell of (webhookEventTypeOf), a message to each enabled endpoint of
- *   the project subscribed to it, in the outbox (migration 0031, docs/decisions/0039): the body as
- *   it will be signed and sent.
+ *   the project subscribed to it, in the outbox (migration 0033, docs/decisions/0039 and 0045): the
+ *   body as it will be signed and sent.
  * Answers how many webhook messages it queued (their sender is nudged: webhooksQueued).
  */
 export async function insertAuditEvent(db: Db, e: NewAuditEvent, usage?: UsageHit, signedIn = false): Promise<number> {
@@ -92,8 +98,8 @@ export async function insertAuditEvent(db: Db, e: NewAuditEvent, usage?: UsageHi
   if (type) {
     const body = JSON.stringify({ type, timestamp: e.createdAt.toISOString(), data: webhookData(id, e) });
     effects.push(`webhook AS (
-       INSERT INTO webhook_messages (project_id, endpoint_id, id, event_type, payload, subject, created_at, status, next_attempt_at)
-       SELECT $1, w.id, ${next(`msg_${id}`)}, ${next(type)}, ${next(body)}, $4, $2, 'pending', $2
+       INSERT INTO outbox_messages (project_id, kind, recipient, id, topic, payload, subject, created_at, status, next_attempt_at)
+       SELECT $1, ${next(WEBHOOK_KIND)}, w.id, ${next(`msg_${id}`)}, ${next(type)}, ${next(body)}, $4, $2, 'pending', $2
          FROM webhook_endpoints w WHERE w.project_id = $1 AND w.enabled AND ${next(type)} = ANY(w.event_types) RETURNING 1)`);
   }
   if (usage) {

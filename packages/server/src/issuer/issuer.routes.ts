@@ -16,9 +16,8 @@ import type { IssuerEvents } from '../events/end-user-event.ts';
 import { projectEvents } from '../events/project-events.ts';
 import { createClientCache } from './client-cache.ts';
 import type { Metrics } from '../http/metrics.ts';
-import { createBackchannelDelivery, queueBackchannelLogouts, type BackchannelDelivery } from '../people/backchannel-logouts.ts';
+import { queueBackchannelLogouts, type LogoutTokenSigner } from '../people/backchannel-logouts.ts';
 import { signLogoutToken } from '../oidc/issuer-provider.ts';
-import type { OutgoingClient } from '../http/outgoing.ts';
 import { IssuerFlow } from './issuer-flow.ts';
 import { mountProjectProviders } from './provider-mount.ts';
 import { registerProjectSignInPages } from './project-sign-in.ts';
@@ -32,10 +31,10 @@ export interface ProjectIssuerDeps {
   publicUrl: string;
   /** Country of a client address; defaults to the offline database (geoip.ts). */
   countries?: CountryLookup;
-  /** The guarded client the back-channel logout notices go out through (http/outgoing.ts). */
-  outgoing: OutgoingClient;
-  /** Where a failed delivery round is reported. */
+  /** Where a logout notice that could not be queued is reported. */
   warn(error: unknown): void;
+  /** A logout queued back-channel notices: their sender is nudged (the outbox, app.ts). */
+  logoutNoticesQueued?: () => void;
   /** The server's metrics (http/metrics.ts): events by result, the provider cache. */
   metrics?: Metrics;
   /** An event queued webhook messages: their sender is nudged (events.ts). */
@@ -44,7 +43,8 @@ export interface ProjectIssuerDeps {
 
 /** What the issuer's neighbours (the account page, the management API) use of it. */
 export interface ProjectIssuer {
-  backchannel: BackchannelDelivery;
+  /** A logout token for a back-channel notice, signed by the project's issuer now (the notices' kind, people/backchannel-logouts.ts). */
+  signLogoutToken: LogoutTokenSigner;
   providerFor(state: IssuerState): Promise<Provider>;
   eventsOf(projectId: string): IssuerEvents;
 }
@@ -69,18 +69,11 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
       ...(metrics ? { metrics } : {}),
       ...(deps.webhooksQueued ? { webhooksQueued: deps.webhooksQueued } : {}),
     });
-  // Back-Channel Logout 1.0: notices queued at a logout or a revocation, signed and sent from here.
-  const backchannel = createBackchannelDelivery({
-    db,
-    clock: deps.clock,
-    outgoing: deps.outgoing,
-    eventsOf,
-    warn: deps.warn,
-    async sign(projectId, clientId, claims) {
-      const state = await findIssuerState(db, projectId);
-      return state ? signLogoutToken(await cache.providerFor(state), clientId, claims) : null;
-    },
-  });
+  // Back-Channel Logout 1.0: notices queued at a logout or a revocation are signed here, at each attempt.
+  const logoutToken: LogoutTokenSigner = async (projectId, clientId, claims) => {
+    const state = await findIssuerState(db, projectId);
+    return state ? signLogoutToken(await cache.providerFor(state), clientId, claims) : null;
+  };
   // Clients as of the request's issuer state: one read per instance and change, not one per request.
   const clientCache = createClientCache((clientId) => clients.findClient(clientId));
   const cache = createProviderCache(
@@ -96,7 +89,7 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
         async queueLogoutNotice(clientId, accountId, sid) {
           const sessions = [{ accountId, sids: { [clientId]: sid } }];
           try {
-            if ((await queueBackchannelLogouts(db, state.projectId, sessions, 'logout', deps.clock.now())) > 0) backchannel.nudge();
+            if ((await queueBackchannelLogouts(db, state.projectId, sessions, 'logout', deps.clock.now())) > 0) deps.logoutNoticesQueued?.();
           } catch (error) {
             // The person's logout stands (oidc-provider goes on); the operator learns the notice was not queued.
             deps.warn(error);
@@ -112,5 +105,5 @@ export async function registerProjectIssuerRoutes(app: FastifyInstance, deps: Pr
   await mountProjectProviders(app, flow);
   await registerProjectSignInPages(app, flow);
   await registerVerificationRoutes(app, { db, clock: deps.clock, secretBox, clients, publicUrl, eventsOf });
-  return { backchannel, providerFor: (state: IssuerState) => cache.providerFor(state), eventsOf };
+  return { signLogoutToken: logoutToken, providerFor: (state: IssuerState) => cache.providerFor(state), eventsOf };
 }

@@ -2,8 +2,21 @@ import type { Webhook, WebhookDelivery } from '@latchkey/domain';
 import type { Db } from '../../db/db.ts';
 import type { Versioned } from '../../http/etag.ts';
 import { iso } from '../../db/rows.ts';
+import { WEBHOOK_KIND } from '../../events/audit-events.repository.ts';
+import {
+  adopt,
+  enqueue,
+  forgetRecipient,
+  forgetSubject,
+  messagesTo,
+  requeue as requeueMessage,
+  type OutboxMessage,
+} from '../../outbox/outbox.repository.ts';
 
-// A project's webhook endpoints and their outbox (migration 0031, docs/decisions/0039).
+// A project's webhook endpoints (migration 0031, docs/decisions/0039) and their messages in the
+// outbox (migration 0033, docs/decisions/0045); during a rollover, also the previous version's
+// webhook_messages, which this version only drains, reads in the log and forgets (a later version
+// drops it).
 
 const ENDPOINT = `id, url, event_types AS "eventTypes", enabled, description, created_at AS "createdAt",
   failing_since AS "failingSince", disabled_reason AS "disabledReason"`;
@@ -65,44 +78,120 @@ export async function updateEndpoint(tx: Db, e: EndpointFields & { projectId: st
   return versioned(rows[0] as EndpointRow & { version: number });
 }
 
-/** Deletes the endpoint with its messages (foreign key). */
+/** Deletes the endpoint with its messages (the previous version's by foreign key). */
 export async function deleteEndpoint(tx: Db, projectId: string, id: string): Promise<void> {
+  await forgetRecipient(tx, { projectId, kind: WEBHOOK_KIND, recipient: id });
   await tx.query('DELETE FROM webhook_endpoints WHERE project_id = $1 AND id = $2', [projectId, id]);
 }
 
-const DELIVERY = `id, event_type AS "eventType", created_at AS "createdAt", status, attempts, last_status AS "lastStatus", last_ms AS "lastMs",
-  last_reason AS "lastReason", delivered_at AS "deliveredAt", next_attempt_at AS "nextAttemptAt", payload`;
+/**
+ * SQL, a condition on `m` (an outbox message) under which a webhook message may be sent: its
+ * endpoint is enabled, and the previous version holds no older message for it (in order per
+ * endpoint during a rollover too; docs/decisions/0045).
+ */
+export const SENDABLE = `EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.project_id = m.project_id AND w.id = m.recipient AND w.enabled)
+  AND NOT EXISTS (SELECT 1 FROM webhook_messages p
+                   WHERE p.project_id = m.project_id AND p.endpoint_id = m.recipient AND p.status = 'pending'
+                     AND (p.created_at, p.id) < (m.created_at, m.id))`;
 
-interface DeliveryRow extends Omit<WebhookDelivery, 'createdAt' | 'deliveredAt' | 'nextAttemptAt'> {
-  createdAt: Date;
-  deliveredAt: Date | null;
-  nextAttemptAt: Date | null;
+/** SQL, a condition on `m`: its endpoint is gone. */
+export const ENDPOINT_REMOVED = 'NOT EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.project_id = m.project_id AND w.id = m.recipient)';
+
+/** Where a message goes and what signs it, read with its claim (OutboxKind.context). */
+export interface EndpointToSend {
+  url: string;
+  secret_sealed: string;
+}
+export const ENDPOINT_TO_SEND = 'SELECT w.url, w.secret_sealed FROM webhook_endpoints w WHERE w.project_id = due.project_id AND w.id = due.recipient';
+
+/** A delivery succeeded: the endpoint is not failing. */
+export async function endpointAnswered(tx: Db, projectId: string, id: string): Promise<void> {
+  await tx.query('UPDATE webhook_endpoints SET failing_since = NULL WHERE project_id = $1 AND id = $2 AND failing_since IS NOT NULL', [
+    projectId,
+    id,
+  ]);
 }
 
-const deliveryFromRow = (r: DeliveryRow): WebhookDelivery => ({
-  ...r,
-  createdAt: iso(r.createdAt),
-  deliveredAt: r.deliveredAt && iso(r.deliveredAt),
-  nextAttemptAt: r.nextAttemptAt && iso(r.nextAttemptAt),
+/**
+ * A delivery failed: the endpoint is failing since now, unless it already was; failing for
+ * `disableAfterMs` already, it is disabled, with why. Answers whether this disabled it.
+ */
+export async function endpointFailed(
+  tx: Db,
+  f: { projectId: string; id: string; now: Date; disableAfterMs: number; why: string },
+): Promise<{ disabledNow: boolean } | null> {
+  const since = new Date(f.now.getTime() - f.disableAfterMs);
+  const { rows } = await tx.query<{ failing_since: Date; enabled: boolean }>(
+    `UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, $3),
+            enabled = CASE WHEN coalesce(failing_since, $3) <= $4 THEN false ELSE enabled END,
+            disabled_reason = CASE WHEN coalesce(failing_since, $3) <= $4
+                                   THEN 'Every delivery failed for a day (the last: ' || $5 || '); enable it again once it answers'
+                                   ELSE disabled_reason END
+      WHERE project_id = $1 AND id = $2 RETURNING failing_since, enabled`,
+    [f.projectId, f.id, f.now, since, f.why],
+  );
+  const endpoint = rows[0];
+  return endpoint ? { disabledNow: !endpoint.enabled && new Date(endpoint.failing_since).getTime() <= since.getTime() } : null;
+}
+
+const fromMessage = (m: OutboxMessage): WebhookDelivery => ({
+  id: m.id,
+  eventType: m.topic,
+  createdAt: iso(m.createdAt),
+  status: m.status,
+  attempts: m.attempts,
+  lastStatus: m.lastStatus,
+  lastMs: m.lastMs,
+  lastReason: m.lastReason,
+  deliveredAt: m.deliveredAt && iso(m.deliveredAt),
+  nextAttemptAt: m.nextAttemptAt && iso(m.nextAttemptAt),
+  payload: m.payload,
 });
 
-/** The endpoint's newest messages first (webhook_messages_log_idx). */
+/** The previous version's columns, as outbox messages' (outbox.repository.ts `adopt`). */
+const PREVIOUS = `project_id, endpoint_id AS recipient, id, subject, event_type AS topic, payload, created_at, status, attempts, next_attempt_at,
+  last_status, last_ms, last_reason, delivered_at`;
+
+/** The endpoint's newest messages first: the outbox's and, during a rollover, the previous version's (each by its log index). */
 export async function deliveriesOf(db: Db, projectId: string, endpointId: string, limit: number): Promise<WebhookDelivery[]> {
-  const { rows } = await db.query<DeliveryRow>(
-    `SELECT ${DELIVERY} FROM webhook_messages WHERE project_id = $1 AND endpoint_id = $2 ORDER BY created_at DESC, id DESC LIMIT $3`,
+  const current = await messagesTo(db, { projectId, kind: WEBHOOK_KIND, recipient: endpointId }, limit);
+  const { rows: previous } = await db.query<OutboxMessage>(
+    `SELECT project_id AS "projectId", endpoint_id AS recipient, id, subject, event_type AS topic, payload, created_at AS "createdAt", status,
+            attempts, next_attempt_at AS "nextAttemptAt", last_status AS "lastStatus", last_ms AS "lastMs", last_reason AS "lastReason",
+            delivered_at AS "deliveredAt"
+       FROM webhook_messages WHERE project_id = $1 AND endpoint_id = $2 ORDER BY created_at DESC, id DESC LIMIT $3`,
     [projectId, endpointId, limit],
   );
-  return rows.map(deliveryFromRow);
+  // Each list is newest first already: merged, not sorted again (ties keep the database's order).
+  const merged: OutboxMessage[] = [];
+  for (let i = 0, j = 0; merged.length < limit && (i < current.length || j < previous.length);) {
+    const a = current[i];
+    const b = previous[j];
+    if (a && (!b || a.createdAt.getTime() >= b.createdAt.getTime())) {
+      merged.push(a);
+      i += 1;
+    } else if (b) {
+      merged.push(b);
+      j += 1;
+    }
+  }
+  return merged.map(fromMessage);
 }
 
-/** Queues the message again, as it was (same id and body: the receiver may have it already), first in its endpoint's order. */
+/**
+ * Queues the message again, as it was (same id and body: the receiver may have it already), first
+ * in its endpoint's order; one the previous version's log holds moves into the outbox to be sent.
+ */
 export async function requeue(tx: Db, projectId: string, endpointId: string, id: string, now: Date): Promise<WebhookDelivery | null> {
-  const { rows } = await tx.query<DeliveryRow>(
-    `UPDATE webhook_messages SET status = 'pending', attempts = 0, next_attempt_at = $4, delivered_at = NULL
-      WHERE project_id = $1 AND endpoint_id = $2 AND id = $3 AND status <> 'pending' RETURNING ${DELIVERY}`,
-    [projectId, endpointId, id, now],
-  );
-  return rows[0] ? deliveryFromRow(rows[0]) : null;
+  const again = await requeueMessage(tx, { projectId, kind: WEBHOOK_KIND, recipient: endpointId, id }, now);
+  if (again) return fromMessage(again);
+  const [moved] = await adopt(tx, WEBHOOK_KIND, {
+    sql: `DELETE FROM webhook_messages WHERE project_id = $1 AND endpoint_id = $2 AND id = $3 AND status <> 'pending'
+          RETURNING project_id, endpoint_id AS recipient, id, subject, event_type AS topic, payload, created_at, 'pending' AS status,
+                    0 AS attempts, $4::timestamptz AS next_attempt_at, last_status, last_ms, last_reason, NULL::timestamptz AS delivered_at`,
+    params: [projectId, endpointId, id, now],
+  });
+  return moved ? fromMessage(moved) : null;
 }
 
 /** A message of its own to one endpoint (the test event). */
@@ -110,20 +199,34 @@ export async function insertMessage(
   tx: Db,
   m: { projectId: string; endpointId: string; id: string; eventType: string; payload: string; now: Date },
 ): Promise<WebhookDelivery> {
-  const { rows } = await tx.query<DeliveryRow>(
-    `INSERT INTO webhook_messages (project_id, endpoint_id, id, event_type, payload, created_at, status, next_attempt_at)
-     VALUES ($1, $2, $3, $4, $5, $6, 'pending', $6) RETURNING ${DELIVERY}`,
-    [m.projectId, m.endpointId, m.id, m.eventType, m.payload, m.now],
-  );
-  return deliveryFromRow(rows[0] as DeliveryRow);
+  const [queued] = await enqueue(tx, {
+    projectId: m.projectId,
+    kind: WEBHOOK_KIND,
+    now: m.now,
+    messages: [{ recipient: m.endpointId, id: m.id, subject: null, topic: m.eventType, payload: m.payload }],
+  });
+  return fromMessage(queued as OutboxMessage);
 }
 
 /** Erasure (docs/decisions/0038): every message that names the person goes, pending or sent. */
 export async function deleteMessagesOf(tx: Db, projectId: string, identity: string): Promise<void> {
+  await forgetSubject(tx, { projectId, kind: WEBHOOK_KIND, subject: identity });
   await tx.query('DELETE FROM webhook_messages WHERE project_id = $1 AND subject = $2', [projectId, identity]);
 }
 
-/** The delivery log keeps a week: messages delivered or given up before `before` go. */
-export async function pruneDeliveries(db: Db, before: Date): Promise<void> {
+/**
+ * The previous version's pending messages once due (no instance holds them then), moved into the
+ * outbox at each round during a rollover (docs/decisions/0045).
+ */
+export const previousPendingMessages = (now: Date) => ({
+  sql: `DELETE FROM webhook_messages WHERE (project_id, endpoint_id, id) IN (
+          SELECT project_id, endpoint_id, id FROM webhook_messages WHERE status = 'pending' AND next_attempt_at <= $1
+           ORDER BY created_at LIMIT 1000 FOR UPDATE SKIP LOCKED)
+        RETURNING ${PREVIOUS}`,
+  params: [now],
+});
+
+/** The previous version's log keeps a week too: what it delivered or gave up before `before` goes. */
+export async function prunePreviousLog(db: Db, before: Date): Promise<void> {
   await db.query(`DELETE FROM webhook_messages WHERE status <> 'pending' AND created_at < $1`, [before]);
 }

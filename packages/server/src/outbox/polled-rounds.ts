@@ -1,5 +1,5 @@
 /**
- * A job every instance runs in rounds (back-channel logout notices, webhook messages): a round now
+ * The outbox's rounds, one lane per kind (outbox.ts), on every instance: a round now
  * when asked (`runNow`, `nudge`), else every `pollMs`; one round at a time per instance, and one
  * more after the one under way for whoever asks meanwhile (shared by them), so what a caller queued
  * before asking is always looked at by the round its promise waits for. `round` answers how much

@@ -3,7 +3,7 @@ import type { SecretBox } from '../../crypto.ts';
 import type { Db } from '../../db/db.ts';
 import type { BearerAuthenticator } from '../../http/auth.ts';
 import { findAccountById, listPermissions } from './accounts.repository.ts';
-import { SERVICE_TOKEN_PREFIX, serviceTokenHash } from './accounts.service.ts';
+import { SERVICE_TOKEN_PREFIX, serviceTokenHash } from './service-accounts.ts';
 import { findServiceTokenByHash, touchServiceToken } from './service-tokens.repository.ts';
 
 /** A token's last use is written at most this often (or when its address changes): not one write per call. */

@@ -1,13 +1,37 @@
 import type Provider from 'oidc-provider';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../clock.ts';
+import type { SecretBox } from '../crypto.ts';
+import type { Db } from '../db/db.ts';
 import type { IssuerEvents } from '../events/end-user-event.ts';
+import type { CountryLookup } from '../geoip.ts';
+import type { Metrics } from '../http/metrics.ts';
+import type { Mailer } from '../mail/mailer.ts';
 import { routedOrigin, SIGN_IN_CSP } from '../oidc/mount.ts';
 import { pageLanguage } from '../oidc/pages/texts.ts';
 import { errorPage, LATCHKEY_BRAND, textsOf, type PageBrand } from '../oidc/pages/views.ts';
 import type { IssuerState } from './issuer-state.repository.ts';
 import { refusalPage, startAgain, type PageRequest } from './project-pages.ts';
-import { clientState, type Client } from './project-applications.ts';
-import type { ProjectIssuerDeps } from './issuer.routes.ts';
+import { clientState, type Client, type ProjectClients } from './project-applications.ts';
+
+export interface ProjectIssuerDeps {
+  db: Db;
+  clock: Clock;
+  mailer: Mailer;
+  secretBox: SecretBox;
+  clients: ProjectClients;
+  publicUrl: string;
+  /** Country of a client address; defaults to the offline database (geoip.ts). */
+  countries?: CountryLookup;
+  /** Where a logout notice that could not be queued is reported. */
+  warn(error: unknown): void;
+  /** A logout queued back-channel notices: their sender is nudged (the outbox, app.ts). */
+  logoutNoticesQueued?: () => void;
+  /** The server's metrics (http/metrics.ts): events by result, the provider cache. */
+  metrics?: Metrics;
+  /** An event queued webhook messages: their sender is nudged (events.ts). */
+  webhooksQueued?: () => void;
+}
 
 /**
  * What the project issuer's route groups share (provider-mount.ts, project-sign-in.ts): the

@@ -1,45 +1,22 @@
 import type Provider from 'oidc-provider';
 import type { FastifyInstance } from 'fastify';
 import { signingKeyGraceSeconds } from '@latchkey/domain';
-import type { Clock } from '../clock.ts';
-import type { SecretBox } from '../crypto.ts';
-import type { Db } from '../db/db.ts';
-import { countryLookup, type CountryLookup } from '../geoip.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import { countryLookup } from '../geoip.ts';
 import { findIssuerState, type IssuerState } from './issuer-state.repository.ts';
 import { issuerCookieKeys, issuerSigningKeys } from '../oidc/keys.ts';
-import type { ProjectClients } from './project-applications.ts';
 import { createProjectProvider } from './project-provider.ts';
 import { createProviderCache } from './provider-cache.ts';
 import { registerVerificationRoutes } from './verification-routes.ts';
 import type { IssuerEvents } from '../events/end-user-event.ts';
 import { projectEvents } from '../events/project-events.ts';
 import { createClientCache } from './client-cache.ts';
-import type { Metrics } from '../http/metrics.ts';
 import { queueBackchannelLogouts, type LogoutTokenSigner } from '../people/backchannel-logouts.ts';
 import { signLogoutToken } from '../oidc/issuer-provider.ts';
-import { IssuerFlow } from './issuer-flow.ts';
+import { IssuerFlow, type ProjectIssuerDeps } from './issuer-flow.ts';
 import { mountProjectProviders } from './provider-mount.ts';
 import { registerProjectSignInPages } from './project-sign-in.ts';
 
-export interface ProjectIssuerDeps {
-  db: Db;
-  clock: Clock;
-  mailer: Mailer;
-  secretBox: SecretBox;
-  clients: ProjectClients;
-  publicUrl: string;
-  /** Country of a client address; defaults to the offline database (geoip.ts). */
-  countries?: CountryLookup;
-  /** Where a logout notice that could not be queued is reported. */
-  warn(error: unknown): void;
-  /** A logout queued back-channel notices: their sender is nudged (the outbox, app.ts). */
-  logoutNoticesQueued?: () => void;
-  /** The server's metrics (http/metrics.ts): events by result, the provider cache. */
-  metrics?: Metrics;
-  /** An event queued webhook messages: their sender is nudged (events.ts). */
-  webhooksQueued?: () => void;
-}
+export type { ProjectIssuerDeps };
 
 /** What the issuer's neighbours (the account page, the management API) use of it. */
 export interface ProjectIssuer {

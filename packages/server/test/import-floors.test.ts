@@ -1,4 +1,5 @@
-import { join, resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
@@ -49,5 +50,67 @@ describe('the server floors (ground → db → http → events → outbox → oi
     ['log.ts', './networks.ts'],
   ])('lets %s import %s (its own floor or lower)', (file, source) => {
     expect(refusals(file, source)).toEqual([]);
+  });
+});
+
+/** Every .ts file under `dir` and the files of this tree each one imports (relative imports, types too). */
+function importGraph(dir: string): Map<string, string[]> {
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => join(dir, f));
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const targets = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+\.ts)'/g)].map((m) => resolve(dirname(file), m[1] ?? ''));
+    graph.set(
+      file,
+      targets.filter((t) => t.startsWith(dir)),
+    );
+  }
+  return graph;
+}
+
+/** The first cycle found in the graph, as the files around it, or null. */
+function firstCycle(graph: Map<string, string[]>): string[] | null {
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (file: string): string[] | null => {
+    if (state.get(file) === 'done') return null;
+    if (state.get(file) === 'open') return [...path.slice(path.indexOf(file)), file];
+    state.set(file, 'open');
+    path.push(file);
+    for (const next of graph.get(file) ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    path.pop();
+    state.set(file, 'done');
+    return null;
+  };
+  for (const file of graph.keys()) {
+    const cycle = visit(file);
+    if (cycle) return cycle;
+  }
+  return null;
+}
+
+describe('the server imports', () => {
+  it('run in no circle (issue 35): no file reaches itself through what it imports', () => {
+    const graph = importGraph(src);
+    expect(graph.size).toBeGreaterThan(100);
+    expect(firstCycle(graph)?.map((f) => relative(src, f)) ?? null).toBeNull();
+  });
+
+  it('would name a circle if there were one', () => {
+    const a = join(src, 'a.ts');
+    const b = join(src, 'b.ts');
+    expect(
+      firstCycle(
+        new Map([
+          [a, [b]],
+          [b, [a]],
+        ]),
+      )?.map((f) => relative(src, f)),
+    ).toEqual(['a.ts', 'b.ts', 'a.ts']);
   });
 });

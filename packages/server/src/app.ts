@@ -15,7 +15,7 @@ import { networksOf } from './networks.ts';
 import { installOpenApi } from './http/openapi.ts';
 import { requestIdOf } from './log.ts';
 import { registerProbes, type Probes } from './http/probes.ts';
-import { createMetrics, measuredDb, measuredMailer, registerMetrics } from './http/metrics.ts';
+import { createMetrics, measuredDb, measuredMailer, registerMetrics, type Metrics } from './http/metrics.ts';
 import { rateLimitObservers } from './db/rate-limits.repository.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installStaticConsole, CONSOLE_DIST } from './http/static-console.ts';
@@ -54,7 +54,7 @@ import sessionModule from './modules/session/session.module.ts';
 import { loadApiModules, registerApiEndpoints, type ModuleContext } from './modules/api-module.ts';
 import type { BoundEndpoint } from './http/endpoints.ts';
 import { issuerSite, routeCustomDomains } from './issuer/custom-domains.ts';
-import { registerProjectIssuerRoutes } from './issuer/issuer.routes.ts';
+import { registerProjectIssuerRoutes, type ProjectIssuer } from './issuer/issuer.routes.ts';
 import { registerAccountPages } from './account/account-pages.ts';
 import { deleteEndedRegistrationCodes } from './people/registration-codes.repository.ts';
 import { deleteExpiredVerifications } from './people/identity-verifications.repository.ts';
@@ -131,45 +131,10 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   const cookies = cookieOptions(config);
   const secretBox = deps.secretBox ?? secretBoxFor(config);
 
-  const app = Fastify({
-    logger: deps.logger ?? false,
-    // One line per request would drown the sign-in code lines of the console mailer.
-    // Each request's own line (below, at debug) names its route template, never its URL: a path or
-    // a query can carry an interaction id or a one-time link's token (docs/decisions/0033).
-    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
-    bodyLimit: 1024 * 1024,
-    // The provider is mounted on /idp and must see its own URLs unchanged.
-    routerOptions: { ignoreTrailingSlash: false },
-    // request.ip believes X-Forwarded-For only from these proxies (TRUST_PROXY); none by default.
-    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
-    // A path the router cannot even decode is answered like any other unclean input.
-    frameworkErrors: answerFrameworkError,
-    // Each request's id: a trusted proxy's X-Request-Id, else a new one; in its log lines and its answer.
-    genReqId: requestIdOf(config.trustProxy),
-  });
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('X-Request-Id', request.id);
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    request.log.debug({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request answered');
-  });
-  app.setValidatorCompiler(zodValidatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  await app.register(fastifyCookie);
-  app.decorateRequest('actor', null);
-  installSecurityHeaders(app, { https: isSecure(config) });
-  installErrorHandler(app);
-  installInputGuard(app);
-  // Before any route is registered: a project's custom domain reaches its issuer only (docs/decisions/0016).
-  routeCustomDomains(app, { db, publicUrl: config.publicUrl });
-  // GET /healthz and /readyz for load balancers, GET /metrics for Prometheus (issue 23).
-  const probes = registerProbes(app, { db, secretBox });
-  registerMetrics(app, metrics, config.metricsToken);
+  const { app, probes } = await httpApp(deps, { db, secretBox, metrics });
   app.addHook('onClose', async () => {
     rateLimitObservers.delete(countRefusal);
   });
-  await installOpenApi(app, config.publicUrl);
   await sealStoredPushKeys(db, secretBox, app.log);
   // Events are written into monthly partitions made ahead (docs/decisions/0014).
   await ensureEventPartitions(db, clock.now(), config.eventRetentionMonths);
@@ -177,25 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   registerSignInStylesheet(app);
   registerPasskeyAssets(app);
   // The OpenID provider the console signs in through: external when configured, else built in.
-  let signIn: SignInProvider;
-  let loginCodes: LoginCodes | null = null;
-  if (config.oidc) {
-    signIn = openIdSignInProvider(config.oidc);
-  } else {
-    const keys = await loadConsoleIssuerKeys(db, secretBox);
-    const provider = createConsoleProvider({ db, secretBox, keys, publicUrl: config.publicUrl });
-    loginCodes = createLoginCodes({ db, clock, mailer, secretBox }, CONSOLE_ISSUER);
-    await registerIdpRoutes(app, { db, clock, secretBox, provider, loginCodes, publicUrl: config.publicUrl });
-    signIn = builtInSignInProvider(
-      openIdSignInProvider({
-        issuer: idpIssuer(config.publicUrl),
-        clientId: CONSOLE_CLIENT_ID,
-        clientSecret: keys.clientSecret,
-        fetch: inProcessFetch(app, config.publicUrl),
-      }),
-      (accountId) => endSessionsOfAccount(db, secretBox, CONSOLE_ISSUER, accountId),
-    );
-  }
+  const { signIn, loginCodes } = await consoleSignIn(app, { config, db, clock, mailer, secretBox });
 
   // A project's issuer address, as its provider is built (docs/decisions/0016: its custom domain's
   // origin when it has one): GET issuer and an application's keys answer the same.
@@ -250,17 +197,9 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   });
   // One outbox (docs/decisions/0045): any instance delivers back-channel logout notices and webhook
   // messages through the guarded client, each kind as its feature declares it.
-  const outbox = createOutbox({
-    db,
-    clock,
-    outgoing,
-    kinds: [backchannelLogoutKind({ sign: issuer.signLogoutToken, eventsOf: issuer.eventsOf }), webhookKind({ clock, secretBox })],
-    warn: (error) => app.log.warn({ err: error }, 'outbox delivery failed'),
-  });
+  const outbox = startOutbox(app, { db, clock, outgoing, secretBox, issuer });
   webhooksQueued = () => outbox.nudgeSoon(WEBHOOK_KIND);
   logoutNoticesQueued = () => outbox.nudge(BACKCHANNEL_LOGOUT_KIND);
-  outbox.start();
-  app.addHook('onClose', () => outbox.stop());
   // The end user's own page at the issuer (issue 24, docs/decisions/0040).
   await registerAccountPages(app, {
     db,
@@ -286,7 +225,95 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   registerApiEndpoints(app, endpoints);
   await installStaticConsole(app, deps.consoleDist ?? CONSOLE_DIST);
 
-  // Expired sessions, sign-in attempts, codes and provider artefacts are swept now and then.
+  startHousekeeping(app, { config, db, clock, mailer, secretBox, sessions, outbox });
+
+  await app.ready();
+  return {
+    app,
+    services: { sessions, projects, apps, loginCodes, secretBox, outbox },
+    probes,
+    close: closer(app, db, readDb),
+  };
+}
+
+/**
+ * The Fastify instance every route is registered on: request ids and their log line, validation and
+ * serialisation by the contract's schemas, cookies, security headers, the error handler, the input
+ * guard, the custom domains' routing, the probes, the metrics and the OpenAPI document.
+ */
+async function httpApp(deps: AppDeps, p: { db: Db; secretBox: SecretBox; metrics: Metrics }): Promise<{ app: FastifyInstance; probes: Probes }> {
+  const { config } = deps;
+  const { db, secretBox, metrics } = p;
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    // One line per request would drown the sign-in code lines of the console mailer.
+    // Each request's own line (below, at debug) names its route template, never its URL: a path or
+    // a query can carry an interaction id or a one-time link's token (docs/decisions/0033).
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    bodyLimit: 1024 * 1024,
+    // The provider is mounted on /idp and must see its own URLs unchanged.
+    routerOptions: { ignoreTrailingSlash: false },
+    // request.ip believes X-Forwarded-For only from these proxies (TRUST_PROXY); none by default.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+    // A path the router cannot even decode is answered like any other unclean input.
+    frameworkErrors: answerFrameworkError,
+    // Each request's id: a trusted proxy's X-Request-Id, else a new one; in its log lines and its answer.
+    genReqId: requestIdOf(config.trustProxy),
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    request.log.debug({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request answered');
+  });
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await app.register(fastifyCookie);
+  app.decorateRequest('actor', null);
+  installSecurityHeaders(app, { https: isSecure(config) });
+  installErrorHandler(app);
+  installInputGuard(app);
+  // Before any route is registered: a project's custom domain reaches its issuer only (docs/decisions/0016).
+  routeCustomDomains(app, { db, publicUrl: config.publicUrl });
+  // GET /healthz and /readyz for load balancers, GET /metrics for Prometheus (issue 23).
+  const probes = registerProbes(app, { db, secretBox });
+  registerMetrics(app, metrics, config.metricsToken);
+  await installOpenApi(app, config.publicUrl);
+  return { app, probes };
+}
+
+/** How the console signs in: through an external OpenID provider (OIDC_ISSUER), or the built-in one under /idp. */
+async function consoleSignIn(
+  app: FastifyInstance,
+  p: { config: Config; db: Db; clock: Clock; mailer: Mailer; secretBox: SecretBox },
+): Promise<{ signIn: SignInProvider; loginCodes: LoginCodes | null }> {
+  const { config, db, clock, mailer, secretBox } = p;
+  if (config.oidc) return { signIn: openIdSignInProvider(config.oidc), loginCodes: null };
+  {
+    const keys = await loadConsoleIssuerKeys(db, secretBox);
+    const provider = createConsoleProvider({ db, secretBox, keys, publicUrl: config.publicUrl });
+    const loginCodes = createLoginCodes({ db, clock, mailer, secretBox }, CONSOLE_ISSUER);
+    await registerIdpRoutes(app, { db, clock, secretBox, provider, loginCodes, publicUrl: config.publicUrl });
+    const signIn = builtInSignInProvider(
+      openIdSignInProvider({
+        issuer: idpIssuer(config.publicUrl),
+        clientId: CONSOLE_CLIENT_ID,
+        clientSecret: keys.clientSecret,
+        fetch: inProcessFetch(app, config.publicUrl),
+      }),
+      (accountId) => endSessionsOfAccount(db, secretBox, CONSOLE_ISSUER, accountId),
+    );
+    return { signIn, loginCodes };
+  }
+}
+
+/** Expired sessions, sign-in attempts, codes and provider artefacts are swept now and then. */
+function startHousekeeping(
+  app: FastifyInstance,
+  p: { config: Config; db: Db; clock: Clock; mailer: Mailer; secretBox: SecretBox; sessions: { purgeExpired(): Promise<void> }; outbox: Outbox },
+): void {
+  const { config, db, clock, mailer, secretBox, sessions, outbox } = p;
   const housekeeping = setInterval(() => {
     void (async () => {
       await sessions.purgeExpired();
@@ -302,23 +329,40 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   }, HOUSEKEEPING_EVERY_MS);
   housekeeping.unref();
   app.addHook('onClose', async () => clearInterval(housekeeping));
+}
 
-  await app.ready();
-  return {
-    app,
-    services: { sessions, projects, apps, loginCodes, secretBox, outbox },
-    probes,
-    async close(drainMs = DRAIN_MS) {
-      // Fastify's close stops listening, closes idle keep-alive connections and waits for the
-      // requests under way; those still running after the drain are cut.
-      const cut = setTimeout(() => app.server.closeAllConnections(), drainMs);
-      try {
-        await app.close();
-      } finally {
-        clearTimeout(cut);
-      }
-      await db.close();
-      if (readDb !== db) await readDb.close();
-    },
+/** The one outbox, delivering every kind its features declare (docs/decisions/0045), started and stopped with the app. */
+function startOutbox(
+  app: FastifyInstance,
+  p: { db: Db; clock: Clock; outgoing: OutgoingClient; secretBox: SecretBox; issuer: ProjectIssuer },
+): Outbox {
+  const { db, clock, outgoing, secretBox, issuer } = p;
+  const outbox = createOutbox({
+    db,
+    clock,
+    outgoing,
+    kinds: [backchannelLogoutKind({ sign: issuer.signLogoutToken, eventsOf: issuer.eventsOf }), webhookKind({ clock, secretBox })],
+    warn: (error) => app.log.warn({ err: error }, 'outbox delivery failed'),
+  });
+  outbox.start();
+  app.addHook('onClose', () => outbox.stop());
+  return outbox;
+}
+
+/**
+ * Stops taking connections, lets the requests under way finish for at most `drainMs`, and closes
+ * the databases: Fastify's close stops listening, closes idle keep-alive connections and waits for
+ * the requests under way; those still running after the drain are cut.
+ */
+function closer(app: FastifyInstance, db: Db, readDb: Db): (drainMs?: number) => Promise<void> {
+  return async (drainMs = DRAIN_MS) => {
+    const cut = setTimeout(() => app.server.closeAllConnections(), drainMs);
+    try {
+      await app.close();
+    } finally {
+      clearTimeout(cut);
+    }
+    await db.close();
+    if (readDb !== db) await readDb.close();
   };
 }

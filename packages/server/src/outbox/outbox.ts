@@ -86,112 +86,117 @@ export interface OutboxDeps {
 }
 
 /**
+ * One kind's lane: its rounds claim that kind's due messages with a lease, attempt each through the
+ * guarded client, and settle each only while it is still held; what the previous version queued of
+ * the kind moves in first.
+ */
+function outboxLane(kind: OutboxKind, deps: OutboxDeps) {
+  const { db, clock, outgoing, warn } = deps;
+  const maxAttempts = kind.retryDelaysMs.length + 1;
+
+  async function attempt(m: ClaimedMessage): Promise<Outcome> {
+    // Its last attempt was made and what came of it was never written (its instance stopped).
+    if (m.attempts > maxAttempts) return { delivered: false, reason: 'attempts_exhausted', final: true };
+    const final = m.attempts >= maxAttempts;
+    const request = await kind.request(m);
+    if ('giveUp' in request) return { delivered: false, reason: request.giveUp, final: true };
+    try {
+      const answer = await outgoing.post(request.url, request.body, request.contentType, request.headers);
+      const verdict = kind.verdict(answer.status);
+      if (verdict === 'delivered') return { delivered: true, status: answer.status, ms: answer.ms };
+      return { delivered: false, status: answer.status, ms: answer.ms, reason: 'unexpected_status', final: final || verdict === 'give_up' };
+    } catch (error) {
+      // Recorded in a word: the address and the system's text are not the project's to read.
+      if (error instanceof OutgoingRefusal) return { delivered: false, reason: error.reason, final: true };
+      if (error instanceof OutgoingFailure) return { delivered: false, reason: error.reason, final };
+      throw error;
+    }
+  }
+
+  // An attempt that threw counts as one: the last gives the message up (never a retry at once).
+  const failure = (m: OutboxMessage, error: unknown): Outcome => {
+    warn(error);
+    return { delivered: false, reason: kind.failedReason, final: m.attempts >= maxAttempts };
+  };
+
+  /**
+   * Writes what the attempt came to — delivered, given up, or due again after its delay — and what
+   * its kind writes with it, only while the message is still this attempt's (its attempt count
+   * unchanged: after a lease ran out another instance may have taken it, and its word stands).
+   */
+  async function settle(m: OutboxMessage, outcome: Outcome): Promise<void> {
+    const now = clock.now();
+    const done = outcome.delivered || outcome.final;
+    const delay = kind.retryDelaysMs[Math.min(m.attempts, kind.retryDelaysMs.length) - 1] ?? OUTBOX_LEASE_MS;
+    const retryAt = done ? null : new Date(now.getTime() + delay);
+    await db.transaction(async (tx) => {
+      const mine = await settleMessage(tx, m, {
+        status: outcome.delivered ? 'delivered' : done ? 'failed' : 'pending',
+        nextAttemptAt: retryAt,
+        lastStatus: outcome.status ?? null,
+        lastMs: outcome.ms ?? null,
+        lastReason: outcome.delivered ? null : outcome.reason,
+        deliveredAt: outcome.delivered ? now : null,
+        remove: done && kind.logDays === undefined,
+      });
+      if (mine) await kind.settled(tx, m, { ...outcome, retryAt });
+    });
+  }
+
+  // A round per nudge need not look at the previous version's table too: once a second is enough.
+  let previousAt = Number.NEGATIVE_INFINITY;
+  let previousNow = false;
+  async function movePrevious(): Promise<void> {
+    if (!kind.previous) return;
+    const at = performance.now();
+    if (!previousNow && at - previousAt < OUTBOX_POLL_MS) return;
+    previousNow = false;
+    previousAt = at;
+    await adopt(db, kind.name, kind.previous(clock.now())).catch(warn);
+  }
+
+  /** One round: what the previous version queued moves in, then every due message, a batch at a time; answers how many attempts were made. */
+  async function round(stopping: () => boolean): Promise<number> {
+    await movePrevious();
+    let attempts = 0;
+    while (!stopping()) {
+      const now = clock.now();
+      const claimed = await claimDue(db, {
+        kind: kind.name,
+        now,
+        leaseUntil: new Date(now.getTime() + OUTBOX_LEASE_MS),
+        batch: BATCH,
+        ordered: kind.ordered ?? false,
+        ...(kind.perProject !== undefined ? { perProject: kind.perProject } : {}),
+        ...(kind.claimable !== undefined ? { claimable: kind.claimable } : {}),
+        ...(kind.context !== undefined ? { context: kind.context } : {}),
+      });
+      if (claimed.length === 0) return attempts;
+      attempts += claimed.length;
+      await Promise.all(claimed.map(async (m) => settle(m, await attempt(m).catch((error: unknown) => failure(m, error)))));
+    }
+    return attempts;
+  }
+
+  const rounds = polledRounds({ round, pollMs: OUTBOX_POLL_MS, warn });
+  return {
+    ...rounds,
+    /** A round now that also moves in what the previous version queued. */
+    runNowWithPrevious(): Promise<number> {
+      previousNow = true;
+      return rounds.runNow();
+    },
+  };
+}
+
+/**
  * The deliverer of every instance: one lane of rounds per kind (outbox/polled-rounds.ts), so one
  * kind's slow recipients never hold up another's messages; each polls every OUTBOX_POLL_MS, and
  * `nudge` (after queueing) sends at once.
  */
 export function createOutbox(deps: OutboxDeps) {
-  const { db, clock, outgoing, warn } = deps;
-
-  function laneOf(kind: OutboxKind) {
-    const maxAttempts = kind.retryDelaysMs.length + 1;
-
-    async function attempt(m: ClaimedMessage): Promise<Outcome> {
-      // Its last attempt was made and what came of it was never written (its instance stopped).
-      if (m.attempts > maxAttempts) return { delivered: false, reason: 'attempts_exhausted', final: true };
-      const final = m.attempts >= maxAttempts;
-      const request = await kind.request(m);
-      if ('giveUp' in request) return { delivered: false, reason: request.giveUp, final: true };
-      try {
-        const answer = await outgoing.post(request.url, request.body, request.contentType, request.headers);
-        const verdict = kind.verdict(answer.status);
-        if (verdict === 'delivered') return { delivered: true, status: answer.status, ms: answer.ms };
-        return { delivered: false, status: answer.status, ms: answer.ms, reason: 'unexpected_status', final: final || verdict === 'give_up' };
-      } catch (error) {
-        // Recorded in a word: the address and the system's text are not the project's to read.
-        if (error instanceof OutgoingRefusal) return { delivered: false, reason: error.reason, final: true };
-        if (error instanceof OutgoingFailure) return { delivered: false, reason: error.reason, final };
-        throw error;
-      }
-    }
-
-    // An attempt that threw counts as one: the last gives the message up (never a retry at once).
-    const failure = (m: OutboxMessage, error: unknown): Outcome => {
-      warn(error);
-      return { delivered: false, reason: kind.failedReason, final: m.attempts >= maxAttempts };
-    };
-
-    /**
-     * Writes what the attempt came to — delivered, given up, or due again after its delay — and what
-     * its kind writes with it, only while the message is still this attempt's (its attempt count
-     * unchanged: after a lease ran out another instance may have taken it, and its word stands).
-     */
-    async function settle(m: OutboxMessage, outcome: Outcome): Promise<void> {
-      const now = clock.now();
-      const done = outcome.delivered || outcome.final;
-      const delay = kind.retryDelaysMs[Math.min(m.attempts, kind.retryDelaysMs.length) - 1] ?? OUTBOX_LEASE_MS;
-      const retryAt = done ? null : new Date(now.getTime() + delay);
-      await db.transaction(async (tx) => {
-        const mine = await settleMessage(tx, m, {
-          status: outcome.delivered ? 'delivered' : done ? 'failed' : 'pending',
-          nextAttemptAt: retryAt,
-          lastStatus: outcome.status ?? null,
-          lastMs: outcome.ms ?? null,
-          lastReason: outcome.delivered ? null : outcome.reason,
-          deliveredAt: outcome.delivered ? now : null,
-          remove: done && kind.logDays === undefined,
-        });
-        if (mine) await kind.settled(tx, m, { ...outcome, retryAt });
-      });
-    }
-
-    // A round per nudge need not look at the previous version's table too: once a second is enough.
-    let previousAt = Number.NEGATIVE_INFINITY;
-    let previousNow = false;
-    async function movePrevious(): Promise<void> {
-      if (!kind.previous) return;
-      const at = performance.now();
-      if (!previousNow && at - previousAt < OUTBOX_POLL_MS) return;
-      previousNow = false;
-      previousAt = at;
-      await adopt(db, kind.name, kind.previous(clock.now())).catch(warn);
-    }
-
-    /** One round: what the previous version queued moves in, then every due message, a batch at a time; answers how many attempts were made. */
-    async function round(stopping: () => boolean): Promise<number> {
-      await movePrevious();
-      let attempts = 0;
-      while (!stopping()) {
-        const now = clock.now();
-        const claimed = await claimDue(db, {
-          kind: kind.name,
-          now,
-          leaseUntil: new Date(now.getTime() + OUTBOX_LEASE_MS),
-          batch: BATCH,
-          ordered: kind.ordered ?? false,
-          ...(kind.perProject !== undefined ? { perProject: kind.perProject } : {}),
-          ...(kind.claimable !== undefined ? { claimable: kind.claimable } : {}),
-          ...(kind.context !== undefined ? { context: kind.context } : {}),
-        });
-        if (claimed.length === 0) return attempts;
-        attempts += claimed.length;
-        await Promise.all(claimed.map(async (m) => settle(m, await attempt(m).catch((error: unknown) => failure(m, error)))));
-      }
-      return attempts;
-    }
-
-    const rounds = polledRounds({ round, pollMs: OUTBOX_POLL_MS, warn });
-    return {
-      ...rounds,
-      /** A round now that also moves in what the previous version queued. */
-      runNowWithPrevious(): Promise<number> {
-        previousNow = true;
-        return rounds.runNow();
-      },
-    };
-  }
-
-  const lanes = new Map(deps.kinds.map((kind) => [kind.name, laneOf(kind)]));
+  const { db, clock } = deps;
+  const lanes = new Map(deps.kinds.map((kind) => [kind.name, outboxLane(kind, deps)]));
   const lane = (kind: string) => {
     const found = lanes.get(kind);
     if (!found) throw new Error(`the outbox has no kind ${kind}`);

@@ -210,6 +210,12 @@ async function replicateSynchronously(primary: PostgresServer, standbyName: stri
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 async function main(): Promise<void> {
+  // Checked before anything starts: a missing HAProxy found later left this test's PostgreSQL
+  // servers and instances running (the error ended the process before its clean-up).
+  if (spawnSync('haproxy', ['-v']).error) {
+    console.error("The cluster test needs Debian's haproxy (apt-get install haproxy; .ci/run installs it).");
+    process.exit(1);
+  }
   const tools = postgresTools();
   const postgres = await ownPrimary(tools, await freePort());
   const standby = await ownStandby(tools, postgres, await freePort(), STANDBY);

@@ -19,6 +19,11 @@ import { polledRounds } from './polled-rounds.ts';
 export const OUTBOX_LEASE_MS = 60_000;
 /** How often each instance looks for due messages of each kind (what it queued itself it is nudged to send at once). */
 export const OUTBOX_POLL_MS = 1_000;
+/**
+ * How often an instance looks in the previous version's table once a look there found nothing:
+ * its old instances are leaving or gone, and an idle server should not pay a statement a second.
+ */
+export const PREVIOUS_IDLE_MS = 60_000;
 /** Messages claimed at a time, per kind. */
 const BATCH = 20;
 
@@ -143,16 +148,22 @@ function outboxLane(kind: OutboxKind, deps: OutboxDeps) {
     });
   }
 
-  // A round per nudge need not look at the previous version's table too: once a second is enough.
+  // A round per nudge need not look at the previous version's table too: once a second while the
+  // previous version queues there, once a minute after a look that found nothing.
   let previousAt = Number.NEGATIVE_INFINITY;
+  let previousEvery = OUTBOX_POLL_MS;
   let previousNow = false;
   async function movePrevious(): Promise<void> {
     if (!kind.previous) return;
     const at = performance.now();
-    if (!previousNow && at - previousAt < OUTBOX_POLL_MS) return;
+    if (!previousNow && at - previousAt < previousEvery) return;
     previousNow = false;
     previousAt = at;
-    await adopt(db, kind.name, kind.previous(clock.now())).catch(warn);
+    const moved = await adopt(db, kind.name, kind.previous(clock.now())).catch((error: unknown) => {
+      warn(error);
+      return null;
+    });
+    previousEvery = moved !== null && moved.length === 0 ? PREVIOUS_IDLE_MS : OUTBOX_POLL_MS;
   }
 
   /** One round: what the previous version queued moves in, then every due message, a batch at a time; answers how many attempts were made. */

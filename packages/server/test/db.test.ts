@@ -4,7 +4,7 @@ import { createSecretBox } from '../src/crypto.ts';
 import { isUniqueViolation } from '../src/db/db.ts';
 import { dbAdapterFactory, oidcRefs } from '../src/oidc/payloads.repository.ts';
 import { checksumOf, loadMigrations, migrate, MigrationChangedError } from '../src/db/migrate.ts';
-import { createTestDatabase, describeEachDatabase } from './support/databases.ts';
+import { createDatabaseBefore, createTestDatabase, describeEachDatabase } from './support/databases.ts';
 
 describeEachDatabase('database client and migrations', (t) => {
   it('applies each migration once and records it', async () => {
@@ -153,13 +153,8 @@ it('lets two instances migrate the same fresh PostgreSQL database at once; each 
 it.each(['postgres', 'pglite'] as const)(
   "migration 0021 carries a project issuer's live artefacts into the one payload table, and ends the console provider's (%s)",
   async (driver) => {
-    const fresh = await createTestDatabase(driver);
+    const fresh = await createDatabaseBefore(driver, '0021');
     try {
-      await fresh.db.exec('DROP SCHEMA public CASCADE; CREATE SCHEMA public;');
-      await migrate(
-        fresh.db,
-        loadMigrations().filter((m) => m.version < '0021'),
-      );
       const box = createSecretBox(randomBytes(32));
       const refs = oidcRefs(box);
       await fresh.db.query(`INSERT INTO projects (id, name, email, settings) VALUES ('p0000000000000001', 'Carried', 'a@example.test', '{}'::jsonb)`);
@@ -195,13 +190,8 @@ it.each(['postgres', 'pglite'] as const)(
 it.each(['postgres', 'pglite'] as const)(
   'migration 0023 gives each application the type the issuer read it as, and keeps PKCE required in every project made before (%s)',
   async (driver) => {
-    const fresh = await createTestDatabase(driver);
+    const fresh = await createDatabaseBefore(driver, '0023');
     try {
-      await fresh.db.exec('DROP SCHEMA public CASCADE; CREATE SCHEMA public;');
-      await migrate(
-        fresh.db,
-        loadMigrations().filter((m) => m.version < '0023'),
-      );
       await fresh.db.query(
         `INSERT INTO projects (id, name, email, settings, issuer) VALUES
            ('pstrict000000001', 'Strict', 'a@example.test', '{}'::jsonb, NULL),

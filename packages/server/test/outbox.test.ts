@@ -1,11 +1,11 @@
 import { expect, it } from 'vitest';
 import { newProjectSettings } from '@latchkey/domain';
-import { loadMigrations, migrate } from '../src/db/migrate.ts';
+import { migrate } from '../src/db/migrate.ts';
 import type { OutgoingAnswer } from '../src/http/outgoing.ts';
 import { insertProject } from '../src/modules/projects/projects.repository.ts';
 import { createOutbox, type OutboxKind } from '../src/outbox/outbox.ts';
 import { enqueue } from '../src/outbox/outbox.repository.ts';
-import { createTestDatabase, describeWithDatabase } from './support/databases.ts';
+import { createDatabaseBefore, describeWithDatabase } from './support/databases.ts';
 import { TestClock } from './support/fakes.ts';
 
 // Issue 35, "One outbox" (docs/decisions/0045): back-channel logout notices and webhook messages are
@@ -15,13 +15,8 @@ import { TestClock } from './support/fakes.ts';
 it.each(['postgres', 'pglite'] as const)(
   'migration 0033 moves what the previous version queued and no instance holds into the outbox, and leaves the rest and the log where they are (%s)',
   async (driver) => {
-    const fresh = await createTestDatabase(driver);
+    const fresh = await createDatabaseBefore(driver, '0033');
     try {
-      await fresh.db.exec('DROP SCHEMA public CASCADE; CREATE SCHEMA public;');
-      await migrate(
-        fresh.db,
-        loadMigrations().filter((m) => m.version < '0033'),
-      );
       await fresh.db.query(`INSERT INTO projects (id, name, email, settings) VALUES ('pbefore000000001', 'Before', 'a@example.test', '{}'::jsonb)`);
       await fresh.db.query(
         `INSERT INTO backchannel_logouts (project_id, id, client_id, sub, sid, cause, attempts, next_attempt_at, created_at) VALUES

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, inject, it } from 'vitest';
 import type { Db } from '../../src/db/db.ts';
-import { migrate } from '../../src/db/migrate.ts';
+import { loadMigrations, migrate } from '../../src/db/migrate.ts';
 import { openPglite } from '../../src/db/pglite.ts';
 import { createScratchPostgres, TEST_POSTGRES_URL } from './scratch-postgres.ts';
 
@@ -44,6 +44,20 @@ export async function createTestDatabase(driver: Driver): Promise<{ db: Db; drop
     return { db, drop: () => db.close() };
   }
   return createTestPostgres();
+}
+
+/**
+ * A database as the version before migration `version` left it: emptied, then migrated up to (not
+ * including) `version`; a migration's test writes its earlier rows there and migrates the rest.
+ */
+export async function createDatabaseBefore(driver: Driver, version: string): Promise<{ db: Db; drop(): Promise<void> }> {
+  const fresh = await createTestDatabase(driver);
+  await fresh.db.exec('DROP SCHEMA public CASCADE; CREATE SCHEMA public;');
+  await migrate(
+    fresh.db,
+    loadMigrations().filter((m) => m.version < version),
+  );
+  return fresh;
 }
 
 /** A PostgreSQL database of its own, a copy of the run's migrated template, with its URL (for a spawned server). */

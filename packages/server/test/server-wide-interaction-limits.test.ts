@@ -28,19 +28,19 @@ describeWithDatabase('interactions are bounded for the whole server, not only pe
     return { projectId, clientId: keys.clientId };
   }
 
+  /** A plain authorization request of the project's client (PKCE), as its path and query. */
+  const authorization = (project: { projectId: string; clientId: string }) =>
+    `/p/${project.projectId}/auth?${new URLSearchParams({
+      client_id: project.clientId,
+      response_type: 'code',
+      scope: 'openid',
+      redirect_uri: REDIRECT,
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    })}`;
+
   const signIn = (project: { projectId: string; clientId: string }, address: string) =>
-    app.app.inject({
-      method: 'GET',
-      url: `/p/${project.projectId}/auth?${new URLSearchParams({
-        client_id: project.clientId,
-        response_type: 'code',
-        scope: 'openid',
-        redirect_uri: REDIRECT,
-        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-        code_challenge_method: 'S256',
-      })}`,
-      remoteAddress: address,
-    });
+    app.app.inject({ method: 'GET', url: authorization(project), remoteAddress: address });
 
   const admitted = (res: { statusCode: number; headers: Record<string, unknown> }) =>
     res.statusCode === 303 && new URL(String(res.headers.location), 'http://x').pathname.includes('/interaction/');
@@ -138,14 +138,7 @@ describeWithDatabase('interactions are bounded for the whole server, not only pe
   it("stores at most 12 kB for the largest authorization request the 4 KB bound admits (the README's worst case)", async () => {
     const project = await projectWithClient();
     // Each backslash of the query is escaped in the interaction's JSON, then sealed (base64): the most a character can cost.
-    const prefix = `/p/${project.projectId}/auth?${new URLSearchParams({
-      client_id: project.clientId,
-      response_type: 'code',
-      scope: 'openid',
-      redirect_uri: REDIRECT,
-      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-      code_challenge_method: 'S256',
-    })}&state=`;
+    const prefix = `${authorization(project)}&state=`;
     const query = prefix.slice(prefix.indexOf('?') + 1);
     const res = await app.app.inject({
       method: 'GET',

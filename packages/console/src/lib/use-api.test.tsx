@@ -6,7 +6,7 @@ import { fakeApi } from '../../test/fake-api.ts';
 import { api } from './api/index.ts';
 import { readKey } from './api/query-key.ts';
 import { createQueryClient } from './query-client.ts';
-import { useApiMutation, useApiQuery, useTaggedQuery } from './use-api.ts';
+import { useApiMutation, useApiQuery, useTaggedQuery, useTaggedSave } from './use-api.ts';
 
 const WEBHOOK = { id: 'w1', url: 'https://hooks.example/in', description: '', eventTypes: [], enabled: true };
 
@@ -117,5 +117,54 @@ describe('useApiMutation', () => {
       // @ts-expect-error -- so are its path parameters
       result.current.mutate({ body: { url: WEBHOOK.url, description: '', eventTypes: [], enabled: true } });
     });
+  });
+});
+
+describe('useTaggedSave', () => {
+  const params = { project: 'p1', webhook: 'w1' };
+  const BODY = { url: WEBHOOK.url, description: 'Orders', eventTypes: [], enabled: true };
+
+  it('writes with the read’s ETag, puts the answer in the tagged read and reads again what it invalidates', async () => {
+    const server = fakeApi({
+      'GET /projects/p1/webhooks/w1': { body: WEBHOOK, headers: { ETag: '"v1"' } },
+      'PUT /projects/p1/webhooks/w1': { body: { ...WEBHOOK, description: 'Orders' }, headers: { ETag: '"v2"' } },
+      'GET /projects/p1/webhooks': { body: { list: [] } },
+    });
+    const { wrapper } = setUp();
+    const { result } = renderHook(
+      () => ({
+        webhook: useTaggedQuery(api.getWebhook, { params }),
+        list: useApiQuery(api.listWebhooks, { params: { project: 'p1' } }),
+        save: useTaggedSave(api.getWebhook, api.updateWebhook, params, [{ queryKey: readKey(api.listWebhooks, { params }), exact: true }]),
+      }),
+      { wrapper },
+    );
+    await waitFor(() => expect(result.current.webhook.data?.etag).toBe('"v1"'));
+    await waitFor(() => expect(result.current.list.isSuccess).toBe(true));
+    const current = result.current.webhook.data;
+    if (!current) throw new Error('no webhook read');
+    await act(() => result.current.save.mutateAsync({ current, body: BODY }));
+    expect(server.callsTo('PUT /projects/p1/webhooks/w1')[0]?.headers.get('if-match')).toBe('"v1"');
+    await waitFor(() => expect(result.current.webhook.data).toEqual({ data: { ...WEBHOOK, description: 'Orders' }, etag: '"v2"' }));
+    await waitFor(() => expect(server.callsTo('GET /projects/p1/webhooks')).toHaveLength(2));
+    // The answer replaced the tagged read: it is not read again.
+    expect(server.callsTo('GET /projects/p1/webhooks/w1')).toHaveLength(1);
+  });
+
+  it('reads the tagged read again after a stale version (412), and only then', async () => {
+    const server = fakeApi({
+      'GET /projects/p1/webhooks/w1': { body: WEBHOOK, headers: { ETag: '"v1"' } },
+      'PUT /projects/p1/webhooks/w1': { status: 412, body: { error: 'conflict', message: 'Changed meanwhile' } },
+    });
+    const { wrapper } = setUp();
+    const { result } = renderHook(
+      () => ({ webhook: useTaggedQuery(api.getWebhook, { params }), save: useTaggedSave(api.getWebhook, api.updateWebhook, params) }),
+      { wrapper },
+    );
+    await waitFor(() => expect(result.current.webhook.data?.etag).toBe('"v1"'));
+    const current = result.current.webhook.data;
+    if (!current) throw new Error('no webhook read');
+    await act(() => result.current.save.mutateAsync({ current, body: BODY }).catch(() => undefined));
+    await waitFor(() => expect(server.callsTo('GET /projects/p1/webhooks/w1')).toHaveLength(2));
   });
 });

@@ -1,5 +1,15 @@
 import type { BodyOf, Endpoint, ParamsOf, QueryOf, ResponseOf } from '@latchkey/domain';
-import { skipToken, useMutation, useQuery, useQueryClient, type QueryKey, type SkipToken, type UseQueryOptions } from '@tanstack/react-query';
+import {
+  skipToken,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type InvalidateQueryFilters,
+  type QueryKey,
+  type SkipToken,
+  type UseQueryOptions,
+} from '@tanstack/react-query';
+import { isApiError } from './api/api-error.ts';
 import { send, type RequestOptions, type Tagged } from './api/client.ts';
 import type { ApiRoute } from './api/contract.ts';
 import { paramsOf, readKey, resourceKey } from './api/query-key.ts';
@@ -7,8 +17,8 @@ import { paramsOf, readKey, resourceKey } from './api/query-key.ts';
 // The contract's calls as react-query hooks (issue 35): a page reads and writes through a contract
 // entry — `useApiQuery(api.getWebhook, { params })`, `useApiMutation(api.createWebhook, { invalidates })`
 // — typed by it end to end, its cache key derived from the entry's path (api/query-key.ts). A
-// feature keeps a hook of its own only for what this does not do: an optimistic change, a 412
-// answered by reading again, state of its own, calls chained.
+// feature keeps a hook of its own only for what this does not do: an optimistic change, state of
+// its own, calls chained. A save under If-Match that reads again on a 412 is `useTaggedSave`.
 
 type ParamsPart<E> = unknown extends ParamsOf<E> ? { params?: never } : { params: ParamsOf<E> };
 type QueryPart<E> = unknown extends QueryOf<E> ? { query?: never } : { query: QueryOf<E> };
@@ -89,6 +99,32 @@ export function useApiMutation<E extends Endpoint>(route: ApiRoute<E>, options: 
       for (const target of options.invalidates ?? []) {
         void queryClient.invalidateQueries({ queryKey: isRoute(target) ? resourceKey(target, paramsOf(call)) : target });
       }
+    },
+  });
+}
+
+/**
+ * A save under If-Match of what a tagged read holds (`useTaggedQuery(read, { params })`):
+ * `mutate({ current, body })` writes `body` with `current`'s ETag. The answer replaces the tagged
+ * read and `invalidates` are read again; a stale version (412, saved meanwhile elsewhere) reads the
+ * tagged read again, so the page shows what is there now.
+ */
+export function useTaggedSave<R extends Endpoint, W extends Endpoint>(
+  read: ApiRoute<R>,
+  write: ApiRoute<W>,
+  params: ParamsOf<W>,
+  invalidates: readonly InvalidateQueryFilters[] = [],
+) {
+  const queryClient = useQueryClient();
+  const tagged = readKey(read, { params }, true);
+  return useMutation<Tagged<ResponseOf<W>>, Error, { current: Tagged<ResponseOf<R>>; body: BodyOf<W> }>({
+    mutationFn: ({ current, body }) => send(write, { params, body, ifMatch: current.etag } as Partial<RequestOptions<W>>),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(tagged, saved);
+      for (const filters of invalidates) void queryClient.invalidateQueries(filters);
+    },
+    onError: (error) => {
+      if (isApiError(error) && error.status === 412) void queryClient.invalidateQueries({ queryKey: tagged });
     },
   });
 }

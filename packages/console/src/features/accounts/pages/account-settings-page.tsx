@@ -56,7 +56,7 @@ function AccountForm({ projectId, current }: { projectId: string; current: Tagge
   const checked = useMemo(() => accountUpdateSchema.safeParse({ permissions, active }), [permissions, active]);
   const submit = () => {
     if (!checked.success) return;
-    update.mutate({ current, update: checked.data }, { onError: (error) => notifyError(tc('notifications.error.account_updated'), error) });
+    update.mutate({ current, body: checked.data }, { onError: (error) => notifyError(tc('notifications.error.account_updated'), error) });
   };
   return (
     <Stack gap="xl">

@@ -97,7 +97,7 @@ function IssuerForm({ projectId, current, closed, historyOpen, onHistoryClose }:
   const submit = () => {
     setTouched(true);
     if (!checked.success) return;
-    save.mutate({ current, issuer: checked.data }, { onError: (error) => notifyError(tc('notifications.error.issuer_updated'), error) });
+    save.mutate({ current, body: checked.data }, { onError: (error) => notifyError(tc('notifications.error.issuer_updated'), error) });
   };
 
   // Issue 11: an earlier value from the history goes into the form, to be saved as a change of its own.

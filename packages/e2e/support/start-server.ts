@@ -40,7 +40,9 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   const log = createWriteStream(logFile);
   const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
     cwd: repoRoot,
-    env: { ...process.env, PORT: String(port), PUBLIC_URL: url, DATA_DIR: dataDir, ...extraEnv },
+    // ISSUER_DOMAIN=none: the scenarios' projects keep their issuers at {PUBLIC_URL}/p/{project}; the
+    // passkey-first page on a project's own host (docs/decisions/0047) gets its scenarios with that page.
+    env: { ...process.env, PORT: String(port), PUBLIC_URL: url, DATA_DIR: dataDir, ISSUER_DOMAIN: 'none', ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.pipe(log);

@@ -53,7 +53,7 @@ import projectsModule from './modules/projects/projects.module.ts';
 import sessionModule from './modules/session/session.module.ts';
 import { loadApiModules, registerApiEndpoints, type ModuleContext } from './modules/api-module.ts';
 import type { BoundEndpoint } from './http/endpoints.ts';
-import { issuerSite, routeCustomDomains } from './issuer/custom-domains.ts';
+import { issuerSite, ownHostOrigin, routeCustomDomains, type IssuerHosts } from './issuer/custom-domains.ts';
 import { registerProjectIssuerRoutes, type ProjectIssuer } from './issuer/issuer.routes.ts';
 import { registerAccountPages } from './account/account-pages.ts';
 import { deleteEndedRegistrationCodes } from './people/registration-codes.repository.ts';
@@ -145,8 +145,8 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   const { signIn, loginCodes } = await consoleSignIn(app, { config, db, clock, mailer, secretBox });
 
   // A project's issuer address, as its provider is built (docs/decisions/0016: its custom domain's
-  // origin when it has one): GET issuer and an application's keys answer the same.
-  const issuerAddress = (projectId: string, customOrigin: string | null) => issuerSite(config.publicUrl, { projectId, customOrigin }).issuer;
+  // origin when it has one; 0047: else its own host's): GET issuer and an application's keys answer the same.
+  const issuerAddress = (projectId: string, hosts: IssuerHosts) => issuerSite(config.publicUrl, { projectId, ...hosts }).issuer;
   // Every call out to an address a project registered goes through the guarded client (http/outgoing.ts).
   const allowedNetworks = networksOf(config.outgoingAllowedNetworks);
   const outgoing = deps.outgoing ?? createOutgoingClient({ allowedNetworks: config.outgoingAllowedNetworks });
@@ -165,6 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
     cookies,
     signIn,
     issuerAddress,
+    ownHostOf: (projectId) => ownHostOrigin(config.publicUrl, config.issuerDomain, projectId),
     logoutNoticesQueued: () => logoutNoticesQueued(),
     webhookQueued: () => nudgeWebhookDelivery(),
     warn: (error, message) => app.log.warn({ err: error }, message),

@@ -11,6 +11,12 @@ export interface Config {
   host: string;
   /** The address users reach, without a trailing slash, e.g. `https://latchkey.example.com`. */
   publicUrl: string;
+  /**
+   * The domain under which a project's issuer gets a host of its own, `{project}.{issuerDomain}`
+   * with PUBLIC_URL's scheme and port (docs/decisions/0047); null: none (every new project's issuer
+   * is at `{PUBLIC_URL}/p/{project}`).
+   */
+  issuerDomain: string | null;
   /** Absolute folder of the embedded database (unused when `databaseUrl` is set). */
   dataDir: string;
   /** `postgres://…`: use this PostgreSQL server instead of the embedded database. */
@@ -108,6 +114,22 @@ export function isAddressOrCidr(entry: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
+/** A DNS name: labels of letters, digits and inner hyphens, at most 63 characters each, 253 in all. */
+function isDnsName(value: string): boolean {
+  return value.length <= 253 && value.split('.').every((label) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(label));
+}
+
+/**
+ * docs/decisions/0047: ISSUER_DOMAIN as set (`none`: off); unset, `localhost` when PUBLIC_URL's host
+ * is localhost (browsers resolve *.localhost to loopback, no DNS needed), else none (a project host
+ * under another domain needs the operator's wildcard DNS and certificate).
+ */
+function issuerDomainOf(value: string | undefined, publicUrl: string): string | null {
+  if (value === 'none') return null;
+  if (value !== undefined) return value;
+  return new URL(publicUrl).hostname === 'localhost' ? 'localhost' : null;
+}
+
 /** Unset and blank both mean "use the default". */
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim() : v), schema.optional());
@@ -134,6 +156,15 @@ const envSchema = z
         'an http(s) address without a path, e.g. https://latchkey.example.com',
         (url) => url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password,
       ),
+    ),
+    // docs/decisions/0047: `none` turns projects' own hosts off; a DNS name, lower case, no port.
+    ISSUER_DOMAIN: optional(
+      z
+        .string()
+        .transform((v) => v.toLowerCase())
+        .refine((v) => v === 'none' || (isDnsName(v) && isIP(v) === 0), {
+          error: 'ISSUER_DOMAIN must be a DNS name without scheme or port (e.g. id.example.com), or none',
+        }),
     ),
     DATA_DIR: optional(z.string()),
     DATABASE_URL: optional(urlOf('DATABASE_URL', ['postgres:', 'postgresql:'], 'a postgres:// or postgresql:// URL')),
@@ -230,6 +261,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     port,
     host: e.HOST ?? '127.0.0.1',
     publicUrl,
+    issuerDomain: issuerDomainOf(e.ISSUER_DOMAIN, publicUrl),
     dataDir: resolve(cwd, e.DATA_DIR ?? './data'),
     databaseUrl: e.DATABASE_URL ?? null,
     databaseReadUrl: e.DATABASE_READ_URL ?? null,

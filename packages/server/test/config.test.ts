@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       port: 8080,
       host: '127.0.0.1',
       publicUrl: 'http://localhost:8080',
+      issuerDomain: 'localhost',
       dataDir: '/srv/latchkey/data',
       databaseUrl: null,
       databaseReadUrl: null,
@@ -36,6 +37,17 @@ describe('loadConfig', () => {
       trustProxy: [],
       outgoingAllowedNetworks: [],
     });
+  });
+
+  it('ISSUER_DOMAIN: localhost at a localhost PUBLIC_URL, none elsewhere unless set; none turns it off; a DNS name or refused', () => {
+    expect(loadConfig({ PUBLIC_URL: 'http://localhost:3000' }).issuerDomain).toBe('localhost');
+    expect(loadConfig({ PUBLIC_URL: 'https://id.example.com' }).issuerDomain).toBeNull();
+    expect(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:3000' }).issuerDomain).toBeNull();
+    expect(loadConfig({ PUBLIC_URL: 'https://id.example.com', ISSUER_DOMAIN: 'ID.Example.com' }).issuerDomain).toBe('id.example.com');
+    expect(loadConfig({ ISSUER_DOMAIN: 'none' }).issuerDomain).toBeNull();
+    for (const bad of ['https://id.example.com', 'id.example.com:8443', '-x.example.com', 'a..b', '10.0.0.1', 'id_example.com']) {
+      expect(() => loadConfig({ ISSUER_DOMAIN: bad }), bad).toThrow(/ISSUER_DOMAIN must be a DNS name/);
+    }
   });
 
   it('derives PUBLIC_URL from PORT and drops a trailing slash; blank means unset', () => {

@@ -55,6 +55,7 @@ const EXPECTED: Record<keyof typeof api, ApiErrorStatus[]> = {
   updateIssuer: [400, 401, 403, 404, 409, 412, 413, 415],
   getSigningKeys: [400, 401, 403, 404],
   rotateSigningKey: [400, 401, 403, 404, 409],
+  moveIssuer: [400, 401, 403, 404, 409, 413, 415],
   listApps: [400, 401, 403, 404],
   createApp: [400, 401, 403, 404, 409, 413, 415],
   getApp: [400, 401, 403, 404],

@@ -8,7 +8,7 @@ import {
   projectSummarySchema,
   projectUpdateSchema,
 } from '../project/schema.ts';
-import { issuerSchema, signingKeysSchema } from '../issuer/schema.ts';
+import { issuerMoveSchema, issuerSchema, signingKeysSchema } from '../issuer/schema.ts';
 import { settingsHistoryQuerySchema, settingsHistorySchema } from '../project/history.ts';
 import {
   accountCreatedSchema,
@@ -225,6 +225,15 @@ export const projectsApi = {
     path: '/projects/:project/issuer/keys/rotation',
     summary: 'Rotate the signing key: a new one signs at once, the previous stays published for a grace period',
     response: signingKeysSchema,
+  }),
+  moveIssuer: endpoint({
+    ...administerProject,
+    method: 'POST',
+    path: '/projects/:project/issuer/move',
+    summary:
+      "Move the project's issuer to its own host ({project}.{ISSUER_DOMAIN}): a new issuer identifier and passkey relying party; the old address answers 307 to the new one",
+    body: issuerMoveSchema,
+    response: issuerSchema,
   }),
   listSettingsHistory: endpoint({
     method: 'GET',

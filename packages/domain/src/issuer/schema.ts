@@ -75,6 +75,17 @@ export const issuerSchema = z.object({
 });
 export type Issuer = z.output<typeof issuerSchema>;
 
+/**
+ * docs/decisions/0047: an issuer move, by its administrator. `ownHost`: from {PUBLIC_URL}/p/{project}
+ * to the project's own host {project}.{ISSUER_DOMAIN}, its passkeys' relying party; the old address
+ * answers 307 to the new one from then on. The only move there is (a custom domain is a project setting).
+ */
+export const ISSUER_MOVES = ['ownHost'] as const;
+export const issuerMoveSchema = z.object({
+  to: z.enum(ISSUER_MOVES, { error: 'validation.invalid_value' }),
+});
+export type IssuerMove = z.output<typeof issuerMoveSchema>;
+
 export function defaultIssuer(): Issuer {
   return {
     address: '',

@@ -40,6 +40,8 @@ export const SETTINGS_PAGE_FIELDS: Record<SettingsPage, readonly string[]> = {
     'refresh_token_absolute_ttl',
     // A rotation: the signing key's id before and after (issue 22).
     'signing_key',
+    // An issuer move to the project's own host: its address before and after (docs/decisions/0047).
+    'address',
   ],
   mobile: ['customMobileDomain', 'associationAndroid', 'associationIOS', 'mobileAndroidLocation', 'mobileIOSLocation', 'pushOptions'],
 };
@@ -53,6 +55,7 @@ export const SETTINGS_ACTIONS = [
   'project.meta',
   'issuer.update',
   'issuer.keys.rotate',
+  'issuer.move',
 ] as const;
 export type SettingsAction = (typeof SETTINGS_ACTIONS)[number];
 

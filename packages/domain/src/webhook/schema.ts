@@ -22,7 +22,15 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
 
 // The console's settings actions that change what the issuer does (decision 0014 "Management actions").
-const SETTINGS_ACTIONS = new Set(['project.update', 'project.meta', 'project.close', 'project.reopen', 'issuer.update', 'issuer.keys.rotate']);
+const SETTINGS_ACTIONS = new Set([
+  'project.update',
+  'project.meta',
+  'project.close',
+  'project.reopen',
+  'issuer.update',
+  'issuer.keys.rotate',
+  'issuer.move',
+]);
 
 /** The webhook event type of an audit event (its scope, details.action and result), or null when none is sent for it. */
 export function webhookEventTypeOf(e: { scope: string; action: string | undefined; result: string }): WebhookEventType | null {

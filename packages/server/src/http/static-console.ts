@@ -28,7 +28,8 @@ function decodedPath(url: string): string {
 function isAppRoute(url: string): boolean {
   const path = url.split('?')[0] ?? '/';
   if (path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`) || path === '/idp' || path.startsWith('/idp/')) return false;
-  if (path.startsWith('/assets/')) return false;
+  // Nor a well-known file (RFC 8615): /.well-known/webauthn is a project host's only (docs/decisions/0047).
+  if (path.startsWith('/assets/') || path.startsWith('/.well-known/')) return false;
   // A missing file (favicon.png, app.js.map) is a 404, not the app.
   const last = path.slice(path.lastIndexOf('/') + 1);
   return !last.includes('.');

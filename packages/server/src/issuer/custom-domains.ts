@@ -7,7 +7,7 @@ import { routedOrigin, routeToOrigin } from '../oidc/mount.ts';
 import { PROBE_PATHS } from '../http/probes.ts';
 import { isIP } from 'node:net';
 import { STYLESHEET_PATH } from '../oidc/pages/views.ts';
-import { findAssociationFile, findProjectHost, type IssuerState } from './issuer-state.repository.ts';
+import { findAssociationFile, findProjectHost, findProjectOrigins, type IssuerState } from './issuer-state.repository.ts';
 import { PASSKEY_SCRIPT_PATH, WEBAUTHN_LIBRARY_PATH } from '../oidc/pages/passkey-views.ts';
 
 /**
@@ -16,11 +16,23 @@ import { PASSKEY_SCRIPT_PATH, WEBAUTHN_LIBRARY_PATH } from '../oidc/pages/passke
  * deep-link domain serves the association files alone. Any other Host is served as before.
  */
 
-/** Where a project's one issuer lives: its identifier, the origin its pages and passkeys belong to, its path there. */
+/**
+ * Where a project's one issuer lives: its identifier, the origin its pages belong to, its path
+ * there, and its passkeys' relying party (docs/decisions/0047): the rpID new passkeys are made
+ * under, and every origin of the project a passkey may be used at.
+ */
 export interface IssuerSite {
   issuer: string;
   origin: string;
   mountPath: string;
+  rpID: string;
+  origins: string[];
+}
+
+/** The project's hosts as stored (project_hosts): its custom domain's origin and its own host's, each or null. */
+export interface IssuerHosts {
+  customOrigin: string | null;
+  ownOrigin: string | null;
 }
 
 /** The project's custom domain, unless it is PUBLIC_URL's own host (the update API refuses that; a value stored earlier is ignored). */
@@ -29,29 +41,52 @@ function customOriginOf(publicUrl: string, state: Pick<IssuerState, 'customOrigi
   return new URL(state.customOrigin).host === new URL(publicUrl).host ? null : state.customOrigin;
 }
 
-export function issuerSite(publicUrl: string, state: Pick<IssuerState, 'projectId' | 'customOrigin'>): IssuerSite {
+/**
+ * The issuer's address as stored (docs/decisions/0016, 0047): the custom domain when set, else the
+ * project's own host when it has one, else {PUBLIC_URL}/p/{project}. The relying party is the own
+ * host's name whenever the project has one, also at its custom domain (Related Origin Requests:
+ * the own host lists the custom origin at /.well-known/webauthn); else the host the issuer is at.
+ */
+export function issuerSite(publicUrl: string, state: Pick<IssuerState, 'projectId'> & IssuerHosts): IssuerSite {
   const custom = customOriginOf(publicUrl, state);
-  if (custom !== null) return { issuer: custom, origin: custom, mountPath: '' };
+  const own = state.ownOrigin;
+  const rpOf = (origin: string) => new URL(own ?? origin).hostname;
+  const origins = (origin: string) => [...new Set([origin, ...(own ? [own] : [])])];
+  if (custom !== null) return { issuer: custom, origin: custom, mountPath: '', rpID: rpOf(custom), origins: origins(custom) };
+  if (own !== null) return { issuer: own, origin: own, mountPath: '', rpID: rpOf(own), origins: [own] };
   const mountPath = projectIssuerPath(state.projectId);
-  return { issuer: `${publicUrl}${mountPath}`, origin: publicUrl, mountPath };
+  return { issuer: `${publicUrl}${mountPath}`, origin: publicUrl, mountPath, rpID: rpOf(publicUrl), origins: [publicUrl] };
+}
+
+/**
+ * docs/decisions/0047: a project's own host, `{project}.{issuerDomain}` with PUBLIC_URL's scheme and
+ * port, or null: no issuer domain configured, or a project id that is no DNS label (every id the
+ * server makes is one: 16 characters of lower-case base32; an id made otherwise stays on the shared path).
+ */
+export function ownHostOrigin(publicUrl: string, issuerDomain: string | null, projectId: string): string | null {
+  if (issuerDomain === null || !/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(projectId)) return null;
+  const url = new URL(publicUrl);
+  return `${url.protocol}//${projectId}.${issuerDomain}${url.port ? `:${url.port}` : ''}`;
 }
 
 /**
  * How a request under /p/{project} stands to the project's issuer: served, with the site it is served
- * as (PUBLIC_URL/p/{project}, or the custom domain it was routed to by its Host); moved — the project
- * has a custom domain and this request came to PUBLIC_URL (the address to send it to); or null — it
- * was routed by a domain the project no longer has.
+ * as (PUBLIC_URL/p/{project}, or the custom domain or own host it was routed to by its Host); moved —
+ * the issuer is at another address than the one this request came to, PUBLIC_URL's or the own host
+ * a custom domain took over from (the address to send it to); or null — it was routed by a domain
+ * the project no longer has.
  */
 export function issuerAt(raw: IncomingMessage, state: IssuerState, publicUrl: string): { site: IssuerSite } | { movedTo: string } | null {
   const site = issuerSite(publicUrl, state);
   const routed = routedOrigin(raw);
-  if (routed) return routed.origin === site.origin && site.mountPath === '' ? { site } : null;
-  if (site.mountPath === '') {
+  if (routed && routed.origin === site.origin && site.mountPath === '') return { site };
+  if (routed && routed.origin !== state.ownOrigin) return null;
+  if (site.mountPath === '' && site.origin !== routed?.origin) {
     const url = new URL(raw.url ?? '/', publicUrl);
     const rest = url.pathname.slice(projectIssuerPath(state.projectId).length) || '/';
     return { movedTo: `${site.origin}${rest}${url.search}` };
   }
-  return { site };
+  return routed ? null : { site };
 }
 
 /**
@@ -70,12 +105,20 @@ const SHARED_FILES = new Set([STYLESHEET_PATH, WEBAUTHN_LIBRARY_PATH, PASSKEY_SC
 /** The association files change rarely and are read by the platforms' own fetchers, which cache them anyway. */
 const ASSOCIATION_CACHE_CONTROL = 'public, max-age=300';
 
+/**
+ * docs/decisions/0047: WebAuthn Related Origin Requests. A browser asked for a passkey of rpID
+ * {project}.{ISSUER_DOMAIN} at another origin (the custom domain) fetches this from the rpID's host
+ * and allows the origins listed. Briefly cacheable: a domain change shows within five minutes.
+ */
+export const RELATED_ORIGINS_PATH = '/.well-known/webauthn';
+const RELATED_ORIGINS_CACHE_CONTROL = 'public, max-age=300';
+
 const associationFieldOf = (path: string): AssociationField | undefined =>
   (Object.keys(ASSOCIATION_FILES) as AssociationField[]).find((field) => ASSOCIATION_FILES[field] === path);
 
 /**
- * Routes requests by Host: on a project's custom domain every path but the association files and
- * the pages' shared files is the project's issuer (the request is routed again under
+ * Routes requests by Host: on a project's custom domain or own host (docs/decisions/0047) every path
+ * but the association files, the related origins (own host) and the pages' shared files is the project's issuer (the request is routed again under
  * /p/{project}, marked with the domain's origin, so it reaches the issuer's routes and is pinned to
  * that origin); on its mobile domain only the association files exist. PUBLIC_URL's host costs
  * nothing; any other host one primary-key seek. Install it before any route or plugin: a plugin
@@ -113,6 +156,10 @@ export function routeCustomDomains(app: FastifyInstance, deps: { db: Db; publicU
     }
     if (!found) return;
     const reading = request.method === 'GET' || request.method === 'HEAD';
+    if (path === RELATED_ORIGINS_PATH && reading && found.own) {
+      const origins = await findProjectOrigins(deps.db, found.projectId);
+      return reply.status(200).type('application/json').header('Cache-Control', RELATED_ORIGINS_CACHE_CONTROL).send({ origins });
+    }
     const field = associationFieldOf(path);
     if (field && reading) return sendAssociationFile(reply, found.projectId, field);
     if (found.origin === null) return reply.status(404).send(NOT_FOUND_BODY);

@@ -32,8 +32,10 @@ export interface IssuerState {
   /** Browser origins allowed to call the token and userinfo endpoints (spec §3 allowedCORSDomains). */
   allowedOrigins: string[];
   issuer: Issuer;
-  /** The origin of the project's custom domain (docs/decisions/0016): its issuer lives there; null: under PUBLIC_URL. */
+  /** The origin of the project's custom domain (docs/decisions/0016): its issuer lives there; null: none. */
   customOrigin: string | null;
+  /** The origin of the project's own host (docs/decisions/0047): its issuer and relying party when it has no custom domain; null: none. */
+  ownOrigin: string | null;
 }
 
 interface Row {
@@ -46,6 +48,7 @@ interface Row {
   settings: Partial<ProjectSettings> | null;
   issuer: Partial<Issuer> | null;
   custom_origin: string | null;
+  own_origin: string | null;
 }
 
 /**
@@ -64,6 +67,10 @@ function settingsOf(row: Row): ProjectSettings {
   };
 }
 
+/** The project's custom origin and own origin, as columns of a read of its projects row (project_hosts_project_idx). */
+export const HOST_ORIGINS = `(SELECT origin FROM project_hosts h WHERE h.project_id = projects.id AND h.origin IS NOT NULL AND NOT h.own LIMIT 1) AS custom_origin,
+            (SELECT origin FROM project_hosts h WHERE h.project_id = projects.id AND h.own) AS own_origin`;
+
 /**
  * One primary-key read per request: cheap enough to notice a settings change at once. With
  * `interactionRef` (a sign-in page's or the provider's resume request names its interaction), the
@@ -72,7 +79,7 @@ function settingsOf(row: Row): ProjectSettings {
 export async function findIssuerState(db: Db, projectId: string, interactionRef?: string): Promise<IssuerState | null> {
   const { rows } = await db.query<Row & { interaction?: { id: string; payload: string; consumed_at: string | null } | null }>(
     `SELECT id, version, clients_version, enabled, name, settings - 'associationIOS' - 'associationAndroid' AS settings, issuer,
-            (SELECT origin FROM project_hosts h WHERE h.project_id = projects.id AND h.origin IS NOT NULL LIMIT 1) AS custom_origin
+            ${HOST_ORIGINS}
             ${
               interactionRef === undefined
                 ? ''
@@ -107,6 +114,7 @@ export async function findIssuerState(db: Db, projectId: string, interactionRef?
     allowedOrigins: s.allowedCORSDomains,
     issuer: { ...defaultIssuer(), ...row.issuer },
     customOrigin: row.custom_origin,
+    ownOrigin: row.own_origin,
   };
 }
 
@@ -114,15 +122,27 @@ export async function findIssuerState(db: Db, projectId: string, interactionRef?
 export interface ProjectHost {
   projectId: string;
   origin: string | null;
+  /** The project's own host (docs/decisions/0047), its relying party's. */
+  own: boolean;
 }
 
 /** The project a request's Host names (a primary-key seek on project_hosts), or null. */
 export async function findProjectHost(db: Db, host: string): Promise<ProjectHost | null> {
-  const { rows } = await db.query<{ project_id: string; origin: string | null }>('SELECT project_id, origin FROM project_hosts WHERE host = $1', [
-    host,
-  ]);
+  const { rows } = await db.query<{ project_id: string; origin: string | null; own: boolean }>(
+    'SELECT project_id, origin, own FROM project_hosts WHERE host = $1',
+    [host],
+  );
   const row = rows[0];
-  return row ? { projectId: row.project_id, origin: row.origin } : null;
+  return row ? { projectId: row.project_id, origin: row.origin, own: row.own } : null;
+}
+
+/** Every origin the project's issuer is served at (its own host first, then its custom domain). */
+export async function findProjectOrigins(db: Db, projectId: string): Promise<string[]> {
+  const { rows } = await db.query<{ origin: string }>(
+    'SELECT origin FROM project_hosts WHERE project_id = $1 AND origin IS NOT NULL ORDER BY own DESC, host',
+    [projectId],
+  );
+  return rows.map((r) => r.origin);
 }
 
 /** A project's deep-link association file (spec §3 associationIOS / associationAndroid), '' when none. */

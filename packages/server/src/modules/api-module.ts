@@ -11,6 +11,7 @@ import type { CookieOptions } from '../http/cookies.ts';
 import { bindEndpoints, type BoundEndpoint, type EndpointBindings, type EndpointGroup } from '../http/endpoints.ts';
 import type { OutgoingClient } from '../http/outgoing.ts';
 import type { SignInProvider } from '../idp/console-issuer.ts';
+import type { IssuerHosts } from '../issuer/custom-domains.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { AuditHook } from './audit/audit.service.ts';
 
@@ -34,8 +35,10 @@ export interface ModuleContext {
   cookies: CookieOptions;
   /** The OpenID provider the console signs in through (external, or the built-in one). */
   signIn: SignInProvider;
-  /** A project's issuer address: at its custom domain's origin when it has one (docs/decisions/0016). */
-  issuerAddress(projectId: string, customOrigin: string | null): string;
+  /** A project's issuer address: its custom domain's origin (docs/decisions/0016), else its own host's (0047), else under PUBLIC_URL. */
+  issuerAddress(projectId: string, hosts: IssuerHosts): string;
+  /** docs/decisions/0047: the own host a project's issuer would get ({project}.{ISSUER_DOMAIN}), or null (none configured). */
+  ownHostOf(projectId: string): string | null;
   /** Back-channel logout notices were queued: send them now rather than at the next poll. */
   logoutNoticesQueued(): void;
   /** A webhook message was queued: deliver it now rather than at the next poll. */

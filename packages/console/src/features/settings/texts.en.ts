@@ -181,6 +181,7 @@ export const settingsTexts = {
       project_meta: 'Billing',
       issuer_update: 'Saved',
       issuer_keys_rotate: 'Signing key rotated',
+      issuer_move: 'Issuer moved to its own host',
     },
   },
 } as const;

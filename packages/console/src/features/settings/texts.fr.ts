@@ -188,6 +188,7 @@ export const settingsTextsFr: Translation<typeof settingsTexts, 'fr'> = {
       project_meta: 'Facturation',
       issuer_update: 'Enregistrement',
       issuer_keys_rotate: 'Rotation de la clé de signature',
+      issuer_move: 'Émetteur déplacé sur son propre hôte',
     },
   },
 };

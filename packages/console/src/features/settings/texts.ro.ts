@@ -187,6 +187,7 @@ export const settingsTextsRo: Translation<typeof settingsTexts, 'ro'> = {
       project_meta: 'Facturare',
       issuer_update: 'Salvare',
       issuer_keys_rotate: 'Rotirea cheii de semnare',
+      issuer_move: 'Emitentul mutat pe propria gazdă',
     },
   },
 };

@@ -14,7 +14,8 @@ export default apiModule(appsApi, {
       clock,
       audit,
       secretBox,
-      issuerAddress: async (tx, projectId) => issuerAddress(projectId, (await findIssuer(tx, projectId))?.customOrigin ?? null),
+      issuerAddress: async (tx, projectId) =>
+        issuerAddress(projectId, (await findIssuer(tx, projectId))?.hosts ?? { customOrigin: null, ownOrigin: null }),
       refusedHost,
     }),
   endpoints: (apps) => ({

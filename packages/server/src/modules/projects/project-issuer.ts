@@ -1,15 +1,16 @@
-import { signingKeyGraceSeconds, type Issuer, type SigningKeys } from '@latchkey/domain';
+import { DomainError, signingKeyGraceSeconds, type Issuer, type IssuerMove, type SigningKeys } from '@latchkey/domain';
 import type { Clock } from '../../clock.ts';
 import type { SecretBox } from '../../crypto.ts';
 import type { Db } from '../../db/db.ts';
 import { notFound, projectClosed } from '../../errors.ts';
 import { checkVersion, type Versioned } from '../../http/etag.ts';
 import type { Actor } from '../../http/actor.ts';
+import type { IssuerHosts } from '../../issuer/custom-domains.ts';
 import { issuerSigningKeys, listSigningKeys, rotateSigningKey } from '../../oidc/keys.ts';
 import type { AuditHook } from '../audit/audit.service.ts';
 import { changesBetween } from '../audit/changes.ts';
 import { lockProjectForWrite } from './project.ts';
-import { findIssuer, saveIssuer } from './projects.repository.ts';
+import { claimOwnHost, findIssuer, saveIssuer } from './projects.repository.ts';
 
 export interface ProjectIssuerDeps {
   db: Db;
@@ -18,15 +19,17 @@ export interface ProjectIssuerDeps {
   secretBox: SecretBox;
   /**
    * The URL of a project's OpenID Connect issuer: the read-only `address` of its issuer settings
-   * (issue 8), under PUBLIC_URL or at its custom domain's origin (docs/decisions/0016).
+   * (issue 8), under PUBLIC_URL, at its custom domain's origin (docs/decisions/0016) or its own host's (0047).
    */
-  issuerAddress: (projectId: string, customOrigin: string | null) => string;
+  issuerAddress: (projectId: string, hosts: IssuerHosts) => string;
+  /** docs/decisions/0047: the own host a project's issuer would get, or null (no ISSUER_DOMAIN, or an id that is no DNS label). */
+  ownHostOf: (projectId: string) => string | null;
 }
 
 /** A project's issuer: its settings and its signing keys (issue 22). */
-export function createProjectIssuerCalls({ db, clock, audit, secretBox, issuerAddress }: ProjectIssuerDeps) {
-  const withAddress = (projectId: string, issuer: Versioned<Issuer>, customOrigin: string | null): Versioned<Issuer> => ({
-    value: { ...issuer.value, address: issuerAddress(projectId, customOrigin) },
+export function createProjectIssuerCalls({ db, clock, audit, secretBox, issuerAddress, ownHostOf }: ProjectIssuerDeps) {
+  const withAddress = (projectId: string, issuer: Versioned<Issuer>, hosts: IssuerHosts): Versioned<Issuer> => ({
+    value: { ...issuer.value, address: issuerAddress(projectId, hosts) },
     version: issuer.version,
   });
 
@@ -34,7 +37,7 @@ export function createProjectIssuerCalls({ db, clock, audit, secretBox, issuerAd
     async getIssuer(projectId: string): Promise<Versioned<Issuer>> {
       const found = await findIssuer(db, projectId);
       if (!found) throw notFound();
-      return withAddress(projectId, found, found.customOrigin);
+      return withAddress(projectId, found, found.hosts);
     },
 
     /** spec §7 "PUT projects/{project}/issuer"; refused while the project is closed (spec §4). */
@@ -55,7 +58,42 @@ export function createProjectIssuerCalls({ db, clock, audit, secretBox, issuerAd
           changes: changesBetween(before, after),
           details: { version: saved.version },
         });
-        return withAddress(projectId, saved, (await findIssuer(tx, projectId))?.customOrigin ?? null);
+        return withAddress(projectId, saved, (await findIssuer(tx, projectId))?.hosts ?? { customOrigin: null, ownOrigin: null });
+      });
+    },
+
+    /**
+     * docs/decisions/0047: the issuer moves from {PUBLIC_URL}/p/{project} to the project's own host
+     * (its identifier and its passkeys' relying party). The project's version moves, so every
+     * instance builds its issuer at the new address at the next request; the old address answers
+     * 307 there. Refused while the project is closed, when it is on its own host already (409), and
+     * when this server gives projects no own host (400).
+     */
+    async moveIssuer(actor: Actor, projectId: string, move: IssuerMove): Promise<Issuer> {
+      return db.transaction(async (tx) => {
+        const current = await lockProjectForWrite(tx, projectId);
+        if (!current.value.enabled) throw projectClosed();
+        const found = await findIssuer(tx, projectId);
+        if (!found) throw notFound();
+        if (found.hosts.ownOrigin !== null) throw new DomainError('conflict', "The project's issuer is on its own host already");
+        const origin = ownHostOf(projectId);
+        if (origin === null) {
+          const message = 'This server gives projects no host of their own (ISSUER_DOMAIN), or this project id cannot name one';
+          throw new DomainError('validation_failed', message, [{ field: 'to', code: 'validation.invalid_value', message }]);
+        }
+        if (!(await claimOwnHost(tx, projectId, origin))) throw new DomainError('conflict', `${new URL(origin).host} is in use`);
+        const before = issuerAddress(projectId, found.hosts);
+        const hosts = { ...found.hosts, ownOrigin: origin };
+        const saved = await saveIssuer(tx, { id: projectId, issuer: found.value, now: clock.now() });
+        await audit(tx, {
+          actor,
+          action: 'issuer.move',
+          result: 'success',
+          projectId,
+          changes: { address: { before, after: issuerAddress(projectId, hosts) } },
+          details: { version: saved.version, to: move.to },
+        });
+        return withAddress(projectId, saved, hosts).value;
       });
     },
 

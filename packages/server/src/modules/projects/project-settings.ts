@@ -43,7 +43,7 @@ const ASSOCIATION_FIELDS: AssociationField[] = ['associationIOS', 'associationAn
  * checks existed does not block other edits): a domain names an origin alone and not the server's
  * own host; an association file is the JSON document its platform reads (docs/decisions/0016).
  */
-function checkDomainSettings(before: ProjectSettings, after: ProjectSettings, serverHost: string): void {
+function checkDomainSettings(before: ProjectSettings, after: ProjectSettings, serverHost: string, issuerDomain: string | null): void {
   const issues: FieldIssue[] = [];
   for (const field of DOMAIN_FIELDS) {
     if (after[field] === before[field] || after[field] === '') continue;
@@ -52,6 +52,13 @@ function checkDomainSettings(before: ProjectSettings, after: ProjectSettings, se
       issues.push({ field, code: 'validation.invalid_url', message: 'Enter the address of a host alone, e.g. https://auth.example.com' });
     } else if (host === serverHost) {
       issues.push({ field, code: 'validation.invalid_value', message: "This is this server's own address; enter a domain of the project's own" });
+    } else if (issuerDomain !== null && underDomain(host, issuerDomain)) {
+      // docs/decisions/0047: the projects' own hosts live there; one project's domain may not take another's.
+      issues.push({
+        field,
+        code: 'validation.invalid_value',
+        message: "This is under this server's issuer domain; enter a domain of the project's own",
+      });
     }
   }
   for (const field of ASSOCIATION_FIELDS) {
@@ -62,6 +69,12 @@ function checkDomainSettings(before: ProjectSettings, after: ProjectSettings, se
   }
   if (issues.length > 0) throw new DomainError('validation_failed', issues.map((i) => i.message).join('; '), issues);
 }
+
+/** Is `host` (a name, maybe with a port) `domain` or a name under it? */
+const underDomain = (host: string, domain: string): boolean => {
+  const name = host.replace(/:\d+$/, '');
+  return name === domain || name.endsWith(`.${domain}`);
+};
 
 /**
  * Inside the update's transaction: the project is served at the hosts its domains name, unless
@@ -98,10 +111,12 @@ export interface ProjectSettingsDeps {
   secretBox: SecretBox;
   /** The one host no project may claim: PUBLIC_URL's. */
   serverHost: string;
+  /** docs/decisions/0047: no custom domain under the projects' own hosts' domain. */
+  issuerDomain: string | null;
 }
 
 /** A project's settings saved: the whole project, its secrets kept, its domains claimed. */
-export function createProjectSettingsCalls({ db, clock, audit, secretBox, serverHost }: ProjectSettingsDeps) {
+export function createProjectSettingsCalls({ db, clock, audit, secretBox, serverHost, issuerDomain }: ProjectSettingsDeps) {
   return {
     /**
      * spec §7 "PUT projects/{id}" with the whole project. spec §4: a closed project takes no
@@ -124,7 +139,7 @@ export function createProjectSettingsCalls({ db, clock, audit, secretBox, server
         if (billing.length > 0 && !hasAnyPermission(actor.permissions, guards.reopenProject)) {
           throw forbiddenFields(billing, 'Only an administrator of all projects');
         }
-        checkDomainSettings(before, settings, serverHost);
+        checkDomainSettings(before, settings, serverHost, issuerDomain);
         await claimDomains(tx, projectId, before, settings);
         const saved = await saveProject(tx, { id: projectId, enabled: true, settings, now: clock.now() });
         await audit(tx, {

@@ -20,7 +20,15 @@ import type { Actor } from '../../http/actor.ts';
 import { findAccountById, grantPermissions, listPermissions, lockAccount } from '../accounts/accounts.repository.ts';
 import type { AuditHook } from '../audit/audit.service.ts';
 import { changesBetween } from '../audit/changes.ts';
-import { countProjectsCreatedBy, findProject, insertProject, listAllProjects, listProjectsOfAccount, projectExists } from './projects.repository.ts';
+import {
+  claimOwnHost,
+  countProjectsCreatedBy,
+  findProject,
+  insertProject,
+  listAllProjects,
+  listProjectsOfAccount,
+  projectExists,
+} from './projects.repository.ts';
 
 /** 16 characters of base32: 80 random bits, safe in URLs and in cst:{project}:… strings. */
 export function newProjectId(): string {
@@ -45,7 +53,20 @@ export async function lockProjectForWrite(tx: Db, projectId: string): Promise<Ve
 }
 
 /** The project itself: whether it exists, who sees it, its creation, its reading. */
-export function createProjectCalls({ db, clock, audit, projectsPerAccount }: { db: Db; clock: Clock; audit: AuditHook; projectsPerAccount: number }) {
+export function createProjectCalls({
+  db,
+  clock,
+  audit,
+  projectsPerAccount,
+  ownHostOf,
+}: {
+  db: Db;
+  clock: Clock;
+  audit: AuditHook;
+  projectsPerAccount: number;
+  /** docs/decisions/0047: the own host a new project's issuer gets, or null (it is under PUBLIC_URL). */
+  ownHostOf: (projectId: string) => string | null;
+}) {
   return {
     projectExists: (projectId: string) => projectExists(db, projectId),
 
@@ -91,6 +112,9 @@ export function createProjectCalls({ db, clock, audit, projectsPerAccount }: { d
         const settings = normalizeProjectSettings(newProjectSettings(input.name, input.pinLength));
         const email = (actor.email ?? input.email).toLowerCase();
         await insertProject(tx, { id, email, createdBy: actor.accountId, settings, now: clock.now() });
+        // docs/decisions/0047: a new project's issuer is on its own host (stored: never moved by a configuration change).
+        const own = ownHostOf(id);
+        const ownHost = own !== null && (await claimOwnHost(tx, id, own)) ? own : null;
         await grantPermissions(tx, actor.accountId, [projectPermission(id, '*')]);
         await audit(tx, {
           actor,
@@ -98,7 +122,7 @@ export function createProjectCalls({ db, clock, audit, projectsPerAccount }: { d
           result: 'created',
           projectId: id,
           changes: changesBetween(null, { name: settings.name, pinLength: settings.pinLength, email }),
-          details: { granted: [projectPermission(id, '*')] },
+          details: { granted: [projectPermission(id, '*')], ...(ownHost ? { issuer: ownHost } : {}) },
         });
         return { id };
       });

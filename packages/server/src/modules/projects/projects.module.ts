@@ -5,8 +5,18 @@ import { createSettingsHistory } from './settings-history.service.ts';
 
 /** spec §7 "Projects". A project and its issuer are versioned contract entries (ETag, If-Match: docs/decisions/0007). */
 export default apiModule(projectsApi, {
-  services: ({ db, clock, audit, secretBox, config, issuerAddress }) => ({
-    projects: createProjectsService({ db, clock, audit, projectsPerAccount: config.projectsPerAccount, secretBox, issuerAddress }),
+  services: ({ db, clock, audit, secretBox, config, issuerAddress, ownHostOf }) => ({
+    projects: createProjectsService({
+      db,
+      clock,
+      audit,
+      projectsPerAccount: config.projectsPerAccount,
+      secretBox,
+      issuerAddress,
+      ownHostOf,
+      serverHost: new URL(config.publicUrl).host,
+      issuerDomain: config.issuerDomain,
+    }),
     history: createSettingsHistory({ db }),
   }),
   endpoints: ({ projects, history }) => ({
@@ -20,5 +30,6 @@ export default apiModule(projectsApi, {
     updateIssuer: async ({ params, body, actor, ifMatch }) => projects.updateIssuer(actor(), params.project, body, ifMatch),
     getSigningKeys: async ({ params }) => projects.getSigningKeys(params.project),
     rotateSigningKey: async ({ params, actor }) => projects.rotateSigningKey(actor(), params.project),
+    moveIssuer: async ({ params, body, actor }) => projects.moveIssuer(actor(), params.project, body),
   }),
 });

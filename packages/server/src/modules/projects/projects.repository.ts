@@ -1,6 +1,8 @@
 import { defaultIssuer, newProjectSettings, type Issuer, type Project, type ProjectSettings, type ProjectSummary } from '@latchkey/domain';
 import type { Db } from '../../db/db.ts';
 import type { Versioned } from '../../http/etag.ts';
+import { HOST_ORIGINS } from '../../issuer/issuer-state.repository.ts';
+import type { IssuerHosts } from '../../issuer/custom-domains.ts';
 
 // A project row is the domain's Project: the settings document with id, name and enabled beside
 // it. Documents written before a field existed read with that field's default.
@@ -27,18 +29,21 @@ export async function findProject(db: Db, id: string, options: { forUpdate?: boo
 
 /**
  * spec §3 Issuer of a project (the defaults until first saved), with the project's version and the
- * origin of its custom domain, if it has one (docs/decisions/0016).
+ * origins of its custom domain (docs/decisions/0016) and own host (docs/decisions/0047), each if it has one.
  */
-export async function findIssuer(db: Db, id: string): Promise<(Versioned<Issuer> & { customOrigin: string | null }) | null> {
-  const { rows } = await db.query<{ issuer: Partial<Issuer> | null; version: number; custom_origin: string | null }>(
-    `SELECT issuer, version,
-            (SELECT origin FROM project_hosts h WHERE h.project_id = projects.id AND h.origin IS NOT NULL LIMIT 1) AS custom_origin
-       FROM projects WHERE id = $1`,
+export async function findIssuer(db: Db, id: string): Promise<(Versioned<Issuer> & { hosts: IssuerHosts }) | null> {
+  const { rows } = await db.query<{ issuer: Partial<Issuer> | null; version: number; custom_origin: string | null; own_origin: string | null }>(
+    `SELECT issuer, version, ${HOST_ORIGINS} FROM projects WHERE id = $1`,
     [id],
   );
   const row = rows[0];
   // A document saved before a field existed (or none at all) reads with that field's default.
-  return row ? { value: { ...defaultIssuer(), ...row.issuer }, version: row.version, customOrigin: row.custom_origin } : null;
+  if (!row) return null;
+  return {
+    value: { ...defaultIssuer(), ...row.issuer },
+    version: row.version,
+    hosts: { customOrigin: row.custom_origin, ownOrigin: row.own_origin },
+  };
 }
 
 /**
@@ -47,7 +52,8 @@ export async function findIssuer(db: Db, id: string): Promise<(Versioned<Issuer>
  * the primary key decides, also between two transactions claiming one host at once.
  */
 export async function replaceProjectHosts(db: Db, projectId: string, hosts: Array<{ host: string; origin: string | null }>): Promise<string[]> {
-  await db.query('DELETE FROM project_hosts WHERE project_id = $1', [projectId]);
+  // The own host (docs/decisions/0047) is no domain setting's: it stays.
+  await db.query('DELETE FROM project_hosts WHERE project_id = $1 AND NOT own', [projectId]);
   const taken: string[] = [];
   for (const { host, origin } of hosts) {
     const { rows } = await db.query(
@@ -57,6 +63,18 @@ export async function replaceProjectHosts(db: Db, projectId: string, hosts: Arra
     if (rows.length === 0) taken.push(host);
   }
   return taken;
+}
+
+/**
+ * Inside a transaction: the project's issuer gets its own host (docs/decisions/0047). False when the
+ * host is held already (by a custom domain set before ISSUER_DOMAIN was, or by this project: one own host each).
+ */
+export async function claimOwnHost(db: Db, projectId: string, origin: string): Promise<boolean> {
+  const { rows } = await db.query(
+    'INSERT INTO project_hosts (host, project_id, origin, own) VALUES ($1, $2, $3, true) ON CONFLICT DO NOTHING RETURNING host',
+    [new URL(origin).host, projectId, origin],
+  );
+  return rows.length === 1;
 }
 
 export async function projectExists(db: Db, id: string): Promise<boolean> {

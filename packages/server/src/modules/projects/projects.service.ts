@@ -4,6 +4,10 @@ import { createProjectMetaCalls } from './project-meta.ts';
 import { createProjectSettingsCalls } from './project-settings.ts';
 
 export interface ProjectsServiceDeps extends ProjectIssuerDeps {
+  /** PUBLIC_URL's host: the one host no project may claim. */
+  serverHost: string;
+  /** docs/decisions/0047: the domain of the projects' own hosts (no custom domain under it), or null. */
+  issuerDomain: string | null;
   /** How many projects an account without a global permission may create (config PROJECTS_PER_ACCOUNT). */
   projectsPerAccount: number;
   /** Seals the push service-account private key before it is stored (issue 7: secrets at rest), and the issuer's signing keys (issue 22). */
@@ -15,11 +19,9 @@ export interface ProjectsServiceDeps extends ProjectIssuerDeps {
  * closing and reopening (project-meta.ts), its issuer and signing keys (project-issuer.ts).
  */
 export function createProjectsService(deps: ProjectsServiceDeps) {
-  // issuerAddress answers an address on PUBLIC_URL's host: the one host no project may claim.
-  const serverHost = new URL(deps.issuerAddress('', null)).host;
   return {
     ...createProjectCalls(deps),
-    ...createProjectSettingsCalls({ ...deps, serverHost }),
+    ...createProjectSettingsCalls(deps),
     ...createProjectMetaCalls(deps),
     ...createProjectIssuerCalls(deps),
   };

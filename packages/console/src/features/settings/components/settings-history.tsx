@@ -108,7 +108,11 @@ function ChangeEntry({ change, onRestore }: { change: SettingsChange; onRestore:
                 {secret ? null : <Table.Td className={classes.historyValue}>{shown(value.after, t('history.empty'))}</Table.Td>}
                 {onRestore ? (
                   <Table.Td>
-                    {secret || change.action === 'project.create' || change.action === 'issuer.keys.rotate' || field === 'enabled' ? null : (
+                    {secret ||
+                    change.action === 'project.create' ||
+                    change.action === 'issuer.keys.rotate' ||
+                    change.action === 'issuer.move' ||
+                    field === 'enabled' ? null : (
                       <Button
                         variant="default"
                         size="compact-xs"

@@ -2,6 +2,7 @@ import * as client from 'openid-client';
 import { beforeAll, expect, it } from 'vitest';
 import { api, projectIssuerPath, type ApplicationKeys, type Issuer, type SettingsHistory } from '@latchkey/domain';
 import { ApiClient, signedInAccount, uniqueEmail, useTestApp, type SignedIn, type TestApp } from './support/app.ts';
+import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Passkey, type RequestOptions } from './support/authenticator.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
 import { apiPath, createApp, createKeys, createProject, databaseFingerprint, REDIRECT } from './support/fixtures.ts';
@@ -171,6 +172,162 @@ describeEachDatabase('a relying party per project: hosts and issuer moves', (d) 
     expect((await fetch(`${t.baseUrl}/.well-known/webauthn`)).status).toBe(404);
     const shared = await createProject(await beforeAdminOf());
     expect((await fetch(`${t.baseUrl}${projectIssuerPath(shared)}/.well-known/webauthn`)).status).toBe(404);
+  });
+});
+
+/** The options of page 1's discoverable request (docs/decisions/0047). */
+type DiscoverOptions = RequestOptions & { rpId: string; allowCredentials?: unknown[] };
+
+// docs/decisions/0047: passkey first on a project's own relying party.
+describeEachDatabase('a relying party per project: discoverable passkeys', (d) => {
+  const t = useTestApp(d, { listen: true, env: { ISSUER_DOMAIN: 'localhost', PROJECTS_PER_ACCOUNT: '100' } });
+  let admin: SignedIn;
+  beforeAll(async () => {
+    admin = await signedInAccount(t, d.db);
+  });
+  const ownOrigin = (projectId: string) => `http://${projectId}.localhost:${new URL(t.baseUrl).port}`;
+
+  async function newApp(): Promise<App> {
+    const projectId = await createProject(admin);
+    const keys = await createKeys(admin, await createApp(admin, projectId));
+    return { projectId, keys, config: await discover(ownOrigin(projectId), keys) };
+  }
+
+  /** Opens the app's authorization request in `browser`: page 1, and the PKCE verifier. */
+  async function open(browser: Browser, app: App) {
+    const verifier = client.randomPKCECodeVerifier();
+    const url = client.buildAuthorizationUrl(app.config, {
+      redirect_uri: REDIRECT,
+      scope: 'openid email',
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+    });
+    return { verifier, page1: await untilApp(browser, await browser.get(url.href)) };
+  }
+
+  /** The form page 1 posts its discoverable answer with. */
+  const discoverAction = (page1: BrowserResponse) => formAction(page1, 1);
+
+  /** A new user: address, emailed code, "Create a passkey" at the project's own relying party. */
+  async function newUserWithPasskey(app: App): Promise<{ email: string; passkey: Passkey; sub: string }> {
+    const email = uniqueEmail('discoverable');
+    const browser = new Browser();
+    const { verifier, page1 } = await open(browser, app);
+    const codePage = await submitEmail(browser, page1, email);
+    const offer = await untilApp(browser, await browser.request(formAction(codePage), { form: { code: t.mailer.lastCode(email) } }));
+    expect(isPasskeyOffer(offer), offer.text).toBe(true);
+    const creation = pageOptions<CreationOptions & { rp: { id: string }; user: { name: string }; authenticatorSelection: { residentKey: string } }>(
+      offer.text,
+    );
+    // Discoverable, named by the identity, under the project's own host's name.
+    expect(creation.rp.id).toBe(`${app.projectId}.localhost`);
+    expect(creation.authenticatorSelection.residentKey).toBe('required');
+    expect(creation.user.name).toBe(email);
+    const { passkey, response } = createPasskey(creation, ownOrigin(app.projectId));
+    const done = await untilApp(browser, await browser.request(formAction(offer), { form: { response: JSON.stringify(response) } }));
+    const tokens = await client.authorizationCodeGrant(app.config, new URL(done.location as string), { pkceCodeVerifier: verifier });
+    const sub = tokens.claims()?.sub as string;
+    // The user handle is the sub.
+    expect(Buffer.from(creation.user.id, 'base64url').toString()).toBe(sub);
+    const { rows } = await d.db.query<{ rp_id: string }>('SELECT rp_id FROM devices WHERE project_id = $1 AND id = $2', [app.projectId, passkey.id]);
+    expect(rows).toEqual([{ rp_id: `${app.projectId}.localhost` }]);
+    return { email, passkey, sub };
+  }
+
+  const passkeyEvents = async (projectId: string) =>
+    (
+      await d.db.query<{ event_status: string; details: Record<string, unknown> }>(
+        `SELECT event_status, details FROM audit_events WHERE project_id = $1 AND details->>'method' = 'passkey' ORDER BY id`,
+        [projectId],
+      )
+    ).rows;
+
+  it('a returning user signs in with a passkey from page 1, no address typed; the app gets the same sub', async () => {
+    const app = await newApp();
+    const user = await newUserWithPasskey(app);
+    const browser = new Browser();
+    const { verifier, page1 } = await open(browser, app);
+    // Page 1 carries a discoverable request: the own host's rpID, no credentials listed; the field autofills passkeys.
+    const options = pageOptions<DiscoverOptions>(page1.text);
+    expect(options.rpId).toBe(`${app.projectId}.localhost`);
+    expect(options.allowCredentials ?? []).toEqual([]);
+    expect(page1.text).toMatch(/<input id="email"[^>]*autocomplete="username webauthn"/);
+    expect(page1.text).toContain('<script defer src="/idp/assets/passkey.js">');
+
+    const answer = usePasskey(user.passkey, options, ownOrigin(app.projectId));
+    const done = await untilApp(browser, await browser.request(discoverAction(page1), { form: { response: JSON.stringify(answer) } }));
+    expect(done.location ?? '', done.text).toMatch(new RegExp(`^${REDIRECT}\\?`));
+    const tokens = await client.authorizationCodeGrant(app.config, new URL(done.location as string), { pkceCodeVerifier: verifier });
+    expect(tokens.claims()).toMatchObject({ iss: ownOrigin(app.projectId), sub: user.sub });
+    expect((await passkeyEvents(app.projectId)).at(-1)).toMatchObject({ event_status: 'success', details: { mpinId: user.passkey.id } });
+
+    // The session is linked to the passkey: revoking it ends the provider sessions it began (its
+    // creation's, in another browser, and this sign-in's).
+    const revoked = await admin.api.post(apiPath(api.revokeDevice, { project: app.projectId, mpinId: user.passkey.id }), { reason: 'PORTAL_REVOKE' });
+    expect(revoked.status, JSON.stringify(revoked.body)).toBe(200);
+    const { rows } = await d.db.query<{ details: { sessionsEnded: number } }>(
+      `SELECT details FROM audit_events WHERE project_id = $1 AND details->>'action' = 'device.revoke'`,
+      [app.projectId],
+    );
+    expect(rows.map((r) => r.details.sessionsEnded)).toEqual([2]);
+  });
+
+  it('page 1 no longer tells whether an address has a passkey: a user with one is sent the code like anyone', async () => {
+    const app = await newApp();
+    const user = await newUserWithPasskey(app);
+    const pages: BrowserResponse[] = [];
+    for (const email of [user.email, uniqueEmail('nobody')]) {
+      const browser = new Browser();
+      const { page1 } = await open(browser, app);
+      pages.push(await submitEmail(browser, page1, email));
+    }
+    const [withPasskey, without] = pages as [BrowserResponse, BrowserResponse];
+    expect(withPasskey.status).toBe(200);
+    expect(withPasskey.url.replace(/interaction\/[^/]+/, '')).toBe(without.url.replace(/interaction\/[^/]+/, ''));
+    expect(withPasskey.text).not.toContain('Sign in with a passkey');
+    expect(t.mailer.lastCode(user.email)).toMatch(/^\d{6}$/);
+  });
+
+  it("a passkey of another project is refused on this project's page 1", async () => {
+    const app = await newApp();
+    const other = await newApp();
+    const stranger = await newUserWithPasskey(other);
+    const browser = new Browser();
+    const { page1 } = await open(browser, app);
+    // The authenticator answers whatever it is asked (a browser would not even offer it: another rpID).
+    const answer = usePasskey(stranger.passkey, pageOptions<DiscoverOptions>(page1.text), ownOrigin(app.projectId));
+    const refused = await browser.request(discoverAction(page1), { form: { response: JSON.stringify(answer) } });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('That passkey is not registered here');
+    // Page 1 again, with a new request.
+    expect(pageOptions<DiscoverOptions>(refused.text).challenge).not.toBe(pageOptions<DiscoverOptions>(page1.text).challenge);
+    expect((await passkeyEvents(app.projectId)).at(-1)).toMatchObject({ event_status: 'failed', details: { reason: 'unknown_credential' } });
+    expect(await passkeyEvents(app.projectId)).not.toContainEqual(expect.objectContaining({ event_status: 'success' }));
+  });
+
+  it('a passkey presented for another rpID than its own is refused (403) with a refusal event; another user handle too', async () => {
+    const app = await newApp();
+    const user = await newUserWithPasskey(app);
+    const browser = new Browser();
+    const { page1 } = await open(browser, app);
+    const options = pageOptions<DiscoverOptions>(page1.text);
+    // Signed for the shared host's rpID (localhost, a registrable suffix of the own host): not the one it was made under.
+    const wrongRp = usePasskey(user.passkey, { ...options, rpId: 'localhost' }, ownOrigin(app.projectId));
+    const refused = await browser.request(discoverAction(page1), { form: { response: JSON.stringify(wrongRp) } });
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('This passkey is not for this address');
+    expect((await passkeyEvents(app.projectId)).at(-1)).toMatchObject({
+      event_status: 'denied',
+      details: { reason: 'wrong_rp_id', mpinId: user.passkey.id },
+    });
+
+    // The right passkey answered with another user's handle is not taken either.
+    const again = await open(browser, app);
+    const forged = usePasskey(user.passkey, pageOptions<DiscoverOptions>(again.page1.text), ownOrigin(app.projectId));
+    (forged.response as { userHandle: string }).userHandle = Buffer.from('someone-else').toString('base64url');
+    const notTaken = await browser.request(discoverAction(again.page1), { form: { response: JSON.stringify(forged) } });
+    expect(notTaken.status).toBe(400);
+    expect((await passkeyEvents(app.projectId)).at(-1)).toMatchObject({ event_status: 'failed', details: { reason: 'user_handle' } });
   });
 });
 

@@ -2,7 +2,7 @@ import { verifyRegistrationResponse, type RegistrationResponseJSON } from '@simp
 import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { deviceNameFromUserAgent } from '../oidc/device-name.ts';
-import { ACCOUNT_PAGE_REGISTRATION, knownTransports, parseJson, registrationOptions, relyingPartyOf } from '../oidc/passkeys.ts';
+import { ACCOUNT_PAGE_REGISTRATION, knownTransports, parseJson, registrationOptions } from '../oidc/passkeys.ts';
 import { errorPage, textsOf } from '../oidc/pages/views.ts';
 import { PENDING_MS, type AccountFlow, type SignedIn } from './account-flow.ts';
 import { html, type AccountRequest, type AccountSite } from './account-site.ts';
@@ -27,10 +27,10 @@ async function showNewPasskey(flow: AccountFlow, site: AccountSite, reply: Fasti
     const t = accountTextsOf(site.brand);
     return html(reply, 409, errorPage(t.tooManyPasskeys(PASSKEYS_MAX), null, site.brand, { heading: t.addPasskey }));
   }
-  const { rpID } = relyingPartyOf(site.site.origin);
+  // docs/decisions/0047: the project's relying party (its own host's name when it has one).
   const options = await registrationOptions({
     rpName: site.brand.name,
-    rpID,
+    rpID: site.site.rpID,
     userName: signed.user.identity,
     userID: isoUint8Array.fromUTF8String(signed.user.id),
     active,
@@ -51,13 +51,12 @@ async function verifiedAnswer(flow: AccountFlow, site: AccountSite, request: Acc
   const pending = flow.unseal<PendingPasskey>(site, request.cookies[PASSKEY_COOKIE], 'passkey');
   if (!pending || pending.session !== signed.sessionRow || pending.expiresAt <= flow.deps.clock.now().getTime()) return null;
   const response = parseJson<RegistrationResponseJSON>(request.body?.response);
-  const { rpID, origin: expectedOrigin } = relyingPartyOf(site.site.origin);
   const verification = response
     ? await verifyRegistrationResponse({
         response,
         expectedChallenge: pending.challenge,
-        expectedOrigin,
-        expectedRPID: rpID,
+        expectedOrigin: site.site.origins,
+        expectedRPID: site.site.rpID,
         requireUserVerification: true,
       }).catch(() => null)
     : null;
@@ -90,6 +89,7 @@ export function registerNewPasskeyStep(pages: FastifyInstance, flow: AccountFlow
         ip: request.ip,
         country: flow.deps.eventsOf(site.state.projectId).countryOf(request.ip),
         registeredWith,
+        rpId: site.site.rpID,
       });
       if (!stored) return showNewPasskey(flow, site, reply, signed, t.passkeyExists);
       reply.clearCookie(PASSKEY_COOKIE, flow.cookieOptions(site));

@@ -24,6 +24,8 @@ function toPasskey(row: Row): Passkey {
     name: row.name,
     revoked: false,
     registeredWith: 'email_code',
+    // The console's issuer is at PUBLIC_URL: its passkeys' relying party is PUBLIC_URL's host.
+    rpId: null,
   };
 }
 

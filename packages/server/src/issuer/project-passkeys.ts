@@ -3,11 +3,11 @@ import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import type { IssuerEvents } from '../events/end-user-event.ts';
 import { passkeySteps } from '../oidc/passkey-steps/passkey-steps.ts';
-import type { LoginMethods, PasskeyStore, QuickCodeStore } from '../oidc/passkeys.ts';
+import type { LoginMethods, PasskeyStore, QuickCodeStore, RelyingParty } from '../oidc/passkeys.ts';
 import type { PasskeySteps } from '../oidc/pages/site.ts';
 import type { PageBrand } from '../oidc/pages/views.ts';
 import { findDevice, insertDevice, markDeviceUsed, userDevices, userWithDevices } from '../people/devices.repository.ts';
-import { findProjectUserByEmail, findProjectUserByIdentity } from '../people/end-users.repository.ts';
+import { findProjectUser, findProjectUserByEmail, findProjectUserByIdentity } from '../people/end-users.repository.ts';
 import {
   countRegistrationCodeTry,
   findRegistrationCode,
@@ -25,6 +25,7 @@ function projectDevices(db: Db, projectId: string): PasskeyStore {
       return found && { id: found.id, passkeys: found.devices };
     },
     find: (id) => findDevice(db, projectId, id),
+    identityOf: async (userId) => (await findProjectUser(db, projectId, userId))?.identity ?? null,
     markUsed: (tx, p) => markDeviceUsed(tx, { projectId, ...p }),
     insert: (tx, p) => insertDevice(tx, { projectId, ...p }),
   };
@@ -54,6 +55,9 @@ export function projectPasskeys(deps: {
   /** spec §3 enableRegistrationCode, limitRegCodeVerified. */
   quickCodes: { enabled: boolean; verifiedOnly: boolean };
   login: LoginMethods;
+  /** docs/decisions/0047: the project's relying party, and whether it is its own (passkeys are then discoverable). */
+  relyingParty: RelyingParty;
+  discoverable: boolean;
 }): PasskeySteps {
   const { db, projectId, quickCodes } = deps;
   return passkeySteps({

@@ -104,6 +104,9 @@ export async function registerProjectSignInPages(app: FastifyInstance, flow: Iss
           events,
           quickCodes: state.quickCodes,
           login: state.login,
+          relyingParty: { rpID: at.site.rpID, origins: at.site.origins, legacyRpID: new URL(publicUrl).hostname },
+          // docs/decisions/0047: a relying party of the project's own: passkey first, page 1 tells nothing.
+          discoverable: state.ownOrigin !== null,
         }),
         events: signInEvents(events),
         verification: projectVerification({

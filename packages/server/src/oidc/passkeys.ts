@@ -1,5 +1,5 @@
 import { generateRegistrationOptions, type AuthenticatorTransport } from '@simplewebauthn/server';
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
@@ -19,6 +19,11 @@ export interface Passkey {
   revoked: boolean;
   /** How the owner proved who they were at registration: `email_code`, `reg_code` (a QuickCode), … */
   registeredWith: string;
+  /**
+   * The WebAuthn relying party id it was made under (docs/decisions/0047); null: made before rpIDs
+   * were stored, under PUBLIC_URL's host (the one relying party of docs/decisions/0013).
+   */
+  rpId: string | null;
 }
 
 /** Where an issuer keeps its users' passkeys: a project's devices, the console's administrators' passkeys. */
@@ -37,6 +42,8 @@ export interface PasskeyStore {
   mayRegister?(userId: string): Promise<boolean>;
   /** The WebAuthn user handle of a user (at most 64 bytes, nothing personal): the user id's bytes unless said otherwise. */
   userHandle?(userId: string): Uint8Array<ArrayBuffer>;
+  /** The identity (address or user id) of a user here, or null: what a discoverable sign-in names them by in its events. */
+  identityOf?(userId: string): Promise<string | null>;
   /** Stores a new passkey; false when this credential is registered here already (a replayed registration). */
   insert(tx: Db, p: Omit<Passkey, 'revoked'> & { ip: string | null; country: string | null; createdAt: Date }): Promise<boolean>;
 }
@@ -72,6 +79,27 @@ export const quickCodeHashOf = (secretBox: SecretBox, issuerKey: string, userId:
 export function relyingPartyOf(publicUrl: string): { rpID: string; origin: string } {
   const url = new URL(publicUrl);
   return { rpID: url.hostname, origin: url.origin };
+}
+
+/**
+ * An issuer's relying party (docs/decisions/0047): the rpID new passkeys are made under, the origins
+ * a passkey may be used at (the project's own host and custom domain), and the rpID a passkey stored
+ * without one was made under (PUBLIC_URL's host).
+ */
+export interface RelyingParty {
+  rpID: string;
+  origins: string[];
+  legacyRpID: string;
+}
+
+/** The rpID a stored passkey is verified against: its own, or, stored before rpIDs were, the legacy one. */
+export const rpIdOf = (rp: RelyingParty, passkey: Pick<Passkey, 'rpId'>): string => passkey.rpId ?? rp.legacyRpID;
+
+/** The rpID an assertion was made for is the first 32 bytes of its authenticator data, as SHA-256: is it `rpID`'s? */
+export function assertedFor(authenticatorData: unknown, rpID: string): boolean {
+  if (typeof authenticatorData !== 'string') return false;
+  const data = Buffer.from(authenticatorData, 'base64url');
+  return data.length >= 32 && data.subarray(0, 32).equals(createHash('sha256').update(rpID).digest());
 }
 
 /** The sign-in pages' scripts: @simplewebauthn/browser's bundle and the page script, from our origin. */
@@ -160,7 +188,9 @@ export function registrationOptions(p: {
     excludeCredentials: p.active.map((d) => ({ id: d.id, transports: d.transports as AuthenticatorTransport[] })),
     // Browser Login only: a passkey on this device; Mobile Login only: one on another (a phone, by QR).
     authenticatorSelection: {
-      residentKey: 'preferred',
+      // docs/decisions/0047: discoverable, so a relying party of the project's own can offer them
+      // without an address (autofill, "Sign in with a passkey"); named by the identity, the user handle the sub.
+      residentKey: 'required',
       userVerification: 'required',
       ...(login.browser && !login.mobile ? { authenticatorAttachment: 'platform' as const } : {}),
       ...(login.mobile && !login.browser ? { authenticatorAttachment: 'cross-platform' as const } : {}),

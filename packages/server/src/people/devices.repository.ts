@@ -32,6 +32,7 @@ interface Row {
   ip: string | null;
   country: string | null;
   registered_with: string;
+  rp_id: string | null;
   created_at: Date;
   last_used_at: Date | null;
   revoked: boolean;
@@ -40,7 +41,7 @@ interface Row {
 }
 
 const COLUMNS =
-  'project_id, id, user_id, public_key, counter, transports, name, ip, country, registered_with, created_at, last_used_at, revoked, revoked_at, revoke_reason';
+  'project_id, id, user_id, public_key, counter, transports, name, ip, country, registered_with, rp_id, created_at, last_used_at, revoked, revoked_at, revoke_reason';
 
 function toDevice(row: Row): Device {
   return {
@@ -54,6 +55,7 @@ function toDevice(row: Row): Device {
     ip: row.ip,
     country: row.country,
     registeredWith: row.registered_with,
+    rpId: row.rp_id,
     createdAt: new Date(row.created_at),
     lastUsedAt: row.last_used_at ? new Date(row.last_used_at) : null,
     revoked: row.revoked,
@@ -66,15 +68,28 @@ function toDevice(row: Row): Device {
 export async function insertDevice(
   db: Db,
   d: Pick<Device, 'projectId' | 'id' | 'userId' | 'publicKey' | 'counter' | 'transports' | 'name' | 'ip' | 'country' | 'createdAt'> &
-    Partial<Pick<Device, 'registeredWith'>>,
+    Partial<Pick<Device, 'registeredWith' | 'rpId'>>,
 ): Promise<boolean> {
   const { rows } = await db.query<{ id: string }>(
     // user_key: the owner's identity, kept on the device for the devices list (migration 0014).
-    `INSERT INTO devices (project_id, id, user_id, user_key, public_key, counter, transports, name, ip, country, registered_with, created_at)
-     SELECT $1, $2, $3, coalesce(u.email, u.username), $4, $5, $6, $7, $8, $9, $10, $11
+    `INSERT INTO devices (project_id, id, user_id, user_key, public_key, counter, transports, name, ip, country, registered_with, created_at, rp_id)
+     SELECT $1, $2, $3, coalesce(u.email, u.username), $4, $5, $6, $7, $8, $9, $10, $11, $12
        FROM project_users u WHERE u.project_id = $1 AND u.id = $3
      ON CONFLICT (project_id, id) DO NOTHING RETURNING id`,
-    [d.projectId, d.id, d.userId, d.publicKey, d.counter, d.transports, d.name, d.ip, d.country, d.registeredWith ?? 'email_code', d.createdAt],
+    [
+      d.projectId,
+      d.id,
+      d.userId,
+      d.publicKey,
+      d.counter,
+      d.transports,
+      d.name,
+      d.ip,
+      d.country,
+      d.registeredWith ?? 'email_code',
+      d.createdAt,
+      d.rpId ?? null,
+    ],
   );
   return rows.length === 1;
 }

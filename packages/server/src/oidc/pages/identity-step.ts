@@ -51,7 +51,9 @@ export function registerIdentityStep(ui: FastifyInstance, flow: SignInFlow, base
     // The address a code was sent to in this interaction, else the client's login_hint (OpenID
     // Connect Core §3.1.2.1), else nothing.
     const email = (await site.loginCodes.pendingEmail(step.uid)) ?? loginHintOf(step.params.login_hint);
-    return page(reply, 200, emailPage(linksFor(site, step.uid), { email }, site.brand));
+    // docs/decisions/0047: where the issuer has a relying party of its own, passkeys are offered here.
+    const passkey = site.passkeys ? await site.passkeys.firstPage(flow.stepContext(step, site, request, reply)) : null;
+    return page(reply, 200, emailPage(linksFor(site, step.uid), { email, ...(passkey ? { passkey } : {}) }, site.brand));
   });
 
   // "Continue to the app" (RFC 8252 §8.6, above): the person confirms the app is theirs.

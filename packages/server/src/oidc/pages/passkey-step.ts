@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { InteractionGone, type SignInFlow, type UidRequest } from './flow.ts';
 import type { PasskeySteps } from './site.ts';
 
-type Step = Exclude<keyof PasskeySteps, 'afterEmail' | 'afterCode' | 'quickCodes'>;
+type Step = Exclude<keyof PasskeySteps, 'afterEmail' | 'afterCode' | 'quickCodes' | 'firstPage'>;
 
 /**
  * The passkey pages (docs/decisions/0013, 0017): use the passkey, create one after the identity
@@ -20,6 +20,7 @@ export function registerPasskeyStep(ui: FastifyInstance, flow: SignInFlow, base:
     });
   passkeyRoute('get', 'passkey', 'passkeyPage');
   passkeyRoute('post', 'passkey', 'passkeySubmit');
+  passkeyRoute('post', 'passkey/discover', 'discoverSubmit');
   passkeyRoute('get', 'register', 'registerPage');
   passkeyRoute('post', 'register', 'registerSubmit');
   passkeyRoute('get', 'quickcode', 'quickCodePage');

@@ -30,23 +30,39 @@ export const PASSKEY_SCRIPT = `(function () {
     error.textContent = text;
     error.hidden = false;
   }
+  function send(form, response) {
+    form.elements.namedItem('response').value = JSON.stringify(response);
+    var wanted = form.elements.namedItem('quickcode');
+    if (wanted && quickCode) wanted.value = quickCode.checked ? '1' : '';
+    form.submit();
+  }
   Array.prototype.forEach.call(document.querySelectorAll('form[data-webauthn]'), function (form) {
+    var lib = window.SimpleWebAuthnBrowser;
+    var kind = form.getAttribute('data-webauthn');
+    // docs/decisions/0047: page 1 of a relying party of the project's own offers its passkeys in the
+    // identity field's autofill (conditional mediation) as soon as it loads, where the browser can.
+    if (kind === 'discover' && lib && document.querySelector('input[autocomplete$="webauthn"]')) {
+      lib.browserSupportsWebAuthnAutofill().then(function (supported) {
+        if (!supported) return;
+        lib.startAuthentication({ optionsJSON: JSON.parse(form.getAttribute('data-options')), useBrowserAutofill: true }).then(
+          function (response) {
+            send(form, response);
+          },
+          function () {},
+        );
+      });
+    }
     form.addEventListener('submit', function (event) {
       event.preventDefault();
-      var lib = window.SimpleWebAuthnBrowser;
       if (!lib || !lib.browserSupportsWebAuthn()) {
         fail(form, form.getAttribute('data-unsupported'));
         return;
       }
       var optionsJSON = JSON.parse(form.getAttribute('data-options'));
-      var register = form.getAttribute('data-webauthn') === 'register';
       error.hidden = true;
-      (register ? lib.startRegistration({ optionsJSON: optionsJSON }) : lib.startAuthentication({ optionsJSON: optionsJSON })).then(
+      (kind === 'register' ? lib.startRegistration({ optionsJSON: optionsJSON }) : lib.startAuthentication({ optionsJSON: optionsJSON })).then(
         function (response) {
-          form.elements.namedItem('response').value = JSON.stringify(response);
-          var wanted = form.elements.namedItem('quickcode');
-          if (wanted && quickCode) wanted.value = quickCode.checked ? '1' : '';
-          form.submit();
+          send(form, response);
         },
         function () {
           fail(form, form.getAttribute('data-failed'));
@@ -59,6 +75,8 @@ export const PASSKEY_SCRIPT = `(function () {
 
 export interface PasskeyLinks extends InteractionLinks {
   passkeyAction: string;
+  /** POST target of page 1's discoverable request (docs/decisions/0047). */
+  discoverAction: string;
   registerAction: string;
   /** POST target of "I have a QuickCode", and of Continue after a QuickCode was shown. */
   quickCodeAction: string;
@@ -161,12 +179,17 @@ ${browserWarning(brand)}<div class="links">
 }
 
 /** spec §4: a revoked device cannot sign in. The person may verify their address again. */
-export function revokedPage(links: InteractionLinks, email: string, brand: PageBrand): string {
+export function revokedPage(links: InteractionLinks, email: string, brand: PageBrand, why: 'revoked' | 'wrongRelyingParty' = 'revoked'): string {
   const t = textsOf(brand);
+  const verify = brand.idType === 'alphanumeric' || brand.verifyBy === 'fullCustom';
+  const [title, heading, text] =
+    why === 'revoked'
+      ? [t.revokedTitle, t.revokedHeading, verify ? t.revokedTextVerify(brand.name) : t.revokedText(brand.name)]
+      : [t.wrongPasskeyTitle, t.wrongPasskeyHeading, t.wrongPasskeyText(brand.name)];
   return signInPage(
-    t.revokedTitle,
-    `<h1>${escapeHtml(t.revokedHeading)}</h1>
-<p>${escapeHtml(brand.idType === 'alphanumeric' || brand.verifyBy === 'fullCustom' ? t.revokedTextVerify(brand.name) : t.revokedText(brand.name))}</p>
+    title,
+    `<h1>${escapeHtml(heading)}</h1>
+<p>${escapeHtml(text)}</p>
 <div class="links">
 ${codeInstead(links, email, brand)}
 <a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a>

@@ -2,7 +2,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
 import type { LoginCodes } from '../login-codes.service.ts';
-import type { InteractionLinks, PageBrand } from './views.ts';
+import type { FirstPagePasskey, InteractionLinks, PageBrand } from './views.ts';
+
+export type { FirstPagePasskey };
 
 /** How the pages of one provider read and what a finished sign-in becomes. */
 export interface SignInSite {
@@ -126,6 +128,14 @@ export interface PasskeySteps {
   afterCode(ctx: StepContext, accountId: string, email: string, verifiedBy?: string): Promise<StepOutcome | null>;
   passkeyPage(ctx: StepContext): Promise<StepOutcome>;
   passkeySubmit(ctx: StepContext, form: FormBody): Promise<StepOutcome>;
+  /**
+   * docs/decisions/0047: page 1's discoverable request where the issuer has a relying party of its
+   * own (its options, for the autofill and the "Sign in with a passkey" button, and where the answer
+   * is posted); null elsewhere (the address comes first).
+   */
+  firstPage(ctx: StepContext): Promise<FirstPagePasskey | null>;
+  /** The answer to page 1's discoverable request. */
+  discoverSubmit(ctx: StepContext, form: FormBody): Promise<StepOutcome>;
   registerPage(ctx: StepContext): Promise<StepOutcome>;
   registerSubmit(ctx: StepContext, form: FormBody): Promise<StepOutcome>;
   /** The project offers QuickCodes (docs/decisions/0017): page 1 links to the QuickCode page. */

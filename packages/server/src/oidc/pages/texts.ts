@@ -79,11 +79,17 @@ export interface PageTexts {
   passkeyNotCreated: string;
   passkeyNotUsed: string;
   passkeyUnknown: string;
+  /** docs/decisions/0047: page 1's passkey is not one of this sign-in's. */
+  passkeyUnknownHere: string;
   passkeyNotVerified: string;
   passkeyExists: string;
   revokedTitle: string;
   revokedHeading: string;
   revokedText(name: string): string;
+  /** docs/decisions/0047: a passkey of this project made for another of its addresses (relying parties). */
+  wrongPasskeyTitle: string;
+  wrongPasskeyHeading: string;
+  wrongPasskeyText(name: string): string;
   /** A blocked user's sign-in (issue 24): refused until the project's administrators unblock them. */
   blockedTitle: string;
   blockedHeading: string;
@@ -220,11 +226,15 @@ const en: PageTexts = {
   passkeyNotCreated: 'No passkey was created. Try again, or choose Not now.',
   passkeyNotUsed: 'The passkey was not used. Try again, or email me a code instead.',
   passkeyUnknown: 'That passkey is not registered for this account. Try again, or email me a code instead.',
+  passkeyUnknownHere: 'That passkey is not registered here. Try another, or continue with your address.',
   passkeyNotVerified: 'The passkey could not be verified. Try again, or email me a code instead.',
   passkeyExists: 'This passkey is registered already. Try again, or choose Not now.',
   revokedTitle: 'Passkey revoked',
   revokedHeading: 'This passkey was revoked',
   revokedText: (name) => `It can no longer sign you in to ${name}. To continue, verify your email address again.`,
+  wrongPasskeyTitle: 'Passkey not accepted',
+  wrongPasskeyHeading: 'This passkey is not for this address',
+  wrongPasskeyText: (name) => `It was made for another address of ${name}. To continue, verify your identity, then create a passkey here.`,
   blockedTitle: 'Sign-in refused',
   blockedHeading: 'You cannot sign in',
   blockedText: (name) => `Your access to ${name} is blocked. If you think this is a mistake, contact ${name}’s support.`,
@@ -362,11 +372,16 @@ const fr: PageTexts = {
   passkeyNotUsed: 'La clé d’accès n’a pas été utilisée. Réessayez ou choisissez «\u202fM’envoyer plutôt un code par e-mail\u202f».',
   passkeyUnknown:
     'Cette clé d’accès n’est pas enregistrée pour ce compte. Réessayez ou choisissez «\u202fM’envoyer plutôt un code par e-mail\u202f».',
+  passkeyUnknownHere: 'Cette clé d’accès n’est pas enregistrée ici. Essayez-en une autre ou continuez avec votre adresse.',
   passkeyNotVerified: 'La clé d’accès n’a pas pu être vérifiée. Réessayez ou choisissez «\u202fM’envoyer plutôt un code par e-mail\u202f».',
   passkeyExists: 'Cette clé d’accès est déjà enregistrée. Réessayez ou choisissez «\u202fPas maintenant\u202f».',
   revokedTitle: 'Clé d’accès révoquée',
   revokedHeading: 'Cette clé d’accès a été révoquée',
   revokedText: (name) => `Elle ne permet plus de vous connecter à ${name}. Pour continuer, vérifiez de nouveau votre adresse e-mail.`,
+  wrongPasskeyTitle: 'Clé d’accès refusée',
+  wrongPasskeyHeading: 'Cette clé d’accès n’est pas pour cette adresse',
+  wrongPasskeyText: (name) =>
+    `Elle a été créée pour une autre adresse de ${name}. Pour continuer, vérifiez votre identité, puis créez une clé d’accès ici.`,
   blockedTitle: 'Connexion refusée',
   blockedHeading: 'Vous ne pouvez pas vous connecter',
   blockedText: (name) => `Votre accès à ${name} est bloqué. Si vous pensez qu’il s’agit d’une erreur, contactez le support de ${name}.`,
@@ -502,11 +517,16 @@ const ro: PageTexts = {
   passkeyNotUsed: 'Cheia de acces nu a fost folosită. Încercați din nou sau alegeți „Trimiteți-mi în schimb un cod prin e-mail”.',
   passkeyUnknown:
     'Această cheie de acces nu este înregistrată pentru acest cont. Încercați din nou sau alegeți „Trimiteți-mi în schimb un cod prin e-mail”.',
+  passkeyUnknownHere: 'Această cheie de acces nu este înregistrată aici. Încercați alta sau continuați cu adresa dvs.',
   passkeyNotVerified: 'Cheia de acces nu a putut fi verificată. Încercați din nou sau alegeți „Trimiteți-mi în schimb un cod prin e-mail”.',
   passkeyExists: 'Această cheie de acces este deja înregistrată. Încercați din nou sau alegeți „Nu acum”.',
   revokedTitle: 'Cheie de acces revocată',
   revokedHeading: 'Această cheie de acces a fost revocată',
   revokedText: (name) => `Nu vă mai poate conecta la ${name}. Pentru a continua, verificați din nou adresa de e-mail.`,
+  wrongPasskeyTitle: 'Cheie de acces refuzată',
+  wrongPasskeyHeading: 'Această cheie de acces nu este pentru această adresă',
+  wrongPasskeyText: (name) =>
+    `A fost creată pentru o altă adresă a ${name}. Pentru a continua, verificați-vă identitatea, apoi creați aici o cheie de acces.`,
   blockedTitle: 'Conectare refuzată',
   blockedHeading: 'Nu vă puteți conecta',
   blockedText: (name) => `Accesul dumneavoastră la ${name} este blocat. Dacă credeți că este o greșeală, contactați asistența ${name}.`,

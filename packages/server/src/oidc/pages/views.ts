@@ -212,22 +212,47 @@ export interface InteractionLinks {
   quickCode?: string;
 }
 
+/** Page 1's discoverable passkey request (docs/decisions/0047). */
+export interface FirstPagePasskey {
+  optionsJson: string;
+  action: string;
+  /** The page's scripts (the WebAuthn library and the page script). */
+  scripts: readonly string[];
+}
+
 /** Page 1: "Sign in to {brand}", a field labelled Email (or the project's label), Continue, Cancel. */
-export function emailPage(links: InteractionLinks, options: { email?: string; error?: string } = {}, brand: PageBrand = LATCHKEY_BRAND): string {
+export function emailPage(
+  links: InteractionLinks,
+  options: { email?: string; error?: string; passkey?: FirstPagePasskey } = {},
+  brand: PageBrand = LATCHKEY_BRAND,
+): string {
   const t = textsOf(brand);
   const err = fieldError('email', options.error);
+  const { passkey } = options;
+  // docs/decisions/0047: the browser offers the relying party's passkeys in the field's autofill
+  // (conditional mediation, autocomplete "… webauthn"), and at the button without an address.
+  const autocomplete = passkey ? 'username webauthn' : brand.idType === 'alphanumeric' ? 'username' : 'email';
+  const passkeyForm = passkey
+    ? `<form method="post" action="${escapeHtml(passkey.action)}" data-webauthn="discover" data-options="${escapeHtml(passkey.optionsJson)}" data-unsupported="${escapeHtml(t.noWebAuthn)}" data-failed="${escapeHtml(t.passkeyNotUsed)}">
+<input type="hidden" name="response" value="">
+<button class="secondary wide" type="submit">${escapeHtml(t.passkeyTitle)}</button>
+</form>
+<p id="passkey-error" class="error" role="alert" hidden></p>
+`
+    : '';
   return signInPage(
     t.signInTitle,
     `<h1>${escapeHtml(t.signInTo(brand.name))}</h1>
 <p class="hint">${escapeHtml(brand.idHint ?? t.emailHint)}</p>
 <form method="post" action="${escapeHtml(links.emailAction)}" novalidate>
 <label for="email">${escapeHtml(brand.idLabel)}</label>
-<input id="email" name="email" ${brand.idType === 'alphanumeric' ? 'type="text" autocomplete="username" autocapitalize="none" spellcheck="false"' : 'type="email" autocomplete="email" inputmode="email"'} required autofocus maxlength="${TEXT_MAX_LENGTH}" value="${escapeHtml(options.email ?? '')}"${err.attrs}>
+<input id="email" name="email" ${brand.idType === 'alphanumeric' ? `type="text" autocomplete="${autocomplete}" autocapitalize="none" spellcheck="false"` : `type="email" autocomplete="${autocomplete}" inputmode="email"`} required autofocus maxlength="${TEXT_MAX_LENGTH}" value="${escapeHtml(options.email ?? '')}"${err.attrs}>
 ${err.html}
 <button class="primary" type="submit">${escapeHtml(t.continue)}</button>
 </form>
-<div class="links">${links.quickCode ? `<a href="${escapeHtml(links.quickCode)}">${escapeHtml(t.haveQuickCode)}</a>\n` : ''}<a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a></div>`,
+${passkeyForm}<div class="links">${links.quickCode ? `<a href="${escapeHtml(links.quickCode)}">${escapeHtml(t.haveQuickCode)}</a>\n` : ''}<a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a></div>`,
     brand,
+    passkey?.scripts ?? [],
   );
 }
 

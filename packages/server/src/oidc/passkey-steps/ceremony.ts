@@ -7,7 +7,15 @@ import { rateLimitKeyOf } from '../../http/client-address.ts';
 import { revokedPage, type PasskeyLinks } from '../pages/passkey-views.ts';
 import type { StepContext, StepOutcome } from '../pages/site.ts';
 import { emailPage, textsOf, type PageBrand } from '../pages/views.ts';
-import { quickCodeHashOf, relyingPartyOf, type LoginMethods, type Passkey, type PasskeyStore, type QuickCodeStore } from '../passkeys.ts';
+import {
+  quickCodeHashOf,
+  relyingPartyOf,
+  type LoginMethods,
+  type Passkey,
+  type PasskeyStore,
+  type QuickCodeStore,
+  type RelyingParty,
+} from '../passkeys.ts';
 
 /**
  * What every passkey step shares (use-passkey-step.ts, new-passkey-step.ts, quick-code-step.ts):
@@ -31,6 +39,16 @@ export interface PasskeyStepsDeps {
   quickCodes: { enabled: false } | { enabled: true; verifiedOnly: boolean; store: QuickCodeStore };
   /** spec §3 loginOptions, as §4 normalises them. */
   login: LoginMethods;
+  /**
+   * The issuer's relying party (docs/decisions/0047: a project's own host, its origins); without it,
+   * publicUrl's host and origin (the console's issuer).
+   */
+  relyingParty?: RelyingParty;
+  /**
+   * docs/decisions/0047: passkeys are discoverable here (the issuer has a relying party of its own):
+   * page 1 offers them without an address and tells nobody whether an address has one.
+   */
+  discoverable?: boolean;
 }
 
 /** The ceremony under way in one interaction (sealed in a cookie: no instance keeps it, DESIGN "The data plane"). */
@@ -41,9 +59,10 @@ export interface Ceremony {
   /**
    * `passkey`: the address is known, a passkey is asked for; `verified`: the emailed code (or a
    * QuickCode, `via`) proved the address; `quickcode`: signed in with the passkey `deviceId`, a
-   * QuickCode is on the screen until Continue.
+   * QuickCode is on the screen until Continue; `discover`: page 1 offers passkeys without an
+   * address (docs/decisions/0047; no user yet: `userId` and `email` are empty).
    */
-  step: 'passkey' | 'verified' | 'quickcode';
+  step: 'passkey' | 'verified' | 'quickcode' | 'discover';
   /** How a `verified` user proved who they are: what their new device is registered with. */
   via?: string;
   deviceId?: string;
@@ -68,16 +87,20 @@ export const activeOf = (devices: Passkey[]) => devices.filter((d) => !d.revoked
 export class PasskeyCeremony {
   /** The QuickCodes' settings and store, when the issuer offers them. */
   readonly codes: { verifiedOnly: boolean; store: QuickCodeStore } | null;
-  readonly rpID: string;
-  readonly origin: string;
+  /** Where this issuer's passkeys are made (rpID) and used (origins). */
+  readonly rp: RelyingParty;
   readonly #secure: boolean;
 
   constructor(readonly deps: PasskeyStepsDeps) {
     this.codes = deps.quickCodes.enabled ? deps.quickCodes : null;
     const { rpID, origin } = relyingPartyOf(deps.publicUrl);
-    this.rpID = rpID;
-    this.origin = origin;
+    this.rp = deps.relyingParty ?? { rpID, origins: [origin], legacyRpID: rpID };
     this.#secure = deps.publicUrl.startsWith('https:');
+  }
+
+  /** The rpID new passkeys are made under. */
+  get rpID(): string {
+    return this.rp.rpID;
   }
 
   #context(uid: string): string {
@@ -93,6 +116,7 @@ export class PasskeyCeremony {
     return {
       ...ctx.links,
       passkeyAction: `${base}/passkey`,
+      discoverAction: `${base}/passkey/discover`,
       registerAction: `${base}/register`,
       quickCodeAction: `${base}/quickcode`,
       quickCodeContinue: `${base}/quickcode/continue`,
@@ -156,7 +180,7 @@ export class PasskeyCeremony {
   }
 
   /** A passkey sign-in event of `email` (docs/decisions/0014). */
-  signInEvent(email: string, status: EndUserEvent['status'], details: Record<string, unknown>, device?: Passkey): EndUserEvent {
+  signInEvent(email: string | null, status: EndUserEvent['status'], details: Record<string, unknown>, device?: Passkey): EndUserEvent {
     return {
       scope: 'oidc',
       status,
@@ -192,5 +216,15 @@ export class PasskeyCeremony {
     await this.deps.events?.refusal(ctx.origin, this.signInEvent(email, 'denied', { reason: 'device_revoked' }, device));
     this.clear(ctx);
     return { status: 403, page: revokedPage(ctx.links, email, this.deps.brand) };
+  }
+
+  /**
+   * docs/decisions/0047: a passkey of this project presented for another relying party than the one
+   * it was made under (result `denied`): refused with a page, like a revoked one.
+   */
+  async wrongRelyingParty(ctx: StepContext, email: string, device: Passkey): Promise<StepOutcome> {
+    await this.deps.events?.refusal(ctx.origin, this.signInEvent(email, 'denied', { reason: 'wrong_rp_id' }, device));
+    this.clear(ctx);
+    return { status: 403, page: revokedPage(ctx.links, email, this.deps.brand, 'wrongRelyingParty') };
   }
 }

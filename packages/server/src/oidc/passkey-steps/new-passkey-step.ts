@@ -5,7 +5,7 @@ import { deviceNameFromUserAgent } from '../device-name.ts';
 import { registerPage } from '../pages/passkey-views.ts';
 import type { FormBody, StepContext, StepOutcome } from '../pages/site.ts';
 import { textsOf } from '../pages/views.ts';
-import { knownTransports, parseJson, registrationOptions } from '../passkeys.ts';
+import { knownTransports, parseJson, registrationOptions, rpIdOf } from '../passkeys.ts';
 import { activeOf, type Ceremony, type PasskeyCeremony } from './ceremony.ts';
 
 /**
@@ -22,7 +22,9 @@ export async function afterCode(
   verifiedBy = 'email_code',
 ): Promise<StepOutcome | null> {
   const { store } = c.deps;
-  if (activeOf(await store.passkeysOf(accountId)).length > 0) return null;
+  // docs/decisions/0047: a passkey for this relying party; one made under another (the shared host
+  // before an issuer move) is not offered here, so the user is offered one for this one.
+  if (activeOf(await store.passkeysOf(accountId)).some((p) => rpIdOf(c.rp, p) === c.rpID)) return null;
   if (store.mayRegister && !(await store.mayRegister(accountId))) return null;
   c.save(ctx, { userId: accountId, email, step: 'verified', via: verifiedBy });
   return { redirect: c.links(ctx).registerAction };
@@ -67,7 +69,7 @@ export async function registerSubmit(c: PasskeyCeremony, ctx: StepContext, form:
       ? await verifyRegistrationResponse({
           response,
           expectedChallenge: ceremony.challenge,
-          expectedOrigin: c.origin,
+          expectedOrigin: c.rp.origins,
           expectedRPID: c.rpID,
           requireUserVerification: true,
         }).catch(() => null)
@@ -87,6 +89,8 @@ export async function registerSubmit(c: PasskeyCeremony, ctx: StepContext, form:
       ip: ctx.request.ip,
       country: events?.countryOf(ctx.request.ip) ?? null,
       registeredWith: ceremony.via ?? 'email_code',
+      // docs/decisions/0047: verified against exactly this rpID from now on.
+      rpId: c.rpID,
       createdAt: clock.now(),
     });
     if (!inserted) return false;

@@ -2,6 +2,7 @@ import type { PasskeySteps } from '../pages/site.ts';
 import { PasskeyCeremony, type PasskeyStepsDeps } from './ceremony.ts';
 import { afterCode, registerPageStep, registerSubmit } from './new-passkey-step.ts';
 import { quickCodePage, quickCodeSubmit } from './quick-code-step.ts';
+import { discoverSubmit, firstPage } from './discover-passkey-step.ts';
 import { afterEmail, passkeyPageStep, passkeySubmit, quickCodeContinue } from './use-passkey-step.ts';
 
 /**
@@ -20,6 +21,8 @@ export function passkeySteps(deps: PasskeyStepsDeps): PasskeySteps {
     afterCode: (ctx, accountId, email, verifiedBy) => afterCode(c, ctx, accountId, email, verifiedBy),
     passkeyPage: (ctx) => passkeyPageStep(c, ctx),
     passkeySubmit: (ctx, form) => passkeySubmit(c, ctx, form),
+    firstPage: (ctx) => firstPage(c, ctx),
+    discoverSubmit: (ctx, form) => discoverSubmit(c, ctx, form),
     quickCodes: deps.quickCodes.enabled,
     quickCodePage: (ctx) => quickCodePage(c, ctx),
     quickCodeSubmit: (ctx, form) => quickCodeSubmit(c, ctx, form),

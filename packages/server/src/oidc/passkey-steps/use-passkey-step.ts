@@ -4,7 +4,9 @@ import { passkeyPage, quickCodeShownPage } from '../pages/passkey-views.ts';
 import type { FormBody, Identity, StepContext, StepOutcome } from '../pages/site.ts';
 import { textsOf } from '../pages/views.ts';
 import {
+  assertedFor,
   LOOKUPS_PER_CLIENT,
+  rpIdOf,
   loginMethods,
   mayIssueQuickCodes,
   newQuickCode,
@@ -31,6 +33,9 @@ export async function afterEmail(
   identityType: Identity['type'] = 'email',
 ): Promise<StepOutcome | null> {
   const { store } = c.deps;
+  // docs/decisions/0047: with a relying party of its own, page 1 tells nothing: an address typed
+  // goes to the fallback; passkeys come from the autofill or the button (discover-passkey-step.ts).
+  if (c.deps.discoverable) return null;
   // Page 1 tells whether an address has a passkey here (docs/decisions/0013): the answers one
   // client address gets are limited, like the codes it may have sent.
   if (await c.tooMany(ctx, 'lookup', LOOKUPS_PER_CLIENT)) return { status: 429, page: c.tooManyPage(ctx) };
@@ -96,11 +101,14 @@ export async function passkeySubmit(c: PasskeyCeremony, ctx: StepContext, form: 
     return showPasskeyPage(c, ctx, ceremony, textsOf(brand).passkeyUnknown);
   }
   if (device.revoked) return c.refused(ctx, ceremony.email, device);
+  // docs/decisions/0047: a passkey is verified for the relying party it was made under, and no other.
+  const rpID = rpIdOf(c.rp, device);
+  if (!assertedFor(response.response?.authenticatorData, rpID)) return c.wrongRelyingParty(ctx, ceremony.email, device);
   const verification = await verifyAuthenticationResponse({
     response,
     expectedChallenge: ceremony.challenge,
-    expectedOrigin: c.origin,
-    expectedRPID: c.rpID,
+    expectedOrigin: c.rp.origins,
+    expectedRPID: rpID,
     credential: { id: device.id, publicKey: isoBase64URL.toBuffer(device.publicKey), counter: device.counter, transports: device.transports },
     requireUserVerification: true,
   }).catch(() => null);

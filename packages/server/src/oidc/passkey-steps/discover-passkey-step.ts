@@ -1,0 +1,76 @@
+import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server';
+import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
+import { PASSKEY_SCRIPTS } from '../pages/passkey-views.ts';
+import type { FirstPagePasskey, FormBody, StepContext, StepOutcome } from '../pages/site.ts';
+import { emailPage, textsOf } from '../pages/views.ts';
+import { assertedFor, parseJson, rpIdOf } from '../passkeys.ts';
+import type { PasskeyCeremony } from './ceremony.ts';
+
+/**
+ * Passkey first (docs/decisions/0047): where the issuer has a relying party of its own, page 1 asks
+ * the browser for any passkey of that relying party — in the identity field's autofill or at the
+ * "Sign in with a passkey" button — with no address typed and no allowCredentials. The answer names
+ * its credential: found by (project, credential id), its user handle must be its user's, and it is
+ * verified under the rpID it was made with. A relying party shared by every project (0013) never
+ * gets here: its page 1 asks for the address first.
+ */
+
+/** The discoverable request of page 1, its challenge kept in the ceremony cookie; null where the issuer's relying party is shared. */
+export async function firstPage(c: PasskeyCeremony, ctx: StepContext): Promise<FirstPagePasskey | null> {
+  if (!c.deps.discoverable) return null;
+  const options = await generateAuthenticationOptions({ rpID: c.rpID, userVerification: 'required' });
+  c.save(ctx, { userId: '', email: '', step: 'discover', challenge: options.challenge });
+  return { optionsJson: JSON.stringify(options), action: c.links(ctx).discoverAction, scripts: PASSKEY_SCRIPTS };
+}
+
+/** Page 1 again, with `error` and a new request. */
+async function again(c: PasskeyCeremony, ctx: StepContext, error: string): Promise<StepOutcome> {
+  const passkey = await firstPage(c, ctx);
+  return { status: 400, page: emailPage(ctx.links, { error, ...(passkey ? { passkey } : {}) }, c.deps.brand) };
+}
+
+/** The user handle a passkey of `userId` was made with (base64url), as the authenticator returns it. */
+function userHandleOf(c: PasskeyCeremony, userId: string): string {
+  const { store } = c.deps;
+  return isoBase64URL.fromBuffer(store.userHandle ? store.userHandle(userId) : isoUint8Array.fromUTF8String(userId));
+}
+
+export async function discoverSubmit(c: PasskeyCeremony, ctx: StepContext, form: FormBody): Promise<StepOutcome> {
+  const { db, clock, store, events, brand } = c.deps;
+  const ceremony = c.load(ctx, 'discover');
+  if (!c.deps.discoverable || !ceremony?.challenge) return c.startOver(ctx);
+  const t = textsOf(brand);
+  const response = parseJson<AuthenticationResponseJSON>(form.response);
+  const device = typeof response?.id === 'string' ? await store.find(response.id) : null;
+  // A credential of this project only (another project's is not found), answered for its own user.
+  if (!response || !device || response.response?.userHandle !== userHandleOf(c, device.userId)) {
+    await events?.refusal(ctx.origin, c.signInEvent(null, 'failed', { reason: device ? 'user_handle' : 'unknown_credential' }));
+    return again(c, ctx, t.passkeyUnknownHere);
+  }
+  const identity = (await store.identityOf?.(device.userId)) ?? device.userId;
+  if (device.revoked) return c.refused(ctx, identity, device);
+  // Verified under the rpID it was made with, at one of the project's origins.
+  const rpID = rpIdOf(c.rp, device);
+  if (!assertedFor(response.response.authenticatorData, rpID)) return c.wrongRelyingParty(ctx, identity, device);
+  const verification = await verifyAuthenticationResponse({
+    response,
+    expectedChallenge: ceremony.challenge,
+    expectedOrigin: c.rp.origins,
+    expectedRPID: rpID,
+    credential: { id: device.id, publicKey: isoBase64URL.toBuffer(device.publicKey), counter: device.counter, transports: device.transports },
+    requireUserVerification: true,
+  }).catch(() => null);
+  if (!verification?.verified) {
+    await events?.refusal(ctx.origin, c.signInEvent(identity, 'failed', { reason: 'not_verified' }, device));
+    return again(c, ctx, t.passkeyNotVerified);
+  }
+  // The device's use and its sign-in event commit together (docs/decisions/0014), as after page 1's address.
+  const used = await db.transaction(async (tx) => {
+    if (!(await store.markUsed(tx, { id: device.id, counter: verification.authenticationInfo.newCounter, now: clock.now() }))) return false;
+    await events?.record(tx, ctx.origin, c.signInEvent(identity, 'success', {}, device));
+    return true;
+  });
+  if (!used) return c.refused(ctx, identity, device);
+  c.clear(ctx);
+  return { accountId: device.userId, deviceId: device.id };
+}

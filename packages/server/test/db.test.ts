@@ -241,3 +241,50 @@ it.each(['postgres', 'pglite'] as const)(
     }
   },
 );
+
+it.each(['postgres', 'pglite'] as const)(
+  "migration 0035 keeps every project's issuer where it was, and gives the passkeys of a custom-domain project that domain's host as their rpID (%s)",
+  async (driver) => {
+    const fresh = await createDatabaseBefore(driver, '0035');
+    try {
+      await fresh.db.query(
+        `INSERT INTO projects (id, name, email, settings) VALUES
+           ('pshared000000001', 'Shared', 'a@example.test', '{}'::jsonb),
+           ('pcustom000000001', 'Custom', 'a@example.test', '{"customDomain": "https://login.acme.test:8443"}'::jsonb)`,
+      );
+      await fresh.db.query(
+        `INSERT INTO project_hosts (host, project_id, origin) VALUES ('login.acme.test:8443', 'pcustom000000001', 'https://login.acme.test:8443')`,
+      );
+      for (const project of ['pshared000000001', 'pcustom000000001']) {
+        await fresh.db.query(`INSERT INTO project_users (project_id, id, email, created_at) VALUES ($1, 'u1', 'u@example.test', now())`, [project]);
+        await fresh.db.query(
+          `INSERT INTO devices (project_id, id, user_id, user_key, public_key, name, created_at) VALUES ($1, 'cred-1', 'u1', 'u@example.test', 'AQID', 'Chrome', now())`,
+          [project],
+        );
+      }
+      expect(await migrate(fresh.db)).toContain('0035_a_relying_party_per_project');
+      const devices = await fresh.db.query<{ project_id: string; rp_id: string | null }>('SELECT project_id, rp_id FROM devices ORDER BY project_id');
+      expect(devices.rows).toEqual([
+        { project_id: 'pcustom000000001', rp_id: 'login.acme.test' },
+        { project_id: 'pshared000000001', rp_id: null },
+      ]);
+      // No project has an own host: every issuer stays at /p/{project} or its custom domain.
+      const hosts = await fresh.db.query<{ host: string; own: boolean }>('SELECT host, own FROM project_hosts');
+      expect(hosts.rows).toEqual([{ host: 'login.acme.test:8443', own: false }]);
+      // One own host per project; an own host names its origin.
+      await fresh.db.query(
+        `INSERT INTO project_hosts (host, project_id, origin, own) VALUES ('pshared000000001.id.test', 'pshared000000001', 'https://pshared000000001.id.test', true)`,
+      );
+      await expect(
+        fresh.db.query(
+          `INSERT INTO project_hosts (host, project_id, origin, own) VALUES ('other.id.test', 'pshared000000001', 'https://other.id.test', true)`,
+        ),
+      ).rejects.toThrow();
+      await expect(
+        fresh.db.query(`INSERT INTO project_hosts (host, project_id, origin, own) VALUES ('x.id.test', 'pcustom000000001', NULL, true)`),
+      ).rejects.toThrow();
+    } finally {
+      await fresh.drop();
+    }
+  },
+);

@@ -19,6 +19,14 @@ interface App {
   config: client.Configuration;
 }
 
+/** An authorization request's parameters: code + PKCE S256 back to REDIRECT (the verifier is not needed where no code is exchanged). */
+const authorizationParams = () => ({
+  redirect_uri: REDIRECT,
+  scope: 'openid email',
+  code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+  code_challenge_method: 'S256',
+});
+
 async function discover(issuer: string, keys: ApplicationKeys): Promise<client.Configuration> {
   return client.discovery(new URL(issuer), keys.clientId, keys.clientSecret, undefined, { execute: [client.allowInsecureRequests] });
 }
@@ -129,6 +137,44 @@ describeEachDatabase('a relying party per project: hosts and issuer moves', (d) 
     const config = await discover(ownOrigin(projectId), keys);
     const again = await signInByCode(t, new Browser(), { projectId, keys, config }, email);
     expect(again.claims).toMatchObject({ iss: ownOrigin(projectId), sub: first.claims.sub });
+  });
+
+  it('after a move, a passkey made under the shared host is not asked for; the user verifies by code and is offered one for the new relying party', async () => {
+    const beforeAdmin = await beforeAdminOf();
+    const projectId = await createProject(beforeAdmin);
+    beforeAdmin.api = new ApiClient(t.app, beforeAdmin.session);
+    const keys = await createKeys(beforeAdmin, await createApp(beforeAdmin, projectId));
+    const shared = `${t.baseUrl}${projectIssuerPath(projectId)}`;
+    const email = uniqueEmail('old-passkey');
+    // On the shared path: address, code, "Create a passkey" under PUBLIC_URL's host.
+    const sharedApp = { projectId, keys, config: await discover(shared, keys) };
+    const browser = new Browser();
+    const page1 = await untilApp(browser, await browser.get(client.buildAuthorizationUrl(sharedApp.config, authorizationParams()).href));
+    const codePage = await submitEmail(browser, page1, email);
+    const offer = await untilApp(browser, await browser.request(formAction(codePage), { form: { code: t.mailer.lastCode(email) } }));
+    const creation = pageOptions<CreationOptions & { rp: { id: string } }>(offer.text);
+    expect(creation.rp.id).toBe('127.0.0.1');
+    const { passkey, response } = createPasskey(creation, t.baseUrl);
+    await untilApp(browser, await browser.request(formAction(offer), { form: { response: JSON.stringify(response) } }));
+    // Identifier-first there: the passkey is asked for, and refused when answered for another rpID.
+    const again = new Browser();
+    const page1b = await untilApp(again, await again.get(client.buildAuthorizationUrl(sharedApp.config, authorizationParams()).href));
+    const passkeyPage = await submitEmail(again, page1b, email);
+    expect(passkeyPage.text).toContain('Sign in with a passkey');
+    const wrong = usePasskey(passkey, { ...pageOptions<RequestOptions>(passkeyPage.text), rpId: 'elsewhere.test' }, t.baseUrl);
+    const refused = await again.request(formAction(passkeyPage), { form: { response: JSON.stringify(wrong) } });
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('This passkey is not for this address');
+
+    expect((await move(beforeAdmin, projectId)).status).toBe(200);
+    const movedApp = { projectId, keys, config: await discover(ownOrigin(projectId), keys) };
+    const after = new Browser();
+    const ownPage1 = await untilApp(after, await after.get(client.buildAuthorizationUrl(movedApp.config, authorizationParams()).href));
+    expect(pageOptions<RequestOptions & { rpId: string }>(ownPage1.text).rpId).toBe(`${projectId}.localhost`);
+    const ownCode = await submitEmail(after, ownPage1, email);
+    const newOffer = await untilApp(after, await after.request(formAction(ownCode), { form: { code: t.mailer.lastCode(email) } }));
+    expect(isPasskeyOffer(newOffer), newOffer.text).toBe(true);
+    expect(pageOptions<CreationOptions & { rp: { id: string } }>(newOffer.text).rp.id).toBe(`${projectId}.localhost`);
   });
 
   it('a custom domain under the issuer domain is refused; a project with its own host and a custom domain is served at the custom domain', async () => {
@@ -270,6 +316,32 @@ describeEachDatabase('a relying party per project: discoverable passkeys', (d) =
       [app.projectId],
     );
     expect(rows.map((r) => r.details.sessionsEnded)).toEqual([2]);
+  });
+
+  it('with a custom domain, passkeys made on the own host keep working there (rpID = the own host, Related Origin Requests)', async () => {
+    const app = await newApp();
+    const user = await newUserWithPasskey(app);
+    const global = await signedInAccount(t, d.db, ['glb::projects']);
+    const current = (await global.api.get<Record<string, unknown>>(apiPath(api.getProject, { project: app.projectId }))).body;
+    const custom = `http://signin-${app.projectId}.acme.test:${new URL(t.baseUrl).port}`;
+    expect((await global.api.put(apiPath(api.updateProject, { project: app.projectId }), { ...current, customDomain: custom })).status).toBe(200);
+    const moved: App = { ...app, config: await discover(custom, app.keys) };
+    const browser = new Browser();
+    const { verifier, page1 } = await open(browser, moved);
+    expect(page1.url.startsWith(`${custom}/interaction/`)).toBe(true);
+    const options = pageOptions<DiscoverOptions>(page1.text);
+    expect(options.rpId).toBe(`${app.projectId}.localhost`);
+    // The browser, having read the own host's /.well-known/webauthn, signs at the custom origin for the own host's rpID.
+    const answer = usePasskey(user.passkey, options, custom);
+    const done = await untilApp(browser, await browser.request(discoverAction(page1), { form: { response: JSON.stringify(answer) } }));
+    expect(done.location ?? '', done.text).toMatch(new RegExp(`^${REDIRECT}\\?`));
+    const tokens = await client.authorizationCodeGrant(moved.config, new URL(done.location as string), { pkceCodeVerifier: verifier });
+    expect(tokens.claims()).toMatchObject({ iss: custom, sub: user.sub });
+    // An origin that is not the project's is refused, whatever the rpID.
+    const other = new Browser();
+    const again = await open(other, moved);
+    const elsewhere = usePasskey(user.passkey, pageOptions<DiscoverOptions>(again.page1.text), 'http://evil.acme.test');
+    expect((await other.request(discoverAction(again.page1), { form: { response: JSON.stringify(elsewhere) } })).status).toBe(400);
   });
 
   it('page 1 no longer tells whether an address has a passkey: a user with one is sent the code like anyone', async () => {

@@ -6,12 +6,16 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, expect, it, vi } from 'vitest';
 import type * as client from 'openid-client';
-import { api, projectIssuerPath, type ApplicationKeys } from '@latchkey/domain';
+import { api, type ApplicationKeys } from '@latchkey/domain';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeWithDatabase } from './support/databases.ts';
 import { apiPath, createApp, createProject, REDIRECT } from './support/fixtures.ts';
+import { resolveLocalNames } from './support/localhost-names.ts';
 import { declinePasskey, formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
+
+// The example's issuer is a project's own host, {project}.localhost (docs/decisions/0047).
+resolveLocalNames();
 
 const README = resolve(import.meta.dirname, '../../../README.md');
 
@@ -25,7 +29,7 @@ export function readmeExample(markdown = readFileSync(README, 'utf8')): string {
 }
 
 // The example's placeholders: the console's values, and the callback the user came back to.
-const LOCAL_ISSUER = /'http:\/\/localhost:8080\/p\/PROJECT_ID'/;
+const LOCAL_ISSUER = /'http:\/\/PROJECT_ID\.localhost:8080'/;
 const SEND_THE_USER = /^\/\/ Send the user to `url`.*$/m;
 const CALLBACK = 'callbackUrlTheUserCameBackTo';
 // The post-logout redirect URL the example names, registered with the keys here.
@@ -34,7 +38,8 @@ const SIGNED_OUT = 'https://app.example.com/';
 // The README's example, run as written: only the placeholders (issuer, client id and secret) take a
 // test project's values, and the line where the user goes away to sign in does so here.
 describeWithDatabase("the README's 'Sign users in to your app' example", (d) => {
-  const t = useTestApp(d, { listen: true });
+  // As `npm start` runs it: PUBLIC_URL at localhost, so ISSUER_DOMAIN is localhost (the tests' PUBLIC_URL is 127.0.0.1).
+  const t = useTestApp(d, { listen: true, env: { ISSUER_DOMAIN: 'localhost' } });
   let admin: SignedIn;
   let written: string | null = null;
   beforeAll(async () => {
@@ -85,7 +90,7 @@ describeWithDatabase("the README's 'Sign users in to your app' example", (d) => 
     const openidClient = pathToFileURL(createRequire(import.meta.url).resolve('openid-client')).href;
     const runnable = readmeExample()
       .replace("from 'openid-client'", `from '${openidClient}'`)
-      .replace(LOCAL_ISSUER, `'${t.baseUrl}${projectIssuerPath(projectId)}'`)
+      .replace(LOCAL_ISSUER, `'${keys.issuer}'`)
       .replace("'CLIENT_ID', 'CLIENT_SECRET'", `'${keys.clientId}', '${keys.clientSecret}'`)
       .replace(SEND_THE_USER, `const ${CALLBACK} = await globalThis.${hook}(url);`)
       // What the example made, for the checks below.
@@ -109,7 +114,8 @@ describeWithDatabase("the README's 'Sign users in to your app' example", (d) => 
     // The refresh answered new tokens; the logout address names the issuer's end_session_endpoint.
     expect(made.refreshed.refresh_token).toEqual(expect.any(String));
     expect(made.refreshed.refresh_token).not.toBe(made.tokens.refresh_token);
-    expect(made.logoutUrl.href.startsWith(`${t.baseUrl}${projectIssuerPath(projectId)}/session/end?`)).toBe(true);
+    expect(keys.issuer).toBe(`http://${projectId}.localhost:${new URL(t.baseUrl).port}`);
+    expect(made.logoutUrl.href.startsWith(`${keys.issuer}/session/end?`)).toBe(true);
     expect(made.logoutUrl.searchParams.get('post_logout_redirect_uri')).toBe(SIGNED_OUT);
   });
 });

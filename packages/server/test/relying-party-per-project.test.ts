@@ -116,6 +116,10 @@ describeEachDatabase('a relying party per project: hosts and issuer moves', (d) 
     expect((await move(revoker, projectId)).status).toBe(403);
     expect((await move(beforeAdmin, projectId, { to: 'somewhere' })).status).toBe(400);
     expect((await move(beforeAdmin, projectId, {})).status).toBe(400);
+    // A server without an issuer domain has no host to move to (400 on the field).
+    const withoutDomain = await move({ ...beforeAdmin, api: new ApiClient(before.app, beforeAdmin.session) }, projectId);
+    expect(withoutDomain.status).toBe(400);
+    expect(withoutDomain.body).toMatchObject({ error: 'validation_failed', issues: [{ field: 'to' }] });
     expect(await databaseFingerprint(d.db)).toEqual(unchanged);
 
     const moved = await move(beforeAdmin, projectId);
@@ -175,6 +179,18 @@ describeEachDatabase('a relying party per project: hosts and issuer moves', (d) 
     const newOffer = await untilApp(after, await after.request(formAction(ownCode), { form: { code: t.mailer.lastCode(email) } }));
     expect(isPasskeyOffer(newOffer), newOffer.text).toBe(true);
     expect(pageOptions<CreationOptions & { rp: { id: string } }>(newOffer.text).rp.id).toBe(`${projectId}.localhost`);
+  });
+
+  it('a closed project is not moved (409 project_closed, nothing stored)', async () => {
+    const beforeAdmin = await beforeAdminOf();
+    const projectId = await createProject(beforeAdmin);
+    beforeAdmin.api = new ApiClient(t.app, beforeAdmin.session);
+    expect((await beforeAdmin.api.put(apiPath(api.updateProjectMeta, { project: projectId }), { enabled: false })).status).toBe(200);
+    const unchanged = await databaseFingerprint(d.db);
+    const refused = await move(beforeAdmin, projectId);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe('project_closed');
+    expect(await databaseFingerprint(d.db)).toEqual(unchanged);
   });
 
   it('a custom domain under the issuer domain is refused; a project with its own host and a custom domain is served at the custom domain', async () => {

@@ -1,5 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { systemClock, type Clock } from './clock.ts';
 import { isSecure, type Config } from './config.ts';
@@ -13,7 +14,7 @@ import { inProcessFetch } from './http/in-process-fetch.ts';
 import { createOutgoingClient, literalAddressRefused, type OutgoingClient } from './http/outgoing.ts';
 import { networksOf } from './networks.ts';
 import { installOpenApi } from './http/openapi.ts';
-import { requestIdOf } from './log.ts';
+import { inRequestScope, requestIdOf, serverLog, type LineFormat } from './log.ts';
 import { registerProbes, type Probes } from './http/probes.ts';
 import { createMetrics, measuredDb, measuredMailer, registerMetrics, type Metrics } from './http/metrics.ts';
 import { rateLimitObservers } from './db/rate-limits.repository.ts';
@@ -68,8 +69,8 @@ export interface AppDeps {
   readDb?: Db;
   clock?: Clock;
   mailer?: Mailer;
-  /** Fastify's logger options; false (tests) keeps quiet. */
-  logger?: FastifyServerOptions['logger'];
+  /** The server's log (log.ts `serverLog`): its level, and where (a stream, always JSON) or how (`format`) it writes; false (tests) keeps quiet. */
+  logger?: { level: string; stream?: DestinationStream; format?: LineFormat } | false;
   /** Service-account tokens (not built yet; see http/auth.ts). */
   bearer?: BearerAuthenticator;
   /** Where the built console is; tests point elsewhere. */
@@ -246,7 +247,7 @@ async function httpApp(deps: AppDeps, p: { db: Db; secretBox: SecretBox; metrics
   const { config } = deps;
   const { db, secretBox, metrics } = p;
   const app = Fastify({
-    logger: deps.logger ?? false,
+    ...(deps.logger ? { loggerInstance: asFastifyLogger(serverLog(deps.logger)) } : { logger: false }),
     // One line per request would drown the sign-in code lines of the console mailer.
     // Each request's own line (below, at debug) names its route template, never its URL: a path or
     // a query can carry an interaction id or a one-time link's token (docs/decisions/0033).
@@ -261,6 +262,10 @@ async function httpApp(deps: AppDeps, p: { db: Db; secretBox: SecretBox; metrics
     // Each request's id: a trusted proxy's X-Request-Id, else a new one; in its log lines and its answer.
     genReqId: requestIdOf(config.trustProxy),
   });
+  // Every line written while serving a request names it, whoever writes it (log.ts): from here on,
+  // and again once the body is read (its stream's events come from outside the request's context).
+  app.addHook('onRequest', (request, _reply, done) => inRequestScope(request.id, done));
+  app.addHook('preValidation', (request, _reply, done) => inRequestScope(request.id, done));
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
@@ -283,6 +288,9 @@ async function httpApp(deps: AppDeps, p: { db: Db; secretBox: SecretBox; metrics
   await installOpenApi(app, config.publicUrl);
   return { app, probes };
 }
+
+/** pino's logger as the type every route and plugin of the app is declared with. */
+const asFastifyLogger = (logger: FastifyBaseLogger): FastifyBaseLogger => logger;
 
 /** How the console signs in: through an external OpenID provider (OIDC_ISSUER), or the built-in one under /idp. */
 async function consoleSignIn(

@@ -34,6 +34,8 @@ export interface Config {
   /** Empty when no support desk is configured. */
   supportUrl: string;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** LOG_FORMAT: `json` or `text` lines; null: text on a terminal, JSON anywhere else (log.ts). */
+  logFormat: (typeof LOG_FORMATS)[number] | null;
   /** How many projects an account without a global permission may create (self-service sign-up). */
   projectsPerAccount: number;
   /** Months of audit events kept (whole monthly partitions are dropped after it; docs/decisions/0014). */
@@ -84,6 +86,7 @@ export const DEFAULT_PROJECTS_PER_ACCOUNT = 10;
 export const DEFAULT_EVENT_RETENTION_MONTHS = 25;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const LOG_FORMATS = ['json', 'text'] as const;
 
 type Env = Record<string, string | undefined>;
 
@@ -182,6 +185,7 @@ const envSchema = z
       }),
     ),
     LOG_LEVEL: optional(z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })),
+    LOG_FORMAT: optional(z.enum(LOG_FORMATS, { error: `LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}` })),
     PROJECTS_PER_ACCOUNT: optional(
       z
         .string()
@@ -275,6 +279,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     docsUrl: e.DOCS_URL ?? `${publicUrl}${DOCS_PATH}`,
     supportUrl: e.SUPPORT_URL ?? '',
     logLevel: e.LOG_LEVEL ?? 'info',
+    logFormat: e.LOG_FORMAT ?? null,
     projectsPerAccount: e.PROJECTS_PER_ACCOUNT ?? DEFAULT_PROJECTS_PER_ACCOUNT,
     eventRetentionMonths: e.EVENT_RETENTION_MONTHS ?? DEFAULT_EVENT_RETENTION_MONTHS,
     shutdownDelayMs: e.SHUTDOWN_DELAY_MS ?? 0,

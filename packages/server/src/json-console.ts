@@ -3,8 +3,8 @@ import { announcements, failures } from './log.ts';
 
 /**
  * Imported first by the server's entry (main.ts): whatever a library prints with `console` (the
- * OpenID provider's runtime notice among them) becomes a JSON line like the server's own
- * (docs/decisions/0033), its words in `msg`. Info and debug go to standard output, warnings and
+ * OpenID provider's runtime notice among them) becomes a line like the server's own (JSON, or
+ * text on a terminal: log.ts, docs/decisions/0033), its words in `msg`. Info and debug go to standard output, warnings and
  * errors to standard error.
  */
 const out = announcements();

@@ -1,4 +1,4 @@
-// First: every console line of what follows (libraries included) is a JSON line (docs/decisions/0033).
+// First: every console line of what follows (libraries included) is a line like the server's own (docs/decisions/0033).
 import './json-console.ts';
 import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
@@ -7,9 +7,9 @@ import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
 import { openPostgres } from './db/postgres.ts';
 import { consoleMailer, smtpMailer } from './mail/mailer.ts';
-import { announcements, failures } from './log.ts';
+import { announcements, failures, lineFormatFor, socketListening } from './log.ts';
 
-// Every line the server writes is JSON (docs/decisions/0033); these whatever LOG_LEVEL is.
+// JSON lines, or text on a terminal (log.ts, docs/decisions/0033); these whatever LOG_LEVEL is.
 const out = announcements();
 const fail = failures();
 
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     ...(readDb ? { readDb } : {}),
     clock: systemClock,
     mailer,
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, format: lineFormatFor(1, config.logFormat ?? undefined) },
   });
 
   // Issue 23: readiness turns false at once; after SHUTDOWN_DELAY_MS (the load balancer's check
@@ -62,7 +62,8 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
 
-  await app.listen({ host: config.host, port: config.port });
+  // The socket's own address (127.0.0.1) is at debug: the one address to open is PUBLIC_URL's.
+  await app.listen({ host: config.host, port: config.port, listenTextResolver: socketListening });
   out.info(`Latchkey is running at ${config.publicUrl}`);
   const noPasskeys = passkeysUnavailable(config);
   if (noPasskeys) out.warn(`Warning: ${noPasskeys}`);

@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       docsUrl: 'http://localhost:8080/api/docs',
       supportUrl: '',
       logLevel: 'info',
+      logFormat: null,
       projectsPerAccount: 10,
       eventRetentionMonths: 25,
       shutdownDelayMs: 0,
@@ -80,6 +81,7 @@ describe('loadConfig', () => {
         DOCS_URL: 'https://docs.example.com',
         SUPPORT_URL: 'https://help.example.com',
         LOG_LEVEL: 'warn',
+        LOG_FORMAT: 'json',
       },
       '/srv',
     );
@@ -96,6 +98,7 @@ describe('loadConfig', () => {
       docsUrl: 'https://docs.example.com',
       supportUrl: 'https://help.example.com',
       logLevel: 'warn',
+      logFormat: 'json',
     });
     expect(loadConfig({ SUPPORT_URL: 'mailto:help@example.com' }).supportUrl).toBe('mailto:help@example.com');
   });
@@ -119,6 +122,7 @@ describe('loadConfig', () => {
     ['SUPPORT_URL', { SUPPORT_URL: 'javascript:alert(1)' }, 'SUPPORT_URL'],
     ['SUPPORT_URL', { SUPPORT_URL: 'mailto:nobody' }, 'SUPPORT_URL'],
     ['LOG_LEVEL', { LOG_LEVEL: 'chatty' }, 'LOG_LEVEL must be one of'],
+    ['LOG_FORMAT', { LOG_FORMAT: 'pretty' }, 'LOG_FORMAT must be one of json, text'],
     [
       'DATABASE_READ_URL',
       { DATABASE_READ_URL: 'postgres://replica.example.com/latchkey' },

@@ -1,9 +1,12 @@
 import * as client from 'openid-client';
 import { beforeAll, expect, it } from 'vitest';
+import { api } from '@latchkey/domain';
 import { SESSION_COOKIE } from '../src/http/cookies.ts';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { Browser } from './support/browser.ts';
 import { describeWithDatabase } from './support/databases.ts';
+import { apiPath, createProject } from './support/fixtures.ts';
+import { signInThroughProvider } from './support/sign-in.ts';
 import { logoutForm, OFFLINE, projectWithRelyingParty, refusal, signInForTokens, type RelyingParty } from './support/relying-party.ts';
 
 // Issue 23 "Metrics and logs": every line JSON, each request's id in its answer (a trusted proxy's
@@ -87,5 +90,43 @@ describeWithDatabase('request ids without a trusted proxy', (d) => {
   it('never takes a client’s own X-Request-Id', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'forged-by-client' } });
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+// Issue 38: a line written while serving a request names that request whoever writes it — the
+// console mailer's line (an announcement, at info whatever LOG_LEVEL is), a module's warning
+// through the app's log — not only the request's own logger's lines.
+describeWithDatabase('every line written while serving a request', (d) => {
+  const lines: string[] = [];
+  const t = useTestApp(d, { listen: true, logTo: { write: (line) => lines.push(line) }, mailLines: true });
+
+  it('carries that request’s id, at every level', async () => {
+    const from = lines.length;
+    const email = uniqueEmail('named');
+    expect((await signInThroughProvider(t, new Browser(), email)).status).toBe(200);
+    const owner = await signedInAccount(t, d.db);
+    const project = await createProject(owner);
+    t.mailer.failing = true;
+    try {
+      const added = await owner.api.post(apiPath(api.listAccounts, { project }), {
+        email: uniqueEmail('unmailed'),
+        permissions: [`cst:${project}:usage`],
+        active: true,
+      });
+      expect(added.status).toBe(201);
+    } finally {
+      t.mailer.failing = false;
+    }
+    const written = lines.slice(from).map((l) => JSON.parse(l) as { level: number; msg: string; requestId?: string });
+    // The requests' ids, each in its own line at debug.
+    const answered = new Set(written.filter((l) => l.msg === 'request answered').map((l) => l.requestId));
+    const mail = written.find((l) => l.msg.startsWith(`Sign-in code for ${email}: `));
+    const warning = written.find((l) => l.msg === 'an invitation could not be sent');
+    expect(mail?.level).toBe(30);
+    expect(warning?.level).toBe(40);
+    for (const line of written) expect(answered.has(line.requestId), JSON.stringify(line)).toBe(true);
+    // Named once: a request's own logger's lines do not get it twice.
+    for (const line of lines.slice(from)) expect(line.split('"requestId"').length, line).toBe(2);
+    expect(mail?.requestId).not.toBe(warning?.requestId);
   });
 });

@@ -76,15 +76,19 @@ describe('start-up', () => {
     // address on a PostgreSQL copy of the template (whose server keys are sealed under the run's
     // master key), the default one on embedded PGlite as `npm start` runs it.
     const postgres = await createTestPostgres();
+    // The default one at the default level, its lines as on a terminal (LOG_FORMAT=text).
     const [onIpAddress, byDefault] = await Promise.all([
       output({ PUBLIC_URL: 'http://127.0.0.1:8080', DATABASE_URL: postgres.url, SECRET_KEY: TEST_SECRET_KEY }).finally(() => postgres.drop()),
-      output({}),
+      output({ LOG_LEVEL: 'info', LOG_FORMAT: 'text' }),
     ]);
-    // Every line the server writes is JSON, its words in `msg` (docs/decisions/0033).
-    for (const line of `${onIpAddress}${byDefault}`.split('\n').filter((l) => l.trim() !== ''))
-      expect(() => JSON.parse(line) as unknown, line).not.toThrow();
+    // Written to a pipe, every line is JSON, its words in `msg` (docs/decisions/0033).
+    for (const line of onIpAddress.split('\n').filter((l) => l.trim() !== '')) expect(() => JSON.parse(line) as unknown, line).not.toThrow();
     expect(onIpAddress).toContain('Warning: PUBLIC_URL http://127.0.0.1:8080 is an IP address: browsers refuse passkeys there');
-    expect(byDefault).toMatch(/Latchkey is running at http:\/\/localhost:\d+/);
+    // Issue 38: a person reads one line naming the one address to open, and no other address
+    // (Fastify's `Server listening at http://127.0.0.1:…` is at debug).
+    expect(byDefault).toMatch(/^\d\d:\d\d:\d\d INFO {2}Latchkey is running at http:\/\/localhost:\d+$/m);
+    expect(byDefault.match(/\d+\.\d+\.\d+\.\d+|https?:\/\//g)).toHaveLength(1);
+    expect(byDefault).not.toContain('{');
     expect(byDefault).not.toContain('Warning');
   }, 60_000);
 });

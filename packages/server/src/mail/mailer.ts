@@ -1,3 +1,4 @@
+import type { DestinationStream } from 'pino';
 import { announcements } from '../log.ts';
 import nodemailer from 'nodemailer';
 
@@ -77,8 +78,9 @@ export function consoleMailer(write: (line: string) => void = lineWriter()): Mai
   return createMailer(async (mail) => write(mail.line));
 }
 
-function lineWriter(): (line: string) => void {
-  const out = announcements();
+/** The console mailer's line writer: an announcement (written whatever LOG_LEVEL is), to `stream` or standard output. */
+export function lineWriter(stream?: DestinationStream): (line: string) => void {
+  const out = announcements(stream);
   return (line) => out.info(line);
 }
 

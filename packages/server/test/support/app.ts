@@ -8,6 +8,7 @@ import type { Db } from '../../src/db/db.ts';
 import { SESSION_COOKIE } from '../../src/http/cookies.ts';
 import { grantPermissions, insertAccount, type AccountRow } from '../../src/modules/accounts/accounts.repository.ts';
 import { sessionIdRef } from '../../src/modules/session/session.service.ts';
+import { consoleMailer, lineWriter } from '../../src/mail/mailer.ts';
 import { RecordingMailer, TestClock } from './fakes.ts';
 import { freePort } from './free-port.ts';
 
@@ -32,6 +33,8 @@ export interface TestAppOptions {
   readDb?: Db;
   /** Every log line of the app, at every level, goes here (logs.test.ts reads them). */
   logTo?: { write(line: string): void };
+  /** With `logTo`: each mail is also the console mailer's line there, as without SMTP (it holds the code). */
+  mailLines?: boolean;
 }
 
 /**
@@ -67,7 +70,7 @@ export async function startTestApp(db: Db, options: TestAppOptions = {}): Promis
     ...options.env,
   });
   const clock = new TestClock();
-  const mailer = new RecordingMailer();
+  const mailer = new RecordingMailer(options.logTo && options.mailLines ? consoleMailer(lineWriter(options.logTo)) : undefined);
   const built = await buildApp({
     config,
     db,

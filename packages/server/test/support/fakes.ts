@@ -15,8 +15,9 @@ export class TestClock implements Clock {
   }
 }
 
-/** Keeps every sign-in code and link "sent", in order. */
+/** Keeps every sign-in code and link "sent", in order; with `alsoTo`, hands each mail on to that mailer too. */
 export class RecordingMailer implements Mailer {
+  constructor(private readonly alsoTo?: Mailer) {}
   /** `message`: the mail's words when the sender gave them (a project's issuer does, in its pages' language). */
   readonly sent: Array<{ email: string; code: string; message?: LoginCodeMessage }> = [];
   /** While true, sending fails as an unreachable mail server would. */
@@ -24,6 +25,7 @@ export class RecordingMailer implements Mailer {
   async sendLoginCode(email: string, code: string, message?: LoginCodeMessage): Promise<void> {
     if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:25');
     this.sent.push({ email, code, ...(message ? { message } : {}) });
+    if (message) await this.alsoTo?.sendLoginCode(email, code, message);
   }
   lastCode(email: string): string {
     const found = this.sent.filter((m) => m.email === email).at(-1);
@@ -38,12 +40,14 @@ export class RecordingMailer implements Mailer {
   async sendLoginLink(email: string, link: string, message: LoginCodeMessage): Promise<void> {
     if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:25');
     this.links.push({ email, link, message });
+    await this.alsoTo?.sendLoginLink(email, link, message);
   }
   /** Every invitation "sent" (issue 12), in order. */
   readonly invitations: Array<{ email: string; invitation: Invitation }> = [];
   async sendInvitation(email: string, invitation: Invitation): Promise<void> {
     if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:25');
     this.invitations.push({ email, invitation });
+    await this.alsoTo?.sendInvitation(email, invitation);
   }
   lastLink(email: string): string {
     const found = this.links.filter((m) => m.email === email).at(-1);

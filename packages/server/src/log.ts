@@ -93,9 +93,27 @@ function destinationFor(fd: 1 | 2, format: LineFormat, sync: boolean): Destinati
   return format === 'text' ? textDestination(fd) : pino.destination({ dest: fd, sync });
 }
 
+/**
+ * An error as a line holds it: what it is, its words, where it came from and its cause — never the
+ * rest of what it carries (Node's HTTP parser error holds the refused request's bytes, cookies and
+ * Authorization header included, as `rawPacket`; a library's error may hold a response or a body).
+ */
+export function errorOfLine(error: unknown, depth = 0): Record<string, unknown> {
+  if (!(error instanceof Error)) return { type: typeof error };
+  const { code, statusCode } = error as { code?: unknown; statusCode?: unknown };
+  return {
+    type: error.name,
+    message: error.message,
+    ...(error.stack ? { stack: error.stack } : {}),
+    ...(typeof code === 'string' ? { code } : {}),
+    ...(typeof statusCode === 'number' ? { statusCode } : {}),
+    ...(error.cause !== undefined && depth < 3 ? { cause: errorOfLine(error.cause, depth + 1) } : {}),
+  };
+}
+
 /** The options every logger of the server shares. */
 function shared(level: string): pino.LoggerOptions {
-  return { level, mixin: requestIdOfLine, serializers: { err: pino.stdSerializers.err }, hooks: { logMethod: demoteSocketLine } };
+  return { level, mixin: requestIdOfLine, serializers: { err: errorOfLine }, hooks: { logMethod: demoteSocketLine } };
 }
 
 /**

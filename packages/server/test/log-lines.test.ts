@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineFormatFor, serverLog, socketListening, textLine } from '../src/log.ts';
+import { errorOfLine, lineFormatFor, serverLog, socketListening, textLine } from '../src/log.ts';
 
 // Issue 38: a person at a terminal reads words, a machine reads JSON (README "Configuration", LOG_FORMAT).
 describe('the server’s lines for a person', () => {
@@ -55,5 +55,24 @@ describe('the server’s lines for a person', () => {
     };
     expect(at('info')).toEqual([]);
     expect(at('debug')).toMatchObject([{ level: 20, msg: 'socket listening on http://127.0.0.1:8080' }]);
+  });
+
+  it('hold an error’s type, words, code, stack and cause, never what else it carries (a refused request’s bytes)', () => {
+    const refused = Object.assign(new Error('Parse Error: Invalid header token'), {
+      code: 'HPE_INVALID_HEADER_TOKEN',
+      rawPacket: Buffer.from('POST / HTTP/1.1\r\nCookie: lk_session=secret\r\n'),
+      cause: Object.assign(new TypeError('deeper'), { body: 'client_secret=s3cret' }),
+    });
+    const line: string[] = [];
+    serverLog({ level: 'trace', stream: { write: (l) => line.push(l) } }).trace({ err: refused }, 'client error');
+    const { err } = JSON.parse(line.join('')) as { err: Record<string, unknown> };
+    expect(err).toEqual({
+      type: 'Error',
+      message: 'Parse Error: Invalid header token',
+      code: 'HPE_INVALID_HEADER_TOKEN',
+      stack: expect.stringContaining('Parse Error: Invalid header token') as unknown,
+      cause: { type: 'TypeError', message: 'deeper', stack: expect.stringContaining('TypeError: deeper') as unknown },
+    });
+    expect(errorOfLine('not an error')).toEqual({ type: 'string' });
   });
 });

@@ -1,6 +1,7 @@
 import * as client from 'openid-client';
 import { beforeAll, expect, it } from 'vitest';
-import { api } from '@latchkey/domain';
+import { connect } from 'node:net';
+import { api, XSRF_COOKIE, XSRF_HEADER } from '@latchkey/domain';
 import { SESSION_COOKIE } from '../src/http/cookies.ts';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { Browser } from './support/browser.ts';
@@ -8,6 +9,18 @@ import { describeWithDatabase } from './support/databases.ts';
 import { apiPath, createProject } from './support/fixtures.ts';
 import { signInThroughProvider } from './support/sign-in.ts';
 import { logoutForm, OFFLINE, projectWithRelyingParty, refusal, signInForTokens, type RelyingParty } from './support/relying-party.ts';
+
+/** The status line the server answers raw bytes with (a request no HTTP client library would send). */
+async function rawAnswer(baseUrl: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(bytes));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
 
 // Issue 23 "Metrics and logs": every line JSON, each request's id in its answer (a trusted proxy's
 // own passed on), and no secret, token or code in any line of a whole run of the issuer.
@@ -53,6 +66,24 @@ describeWithDatabase('the server’s log', (d) => {
       body: '{"name":',
     });
     await fetch(`${t.baseUrl}/nothing-here?code=${tokens.access_token}`);
+    // Issue 38: requests the HTTP parser refuses (a header line without a colon, a bad character in
+    // a header value) — their raw bytes hold the console's cookies and XSRF token, a client secret,
+    // a service account's token.
+    const service = await admin.api.post<{ token: string }>(apiPath(api.createServiceAccount, { project: p.projectId }), {
+      name: 'CI deploy',
+      permissions: [`cst:${p.projectId}:usage`],
+      active: true,
+    });
+    expect(service.status, JSON.stringify(service.body)).toBe(201);
+    secrets.push(['service account token', service.body.token]);
+    const basic = Buffer.from(`${p.keys.clientId}:${p.keys.clientSecret}`).toString('base64');
+    const cookie = `${SESSION_COOKIE}=${admin.session.sessionId}; ${XSRF_COOKIE}=${admin.session.xsrfToken}`;
+    for (const malformed of [
+      `POST /api/projects HTTP/1.1\r\nHost: x\r\nCookie: ${cookie}\r\n${XSRF_HEADER}: ${admin.session.xsrfToken}\r\nNo colon here\r\n\r\n`,
+      `POST /p/${p.projectId}/token HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${basic}\r\nX-Odd: a\x01b\r\n\r\n`,
+      `GET /api/projects HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${service.body.token}\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n`,
+    ])
+      expect(await rawAnswer(t.baseUrl, malformed)).toMatch(/^HTTP\/1\.1 400 /);
   });
 
   it('is JSON, line by line, and names no secret, token or code', () => {
@@ -64,9 +95,15 @@ describeWithDatabase('the server’s log', (d) => {
       expect(typeof parsed.level, line).toBe('number');
       expect(typeof parsed.time, line).toBe('number');
     }
+    // Bytes a line holds as pino writes a Buffer ({"type":"Buffer","data":[80,79,…]}) read as text too.
+    const bytesAsText = (_key: string, value: unknown) => {
+      const buffer = value as { type?: unknown; data?: unknown } | null;
+      return buffer?.type === 'Buffer' && Array.isArray(buffer.data) ? Buffer.from(buffer.data as number[]).toString('latin1') : value;
+    };
+    const readable = `${text}${lines.map((l) => JSON.stringify(JSON.parse(l, bytesAsText))).join('\n')}`;
     for (const [what, value] of secrets) {
       expect(value.length, what).toBeGreaterThan(5);
-      expect(text.includes(value), `the log holds the ${what}`).toBe(false);
+      expect(readable.includes(value), `the log holds the ${what}`).toBe(false);
     }
   });
 

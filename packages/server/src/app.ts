@@ -19,6 +19,7 @@ import { registerProbes, type Probes } from './http/probes.ts';
 import { createMetrics, measuredDb, measuredMailer, registerMetrics, type Metrics } from './http/metrics.ts';
 import { rateLimitObservers } from './db/rate-limits.repository.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
+import { installCompression } from './http/compression.ts';
 import { installStaticConsole, CONSOLE_DIST } from './http/static-console.ts';
 import { zodValidatorCompiler } from './http/validation.ts';
 import { registerIdpRoutes } from './idp/idp.routes.ts';
@@ -278,6 +279,7 @@ async function httpApp(deps: AppDeps, p: { db: Db; secretBox: SecretBox; metrics
   await app.register(fastifyCookie);
   app.decorateRequest('actor', null);
   installSecurityHeaders(app, { https: isSecure(config) });
+  installCompression(app);
   installErrorHandler(app);
   installInputGuard(app);
   // Before any route is registered: a project's custom domain reaches its issuer only (docs/decisions/0016).

@@ -37,7 +37,8 @@ function isAppRoute(url: string): boolean {
 
 /**
  * Serves packages/console/dist: hashed /assets/* cached for a year, index.html never cached, and
- * index.html for every app route (the SPA fallback). Unknown /api/* answers a JSON 404.
+ * index.html for every app route (the SPA fallback), each compressed as the build left it when the
+ * browser accepts it. Unknown /api/* answers a JSON 404.
  */
 export async function installStaticConsole(app: FastifyInstance, dist: string = CONSOLE_DIST): Promise<void> {
   const built = existsSync(join(dist, 'index.html'));
@@ -52,8 +53,12 @@ export async function installStaticConsole(app: FastifyInstance, dist: string = 
       prefix: '/',
       index: 'index.html',
       wildcard: true,
+      // Issue 38: the build's brotli and gzip copies (file.br, file.gz: packages/console/scripts/
+      // precompress.mjs), sent by Accept-Encoding with Vary: Accept-Encoding; the file itself otherwise.
+      preCompressed: true,
       cacheControl: false,
-      setHeaders(reply, path) {
+      setHeaders(reply, sent) {
+        const path = sent.replace(/\.(?:br|gz)$/, '');
         if (path.startsWith(join(dist, 'assets'))) reply.header('Cache-Control', 'public, max-age=31536000, immutable');
         else if (path.endsWith('.html')) reply.header('Cache-Control', 'no-cache');
         else reply.header('Cache-Control', 'public, max-age=3600');

@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { writeSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import { isatty } from 'node:tty';
@@ -84,9 +83,10 @@ export function textLine(json: string): string {
   return `${words.join(' ')}${below}\n`;
 }
 
-/** A destination that writes each of pino's JSON lines as a text line to `fd`, synchronously. */
+/** A destination that writes each of pino's JSON lines as a text line to `fd`, synchronously (pino's own writer, which waits out a full pipe). */
 export function textDestination(fd: 1 | 2): DestinationStream {
-  return { write: (json: string) => void writeSync(fd, textLine(json)) };
+  const out = pino.destination({ dest: fd, sync: true });
+  return { write: (json: string) => void out.write(textLine(json)) };
 }
 
 function destinationFor(fd: 1 | 2, format: LineFormat, sync: boolean): DestinationStream {

@@ -7,9 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptedEncoding } from '../src/http/compression.ts';
 import { PASSKEY_SCRIPT_PATH, WEBAUTHN_LIBRARY_PATH } from '../src/oidc/pages/passkey-views.ts';
 import { STYLESHEET_PATH } from '../src/oidc/pages/views.ts';
-import { useTestApp } from './support/app.ts';
+import * as client from 'openid-client';
+import { signedInAccount, uniqueEmail, useTestApp } from './support/app.ts';
 import { Browser } from './support/browser.ts';
 import { describeWithDatabase } from './support/databases.ts';
+import { logoutForm, projectWithRelyingParty, signInForTokens } from './support/relying-party.ts';
 import { openSignIn } from './support/sign-in.ts';
 
 // Issue 38: what a browser downloads goes compressed, by its Accept-Encoding, with Vary.
@@ -116,5 +118,20 @@ describeWithDatabase('compressed delivery', (d) => {
     // API answers (JSON) are left as they are.
     const config = await t.app.inject({ url: '/api/config', headers: { 'accept-encoding': CHROME } });
     expect(config.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('compresses the provider’s own pages too (the logout confirmation)', async () => {
+    const p = await projectWithRelyingParty(t, await signedInAccount(t, d.db));
+    const browser = new Browser();
+    const tokens = await signInForTokens(t, browser, p, uniqueEmail('compressed'));
+    const logoutUrl = client.buildEndSessionUrl(p.config, { id_token_hint: tokens.id_token as string }).href;
+    for (const encoding of ['br', 'gzip']) {
+      const page = await browser.get(logoutUrl, { 'accept-encoding': encoding });
+      expect(page.headers.get('content-encoding')).toBe(encoding);
+      expect(page.headers.get('vary')?.toLowerCase()).toContain('accept-encoding');
+      expect(logoutForm(page).xsrf).toEqual(expect.any(String));
+    }
+    const plain = await browser.get(logoutUrl, { 'accept-encoding': 'identity' });
+    expect([plain.headers.get('content-encoding'), logoutForm(plain).xsrf]).toEqual([null, expect.any(String)]);
   });
 });

@@ -58,6 +58,13 @@ function compress(body: Buffer, encoding: Encoding): Promise<Buffer> {
     : gzipped(body, { level: 6 });
 }
 
+/** `body` in the encoding `acceptEncoding` prefers, or null: not accepted, or too small to gain. */
+export async function compressedFor(acceptEncoding: string | undefined, body: Buffer): Promise<{ encoding: Encoding; body: Buffer } | null> {
+  const encoding = acceptedEncoding(acceptEncoding);
+  if (encoding === null || body.length < SMALLEST) return null;
+  return { encoding, body: await compress(body, encoding) };
+}
+
 /** Compresses the server's own HTML, CSS and JavaScript answers (strings and buffers; a file's stream is static-console's). */
 export function installCompression(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {

@@ -15,6 +15,7 @@ import { formTargetOf } from './mount.ts';
 import { dbAdapterFactory, type CodeEvents } from './payloads.repository.ts';
 import { hitAll, type RateLimit } from '../db/rate-limits.repository.ts';
 import { rateLimitKeyOf } from '../http/client-address.ts';
+import { compressedFor } from '../http/compression.ts';
 
 /** Lifetimes of every issuer's artefacts that no setting changes, in seconds. */
 const FIXED_TTL = {
@@ -391,6 +392,7 @@ export function createIssuerProvider(db: Db, secretBox: SecretBox, definition: I
     return clients.verifySecret(this.clientId, actual, presentedAuthMethod(Provider.ctx));
   };
 
+  provider.use(compressPages);
   // oidc-provider 9 implements S256 only; an issuer allowing `plain` is served by the rewriting in
   // provider.routes.ts, so discovery states the issuer's own list.
   provider.use(async (ctx, next) => {
@@ -539,6 +541,22 @@ function onwardTargetOf(ctx: KoaContextWithOIDC): string | null {
  * on the provider's own forms too, and on the redirect that follows a form's submission: the onward
  * target's origin (onwardTargetOf) is added to the page's form-action.
  */
+/**
+ * Issue 38: the provider's own pages (the logout confirmation, a form_post back to the client) are
+ * written past Fastify's hooks (mount.ts hijacks the reply), so they are compressed here, the way
+ * http/compression.ts compresses the server's other pages. Registered first: the other middleware
+ * has finished with the page when this one runs.
+ */
+async function compressPages(ctx: KoaContextWithOIDC, next: () => Promise<void>) {
+  await next();
+  if (!ctx.response.is('html') || typeof ctx.body !== 'string' || ctx.response.get('Content-Encoding')) return;
+  ctx.vary('Accept-Encoding');
+  const compressed = await compressedFor(ctx.get('Accept-Encoding') || undefined, Buffer.from(ctx.body));
+  if (!compressed) return;
+  ctx.set('Content-Encoding', compressed.encoding);
+  ctx.body = compressed.body;
+}
+
 async function formPostToTheClient(ctx: KoaContextWithOIDC, next: () => Promise<void>) {
   await next();
   if (!ctx.response.is('html')) return;

@@ -49,7 +49,8 @@ import type { Db } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { SESSION_COOKIE } from '../src/http/cookies.ts';
 import { grantPermissions, insertAccount } from '../src/modules/accounts/accounts.repository.ts';
-import { auditTable } from '../src/modules/audit/audit-list.ts';
+import type { SecretBox } from '../src/crypto.ts';
+import { auditTableFor } from '../src/modules/audit/audit-list.ts';
 import { ensureEventPartitions, monthStart } from '../src/modules/audit/event-partitions.ts';
 import { devicesTable } from '../src/people/devices.repository.ts';
 import { endUsersTable } from '../src/people/end-users.repository.ts';
@@ -218,12 +219,11 @@ async function load(direct: pg.Client, db: Db): Promise<Loaded> {
 
     // Devices: owners skewed (rank ∝ random¹·⁵: a few people with hundreds of test devices, most
     // with a handful), created over the year in order, 1 in 25 revoked, 1 in 5 on a 10/8 address.
-    // user_key is the owner's identity, copied by this statement as insertDevice copies it.
     started = performance.now();
     await run(
-      `INSERT INTO devices (project_id, id, user_id, user_key, public_key, counter, transports, name, ip, country,
+      `INSERT INTO devices (project_id, id, user_id, public_key, counter, transports, name, ip, country,
                             created_at, last_used_at, revoked, revoked_at, revoke_reason, registered_with)
-       SELECT $PROJECT, ${tokenSql(`$PROJECT || ':d:' || d.g`)}, u.id, coalesce(u.email, u.username),
+       SELECT $PROJECT, ${tokenSql(`$PROJECT || ':d:' || d.g`)}, u.id,
               'pQECAyYgASFYIGZha2Uta2V5LWZvci1iZW5jaC1vbmx5', d.g % 50, '{internal,hybrid}',
               CASE WHEN d.rc < 0.033 THEN ($CUSTOM::text[])[1 + d.g % ${CUSTOM_NAMES.length}] ELSE ($NAMES::text[])[1 + d.ua] END,
               ${ipSql('d.ipn', 'd.rp < 0.2')},
@@ -260,7 +260,8 @@ async function load(direct: pg.Client, db: Db): Promise<Loaded> {
       `INSERT INTO audit_events (project_id, created_at, id, user_id, device_name, scope, event_status, ip, country, client_id, user_agent, details)
        SELECT $PROJECT, e.at,
               (lpad(to_hex((extract(epoch FROM e.at) * 1000)::bigint), 12, '0') || '7' || substr(e.h, 1, 3) || '8' || substr(e.h, 4, 15))::uuid,
-              CASE WHEN NOT e.anonymous THEN ${identitySql('e.n')} END,
+              -- The person's id (project_users.id of rank n), as the server stores an end user's event (docs/decisions/0046).
+              CASE WHEN NOT e.anonymous THEN ${tokenSql(`$PROJECT || ':' || e.n`)} END,
               CASE WHEN e.anonymous OR (e.scope = 'console' AND e.rx < 0.5) THEN NULL
                    WHEN e.rx > 0.97 THEN ($CUSTOM::text[])[1 + e.n % ${CUSTOM_NAMES.length}]
                    ELSE ($NAMES::text[])[1 + e.ua] END,
@@ -295,7 +296,6 @@ async function load(direct: pg.Client, db: Db): Promise<Loaded> {
         USERS: p.users,
         START: start,
         SPAN: now.getTime() - start.getTime(),
-        DOMAINS: EMAIL_DOMAINS,
         NAMES: DEVICE_NAMES,
         CUSTOM: CUSTOM_NAMES,
         AGENTS: USER_AGENTS,
@@ -368,12 +368,12 @@ function recording(db: Db): { db: Db; seen: Array<{ sql: string; params: readonl
 }
 
 /** The statements the repository runs for a case's query, exactly as it runs them. */
-async function statementsOf(db: Db, c: Case, now: Date, cursor?: string) {
+async function statementsOf(db: Db, secretBox: SecretBox, c: Case, now: Date, cursor?: string) {
   const rec = recording(db);
   const raw = { ...c.query, ...(cursor ? { cursor } : {}) };
   if (c.list === 'audit') {
     const q = auditListQuerySchema.parse(raw);
-    await auditTable.page(rec.db, BIG, requireDateRange(q, now), q);
+    await auditTableFor(secretBox).page(rec.db, BIG, requireDateRange(q, now), q);
   } else if (c.list === 'users') {
     const q = endUserListQuerySchema.parse(raw);
     await endUsersTable.page(rec.db, BIG, requireDateRange(q, now, endUsersTable.range), q);
@@ -394,7 +394,8 @@ function keycloakSql(c: Case, now: Date): Array<{ sql: string; params: unknown[]
     params.push(value);
     where.push(sql.replace('$?', `$${params.length}`));
   };
-  if (q.userId) add('user_id = $?', q.userId.toLowerCase());
+  // Events name a person by id (docs/decisions/0046), as Keycloak's name the user by id: the person's id of the identity.
+  if (q.userId) add("user_id = coalesce((SELECT u.id FROM project_users u WHERE u.project_id = $1 AND u.identity_key = $?), '')", q.userId.toLowerCase());
   if (q.deviceName) add('lower(device_name) LIKE $?', `${q.deviceName.toLowerCase()}%`);
   if (q.scope) add('scope = $?', q.scope);
   if (q.result) add('event_status = $?', q.result);
@@ -659,7 +660,7 @@ async function main(): Promise<void> {
       );
       figure(`${{ audit: 'audit log', devices: 'devices list', users: 'users list (1 M users)' }[c.list]} p95 (${c.name})`, t.p95, 'ms', c.target);
       if (PLANS === 'all' || (PLANS === 'misses' && t.p95 > c.target)) {
-        const statements = await statementsOf(db, c, now, cursor);
+        const statements = await statementsOf(db, built.services.secretBox, c, now, cursor);
         for (const [i, s] of statements.entries()) await explain(db, i === 0 ? 'count' : 'page', s.sql, s.params);
       }
     }
@@ -675,7 +676,7 @@ async function main(): Promise<void> {
       { list: 'devices', name: 'revoked true, 12 months', query: { ...year, revoked: 'true' }, target: FIRST_PAGE_MS, expect: 'capped' },
     ];
     for (const c of totals) {
-      const [count] = await statementsOf(db, c, now);
+      const [count] = await statementsOf(db, built.services.secretBox, c, now);
       if (!count) throw new Error('no count statement');
       const total = (await db.query<{ total: number }>(count.sql, count.params)).rows[0]?.total;
       for (let i = 0; i < WARMUP; i += 1) await db.query(count.sql, count.params);

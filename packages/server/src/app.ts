@@ -45,6 +45,7 @@ import { webhookKind } from './modules/webhooks/webhook-delivery.ts';
 import { WEBHOOK_KIND } from './events/audit-events.repository.ts';
 import { createOutbox, type Outbox } from './outbox/outbox.ts';
 import { sealStoredPushKeys } from './modules/projects/push-keys.ts';
+import { pseudonymiseLegacyIdentities } from './people/legacy-identities.ts';
 import { serviceTokenAuthenticator } from './modules/accounts/service-token-auth.ts';
 import { openIdSignInProvider } from './modules/session/sign-in-provider.ts';
 import type { AppsService } from './modules/apps/apps.service.ts';
@@ -138,6 +139,8 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
     rateLimitObservers.delete(countRefusal);
   });
   await sealStoredPushKeys(db, secretBox, app.log);
+  // What migration 0034 could not hash: identities of no person, named by their pseudonym (docs/decisions/0046).
+  await pseudonymiseLegacyIdentities(db, secretBox);
   // Events are written into monthly partitions made ahead (docs/decisions/0014).
   await ensureEventPartitions(db, clock.now(), config.eventRetentionMonths);
 

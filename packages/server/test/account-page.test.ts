@@ -5,7 +5,7 @@ import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Pass
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeWithDatabase } from './support/databases.ts';
 import { endUserSignIns } from './support/end-user-sign-in.ts';
-import { apiPath, closeProject, getProject, storeDevice } from './support/fixtures.ts';
+import { apiPath, closeProject, getProject, personOf, storeDevice } from './support/fixtures.ts';
 import { projectWithRelyingParty, type RelyingParty } from './support/relying-party.ts';
 import { declinePasskey, formAction, isPasskeyOffer, linkHref, submitEmail } from './support/sign-in.ts';
 
@@ -107,7 +107,7 @@ describeWithDatabase('the account page at a project’s issuer', (t) => {
     expect(page.text).toContain('This account page');
     // The sign-in was the project's: a passkey sign-in event, with the account page as its client.
     const signIns = await eventsOf(p.projectId, 'sign_in');
-    expect(signIns.at(-1)).toMatchObject({ event_status: 'success', user_id: email, client_id: 'latchkey-account', details: { method: 'passkey' } });
+    expect(signIns.at(-1)).toMatchObject({ event_status: 'success', user_id: await personOf(t.db, p.projectId, email), client_id: 'latchkey-account', details: { method: 'passkey' } });
     // The page's code was taken by the page: none is left to exchange.
     expect(await codes()).toBe(codesBefore);
     // Opened again, the page needs no second sign-in; it speaks the browser's language (en, fr, ro).
@@ -143,7 +143,7 @@ describeWithDatabase('the account page at a project’s issuer', (t) => {
     expect(await eventsOf(p.projectId, 'device.rename')).toEqual([
       expect.objectContaining({
         event_status: 'success',
-        user_id: email,
+        user_id: await personOf(t.db, p.projectId, email),
         device_name: 'Work laptop',
         details: expect.objectContaining({ mpinId: passkey.id }),
       }),
@@ -179,7 +179,7 @@ describeWithDatabase('the account page at a project’s issuer', (t) => {
     expect(await deviceRow(p.projectId, second.id)).toMatchObject({ revoked: true, revoke_reason: 'USER_REMOVED' });
     expect((await eventsOf(p.projectId, 'device.revoke')).at(-1)).toMatchObject({
       event_status: 'success',
-      user_id: email,
+      user_id: await personOf(t.db, p.projectId, email),
       details: { mpinId: second.id },
     });
 
@@ -208,7 +208,7 @@ describeWithDatabase('the account page at a project’s issuer', (t) => {
     expect(done.text).toContain('You were signed out everywhere else.');
     expect(done.text).toContain('You are not signed in anywhere else.');
     expect((await there.get(accountUrl(p))).status).toBe(303);
-    expect((await eventsOf(p.projectId, 'sign_out')).at(-1)).toMatchObject({ user_id: email, details: { sessions: 'others', sessionsEnded: 2 } });
+    expect((await eventsOf(p.projectId, 'sign_out')).at(-1)).toMatchObject({ user_id: await personOf(t.db, p.projectId, email), details: { sessions: 'others', sessionsEnded: 2 } });
 
     const out = formNamed(done, 'Sign out here');
     const signedOut = await here.request(out.action, { form: { ...out.fields } });

@@ -166,7 +166,7 @@ describeEachDatabase('Back-Channel Logout at a project issuer', (d) => {
     expect(await noticeEvents(p.projectId)).toEqual([
       expect.objectContaining({
         event_status: 'success',
-        user_id: email,
+        user_id: idClaims.sub,
         client_id: p.keys.clientId,
         details: expect.objectContaining({ cause: 'logout', attempt: 1, status: 200 }),
       }),

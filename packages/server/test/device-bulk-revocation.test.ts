@@ -51,7 +51,7 @@ describeEachDatabase('revoking every device matching a filter (POST projects/{pr
     const alice = await add(projectId, 'a1', 'alice@example.com', 'Chrome on Linux', thisMonth(1));
     await add(projectId, 'a2', 'alice@example.com', 'Chrome on Mac', thisMonth(2));
     await add(projectId, 'a3', 'alice@example.com', 'Safari on iPhone', thisMonth(3));
-    await add(projectId, 'b1', 'bob@example.com', 'Chrome on Windows', thisMonth(4));
+    const bob = await add(projectId, 'b1', 'bob@example.com', 'Chrome on Windows', thisMonth(4));
     await add(projectId, 'b0', 'bob@example.com', 'Chrome on Windows', new Date(monthStart(now).getTime() - MINUTE));
     await add(projectId, 'c1', 'carol@example.com', 'Chrome on Linux', thisMonth(5));
     await t.db.query(`UPDATE devices SET revoked = true, revoke_reason = 'PORTAL_REVOKE', revoked_at = $2 WHERE project_id = $1 AND id = 'c1'`, [
@@ -68,7 +68,7 @@ describeEachDatabase('revoking every device matching a filter (POST projects/{pr
       createdAt: now,
       expiresAt: new Date(now.getTime() + 10 * MINUTE),
     });
-    return { owner, projectId, other, alice };
+    return { owner, projectId, other, alice, bob };
   }
 
   const revokedIds = async (projectId: string) =>
@@ -101,7 +101,7 @@ describeEachDatabase('revoking every device matching a filter (POST projects/{pr
   });
 
   it('revokes in batches until none remain, each device as a single revocation does it, one audit event each', async () => {
-    const { owner, projectId, other, alice } = await project();
+    const { owner, projectId, other, alice, bob } = await project();
     const filter = { deviceName: 'chrome' };
     const { body: count } = await call(owner, projectId, body({ filter, limit: 0 }));
     expect(count.remaining).toBe(3);
@@ -124,9 +124,10 @@ describeEachDatabase('revoking every device matching a filter (POST projects/{pr
     expect(await findRegistrationCode(t.db, projectId, alice)).toBeNull();
     const events = await revocationEvents(projectId);
     expect(events.map((e) => [e.user_id, e.device_name, e.details.mpinId])).toEqual([
-      ['alice@example.com', 'Chrome on Linux', 'a1'],
-      ['alice@example.com', 'Chrome on Mac', 'a2'],
-      ['bob@example.com', 'Chrome on Windows', 'b1'],
+      // Each owner by their person's id (docs/decisions/0046).
+      [alice, 'Chrome on Linux', 'a1'],
+      [alice, 'Chrome on Mac', 'a2'],
+      [bob, 'Chrome on Windows', 'b1'],
     ]);
     for (const e of events) {
       expect(e).toMatchObject({
@@ -231,8 +232,8 @@ describeEachDatabase('revoking every device matching a filter (POST projects/{pr
     const now = app.clock.now();
     const userId = await userIdForEmail(t.db, { projectId, email: 'many@example.com', now });
     await t.db.query(
-      `INSERT INTO devices (project_id, id, user_id, user_key, public_key, counter, transports, name, ip, country, registered_with, created_at)
-       SELECT $1, 'bulk-' || i, $2, 'many@example.com', 'AQID', 0, ARRAY['internal'], 'Pixel ' || i, '10.9.0.1', 'ZZ', 'email_code',
+      `INSERT INTO devices (project_id, id, user_id, public_key, counter, transports, name, ip, country, registered_with, created_at)
+       SELECT $1, 'bulk-' || i, $2, 'AQID', 0, ARRAY['internal'], 'Pixel ' || i, '10.9.0.1', 'ZZ', 'email_code',
               $3::timestamptz + i * interval '1 second'
          FROM generate_series(1, 1200) AS i`,
       [projectId, userId, monthStart(now)],
@@ -257,8 +258,8 @@ describeEachDatabase('revoking every device matching a filter (POST projects/{pr
       { revoked: 200, remaining: 0 },
     ]);
     const { rows } = await t.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM audit_events WHERE project_id = $1 AND details->>'action' = 'device.revoke' AND user_id = 'many@example.com'`,
-      [projectId],
+      `SELECT count(*)::int AS n FROM audit_events WHERE project_id = $1 AND details->>'action' = 'device.revoke' AND user_id = $2`,
+      [projectId, userId],
     );
     expect(rows[0]?.n).toBe(1200);
     console.info(`[${t.driver}] bulk revocation of 1,200 devices, calls of 500: ${timings.map((ms) => `${ms.toFixed(0)} ms`).join(', ')}`);

@@ -44,9 +44,9 @@ describeEachDatabase('the devices list (GET projects/{project}/mpinids)', (t) =>
   async function addDevice(projectId: string, s: Seed): Promise<void> {
     const userId = await userIdForEmail(t.db, { projectId, email: s.email, now: s.at });
     await t.db.query(
-      `INSERT INTO devices (project_id, id, user_id, user_key, public_key, name, ip, country, created_at, last_used_at, revoked, revoked_at, revoke_reason)
-       VALUES ($1, $2, $3, $10, 'AQID', $4, $5, 'GB', $6, $6, $7, $8, $9)`,
-      [projectId, s.id, userId, s.name, s.ip, s.at, s.revoked ?? false, s.revoked ? s.at : null, s.revoked ? REVOCATION_REASON : null, s.email],
+      `INSERT INTO devices (project_id, id, user_id, public_key, name, ip, country, created_at, last_used_at, revoked, revoked_at, revoke_reason)
+       VALUES ($1, $2, $3, 'AQID', $4, $5, 'GB', $6, $6, $7, $8, $9)`,
+      [projectId, s.id, userId, s.name, s.ip, s.at, s.revoked ?? false, s.revoked ? s.at : null, s.revoked ? REVOCATION_REASON : null],
     );
   }
 
@@ -211,9 +211,8 @@ describeEachDatabase('the devices list (GET projects/{project}/mpinids)', (t) =>
       const other = await userIdForEmail(t.db, { projectId: bulk, email: 'few@example.com', now });
       // One statement: device n is created n seconds into the month; every 1,000th belongs to few@.
       await t.db.query(
-        `INSERT INTO devices (project_id, id, user_id, user_key, public_key, name, ip, created_at, revoked)
-         SELECT $1, 'bulk-' || lpad(g::text, 6, '0'), CASE WHEN g % 1000 = 0 THEN $3 ELSE $2 END,
-                CASE WHEN g % 1000 = 0 THEN 'few@example.com' ELSE 'bulk@example.com' END, 'AQID',
+        `INSERT INTO devices (project_id, id, user_id, public_key, name, ip, created_at, revoked)
+         SELECT $1, 'bulk-' || lpad(g::text, 6, '0'), CASE WHEN g % 1000 = 0 THEN $3 ELSE $2 END, 'AQID',
                 CASE WHEN g % 2 = 0 THEN 'Chrome on Linux' ELSE 'Firefox on Linux' END, '10.' || (g % 200) || '.0.1',
                 $4::timestamptz + g * interval '1 second', g % 7 = 0
            FROM generate_series(1, ${COUNT}) AS g`,

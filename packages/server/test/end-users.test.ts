@@ -165,7 +165,7 @@ describeWithDatabase('end users: blocking, sessions, at the issuer', (t) => {
     expect(blocked.status, JSON.stringify(blocked.body)).toBe(200);
     expect(blocked.body).toMatchObject({ status: 'blocked', blockedAt: app.clock.now().toISOString() });
     expect((await admin.api.post<ErrorAnswer>(path(endUsersApi.blockEndUser, user))).status).toBe(409);
-    expect((await eventsOf(p.projectId, 'user.block'))[0]).toMatchObject({ event_status: 'success', user_id: email, details: { sessionsEnded: 2 } });
+    expect((await eventsOf(p.projectId, 'user.block'))[0]).toMatchObject({ event_status: 'success', user_id: id, details: { sessionsEnded: 2 } });
 
     // Tokens and sessions ended.
     expect(await refusal(client.refreshTokenGrant(p.config, offline.refresh_token as string))).toBe('invalid_grant');

@@ -1,6 +1,6 @@
 import * as client from 'openid-client';
 import { describe, expect, it } from 'vitest';
-import { buildPath, devicesApi, REVOCATION_REASON } from '@latchkey/domain';
+import { api, buildPath, devicesApi, REVOCATION_REASON, type AuditList } from '@latchkey/domain';
 import { openPglite } from '../src/db/pglite.ts';
 import { loadMigrations, migrate } from '../src/db/migrate.ts';
 import { countryLookup } from '../src/geoip.ts';
@@ -11,7 +11,7 @@ import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './suppo
 import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Passkey, type RequestOptions } from './support/authenticator.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
-import { closeProject, REDIRECT, setEnabled } from './support/fixtures.ts';
+import { apiPath, closeProject, personOf, REDIRECT, setEnabled } from './support/fixtures.ts';
 import { authorizationRequest, projectWithRelyingParty, untilApp, type RelyingParty } from './support/relying-party.ts';
 import { formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
 
@@ -214,8 +214,11 @@ describeEachDatabase('end-user events and usage at a project issuer', (d) => {
       'oidc sign_in denied',
     ]);
     const [registration, codeSignIn, issued, , passkeyUse, , , revocation, denied] = events;
+    // Events name the person by id, never by their address (docs/decisions/0046).
+    const sub = await personOf(d.db, p.projectId, email);
+    expect(events.filter((e) => JSON.stringify(e).includes(email))).toEqual([]);
     expect(registration).toMatchObject({
-      user_id: email,
+      user_id: sub,
       device_name: 'Chrome on Linux',
       ip: IN_GB,
       country: 'GB',
@@ -223,17 +226,17 @@ describeEachDatabase('end-user events and usage at a project issuer', (d) => {
       user_agent: CHROME_ON_LINUX,
       details: { action: 'device.register', mpinId: passkey.id, verifiedBy: 'email_code' },
     });
-    expect(codeSignIn).toMatchObject({ user_id: email, country: 'GB', details: { method: 'email_code' } });
-    expect(issued).toMatchObject({ user_id: email, client_id: p.keys.clientId });
+    expect(codeSignIn).toMatchObject({ user_id: sub, country: 'GB', details: { method: 'email_code' } });
+    expect(issued).toMatchObject({ user_id: sub, client_id: p.keys.clientId });
     expect(passkeyUse).toMatchObject({
-      user_id: email,
+      user_id: sub,
       device_name: 'Chrome on Linux',
       ip: IN_RO,
       country: 'RO',
       details: { method: 'passkey', mpinId: passkey.id },
     });
-    expect(revocation).toMatchObject({ user_id: email, device_name: 'Chrome on Linux', details: { mpinId: passkey.id, reason: REVOCATION_REASON } });
-    expect(denied).toMatchObject({ user_id: email, country: 'RO', details: { reason: 'device_revoked' } });
+    expect(revocation).toMatchObject({ user_id: sub, device_name: 'Chrome on Linux', details: { mpinId: passkey.id, reason: REVOCATION_REASON } });
+    expect(denied).toMatchObject({ user_id: sub, country: 'RO', details: { reason: 'device_revoked' } });
 
     const { rows: devices } = await d.db.query<{ country: string }>('SELECT country FROM devices WHERE project_id = $1', [p.projectId]);
     expect(devices).toEqual([{ country: 'GB' }]);
@@ -299,8 +302,28 @@ describeEachDatabase('end-user events and usage at a project issuer', (d) => {
       'console project.close disabled',
       'oidc authorization_request disabled',
     ]);
-    expect(events[0]).toMatchObject({ user_id: email, details: { method: 'email_code', reason: 'wrong' } });
-    expect(events[4]).toMatchObject({ user_id: email, details: { reason: 'code_reused' } });
+    // Before they were a person, the address is named by its keyed pseudonym; after, by the person's id (docs/decisions/0046).
+    const sub = await personOf(d.db, p.projectId, email);
+    const anon = String(events[0]?.user_id);
+    expect(anon).toMatch(/^anon-[\w-]{22}$/);
+    expect(events.filter((e) => JSON.stringify(e).includes(email))).toEqual([]);
+    expect(events[0]).toMatchObject({ details: { method: 'email_code', reason: 'wrong' } });
+    expect(events[4]).toMatchObject({ user_id: sub, details: { reason: 'code_reused' } });
+    // The audit log finds both by the address as the admin types it (any case), and shows the person's identity.
+    const byAddress = await owner.api.get<AuditList>(
+      `${apiPath(api.listAuditEvents, { project: p.projectId })}?userId=${encodeURIComponent(email.toUpperCase())}&direction=asc`,
+    );
+    expect(byAddress.body.list.map((e) => [e.userID, e.details['action'], e.eventStatus])).toEqual([
+      [anon, 'sign_in', 'failed'],
+      [email, 'sign_in', 'success'],
+      [email, 'code.issued', 'success'],
+      [email, 'code.exchanged', 'success'],
+      [email, 'code.exchanged', 'failed'],
+    ]);
+    const bySub = await owner.api.get<AuditList>(`${apiPath(api.listAuditEvents, { project: p.projectId })}?userId=${sub}`);
+    expect(bySub.body.total).toBe(4);
+    const byPseudonym = await owner.api.get<AuditList>(`${apiPath(api.listAuditEvents, { project: p.projectId })}?userId=${anon}`);
+    expect(byPseudonym.body.total).toBe(1);
     expect(events[5]).toMatchObject({ client_id: p.keys.clientId, details: { reason: 'invalid_client' } });
     expect(events[6]).toMatchObject({ client_id: p.keys.clientId, details: { error: 'invalid_redirect_uri' } });
     expect(events[7]).toMatchObject({ client_id: p.keys.clientId, user_id: null });

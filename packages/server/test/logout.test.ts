@@ -4,7 +4,7 @@ import { api, type ApplicationKeys } from '@latchkey/domain';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
-import { apiPath, REDIRECT } from './support/fixtures.ts';
+import { apiPath, personOf, REDIRECT } from './support/fixtures.ts';
 import {
   authorizationRequest,
   logoutForm,
@@ -82,7 +82,7 @@ describeEachDatabase('RP-initiated logout at a project issuer', (d) => {
     const again = await untilApp(browser, await browser.get((await authorizationRequest(p)).url.href));
     expect(again.text).toContain('name="email"');
     expect(await refusal(client.fetchUserInfo(p.config, tokens.access_token, sub))).toBe('invalid_token');
-    expect(await eventsOf(p.projectId, 'sign_out')).toEqual([{ user_id: email }]);
+    expect(await eventsOf(p.projectId, 'sign_out')).toEqual([{ user_id: await personOf(d.db, p.projectId, email) }]);
   });
 
   it('an offline refresh token outlives the logout (OpenID Connect Core §11); the session does not', async () => {

@@ -320,7 +320,8 @@ describeWithDatabase('management actions in the audit log', (t) => {
       expect(event).toMatchObject({
         scope: 'console',
         event_status: 'success',
-        user_id: owner,
+        // The owner by their person's id (docs/decisions/0046); the audit log shows their identity.
+        user_id: userId,
         device_name: 'Chrome on Linux',
         ip: CLIENT_IP,
         country: 'GB',

@@ -64,8 +64,9 @@ describeEachDatabase('refresh tokens, revocation and introspection at a project 
     expect(third.claims()?.sub).toBe(sub);
 
     expect(await eventsOf(p.projectId, 'token.refreshed')).toEqual([
-      expect.objectContaining({ event_status: 'success', user_id: email }),
-      expect.objectContaining({ event_status: 'success', user_id: email }),
+      // The person by id (docs/decisions/0046).
+      expect.objectContaining({ event_status: 'success', user_id: sub }),
+      expect.objectContaining({ event_status: 'success', user_id: sub }),
     ]);
     expect(await idTokensCounted(p.projectId)).toBe(counted + 2);
   });

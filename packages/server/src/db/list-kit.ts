@@ -10,8 +10,15 @@ import { projectInRange, rangedListPage, type RangedSort } from './ranged-list-p
 // batches and, with list-service.ts, the service. A list resource writes this and its row's boundary
 // function, nothing else.
 
-/** The filters of a domain declaration, each with the column (or expression) it compares. */
-type FilterColumns<F extends Record<string, ListFilter>> = { readonly [K in keyof F]: string };
+/**
+ * A filter's own condition, where comparing one column is not enough (the audit log's user: an id,
+ * an identity's person or its pseudonym; docs/decisions/0046): made from the value asked for and
+ * the project, one `$?` value.
+ */
+export type FilterCondition = (value: string, projectId: string) => Condition;
+
+/** The filters of a domain declaration, each with the column (or expression) it compares, or its own condition. */
+type FilterColumns<F extends Record<string, ListFilter>> = { readonly [K in keyof F]: string | FilterCondition };
 
 interface Declared<S extends readonly string[], F extends Record<string, ListFilter>> {
   sorts: S;
@@ -35,8 +42,9 @@ interface TableSpec<Row, T, F extends Record<string, ListFilter>> {
  * the lower-cased text: a key column); a yes/no or one-of value compared as is. An absent or empty
  * value filters nothing.
  */
-function filterCondition(filter: ListFilter, column: string, value: unknown): Condition | null {
+function filterCondition(filter: ListFilter, column: string | FilterCondition, value: unknown, projectId: string): Condition | null {
   if (value === undefined || value === null || value === '') return null;
+  if (typeof column === 'function') return column(String(value), projectId);
   if (filter.kind !== 'text') return eq(column, value);
   const text = String(value);
   const param = filter.caseless ? 'lower($?)' : '$?';
@@ -51,12 +59,17 @@ function filterCondition(filter: ListFilter, column: string, value: unknown): Co
 }
 
 /** The conditions of the declared filters present in `query`, in declaration order, and their values (for a cursor's fingerprint). */
-function filtersOf<F extends Record<string, ListFilter>>(declared: F, columns: FilterColumns<F>, query: Partial<Record<keyof F, unknown>>) {
+function filtersOf<F extends Record<string, ListFilter>>(
+  declared: F,
+  columns: FilterColumns<F>,
+  query: Partial<Record<keyof F, unknown>>,
+  projectId: string,
+) {
   const conditions: Condition[] = [];
   const values: unknown[] = [];
   const present: (keyof F)[] = [];
   for (const key of Object.keys(declared) as (keyof F & string)[]) {
-    const condition = filterCondition(declared[key] as ListFilter, columns[key], query[key]);
+    const condition = filterCondition(declared[key] as ListFilter, columns[key], query[key], projectId);
     values.push(condition ? query[key] : null);
     if (condition) {
       conditions.push(condition);
@@ -87,11 +100,11 @@ export function rangedListTable<S extends readonly [string, ...string[]], F exte
     range: declared.range,
     /** The declared filters of `query` as conditions (a bulk action reuses them). */
     where(projectId: string, range: DateRange, query: Partial<Record<keyof F, unknown>>): Condition[] {
-      return [...projectInRange(projectId, range), ...filtersOf(declared.filters, spec.filters, query).conditions];
+      return [...projectInRange(projectId, range), ...filtersOf(declared.filters, spec.filters, query, projectId).conditions];
     },
     /** One page of the project's rows created in `range`, its total counted up to TOTAL_CAP, and the next page's cursor. */
     async page(db: Db, projectId: string, range: DateRange, query: RangedPagingQuery<S[number]> & Partial<Record<keyof F, unknown>>) {
-      const filters = filtersOf(declared.filters, spec.filters, query);
+      const filters = filtersOf(declared.filters, spec.filters, query, projectId);
       const page = await rangedListPage<Row, S[number]>(db, {
         table: spec.table,
         key: spec.key,
@@ -145,7 +158,7 @@ export function listTable<S extends readonly [string, ...string[]], F extends Re
     query: { sort: S[number]; direction: SortDirection; offset: number; limit: number } & Partial<Record<keyof F, unknown>>,
   ): ListPageSpec => {
     const scope = spec.scope(projectId);
-    const filters = filtersOf(declared.filters, spec.filters, query);
+    const filters = filtersOf(declared.filters, spec.filters, query, projectId);
     const counted = spec.counter && filters.present.every((key) => spec.counter?.filters.includes(key));
     return {
       table: spec.table,

@@ -63,6 +63,8 @@ export interface ListPageSpec {
    * walked far to find (docs/decisions/0019).
    */
   matchColumns?: string;
+  /** The FROM of the page's keys when not `table` (a join the sort's order is read from); the count and the rows still read `table`. */
+  keysFrom?: string;
 }
 
 export interface ListPageSql {
@@ -91,7 +93,7 @@ export function listPageSql(spec: ListPageSpec): ListPageSql {
   const keys = spec.matchColumns
     ? `WITH matches AS MATERIALIZED (SELECT ${spec.matchColumns} FROM ${spec.table} WHERE ${filter}) ` +
       `SELECT ${spec.columns} FROM (SELECT ${spec.key} FROM matches ORDER BY ${spec.orderBy} `
-    : `SELECT ${spec.columns} FROM (SELECT ${spec.key} FROM ${spec.table} WHERE ${filter} ORDER BY ${spec.orderBy} `;
+    : `SELECT ${spec.columns} FROM (SELECT ${spec.key} FROM ${spec.keysFrom ?? spec.table} WHERE ${filter} ORDER BY ${spec.orderBy} `;
   const pageSql = `${keys}LIMIT $${limit} OFFSET $${limit + 1}) AS page JOIN ${spec.table} USING (${spec.key}) ORDER BY ${spec.orderBy}`;
   return { countSql, countParams, pageSql, pageParams: [...pageParams, spec.limit, spec.offset] };
 }

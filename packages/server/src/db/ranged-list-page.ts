@@ -22,7 +22,7 @@ export function projectInRange(projectId: string, range: DateRange): Condition[]
 
 /** One column of a sort key as the seek compares it; its value travels as text and is cast back. */
 export interface SeekColumn {
-  /** The column as the ORDER BY and the index name it (e.g. `created_at`, `user_key`). */
+  /** The column as the ORDER BY and the index name it (e.g. `created_at`, `name_key`). */
   column: string;
   /** An expression giving the row's value as text, exactly (timestamps to the microsecond). */
   text: string;
@@ -80,10 +80,14 @@ export function readCursor(cursor: string | undefined, offset: number, fingerpri
  * same direction), which the index of that sort answers as a range start. `$?` is one text[]
  * parameter, each element cast back to its column's type.
  */
-export function seekAfter(columns: readonly SeekColumn[], direction: 'ASC' | 'DESC', key: string[]): Condition {
+export function seekAfter(columns: readonly SeekColumn[], direction: 'ASC' | 'DESC', key: string[], leading = false): Condition {
   const left = columns.map((c) => c.column).join(', ');
   const right = columns.map((c, i) => `(($?::text[])[${i + 1}])::${c.cast}`).join(', ');
-  return { sql: `(${left}) ${direction === 'DESC' ? '<' : '>'} (${right})`, value: key };
+  const after = `(${left}) ${direction === 'DESC' ? '<' : '>'} (${right})`;
+  const first = columns[0] as SeekColumn;
+  // Implied by the row comparison; stated for a first column of another table (RangedSort.keysFrom).
+  const lead = leading ? `${first.column} ${direction === 'DESC' ? '<=' : '>='} (($?::text[])[1])::${first.cast} AND ` : '';
+  return { sql: `${lead}${after}`, value: key };
 }
 
 /** A sort of a ranged list: its columns in order, ending with created_at and the row's key. */
@@ -93,6 +97,14 @@ export interface RangedSort {
   reads: string;
   /** False when a column can be null (a row comparison skips nulls): such a sort pages by offset only. */
   seekable: boolean;
+  /**
+   * Where this sort's page keys are read from, when its first column comes from a table joined to
+   * the listed one (the devices' owner from project_users, docs/decisions/0046): a join the planner
+   * may drive from that table's index, walked in order. A seek then also bounds that column alone,
+   * which that index answers as its range start. The count, a page among few matches and the rows
+   * of the page's keys read the list's table as ever.
+   */
+  keysFrom?: string;
 }
 
 /** The paging part of a ranged list's query (the contract's sort, direction, offset, limit, cursor). */
@@ -157,7 +169,7 @@ export async function rangedListPage<T, S extends string = string>(
     limit: query.limit,
     offset: key ? 0 : query.offset,
     totalCap: TOTAL_CAP,
-    seek: key ? [seekAfter(order, direction, key)] : [],
+    seek: key ? [seekAfter(order, direction, key, sort.keysFrom !== undefined)] : [],
   };
   const { countSql, countParams } = listPageSql(base);
   const counted = Number((await db.query<{ total: number }>(countSql, countParams)).rows[0]?.total ?? 0);
@@ -166,7 +178,7 @@ export async function rangedListPage<T, S extends string = string>(
   if (!capped && query.offset >= total) return { total, totalCapped: false, list: [], nextCursor: null };
 
   const few = !capped && spec.filters.length > 0;
-  const { pageSql, pageParams } = listPageSql(few ? { ...base, matchColumns: sort.reads } : base);
+  const { pageSql, pageParams } = listPageSql(few ? { ...base, matchColumns: sort.reads } : { ...base, keysFrom: sort.keysFrom });
   const rows = (await db.query<T & { seekKey?: string[] }>(pageSql, pageParams)).rows;
   const last = rows.at(-1);
   const more = rows.length === query.limit && (capped || query.offset + query.limit < total);

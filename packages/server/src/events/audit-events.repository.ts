@@ -8,8 +8,18 @@ export interface NewAuditEvent {
   /** null: an event of no project (stored as ''). */
   projectId: string | null;
   createdAt: Date;
-  /** spec "userID": the end user's identity (their email) or the console account acting. */
+  /**
+   * spec "userID" as the event tells it (its webhook's `userID`): the end user's identity (their
+   * email) or the console account acting.
+   */
   userId: string | null;
+  /**
+   * Set when userId is an end user's identity (issue 35, docs/decisions/0046): the event stores
+   * their person's id (project_users.id, the sub) while they are a person of the project, else
+   * this — a keyed pseudonym of the identity (identityPseudonym) — so no event holds an address.
+   * Unset: userId is stored as is (the console account acting, an erasure's pseudonym).
+   */
+  unknownAs?: string;
   deviceName: string | null;
   /** spec §9 scopes for end-user events; `console` for console actions. */
   scope: string;
@@ -88,6 +98,11 @@ export async function insertAuditEvent(db: Db, e: NewAuditEvent, usage?: UsageHi
     JSON.stringify(e.details),
   ];
   const next = (value: unknown) => `$${params.push(value)}`;
+  // What user_id holds: the person's id when the identity is one of the project's people.
+  const userRef =
+    e.unknownAs !== undefined && e.userId !== null
+      ? `coalesce((SELECT u.id FROM project_users u WHERE u.project_id = $1 AND u.identity_key = $4), ${next(e.unknownAs)})`
+      : '$4';
   const effects: string[] = [];
   if (signedIn && e.projectId && e.userId) {
     effects.push('signed_in AS (UPDATE project_users SET last_sign_in_at = $2 WHERE project_id = $1 AND identity_key = $4)');
@@ -99,7 +114,7 @@ export async function insertAuditEvent(db: Db, e: NewAuditEvent, usage?: UsageHi
     const body = JSON.stringify({ type, timestamp: e.createdAt.toISOString(), data: webhookData(id, e) });
     effects.push(`webhook AS (
        INSERT INTO outbox_messages (project_id, kind, recipient, id, topic, payload, subject, created_at, status, next_attempt_at)
-       SELECT $1, ${next(WEBHOOK_KIND)}, w.id, ${next(`msg_${id}`)}, ${next(type)}, ${next(body)}, $4, $2, 'pending', $2
+       SELECT $1, ${next(WEBHOOK_KIND)}, w.id, ${next(`msg_${id}`)}, ${next(type)}, ${next(body)}, ${userRef}, $2, 'pending', $2
          FROM webhook_endpoints w WHERE w.project_id = $1 AND w.enabled AND ${next(type)} = ANY(w.event_types) RETURNING 1)`);
   }
   if (usage) {
@@ -120,7 +135,7 @@ export async function insertAuditEvent(db: Db, e: NewAuditEvent, usage?: UsageHi
     );
   }
   const event = `INSERT INTO audit_events (project_id, created_at, id, user_id, device_name, scope, event_status, ip, country, client_id, user_agent, details)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb)`;
+     VALUES ($1, $2, $3, ${userRef}, $5, $6, $7, $8, $9, $10, $11, $12::jsonb)`;
   if (effects.length === 0) {
     await db.query(event, params);
     return 0;
@@ -152,14 +167,15 @@ function webhookData(id: string, e: NewAuditEvent) {
 
 /**
  * Erasure (GDPR art. 17; docs/decisions/0038): the events that name the person keep happening but
- * name them by `pseudonym` — in the userID column and in any top-level detail that held their
- * identity or their id — with no address, user agent or device name, and no credential id of
- * theirs (`credentials`: a detail that named one is null). Rewritten through
- * audit_events_user_idx; answers how many.
+ * name them by `pseudonym` — in the userID column (which held their id, or the keyed pseudonym of
+ * their identity for what happened before they were a person: `refs`, docs/decisions/0046) and in
+ * any top-level detail that held their identity or their id — with no address, user agent or
+ * device name, and no credential id of theirs (`credentials`: a detail that named one is null).
+ * Rewritten through audit_events_user_idx; answers how many.
  */
 export async function pseudonymiseEventsOf(
   tx: Db,
-  e: { projectId: string; id: string; identity: string; pseudonym: string; credentials: readonly string[] },
+  e: { projectId: string; id: string; identity: string; refs: readonly string[]; pseudonym: string; credentials: readonly string[] },
 ): Promise<number> {
   const { rows } = await tx.query<{ n: number }>(
     `WITH renamed AS (UPDATE audit_events SET user_id = $3, ip = NULL, user_agent = NULL, device_name = NULL,
@@ -167,15 +183,26 @@ export async function pseudonymiseEventsOf(
                                                                  WHEN jsonb_typeof(v) = 'string' AND v #>> '{}' = ANY($5::text[]) THEN 'null'::jsonb
                                                                  ELSE v END), '{}'::jsonb)
                          FROM jsonb_each(details) AS d(k, v))
-      WHERE project_id = $1 AND user_id = $2 RETURNING 1)
+      WHERE project_id = $1 AND user_id = ANY($6::text[]) RETURNING 1)
      SELECT count(*)::int AS n FROM renamed`,
-    [e.projectId, e.identity, e.pseudonym, e.id, e.credentials],
+    [e.projectId, e.identity, e.pseudonym, e.id, e.credentials, e.refs],
   );
   return rows[0]?.n ?? 0;
 }
 
-/** Every audit event that names the user, oldest first, as the data export gives them (art. 15). */
-export async function eventsOfUser(db: Db, projectId: string, identity: string): Promise<Array<Record<string, unknown>>> {
+/**
+ * The events that name `identity` (as an earlier version stored an end user) name `pseudonym`
+ * instead (migration 0034, docs/decisions/0046); through audit_events_user_idx.
+ */
+export async function renameEventUser(tx: Db, e: { projectId: string; identity: string; pseudonym: string }): Promise<void> {
+  await tx.query('UPDATE audit_events SET user_id = $3 WHERE project_id = $1 AND user_id = $2', [e.projectId, e.identity, e.pseudonym]);
+}
+
+/**
+ * Every audit event that names the user, oldest first, as the data export gives them (art. 15):
+ * `refs` are what their events store (their id; the pseudonym of their identity, docs/decisions/0046).
+ */
+export async function eventsOfUser(db: Db, projectId: string, refs: readonly string[]): Promise<Array<Record<string, unknown>>> {
   const { rows } = await db.query<{
     created_at: Date;
     id: string;
@@ -189,8 +216,8 @@ export async function eventsOfUser(db: Db, projectId: string, identity: string):
     details: Record<string, unknown>;
   }>(
     `SELECT created_at, id, scope, event_status, device_name, ip, country, client_id, user_agent, details
-       FROM audit_events WHERE project_id = $1 AND user_id = $2 ORDER BY created_at, id`,
-    [projectId, identity],
+       FROM audit_events WHERE project_id = $1 AND user_id = ANY($2::text[]) ORDER BY created_at, id`,
+    [projectId, refs],
   );
   return rows.map((r) => ({
     createdAt: iso(r.created_at),

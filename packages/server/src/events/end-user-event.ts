@@ -1,5 +1,17 @@
 import type { AuditResult, Scope, UsageKey } from '@latchkey/domain';
+import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
+
+/**
+ * What an event stores for an identity that is no person of the project (a refusal, a code mailed
+ * to an unknown address; docs/decisions/0046): a keyed hash of it, never the address. `anon-` and
+ * 22 characters: never a sub (22 characters, randomToken(16)), an erasure's `deleted-…`, an email
+ * (no `@`) or a user id (alphanumeric, no `-`). The audit filter hashes what the admin types the
+ * same way, so the events are found by the address while the master key is the same.
+ */
+export function identityPseudonym(secretBox: SecretBox, projectId: string, identity: string): string {
+  return `anon-${secretBox.hmac('event-identity', `${projectId}\n${identity.toLowerCase()}`).slice(0, 22)}`;
+}
 
 /** Who caused an event, as the request shows it: the client address (TRUST_PROXY), its user agent, the application. */
 export interface EventOrigin {

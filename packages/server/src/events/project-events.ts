@@ -3,7 +3,7 @@ import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import type { CountryLookup } from '../geoip.ts';
 import { rateLimitKeyOf } from '../http/client-address.ts';
-import type { EndUserEvent, EventOrigin, IssuerEvents } from './end-user-event.ts';
+import { identityPseudonym, type EndUserEvent, type EventOrigin, type IssuerEvents } from './end-user-event.ts';
 import { hitAll } from '../db/rate-limits.repository.ts';
 import { insertAuditEvent } from './audit-events.repository.ts';
 import { countEvent, type Metrics } from '../http/metrics.ts';
@@ -43,6 +43,8 @@ export function projectEvents(deps: {
         projectId,
         createdAt: at,
         userId: event.userId,
+        // Stored as the person's id, or the identity's pseudonym (docs/decisions/0046).
+        ...(event.userId ? { unknownAs: identityPseudonym(secretBox, projectId, event.userId) } : {}),
         deviceName: event.deviceName ?? null,
         scope: event.scope,
         eventStatus: event.status,

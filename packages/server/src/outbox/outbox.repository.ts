@@ -222,6 +222,16 @@ export async function forgetSubject(tx: Db, s: { projectId: string; kind: string
   await tx.query('DELETE FROM outbox_messages WHERE project_id = $1 AND subject = $2 AND kind = $3', [s.projectId, s.subject, s.kind]);
 }
 
+/** A kind's messages about `from` are about `to` from now on (an identity named by its pseudonym, docs/decisions/0046). */
+export async function renameSubject(tx: Db, s: { projectId: string; kind: string; from: string; to: string }): Promise<void> {
+  await tx.query('UPDATE outbox_messages SET subject = $4 WHERE project_id = $1 AND subject = $2 AND kind = $3', [
+    s.projectId,
+    s.from,
+    s.kind,
+    s.to,
+  ]);
+}
+
 /** Every message to a recipient, pending or settled (the recipient is removed). */
 export async function forgetRecipient(tx: Db, r: { projectId: string; kind: string; recipient: string }): Promise<void> {
   await tx.query('DELETE FROM outbox_messages WHERE project_id = $1 AND kind = $2 AND recipient = $3', [r.projectId, r.kind, r.recipient]);

@@ -1,6 +1,6 @@
 import { deviceList, type DateRange, type DeviceFilter, type DeviceIdentity } from '@latchkey/domain';
 import type { Db } from '../db/db.ts';
-import { rangedListTable } from '../db/list-kit.ts';
+import { rangedListTable, type FilterCondition } from '../db/list-kit.ts';
 import { bind, type Condition } from '../db/list-page.ts';
 import { CREATED_AT_TEXT, type SeekColumn } from '../db/ranged-list-page.ts';
 import { iso } from '../db/rows.ts';
@@ -71,9 +71,8 @@ export async function insertDevice(
     Partial<Pick<Device, 'registeredWith' | 'rpId'>>,
 ): Promise<boolean> {
   const { rows } = await db.query<{ id: string }>(
-    // user_key: the owner's identity, kept on the device for the devices list (migration 0014).
-    `INSERT INTO devices (project_id, id, user_id, user_key, public_key, counter, transports, name, ip, country, registered_with, created_at, rp_id)
-     SELECT $1, $2, $3, coalesce(u.email, u.username), $4, $5, $6, $7, $8, $9, $10, $11, $12
+    `INSERT INTO devices (project_id, id, user_id, public_key, counter, transports, name, ip, country, registered_with, created_at, rp_id)
+     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12
        FROM project_users u WHERE u.project_id = $1 AND u.id = $3
      ON CONFLICT (project_id, id) DO NOTHING RETURNING id`,
     [
@@ -191,26 +190,53 @@ export const deviceFromRow = (r: DeviceRow): DeviceIdentity => ({
 });
 
 /**
- * Each sort is the column order of one index of migration 0014 (project_id, …, created_at, id),
- * read forwards or backwards. ip can be null, so its pages go by offset only. userId is stored
- * lower-case (user_key), names have a lower-cased key (name_key).
+ * The devices with their owner's identity (owner_key: project_users.identity_key, byte-order,
+ * lower-case), which is stored once, with the person (docs/decisions/0046): read by the person's
+ * key for each row that asks for it (a page's rows, a few matches sorted by owner), never for a
+ * statement that does not (the totals, the other sorts' keys).
  */
-/** The columns of a device as the domain's DeviceIdentity reads them (deviceFromRow). */
-export const DEVICE_COLUMNS = `id AS "mpinId", user_key AS "userId", name AS "deviceName", ip, country, created_at AS "createdAt",
+const DEVICES_WITH_OWNER = `(SELECT d.*, (SELECT u.identity_key FROM project_users u WHERE u.project_id = d.project_id AND u.id = d.user_id) AS owner_key
+    FROM devices d) AS devices`;
+
+/**
+ * The sort by owner walks the owners in order (project_users_identity_idx) and reaches each one's
+ * devices by devices_user_idx (project_id, user_id, created_at, id), ordered by creation within the
+ * owner (an incremental sort: an identity is one person's).
+ */
+const DEVICES_BY_OWNER = `(SELECT d.*, u.identity_key AS owner_key
+    FROM project_users u JOIN devices d ON d.project_id = u.project_id AND d.user_id = u.id) AS devices`;
+
+/**
+ * The owner filter (spec §7: the whole identity, any case): the devices of the person with that
+ * identity, by devices_user_idx; the person is read once (an InitPlan).
+ */
+const ownerFilter: FilterCondition = (text, projectId) => ({
+  sql: `user_id = (SELECT u.id FROM project_users u WHERE u.project_id = ($?::text[])[1] AND u.identity_key = ($?::text[])[2])`,
+  value: [projectId, text.toLowerCase()],
+});
+
+/** The columns of a device as the domain's DeviceIdentity reads them (deviceFromRow), from DEVICES_WITH_OWNER. */
+export const DEVICE_COLUMNS = `id AS "mpinId", owner_key AS "userId", name AS "deviceName", ip, country, created_at AS "createdAt",
     last_used_at AS "lastUsedAt", revoked, revoked_at AS "revokedAt"`;
 
+/**
+ * Each sort is the column order of one index (migration 0014's (project_id, …, created_at, id)),
+ * read forwards or backwards; by owner, DEVICES_BY_OWNER. ip can be null, so its pages go by offset
+ * only. Names have a lower-cased key (name_key).
+ */
 export const devicesTable = rangedListTable(deviceList, {
-  table: 'devices',
+  table: DEVICES_WITH_OWNER,
   key: 'project_id, id',
   select: DEVICE_COLUMNS,
   fromRow: deviceFromRow,
-  filters: { userId: 'user_key', deviceName: 'name_key', ip: 'ip COLLATE "C"', revoked: 'revoked' },
+  filters: { userId: ownerFilter, deviceName: 'name_key', ip: 'ip COLLATE "C"', revoked: 'revoked' },
   sorts: {
     createdAt: { columns: [CREATED, ID], reads: 'project_id, id, created_at', seekable: true },
     userId: {
-      columns: [{ column: 'user_key', text: 'user_key', cast: 'text' }, CREATED, ID],
-      reads: 'project_id, id, user_key, created_at',
+      columns: [{ column: 'owner_key', text: 'owner_key', cast: 'text' }, CREATED, ID],
+      reads: 'project_id, id, owner_key, created_at',
       seekable: true,
+      keysFrom: DEVICES_BY_OWNER,
     },
     deviceName: {
       columns: [{ column: 'name_key', text: 'name_key', cast: 'text' }, CREATED, ID],
@@ -229,7 +255,7 @@ export const devicesTable = rangedListTable(deviceList, {
 /** Every passkey of the user, newest first (devices_user_idx; a person has a handful). */
 export async function devicesOfUser(db: Db, projectId: string, userId: string): Promise<DeviceIdentity[]> {
   const { rows } = await db.query<DeviceRow>(
-    `SELECT ${DEVICE_COLUMNS} FROM devices WHERE project_id = $1 AND user_id = $2 ORDER BY created_at DESC, id DESC`,
+    `SELECT ${DEVICE_COLUMNS} FROM ${DEVICES_WITH_OWNER} WHERE project_id = $1 AND user_id = $2 ORDER BY created_at DESC, id DESC`,
     [projectId, userId],
   );
   return rows.map(deviceFromRow);
@@ -244,7 +270,7 @@ function activeMatching(projectId: string, range: DateRange, filter: DeviceFilte
 export async function countActiveMatching(db: Db, projectId: string, range: DateRange, filter: DeviceFilter): Promise<number> {
   const params: unknown[] = [];
   const where = bind(activeMatching(projectId, range, filter), params);
-  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM devices WHERE ${where}`, params);
+  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${DEVICES_WITH_OWNER} WHERE ${where}`, params);
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -253,6 +279,6 @@ export async function activeMatchingIds(db: Db, projectId: string, range: DateRa
   const params: unknown[] = [];
   const where = bind(activeMatching(projectId, range, filter), params);
   params.push(limit);
-  const { rows } = await db.query<{ id: string }>(`SELECT id FROM devices WHERE ${where} ORDER BY created_at, id LIMIT $${params.length}`, params);
+  const { rows } = await db.query<{ id: string }>(`SELECT id FROM ${DEVICES_WITH_OWNER} WHERE ${where} ORDER BY created_at, id LIMIT $${params.length}`, params);
   return rows.map((r) => r.id);
 }

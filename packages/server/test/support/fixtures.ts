@@ -175,3 +175,9 @@ export function serviceAccountKey(projectId = 'latchkey-push-test', label = 'one
     token_uri: 'https://oauth2.googleapis.com/token',
   });
 }
+
+/** The person's id (project_users.id, the sub) of an identity: what their events store (docs/decisions/0046). */
+export async function personOf(db: Db, projectId: string, identity: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM project_users WHERE project_id = $1 AND identity_key = $2', [projectId, identity]);
+  return rows[0]?.id;
+}

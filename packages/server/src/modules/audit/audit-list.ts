@@ -1,7 +1,9 @@
 import { auditList, type AuditEvent } from '@latchkey/domain';
 import type { Clock } from '../../clock.ts';
+import type { SecretBox } from '../../crypto.ts';
 import type { Db } from '../../db/db.ts';
-import { rangedListTable } from '../../db/list-kit.ts';
+import { rangedListTable, type FilterCondition } from '../../db/list-kit.ts';
+import { identityPseudonym } from '../../events/end-user-event.ts';
 import { rangedListService } from '../../http/list-service.ts';
 import { CREATED_AT_TEXT, type SeekColumn } from '../../db/ranged-list-page.ts';
 import { iso } from '../../db/rows.ts';
@@ -20,26 +22,50 @@ type AuditRow = Omit<AuditEvent, 'createdAt'> & { createdAt: Date };
 const auditEventFromRow = (r: AuditRow): AuditEvent => ({ ...r, createdAt: iso(r.createdAt) });
 
 /**
+ * The event's userID as the API shows it (docs/decisions/0046): an end user's event stores their id
+ * (the sub), shown as their identity while they are a person of the project — one primary-key read
+ * per row answered, never per row matched; anything else (a pseudonym, a console account) as stored.
+ */
+const USER_ID_SHOWN = `coalesce((SELECT u.identity_key COLLATE "default" FROM project_users u
+    WHERE u.project_id = audit_events.project_id AND u.id = audit_events.user_id), audit_events.user_id)`;
+
+/**
+ * The userId filter (spec §7: the whole identity or account, any case): the events of the person
+ * with that identity (their id), those of it before it was a person's or of no person (its
+ * pseudonym), a console account's (stored lower-case) and a sub or pseudonym typed as it is stored.
+ * One `= ANY` of audit_events_user_idx; the person is read once (an InitPlan), not per event.
+ */
+const userFilter =
+  (secretBox: SecretBox): FilterCondition =>
+  (text, projectId) => ({
+    sql: `user_id = ANY(($?::text[])[1:3] || ARRAY(SELECT u.id::text FROM project_users u
+            WHERE u.project_id = ($?::text[])[4] AND u.identity_key = ($?::text[])[2]))`,
+    value: [text, text.toLowerCase(), identityPseudonym(secretBox, projectId, text), projectId],
+  });
+
+/**
  * Each sort is the column order of one index (the key, or migration 0014's (project_id, …,
  * created_at, id) on every partition), read forwards or backwards. userID and device name can be
- * null (console actions of no device), so those sorts page by offset only. id is a uuid, read as
- * its text form by both drivers; not cast in the SELECT, so ORDER BY id stays the key's order.
+ * null (console actions of no device), so those sorts page by offset only; userID sorts by what
+ * is stored (a person's id groups their events; docs/decisions/0046). id is a uuid, read as its
+ * text form by both drivers; not cast in the SELECT, so ORDER BY id stays the key's order.
  */
-export const auditTable = rangedListTable(auditList, {
-  table: 'audit_events',
-  key: KEY,
-  select: `id, created_at AS "createdAt", user_id AS "userID", device_name AS "deviceName", scope,
+export const auditTableFor = (secretBox: SecretBox) =>
+  rangedListTable(auditList, {
+    table: 'audit_events',
+    key: KEY,
+    select: `id, created_at AS "createdAt", ${USER_ID_SHOWN} AS "userID", device_name AS "deviceName", scope,
     event_status AS "eventStatus", ip, country, client_id AS "clientId", user_agent AS "userAgent", details`,
-  fromRow: auditEventFromRow,
-  filters: { userId: 'user_id', deviceName: 'device_key', scope: 'scope', result: 'event_status', country: 'country' },
-  sorts: {
-    createdAt: { columns: [CREATED, ID], reads: KEY, seekable: true },
-    userId: { columns: [{ column: 'user_id', text: 'user_id', cast: 'text' }, CREATED, ID], reads: `${KEY}, user_id`, seekable: false },
-    deviceName: { columns: [{ column: 'device_key', text: 'device_key', cast: 'text' }, CREATED, ID], reads: `${KEY}, device_key`, seekable: false },
-    scope: { columns: [{ column: 'scope', text: 'scope', cast: 'text' }, CREATED, ID], reads: `${KEY}, scope`, seekable: true },
-    result: { columns: [{ column: 'event_status', text: 'event_status', cast: 'text' }, CREATED, ID], reads: `${KEY}, event_status`, seekable: true },
-  },
-});
+    fromRow: auditEventFromRow,
+    filters: { userId: userFilter(secretBox), deviceName: 'device_key', scope: 'scope', result: 'event_status', country: 'country' },
+    sorts: {
+      createdAt: { columns: [CREATED, ID], reads: KEY, seekable: true },
+      userId: { columns: [{ column: 'user_id', text: 'user_id', cast: 'text' }, CREATED, ID], reads: `${KEY}, user_id`, seekable: false },
+      deviceName: { columns: [{ column: 'device_key', text: 'device_key', cast: 'text' }, CREATED, ID], reads: `${KEY}, device_key`, seekable: false },
+      scope: { columns: [{ column: 'scope', text: 'scope', cast: 'text' }, CREATED, ID], reads: `${KEY}, scope`, seekable: true },
+      result: { columns: [{ column: 'event_status', text: 'event_status', cast: 'text' }, CREATED, ID], reads: `${KEY}, event_status`, seekable: true },
+    },
+  });
 
 /** The CSV export's columns (docs/decisions/0019 "Export"): the list's, the rest of the event, details as JSON, the id last. */
 export const AUDIT_CSV = [
@@ -56,5 +82,6 @@ export const AUDIT_CSV = [
   'id',
 ] as const;
 
-export const createAuditListService = (deps: { db: Db; clock: Clock }) => rangedListService(auditTable, deps, { name: 'audit', csv: AUDIT_CSV });
+export const createAuditListService = (deps: { db: Db; clock: Clock; secretBox: SecretBox }) =>
+  rangedListService(auditTableFor(deps.secretBox), deps, { name: 'audit', csv: AUDIT_CSV });
 export type AuditListService = ReturnType<typeof createAuditListService>;

@@ -4,7 +4,7 @@ import { createAuditListService } from './audit-list.ts';
 
 /** spec §7 "Audit": read from the replica when there is one (docs/decisions/0035). */
 export default apiModule(auditApi, {
-  services: ({ readDb, clock }) => createAuditListService({ db: readDb, clock }),
+  services: ({ readDb, clock, secretBox }) => createAuditListService({ db: readDb, clock, secretBox }),
   endpoints: (auditList) => ({
     listAuditEvents: async ({ params, query }) => auditList.list(params.project, query),
     exportAuditEvents: async ({ params, query }) => auditList.export(params.project, query),

@@ -46,6 +46,9 @@ export function createAuditHook(clock: Clock, options: { countries?: () => Count
       projectId: entry.projectId,
       createdAt: clock.now(),
       userId: subject ? subject.userId : (actor.email ?? actor.accountId),
+      // An end user the action is about is stored by their id while they are a person of the project
+      // (docs/decisions/0046); the acting account (staff, not an end user) as its email or id.
+      ...(subject?.userId ? { unknownAs: subject.userId } : {}),
       deviceName: subject?.deviceName ?? null,
       scope: 'console',
       eventStatus: entry.result,

@@ -2,6 +2,7 @@ import type { EndUserErased } from '@latchkey/domain';
 import type { Db } from '../../db/db.ts';
 import type { Actor } from '../../http/actor.ts';
 import { pseudonymiseEventsOf } from '../../events/audit-events.repository.ts';
+import { identityPseudonym } from '../../events/end-user-event.ts';
 import { deleteLoginCodesOf } from '../../oidc/login-codes.repository.ts';
 import { userDevices } from '../../people/devices.repository.ts';
 import { deleteEndUser } from '../../people/end-users.repository.ts';
@@ -17,12 +18,17 @@ import { lockUser, type EndUsersServiceDeps } from './end-user-changes.ts';
  * (foreign keys). Usage counts are not touched. Each table's owner does its part; answers how many
  * events were pseudonymised.
  */
-async function eraseTraces(tx: Db, e: { projectId: string; id: string; identity: string; pseudonym: string }): Promise<number> {
+async function eraseTraces(
+  tx: Db,
+  e: { projectId: string; id: string; identity: string; identityPseudonym: string; pseudonym: string },
+): Promise<number> {
+  // What their events and messages store: their id, or their identity's pseudonym (docs/decisions/0046).
+  const refs = [e.id, e.identityPseudonym];
   await deleteLoginCodesOf(tx, e.projectId, e.identity);
   await deleteVerificationsOf(tx, e.projectId, e.identity);
-  await deleteMessagesOf(tx, e.projectId, e.identity);
+  await deleteMessagesOf(tx, e.projectId, refs, e.identity);
   const credentials = (await userDevices(tx, e.projectId, e.id)).map((d) => d.id);
-  const events = await pseudonymiseEventsOf(tx, { ...e, credentials });
+  const events = await pseudonymiseEventsOf(tx, { ...e, refs, credentials });
   await deleteEndUser(tx, e.projectId, e.id);
   return events;
 }
@@ -40,7 +46,13 @@ export function createEndUserErasure({ db, clock, audit, secretBox, logoutNotice
       const answer = await db.transaction(async (tx) => {
         const user = await lockUser(tx, projectId, userId);
         const ended = await cutOff(tx, secretBox, { projectId, userId, cause: 'user_deleted', now: clock.now() });
-        const events = await eraseTraces(tx, { projectId, id: userId, identity: user.identity, pseudonym });
+        const events = await eraseTraces(tx, {
+          projectId,
+          id: userId,
+          identity: user.identity,
+          identityPseudonym: identityPseudonym(secretBox, projectId, user.identity),
+          pseudonym,
+        });
         await audit(tx, {
           actor,
           action: 'user.delete',

@@ -5,6 +5,7 @@ import type { Db } from '../../db/db.ts';
 import { iso } from '../../db/rows.ts';
 import { notFound } from '../../errors.ts';
 import { eventsOfUser } from '../../events/audit-events.repository.ts';
+import { identityPseudonym } from '../../events/end-user-event.ts';
 import { oidcRefs, sessionsOfUser } from '../../oidc/payloads.repository.ts';
 import { devicesOfUser } from '../../people/devices.repository.ts';
 import { findEndUser } from '../../people/end-users.repository.ts';
@@ -50,7 +51,8 @@ export function createEndUserReads({ db, clock, secretBox }: { db: Db; clock: Cl
         user,
         devices,
         sessions: await sessionsAnswer(db, projectId, userId, devices),
-        events: await eventsOfUser(db, projectId, user.identity),
+        // Their events name them by id, or by their identity's pseudonym before they were a person (docs/decisions/0046).
+        events: await eventsOfUser(db, projectId, [userId, identityPseudonym(secretBox, projectId, user.identity)]),
       };
     },
   };

@@ -73,8 +73,13 @@ const ACCOUNT_COLUMNS = `'account' AS kind, a.id, coalesce(a.email, a.name) AS t
   (a.id IN ($text, $lower) OR a.sort_key = $lower) AS exact, a.email, a.is_service_account AS "serviceAccount", a.active`;
 const USER_COLUMNS = `'user' AS kind, u.id, u.project_id AS "projectId", u.identity_key AS title, NULL AS detail,
   (u.id = $text OR u.identity_key = $lower) AS exact, u.identity_key AS identity, u.blocked_at IS NOT NULL AS blocked`;
-const DEVICE_COLUMNS = `'device' AS kind, d.id, d.project_id AS "projectId", d.name AS title, d.user_key AS detail,
-  (d.id = $text OR d.user_key = $lower) AS exact, d.user_key AS "userId", d.name AS "deviceName", d.revoked, d.created_at AS "createdAt"`;
+// The owner's identity is the person's (docs/decisions/0046): a device is found by it through project_users.
+const DEVICE_OWNER = '(SELECT o.identity_key FROM project_users o WHERE o.project_id = d.project_id AND o.id = d.user_id)';
+const deviceColumns = (owner: string) => `'device' AS kind, d.id, d.project_id AS "projectId", d.name AS title, ${owner} AS detail,
+  (d.id = $text OR ${owner} = $lower) AS exact, ${owner} AS "userId", d.name AS "deviceName", d.revoked, d.created_at AS "createdAt"`;
+// An event's user as the audit log shows it: the person's identity while they exist (docs/decisions/0046).
+const EVENT_USER = `coalesce((SELECT o.identity_key COLLATE "default" FROM project_users o WHERE o.project_id = e.project_id AND o.id = e.user_id), e.user_id)`;
+const OWNED_DEVICES = `SELECT ${deviceColumns('u.identity_key')} FROM project_users u JOIN devices d ON d.project_id = u.project_id AND d.user_id = u.id`;
 
 /** The statement of each kind, or null when `q` cannot be one (an audit event's id is a UUID). */
 const STATEMENTS: Record<SearchKind, (t: SearchTerms, reach: SearchReach) => string | null> = {
@@ -144,17 +149,18 @@ const STATEMENTS: Record<SearchKind, (t: SearchTerms, reach: SearchReach) => str
         `SELECT ${USER_COLUMNS} FROM project_users u WHERE u.identity_key LIKE $prefix ORDER BY u.identity_key, u.created_at, u.id`,
       ),
     ]),
-  // Its mpinId, or its owner's identity or the start of it (user_key is byte-order, lower-case).
+  // Its mpinId, or its owner's identity or the start of it (identity_key is byte-order, lower-case):
+  // the owners' index walked in order, each one's devices by devices_user_idx.
   device: (t, reach) =>
     withProject([
-      `SELECT ${DEVICE_COLUMNS} FROM devices d WHERE d.id = $text AND ${reachOf(reach, 'd.project_id')}`,
+      `SELECT ${deviceColumns(DEVICE_OWNER)} FROM devices d WHERE d.id = $text AND ${reachOf(reach, 'd.project_id')}`,
       startsWith(
         reach,
         t.current,
         'm."userId", m."createdAt", m.id',
         (project) =>
-          `SELECT ${DEVICE_COLUMNS} FROM devices d WHERE d.project_id = ${project} AND d.user_key LIKE $prefix ORDER BY d.user_key, d.created_at, d.id`,
-        `SELECT ${DEVICE_COLUMNS} FROM devices d WHERE d.user_key LIKE $prefix ORDER BY d.user_key, d.created_at, d.id`,
+          `${OWNED_DEVICES} WHERE u.project_id = ${project} AND u.identity_key LIKE $prefix ORDER BY u.identity_key, d.created_at, d.id`,
+        `${OWNED_DEVICES} WHERE u.identity_key LIKE $prefix ORDER BY u.identity_key, d.created_at, d.id`,
       ),
     ]),
   // Its id (a UUID): one seek of audit_events_id_idx per monthly partition.
@@ -162,7 +168,7 @@ const STATEMENTS: Record<SearchKind, (t: SearchTerms, reach: SearchReach) => str
     UUID.test(t.lower)
       ? withProject([
           `SELECT 'audit' AS kind, e.id::text AS id, e.project_id AS "projectId", coalesce(e.details->>'action', e.scope) AS title,
-                  e.user_id AS detail, true AS exact, e.created_at AS "createdAt", e.user_id AS "userId", e.scope,
+                  ${EVENT_USER} AS detail, true AS exact, e.created_at AS "createdAt", ${EVENT_USER} AS "userId", e.scope,
                   e.event_status AS "eventStatus", e.details->>'action' AS action
              FROM audit_events e WHERE e.id = $lower::uuid AND ${reachOf(reach, 'e.project_id')}`,
         ])

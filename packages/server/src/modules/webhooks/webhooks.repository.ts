@@ -208,9 +208,13 @@ export async function insertMessage(
   return fromMessage(queued as OutboxMessage);
 }
 
-/** Erasure (docs/decisions/0038): every message that names the person goes, pending or sent. */
-export async function deleteMessagesOf(tx: Db, projectId: string, identity: string): Promise<void> {
-  await forgetSubject(tx, { projectId, kind: WEBHOOK_KIND, subject: identity });
+/**
+ * Erasure (docs/decisions/0038): every message that names the person goes, pending or sent. `refs`:
+ * what a message's subject holds of them (their id, their identity's pseudonym; docs/decisions/0046)
+ * and, in the previous version's table, their identity.
+ */
+export async function deleteMessagesOf(tx: Db, projectId: string, refs: readonly string[], identity: string): Promise<void> {
+  for (const subject of refs) await forgetSubject(tx, { projectId, kind: WEBHOOK_KIND, subject });
   await tx.query('DELETE FROM webhook_messages WHERE project_id = $1 AND subject = $2', [projectId, identity]);
 }
 

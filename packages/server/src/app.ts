@@ -45,6 +45,7 @@ import { webhookKind } from './modules/webhooks/webhook-delivery.ts';
 import { WEBHOOK_KIND } from './events/audit-events.repository.ts';
 import { createOutbox, type Outbox } from './outbox/outbox.ts';
 import { sealStoredPushKeys } from './modules/projects/push-keys.ts';
+import { scrubErasures } from './people/erasure-scrub.ts';
 import { pseudonymiseLegacyIdentities } from './people/legacy-identities.ts';
 import { serviceTokenAuthenticator } from './modules/accounts/service-token-auth.ts';
 import { openIdSignInProvider } from './modules/session/sign-in-provider.ts';
@@ -339,6 +340,8 @@ function startHousekeeping(
       await ensureEventPartitions(db, clock.now(), config.eventRetentionMonths);
       await deleteEndedRegistrationCodes(db, clock.now());
       await outbox.housekeeping();
+      // After the sweeps above, so what they deleted goes from the files too (docs/decisions/0046).
+      await scrubErasures(db);
     })().catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_EVERY_MS);
   housekeeping.unref();

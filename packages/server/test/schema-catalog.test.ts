@@ -34,6 +34,8 @@ const DISTRIBUTED: Record<string, string> = {
   login_codes: 'issuer',
   // Migration 0034's identities of no person, until the start-up pseudonymises them (docs/decisions/0046).
   event_identities_to_pseudonymise: 'project_id',
+  // Erasures waiting for the scrub of the tables that held the person (docs/decisions/0046).
+  erasure_scrubs: 'project_id',
 };
 const REFERENCE = [
   'accounts',

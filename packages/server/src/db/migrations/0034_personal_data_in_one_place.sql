@@ -56,3 +56,11 @@ ALTER TABLE project_users ALTER COLUMN username SET STATISTICS 0;
 ALTER TABLE project_users ALTER COLUMN identity_key SET STATISTICS 0;
 ALTER TABLE login_codes ALTER COLUMN email SET STATISTICS 0;
 ALTER TABLE identity_verifications ALTER COLUMN identity SET STATISTICS 0;
+
+-- Erasure deletes the person's row and rewrites their traces; the old row versions and index entries
+-- stay in the data files until their space is reused. Each erasure asks for a scrub here; the
+-- housekeeping rewrites the tables that held the person (people/erasure-scrub.ts) when any is asked.
+CREATE TABLE erasure_scrubs (
+  project_id text NOT NULL,
+  erased_at  timestamptz NOT NULL
+);

@@ -6,6 +6,7 @@ import { identityPseudonym } from '../../events/end-user-event.ts';
 import { deleteLoginCodesOf } from '../../oidc/login-codes.repository.ts';
 import { userDevices } from '../../people/devices.repository.ts';
 import { deleteEndUser } from '../../people/end-users.repository.ts';
+import { requestScrub } from '../../people/erasure-scrub.ts';
 import { deleteVerificationsOf } from '../../people/identity-verifications.repository.ts';
 import { cutOff } from '../../people/revocation.ts';
 import { deleteMessagesOf } from '../webhooks/webhooks.repository.ts';
@@ -46,6 +47,7 @@ export function createEndUserErasure({ db, clock, audit, secretBox, logoutNotice
       const answer = await db.transaction(async (tx) => {
         const user = await lockUser(tx, projectId, userId);
         const ended = await cutOff(tx, secretBox, { projectId, userId, cause: 'user_deleted', now: clock.now() });
+        await requestScrub(tx, projectId, clock.now());
         const events = await eraseTraces(tx, {
           projectId,
           id: userId,

@@ -45,7 +45,7 @@ import { webhookKind } from './modules/webhooks/webhook-delivery.ts';
 import { WEBHOOK_KIND } from './events/audit-events.repository.ts';
 import { createOutbox, type Outbox } from './outbox/outbox.ts';
 import { sealStoredPushKeys } from './modules/projects/push-keys.ts';
-import { scrubErasures } from './people/erasure-scrub.ts';
+import { erasureScrubber } from './people/erasure-scrub.ts';
 import { pseudonymiseLegacyIdentities } from './people/legacy-identities.ts';
 import { serviceTokenAuthenticator } from './modules/accounts/service-token-auth.ts';
 import { openIdSignInProvider } from './modules/session/sign-in-provider.ts';
@@ -329,6 +329,7 @@ function startHousekeeping(
   p: { config: Config; db: Db; clock: Clock; mailer: Mailer; secretBox: SecretBox; sessions: { purgeExpired(): Promise<void> }; outbox: Outbox },
 ): void {
   const { config, db, clock, mailer, secretBox, sessions, outbox } = p;
+  const scrub = erasureScrubber(db, () => clock.now());
   const housekeeping = setInterval(() => {
     void (async () => {
       await sessions.purgeExpired();
@@ -341,7 +342,7 @@ function startHousekeeping(
       await deleteEndedRegistrationCodes(db, clock.now());
       await outbox.housekeeping();
       // After the sweeps above, so what they deleted goes from the files too (docs/decisions/0046).
-      await scrubErasures(db);
+      await scrub();
     })().catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_EVERY_MS);
   housekeeping.unref();

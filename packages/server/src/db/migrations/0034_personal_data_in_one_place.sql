@@ -60,7 +60,9 @@ ALTER TABLE identity_verifications ALTER COLUMN identity SET STATISTICS 0;
 -- Erasure deletes the person's row and rewrites their traces; the old row versions and index entries
 -- stay in the data files until their space is reused. Each erasure asks for a scrub here; the
 -- housekeeping rewrites the tables that held the person (people/erasure-scrub.ts) when any is asked.
+-- Two erasures of a project at the same instant share a request.
 CREATE TABLE erasure_scrubs (
   project_id text NOT NULL,
-  erased_at  timestamptz NOT NULL
+  erased_at  timestamptz NOT NULL,
+  PRIMARY KEY (project_id, erased_at)
 );

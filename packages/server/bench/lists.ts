@@ -395,7 +395,8 @@ function keycloakSql(c: Case, now: Date): Array<{ sql: string; params: unknown[]
     where.push(sql.replace('$?', `$${params.length}`));
   };
   // Events name a person by id (docs/decisions/0046), as Keycloak's name the user by id: the person's id of the identity.
-  if (q.userId) add("user_id = coalesce((SELECT u.id FROM project_users u WHERE u.project_id = $1 AND u.identity_key = $?), '')", q.userId.toLowerCase());
+  if (q.userId)
+    add("user_id = coalesce((SELECT u.id FROM project_users u WHERE u.project_id = $1 AND u.identity_key = $?), '')", q.userId.toLowerCase());
   if (q.deviceName) add('lower(device_name) LIKE $?', `${q.deviceName.toLowerCase()}%`);
   if (q.scope) add('scope = $?', q.scope);
   if (q.result) add('event_status = $?', q.result);

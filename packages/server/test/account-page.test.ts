@@ -107,7 +107,12 @@ describeWithDatabase('the account page at a project’s issuer', (t) => {
     expect(page.text).toContain('This account page');
     // The sign-in was the project's: a passkey sign-in event, with the account page as its client.
     const signIns = await eventsOf(p.projectId, 'sign_in');
-    expect(signIns.at(-1)).toMatchObject({ event_status: 'success', user_id: await personOf(t.db, p.projectId, email), client_id: 'latchkey-account', details: { method: 'passkey' } });
+    expect(signIns.at(-1)).toMatchObject({
+      event_status: 'success',
+      user_id: await personOf(t.db, p.projectId, email),
+      client_id: 'latchkey-account',
+      details: { method: 'passkey' },
+    });
     // The page's code was taken by the page: none is left to exchange.
     expect(await codes()).toBe(codesBefore);
     // Opened again, the page needs no second sign-in; it speaks the browser's language (en, fr, ro).
@@ -208,7 +213,10 @@ describeWithDatabase('the account page at a project’s issuer', (t) => {
     expect(done.text).toContain('You were signed out everywhere else.');
     expect(done.text).toContain('You are not signed in anywhere else.');
     expect((await there.get(accountUrl(p))).status).toBe(303);
-    expect((await eventsOf(p.projectId, 'sign_out')).at(-1)).toMatchObject({ user_id: await personOf(t.db, p.projectId, email), details: { sessions: 'others', sessionsEnded: 2 } });
+    expect((await eventsOf(p.projectId, 'sign_out')).at(-1)).toMatchObject({
+      user_id: await personOf(t.db, p.projectId, email),
+      details: { sessions: 'others', sessionsEnded: 2 },
+    });
 
     const out = formNamed(done, 'Sign out here');
     const signedOut = await here.request(out.action, { form: { ...out.fields } });

@@ -224,12 +224,7 @@ export async function forgetSubject(tx: Db, s: { projectId: string; kind: string
 
 /** A kind's messages about `from` are about `to` from now on (an identity named by its pseudonym, docs/decisions/0046). */
 export async function renameSubject(tx: Db, s: { projectId: string; kind: string; from: string; to: string }): Promise<void> {
-  await tx.query('UPDATE outbox_messages SET subject = $4 WHERE project_id = $1 AND subject = $2 AND kind = $3', [
-    s.projectId,
-    s.from,
-    s.kind,
-    s.to,
-  ]);
+  await tx.query('UPDATE outbox_messages SET subject = $4 WHERE project_id = $1 AND subject = $2 AND kind = $3', [s.projectId, s.from, s.kind, s.to]);
 }
 
 /** Every message to a recipient, pending or settled (the recipient is removed). */

@@ -279,6 +279,9 @@ export async function activeMatchingIds(db: Db, projectId: string, range: DateRa
   const params: unknown[] = [];
   const where = bind(activeMatching(projectId, range, filter), params);
   params.push(limit);
-  const { rows } = await db.query<{ id: string }>(`SELECT id FROM ${DEVICES_WITH_OWNER} WHERE ${where} ORDER BY created_at, id LIMIT $${params.length}`, params);
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT id FROM ${DEVICES_WITH_OWNER} WHERE ${where} ORDER BY created_at, id LIMIT $${params.length}`,
+    params,
+  );
   return rows.map((r) => r.id);
 }

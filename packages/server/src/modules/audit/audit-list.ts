@@ -61,9 +61,17 @@ export const auditTableFor = (secretBox: SecretBox) =>
     sorts: {
       createdAt: { columns: [CREATED, ID], reads: KEY, seekable: true },
       userId: { columns: [{ column: 'user_id', text: 'user_id', cast: 'text' }, CREATED, ID], reads: `${KEY}, user_id`, seekable: false },
-      deviceName: { columns: [{ column: 'device_key', text: 'device_key', cast: 'text' }, CREATED, ID], reads: `${KEY}, device_key`, seekable: false },
+      deviceName: {
+        columns: [{ column: 'device_key', text: 'device_key', cast: 'text' }, CREATED, ID],
+        reads: `${KEY}, device_key`,
+        seekable: false,
+      },
       scope: { columns: [{ column: 'scope', text: 'scope', cast: 'text' }, CREATED, ID], reads: `${KEY}, scope`, seekable: true },
-      result: { columns: [{ column: 'event_status', text: 'event_status', cast: 'text' }, CREATED, ID], reads: `${KEY}, event_status`, seekable: true },
+      result: {
+        columns: [{ column: 'event_status', text: 'event_status', cast: 'text' }, CREATED, ID],
+        reads: `${KEY}, event_status`,
+        seekable: true,
+      },
     },
   });
 

@@ -158,8 +158,7 @@ const STATEMENTS: Record<SearchKind, (t: SearchTerms, reach: SearchReach) => str
         reach,
         t.current,
         'm."userId", m."createdAt", m.id',
-        (project) =>
-          `${OWNED_DEVICES} WHERE u.project_id = ${project} AND u.identity_key LIKE $prefix ORDER BY u.identity_key, d.created_at, d.id`,
+        (project) => `${OWNED_DEVICES} WHERE u.project_id = ${project} AND u.identity_key LIKE $prefix ORDER BY u.identity_key, d.created_at, d.id`,
         `${OWNED_DEVICES} WHERE u.identity_key LIKE $prefix ORDER BY u.identity_key, d.created_at, d.id`,
       ),
     ]),

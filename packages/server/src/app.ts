@@ -112,6 +112,15 @@ export const DRAIN_MS = 10_000;
 
 const HOUSEKEEPING_EVERY_MS = 10 * 60 * 1000;
 
+/** What start-up does to the stored data before serving: what a migration could not do, and what must exist ahead. */
+async function upgradeStoredData(app: FastifyInstance, d: { db: Db; secretBox: SecretBox; clock: Clock; config: Config }): Promise<void> {
+  await sealStoredPushKeys(d.db, d.secretBox, app.log);
+  // What migration 0034 could not hash: identities of no person, named by their pseudonym (docs/decisions/0046).
+  await pseudonymiseLegacyIdentities(d.db, d.secretBox);
+  // Events are written into monthly partitions made ahead (docs/decisions/0014).
+  await ensureEventPartitions(d.db, d.clock.now(), d.config.eventRetentionMonths);
+}
+
 /**
  * The composition root (DESIGN "src/app.ts"): everything is wired here from what is passed in, so a
  * test builds the real app on a real database and swaps only what leaves the machine (mail).
@@ -139,11 +148,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   app.addHook('onClose', async () => {
     rateLimitObservers.delete(countRefusal);
   });
-  await sealStoredPushKeys(db, secretBox, app.log);
-  // What migration 0034 could not hash: identities of no person, named by their pseudonym (docs/decisions/0046).
-  await pseudonymiseLegacyIdentities(db, secretBox);
-  // Events are written into monthly partitions made ahead (docs/decisions/0014).
-  await ensureEventPartitions(db, clock.now(), config.eventRetentionMonths);
+  await upgradeStoredData(app, { db, secretBox, clock, config });
 
   registerSignInStylesheet(app);
   registerPasskeyAssets(app);

@@ -258,7 +258,7 @@ it.each(['postgres', 'pglite'] as const)(
       for (const project of ['pshared000000001', 'pcustom000000001']) {
         await fresh.db.query(`INSERT INTO project_users (project_id, id, email, created_at) VALUES ($1, 'u1', 'u@example.test', now())`, [project]);
         await fresh.db.query(
-          `INSERT INTO devices (project_id, id, user_id, user_key, public_key, name, created_at) VALUES ($1, 'cred-1', 'u1', 'u@example.test', 'AQID', 'Chrome', now())`,
+          `INSERT INTO devices (project_id, id, user_id, public_key, name, created_at) VALUES ($1, 'cred-1', 'u1', 'AQID', 'Chrome', now())`,
           [project],
         );
       }

@@ -29,6 +29,12 @@ export async function scrubErasures(db: Db): Promise<boolean> {
     return rows;
   });
   if (claimed.length === 0) return false;
+  // A transaction begun before the claim may still see the erased rows, and VACUUM FULL keeps what
+  // some transaction may see: wait for those to end (a delivery, a list read), or try next round.
+  if (!(await olderTransactionsEnded(db))) {
+    for (const r of claimed) await requestScrub(db, r.project_id, r.erased_at);
+    return false;
+  }
   try {
     for (const table of SCRUBBED_TABLES) await db.exec(`VACUUM FULL ${table}`);
   } catch (error) {
@@ -36,6 +42,25 @@ export async function scrubErasures(db: Db): Promise<boolean> {
     throw error;
   }
   return true;
+}
+
+/** How long a scrub waits for the transactions begun before it to end. */
+const OLDER_TRANSACTIONS_WAIT_MS = 30_000;
+
+/** Whether every other transaction of this database begun before now has ended, waiting up to OLDER_TRANSACTIONS_WAIT_MS. */
+async function olderTransactionsEnded(db: Db): Promise<boolean> {
+  const { rows } = await db.query<{ at: Date }>('SELECT clock_timestamp() AS at');
+  const since = rows[0]?.at ?? new Date();
+  for (let waited = 0; ; waited += 200) {
+    const { rows: older } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start < $1`,
+      [since],
+    );
+    if ((older[0]?.n ?? 0) === 0) return true;
+    if (waited >= OLDER_TRANSACTIONS_WAIT_MS) return false;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 /** How long the housekeeping waits after a scrub before the next (docs/decisions/0046): a rewrite's lock at most this often. */

@@ -402,13 +402,15 @@ describeWithDatabase('projects', (t) => {
   });
 
   describe('issuer', () => {
+    // docs/decisions/0047: where the address is, read-only; this server (PUBLIC_URL 127.0.0.1) gives no own host.
+    const onSharedPath = { placement: 'sharedPath', own_host: null, passkey_domain: '127.0.0.1', moves: [] } as const;
     it('answers the defaults, then what was saved', async () => {
       const { id, admin } = await projectWithPeople();
       const initial = await admin.api.get<Issuer>(`/api/projects/${id}/issuer`);
       expect(initial.status).toBe(200);
       // issue 8: the address is the project's issuer URL, read-only (a PUT's address is ignored).
       const address = `${app.baseUrl}/p/${id}`;
-      expect(initial.body).toEqual({ ...defaultIssuer(), address });
+      expect(initial.body).toEqual({ ...defaultIssuer(), address, ...onSharedPath });
       const next: Issuer = {
         address: 'https://id.acme.example',
         id_token_signing_alg: 'ES256',
@@ -423,8 +425,8 @@ describeWithDatabase('projects', (t) => {
       };
       const saved = await admin.api.put<Issuer>(`/api/projects/${id}/issuer`, next);
       expect(saved.status).toBe(200);
-      expect(saved.body).toEqual({ ...next, address });
-      expect((await admin.api.get(`/api/projects/${id}/issuer`)).body).toEqual({ ...next, address });
+      expect(saved.body).toEqual({ ...next, address, ...onSharedPath });
+      expect((await admin.api.get(`/api/projects/${id}/issuer`)).body).toEqual({ ...next, address, ...onSharedPath });
     });
 
     it("reads a document saved before a field existed with that field's default (issue 22: no 500 after the upgrade)", async () => {
@@ -432,7 +434,7 @@ describeWithDatabase('projects', (t) => {
       await t.db.query(`UPDATE projects SET issuer = '{"id_token_signing_alg": "ES256"}'::jsonb WHERE id = $1`, [id]);
       const read = await admin.api.get<Issuer>(`/api/projects/${id}/issuer`);
       expect(read.status).toBe(200);
-      expect(read.body).toEqual({ ...defaultIssuer(), id_token_signing_alg: 'ES256', address: `${app.baseUrl}/p/${id}` });
+      expect(read.body).toEqual({ ...defaultIssuer(), id_token_signing_alg: 'ES256', address: `${app.baseUrl}/p/${id}`, ...onSharedPath });
       const keys = await admin.api.post<{ keys: Array<{ alg: string }> }>(`/api/projects/${id}/issuer/keys/rotation`, {});
       expect(keys.status).toBe(200);
       expect(keys.body.keys[0]?.alg).toBe('ES256');
@@ -455,7 +457,7 @@ describeWithDatabase('projects', (t) => {
       });
       expect(res.status).toBe(400);
       expect(res.body.issues).toContainEqual(expect.objectContaining({ field, message }));
-      expect((await admin.api.get(`/api/projects/${id}/issuer`)).body).toEqual({ ...defaultIssuer(), address: `${app.baseUrl}/p/${id}` });
+      expect((await admin.api.get(`/api/projects/${id}/issuer`)).body).toEqual({ ...defaultIssuer(), address: `${app.baseUrl}/p/${id}`, ...onSharedPath });
     });
 
     it('needs the admin permission (403) on a project one can see, 404 otherwise', async () => {

@@ -73,7 +73,13 @@ describeEachDatabase('a relying party per project: hosts and issuer moves', (d) 
   it("a new project's issuer is its own host: discovery there, the shared path sends there", async () => {
     const projectId = await createProject(admin);
     expect(projectId).toMatch(/^[a-z2-7]{16}$/);
-    expect((await issuerOf(projectId)).address).toBe(ownOrigin(projectId));
+    expect(await issuerOf(projectId)).toMatchObject({
+      address: ownOrigin(projectId),
+      placement: 'ownHost',
+      own_host: ownOrigin(projectId),
+      passkey_domain: `${projectId}.localhost`,
+      moves: [],
+    });
     const keys = await createKeys(admin, await createApp(admin, projectId));
     expect(keys.issuer).toBe(ownOrigin(projectId));
 
@@ -101,7 +107,25 @@ describeEachDatabase('a relying party per project: hosts and issuer moves', (d) 
     // Its issuer stays where it was, also as the server with an issuer domain answers it.
     beforeAdmin.api = new ApiClient(t.app, beforeAdmin.session);
     const shared = `${t.baseUrl}${projectIssuerPath(projectId)}`;
-    expect((await beforeAdmin.api.get<Issuer>(apiPath(api.getIssuer, { project: projectId }))).body.address).toBe(shared);
+    // The console reads where it is and that a move is offered (docs/decisions/0047).
+    const unmoved = await beforeAdmin.api.get<Issuer>(apiPath(api.getIssuer, { project: projectId }));
+    expect(unmoved.body).toMatchObject({ address: shared, placement: 'sharedPath', own_host: null, passkey_domain: '127.0.0.1', moves: ['ownHost'] });
+    // The read-only fields a save sends back are not stored: the move stays offered.
+    const saved = await beforeAdmin.api.put<Issuer>(apiPath(api.updateIssuer, { project: projectId }), {
+      ...unmoved.body,
+      placement: 'ownHost',
+      own_host: 'http://elsewhere.test',
+      passkey_domain: 'elsewhere.test',
+      moves: [],
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ placement: 'sharedPath', own_host: null, passkey_domain: '127.0.0.1', moves: ['ownHost'] });
+    const { rows } = await d.db.query<{ issuer: Record<string, unknown> }>('SELECT issuer FROM projects WHERE id = $1', [projectId]);
+    expect(rows[0]?.issuer).not.toHaveProperty('placement');
+    expect(rows[0]?.issuer).not.toHaveProperty('moves');
+    // A server without an issuer domain offers none.
+    const beforeServer = new ApiClient(before.app, beforeAdmin.session);
+    expect((await beforeServer.get<Issuer>(apiPath(api.getIssuer, { project: projectId }))).body.moves).toEqual([]);
     const keys = await createKeys(beforeAdmin, await createApp(beforeAdmin, projectId));
     const email = uniqueEmail('mover');
     const first = await signInByCode(t, new Browser(), { projectId, keys, config: await discover(shared, keys) }, email);
@@ -124,7 +148,7 @@ describeEachDatabase('a relying party per project: hosts and issuer moves', (d) 
 
     const moved = await move(beforeAdmin, projectId);
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
-    expect(moved.body.address).toBe(ownOrigin(projectId));
+    expect(moved.body).toMatchObject({ address: ownOrigin(projectId), placement: 'ownHost', own_host: ownOrigin(projectId), moves: [] });
     expect((await beforeAdmin.api.get<Issuer>(apiPath(api.getIssuer, { project: projectId }))).body.address).toBe(ownOrigin(projectId));
     expect((await move(beforeAdmin, projectId)).status).toBe(409);
 
@@ -204,7 +228,13 @@ describeEachDatabase('a relying party per project: hosts and issuer moves', (d) 
 
     const custom = `http://login-${projectId}.acme.test:${port()}`;
     expect((await put(custom)).status).toBe(200);
-    expect((await issuerOf(projectId)).address).toBe(custom);
+    expect(await issuerOf(projectId)).toMatchObject({
+      address: custom,
+      placement: 'customDomain',
+      own_host: ownOrigin(projectId),
+      passkey_domain: `${projectId}.localhost`,
+      moves: [],
+    });
     const keys = await createKeys(admin, await createApp(admin, projectId));
     expect((await discover(custom, keys)).serverMetadata().issuer).toBe(custom);
     // The own host sends to the custom domain, as the shared path does.

@@ -49,10 +49,31 @@ const lifetime = (range: { min: number; max: number }) =>
     .min(range.min, { error: 'validation.out_of_range' })
     .max(range.max, { error: 'validation.out_of_range' });
 
+/**
+ * docs/decisions/0047: an issuer move, by its administrator. `ownHost`: from {PUBLIC_URL}/p/{project}
+ * to the project's own host {project}.{ISSUER_DOMAIN}, its passkeys' relying party; the old address
+ * answers 307 to the new one from then on. The only move there is (a custom domain is a project setting).
+ */
+export const ISSUER_MOVES = ['ownHost'] as const;
+
+/**
+ * docs/decisions/0047: where a project's issuer address is — the shared path {PUBLIC_URL}/p/{project},
+ * the project's own host {project}.{ISSUER_DOMAIN}, or its custom domain (0016).
+ */
+export const ISSUER_PLACEMENTS = ['sharedPath', 'ownHost', 'customDomain'] as const;
+export type IssuerPlacement = (typeof ISSUER_PLACEMENTS)[number];
+
 // spec §3 Issuer; spec §5: at least one auth method and one challenge method; alg and flag required.
 export const issuerSchema = z.object({
   // Read-only: the server answers the project's issuer URL and ignores what a PUT sends.
   address: optionalUrl(),
+  // Read-only like `address` (docs/decisions/0047), answered by the server and ignored in a PUT: where
+  // the address is, the origin of the project's own host when it has one, the host its passkeys are
+  // made for (their rpID), and the moves POST issuer/move would take now.
+  placement: z.enum(ISSUER_PLACEMENTS).optional(),
+  own_host: z.string().nullable().optional(),
+  passkey_domain: z.string().optional(),
+  moves: z.array(z.enum(ISSUER_MOVES)).optional(),
   id_token_signing_alg: z.enum(SIGNING_ALGS, { error: 'validation.required' }),
   token_endpoint_auth_methods: z
     .array(z.enum(TOKEN_ENDPOINT_AUTH_METHODS, { error: 'validation.invalid_value' }))
@@ -75,12 +96,6 @@ export const issuerSchema = z.object({
 });
 export type Issuer = z.output<typeof issuerSchema>;
 
-/**
- * docs/decisions/0047: an issuer move, by its administrator. `ownHost`: from {PUBLIC_URL}/p/{project}
- * to the project's own host {project}.{ISSUER_DOMAIN}, its passkeys' relying party; the old address
- * answers 307 to the new one from then on. The only move there is (a custom domain is a project setting).
- */
-export const ISSUER_MOVES = ['ownHost'] as const;
 export const issuerMoveSchema = z.object({
   to: z.enum(ISSUER_MOVES, { error: 'validation.invalid_value' }),
 });

@@ -1,11 +1,11 @@
-import { DomainError, signingKeyGraceSeconds, type Issuer, type IssuerMove, type SigningKeys } from '@latchkey/domain';
+import { DomainError, signingKeyGraceSeconds, type Issuer, type IssuerMove, type IssuerPlacement, type SigningKeys } from '@latchkey/domain';
 import type { Clock } from '../../clock.ts';
 import type { SecretBox } from '../../crypto.ts';
 import type { Db } from '../../db/db.ts';
 import { notFound, projectClosed } from '../../errors.ts';
 import { checkVersion, type Versioned } from '../../http/etag.ts';
 import type { Actor } from '../../http/actor.ts';
-import type { IssuerHosts } from '../../issuer/custom-domains.ts';
+import { issuerSite, type IssuerHosts } from '../../issuer/custom-domains.ts';
 import { issuerSigningKeys, listSigningKeys, rotateSigningKey } from '../../oidc/keys.ts';
 import type { AuditHook } from '../audit/audit.service.ts';
 import { changesBetween } from '../audit/changes.ts';
@@ -24,14 +24,36 @@ export interface ProjectIssuerDeps {
   issuerAddress: (projectId: string, hosts: IssuerHosts) => string;
   /** docs/decisions/0047: the own host a project's issuer would get, or null (no ISSUER_DOMAIN, or an id that is no DNS label). */
   ownHostOf: (projectId: string) => string | null;
+  /** The server's PUBLIC_URL: the shared path's origin and passkey domain. */
+  publicUrl: string;
+}
+
+/** The issuer's fields that are the server's to say (never stored: a PUT's are ignored). */
+type StoredIssuer = Omit<Issuer, 'address' | 'placement' | 'own_host' | 'passkey_domain' | 'moves'>;
+function storedPart(issuer: Issuer): StoredIssuer {
+  const { address: _address, placement: _placement, own_host: _own, passkey_domain: _domain, moves: _moves, ...stored } = issuer;
+  return stored;
 }
 
 /** A project's issuer: its settings and its signing keys (issue 22). */
-export function createProjectIssuerCalls({ db, clock, audit, secretBox, issuerAddress, ownHostOf }: ProjectIssuerDeps) {
-  const withAddress = (projectId: string, issuer: Versioned<Issuer>, hosts: IssuerHosts): Versioned<Issuer> => ({
-    value: { ...issuer.value, address: issuerAddress(projectId, hosts) },
-    version: issuer.version,
-  });
+export function createProjectIssuerCalls({ db, clock, audit, secretBox, issuerAddress, ownHostOf, publicUrl }: ProjectIssuerDeps) {
+  // docs/decisions/0047: the address, where it is, the passkeys' domain and whether a move to an own host is offered.
+  const withAddress = (projectId: string, issuer: Versioned<Issuer>, hosts: IssuerHosts): Versioned<Issuer> => {
+    const site = issuerSite(publicUrl, { projectId, ...hosts });
+    const placement: IssuerPlacement = site.mountPath !== '' ? 'sharedPath' : site.issuer === hosts.ownOrigin ? 'ownHost' : 'customDomain';
+    const moves: IssuerMove['to'][] = hosts.ownOrigin === null && ownHostOf(projectId) !== null ? ['ownHost'] : [];
+    return {
+      value: {
+        ...storedPart(issuer.value),
+        address: issuerAddress(projectId, hosts),
+        placement,
+        own_host: hosts.ownOrigin,
+        passkey_domain: site.rpID,
+        moves,
+      },
+      version: issuer.version,
+    };
+  };
 
   return {
     async getIssuer(projectId: string): Promise<Versioned<Issuer>> {
@@ -46,10 +68,11 @@ export function createProjectIssuerCalls({ db, clock, audit, secretBox, issuerAd
         const current = await lockProjectForWrite(tx, projectId);
         if (!current.value.enabled) throw projectClosed();
         checkVersion(current.version, ifMatch, 'project');
-        // The address is the server's to say, not stored (issue 8: read-only).
-        const { address: _address, ...before } = (await findIssuer(tx, projectId))?.value ?? {};
-        const saved = await saveIssuer(tx, { id: projectId, issuer: { ...issuer, address: '' }, now: clock.now() });
-        const { address: _saved, ...after } = saved.value;
+        // The address and where it is are the server's to say, not stored (issue 8: read-only; 0047).
+        const found = await findIssuer(tx, projectId);
+        const before = found ? storedPart(found.value) : {};
+        const saved = await saveIssuer(tx, { id: projectId, issuer: { ...storedPart(issuer), address: '' }, now: clock.now() });
+        const after = storedPart(saved.value);
         await audit(tx, {
           actor,
           action: 'issuer.update',
@@ -58,7 +81,7 @@ export function createProjectIssuerCalls({ db, clock, audit, secretBox, issuerAd
           changes: changesBetween(before, after),
           details: { version: saved.version },
         });
-        return withAddress(projectId, saved, (await findIssuer(tx, projectId))?.hosts ?? { customOrigin: null, ownOrigin: null });
+        return withAddress(projectId, saved, found?.hosts ?? { customOrigin: null, ownOrigin: null });
       });
     },
 

@@ -14,6 +14,7 @@ export default apiModule(projectsApi, {
       secretBox,
       issuerAddress,
       ownHostOf,
+      publicUrl: config.publicUrl,
       serverHost: new URL(config.publicUrl).host,
       issuerDomain: config.issuerDomain,
     }),

@@ -109,7 +109,13 @@ describeEachDatabase('a relying party per project: hosts and issuer moves', (d) 
     const shared = `${t.baseUrl}${projectIssuerPath(projectId)}`;
     // The console reads where it is and that a move is offered (docs/decisions/0047).
     const unmoved = await beforeAdmin.api.get<Issuer>(apiPath(api.getIssuer, { project: projectId }));
-    expect(unmoved.body).toMatchObject({ address: shared, placement: 'sharedPath', own_host: null, passkey_domain: '127.0.0.1', moves: ['ownHost'] });
+    expect(unmoved.body).toMatchObject({
+      address: shared,
+      placement: 'sharedPath',
+      own_host: ownOrigin(projectId),
+      passkey_domain: '127.0.0.1',
+      moves: ['ownHost'],
+    });
     // The read-only fields a save sends back are not stored: the move stays offered.
     const saved = await beforeAdmin.api.put<Issuer>(apiPath(api.updateIssuer, { project: projectId }), {
       ...unmoved.body,
@@ -119,13 +125,13 @@ describeEachDatabase('a relying party per project: hosts and issuer moves', (d) 
       moves: [],
     });
     expect(saved.status).toBe(200);
-    expect(saved.body).toMatchObject({ placement: 'sharedPath', own_host: null, passkey_domain: '127.0.0.1', moves: ['ownHost'] });
+    expect(saved.body).toMatchObject({ placement: 'sharedPath', own_host: ownOrigin(projectId), passkey_domain: '127.0.0.1', moves: ['ownHost'] });
     const { rows } = await d.db.query<{ issuer: Record<string, unknown> }>('SELECT issuer FROM projects WHERE id = $1', [projectId]);
     expect(rows[0]?.issuer).not.toHaveProperty('placement');
     expect(rows[0]?.issuer).not.toHaveProperty('moves');
     // A server without an issuer domain offers none.
     const beforeServer = new ApiClient(before.app, beforeAdmin.session);
-    expect((await beforeServer.get<Issuer>(apiPath(api.getIssuer, { project: projectId }))).body.moves).toEqual([]);
+    expect((await beforeServer.get<Issuer>(apiPath(api.getIssuer, { project: projectId }))).body).toMatchObject({ own_host: null, moves: [] });
     const keys = await createKeys(beforeAdmin, await createApp(beforeAdmin, projectId));
     const email = uniqueEmail('mover');
     const first = await signInByCode(t, new Browser(), { projectId, keys, config: await discover(shared, keys) }, email);

@@ -68,8 +68,9 @@ export const issuerSchema = z.object({
   // Read-only: the server answers the project's issuer URL and ignores what a PUT sends.
   address: optionalUrl(),
   // Read-only like `address` (docs/decisions/0047), answered by the server and ignored in a PUT: where
-  // the address is, the origin of the project's own host when it has one, the host its passkeys are
-  // made for (their rpID), and the moves POST issuer/move would take now.
+  // the address is; the origin of the project's own host, the one it has or the one a move would give
+  // it (null: neither); the host its passkeys are made for (their rpID); the moves POST issuer/move
+  // would take now (none once it has its own host, or on a server without ISSUER_DOMAIN).
   placement: z.enum(ISSUER_PLACEMENTS).optional(),
   own_host: z.string().nullable().optional(),
   passkey_domain: z.string().optional(),

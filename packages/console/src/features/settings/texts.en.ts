@@ -7,6 +7,12 @@ export const settingsTexts = {
   loadFailed: 'Failed to load the settings',
   saved: 'Settings saved',
   globalOnly: 'Only an account with a global permission can change this.',
+  /** How a user verifies when no passkey is offered, by the project's verification method (docs/decisions/0047). */
+  fallback: {
+    codeEmail: 'the code emailed to them',
+    standardEmail: 'the link emailed to them',
+    fullCustom: 'your verification',
+  },
   general: {
     intro: "The project's sign-in page, its login methods and who may call its issuer from a browser.",
     title: 'Authentication Page Title',
@@ -20,6 +26,13 @@ export const settingsTexts = {
     pinLengthHelp: 'For mobile authenticator apps that ask for a PIN (4 to 6 digits). Passkeys are unlocked by the device itself and do not use it.',
     domain: 'Project Domain',
     domainHelp: "A domain of your own for this project's issuer and sign-in page, e.g. https://login.example.com.",
+    domainPasskeys: {
+      ownHost:
+        'Passkeys are made for the own host, {{domain}}, which lists this domain as a related origin: existing passkeys keep working at a new domain in browsers that support Related Origin Requests. In other browsers, users sign in by {{fallback}} once and are offered a passkey for the new domain.',
+      issuerDomain:
+        'Passkeys are made for the domain the issuer is at, now {{domain}}. Passkeys made before stop working at a new domain: each user signs in by {{fallback}} once and is offered a new passkey.',
+      moveFirst: 'To keep them, move the issuer to its own host first (OpenID Connect page).',
+    },
     cors: 'Allowed CORS Origins',
     corsHelp:
       "Web origins whose pages may call the issuer's token and userinfo endpoints from the browser. None: no browser calls from other origins.",
@@ -84,6 +97,28 @@ export const settingsTexts = {
     identityTypeLabelHelp: 'The label of the user ID field on the sign-in page; "User ID" when empty.',
   },
   oidc: {
+    where: {
+      title: 'Issuer address',
+      badge: { sharedPath: 'Shared path', ownHost: 'Own host', customDomain: 'Custom domain' },
+      sharedPath:
+        "On the server's shared path. Passkeys are made for {{domain}}, which every project on this path shares, so the sign-in page asks for the user's address before offering one.",
+      ownHost: "On the project's own host, its passkey domain: passkeys are made for {{domain}}, this project's alone, and offered before anything is typed.",
+      customDomain: "At the project's custom domain. Passkeys are made for {{domain}}.",
+    },
+    move: {
+      offer:
+        'This project can have a host of its own, {{address}}: its own passkey domain, passkeys offered without typing an address, and passkeys that keep working at a custom domain.',
+      action: 'Move to its own host',
+      title: 'Move the issuer to its own host?',
+      newIssuer: 'The issuer identifier changes from {{from}} to {{to}}.',
+      apps: 'Update it in every application configured with the old issuer. The old address redirects (307) to the new one, so discovery still finds it, but a compliant OpenID Connect client checks the tokens’ iss against the issuer it was configured with and refuses them until it is updated. Client IDs, secrets and redirect URIs stay the same, and users keep their sub.',
+      addressStays: 'The issuer identifier stays {{from}}. Passkeys are made for the own host, {{domain}}, which lists the custom domain as a related origin.',
+      passkeys: 'Passkeys made for {{domain}} are no longer offered: each user signs in by {{fallback}} once and is then offered a new passkey.',
+      final: 'The console offers no way back.',
+      confirm: 'Move issuer',
+      done: 'Issuer moved to {{address}}',
+      failed: 'Failed to move the issuer',
+    },
     intro: "How applications talk to the project's OpenID Connect issuer.",
     address: 'OIDC Issuer',
     pkce: 'PKCE code challenge methods',

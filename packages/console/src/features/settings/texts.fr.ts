@@ -6,6 +6,11 @@ export const settingsTextsFr: Translation<typeof settingsTexts, 'fr'> = {
   loadFailed: 'Échec du chargement des paramètres',
   saved: 'Paramètres enregistrés',
   globalOnly: 'Seul un compte disposant d’une permission globale peut modifier ce paramètre.',
+  fallback: {
+    codeEmail: 'le code reçu par e-mail',
+    standardEmail: 'le lien reçu par e-mail',
+    fullCustom: 'votre vérification',
+  },
   general: {
     intro: 'La page de connexion du projet, ses méthodes de connexion et qui peut appeler son émetteur depuis un navigateur.',
     title: 'Titre de la page d’authentification',
@@ -20,6 +25,13 @@ export const settingsTextsFr: Translation<typeof settingsTexts, 'fr'> = {
       'Pour les applications d’authentification mobiles qui demandent un code PIN (de 4 à 6 chiffres). Les clés d’accès sont déverrouillées par l’appareil lui-même et ne l’utilisent pas.',
     domain: 'Domaine du projet',
     domainHelp: 'Un domaine qui vous appartient pour l’émetteur et la page de connexion de ce projet, p. ex. https://login.example.com.',
+    domainPasskeys: {
+      ownHost:
+        'Les clés d’accès sont créées pour l’hôte propre, {{domain}}, qui déclare ce domaine comme origine associée : les clés existantes continuent de fonctionner sur un nouveau domaine dans les navigateurs qui prennent en charge les Related Origin Requests. Dans les autres, l’utilisateur se connecte une fois avec {{fallback}}, puis se voit proposer une clé d’accès pour le nouveau domaine.',
+      issuerDomain:
+        'Les clés d’accès sont créées pour le domaine de l’émetteur, actuellement {{domain}}. Celles créées auparavant cessent de fonctionner sur un nouveau domaine : chaque utilisateur se connecte une fois avec {{fallback}}, puis se voit proposer une nouvelle clé d’accès.',
+      moveFirst: 'Pour les conserver, déplacez d’abord l’émetteur vers son propre hôte (page OpenID Connect).',
+    },
     cors: 'Origines CORS autorisées',
     corsHelp:
       'Origines web dont les pages peuvent appeler depuis le navigateur les points de terminaison token et userinfo de l’émetteur. Si aucune\u202f: aucun appel de navigateur depuis d’autres origines.',
@@ -88,6 +100,29 @@ export const settingsTextsFr: Translation<typeof settingsTexts, 'fr'> = {
     identityTypeLabelHelp: 'Le libellé du champ d’identifiant sur la page de connexion\u202f; «\u202fIdentifiant\u202f» s’il est vide.',
   },
   oidc: {
+    where: {
+      title: 'Adresse de l’émetteur',
+      badge: { sharedPath: 'Chemin partagé', ownHost: 'Hôte propre', customDomain: 'Domaine personnalisé' },
+      sharedPath:
+        'Sur le chemin partagé du serveur. Les clés d’accès sont créées pour {{domain}}, commun à tous les projets sur ce chemin : la page de connexion demande donc l’adresse de l’utilisateur avant d’en proposer une.',
+      ownHost:
+        'Sur l’hôte propre du projet, son domaine de clés d’accès : les clés sont créées pour {{domain}}, propre à ce projet, et proposées avant toute saisie.',
+      customDomain: 'Sur le domaine personnalisé du projet. Les clés d’accès sont créées pour {{domain}}.',
+    },
+    move: {
+      offer:
+        'Ce projet peut avoir son propre hôte, {{address}} : son propre domaine de clés d’accès, des clés proposées sans saisir d’adresse, et des clés qui continuent de fonctionner sur un domaine personnalisé.',
+      action: 'Déplacer vers son propre hôte',
+      title: 'Déplacer l’émetteur vers son propre hôte ?',
+      newIssuer: 'L’identifiant de l’émetteur passe de {{from}} à {{to}}.',
+      apps: 'Mettez-le à jour dans chaque application configurée avec l’ancien émetteur. L’ancienne adresse redirige (307) vers la nouvelle, la découverte la trouve donc encore, mais un client OpenID Connect conforme compare l’iss des jetons à l’émetteur configuré et les refuse tant qu’il n’est pas mis à jour. Les identifiants client, secrets et URI de redirection ne changent pas, et les utilisateurs gardent leur sub.',
+      addressStays: 'L’identifiant de l’émetteur reste {{from}}. Les clés d’accès sont créées pour l’hôte propre, {{domain}}, qui déclare le domaine personnalisé comme origine associée.',
+      passkeys: 'Les clés d’accès créées pour {{domain}} ne sont plus proposées : chaque utilisateur se connecte une fois avec {{fallback}}, puis se voit proposer une nouvelle clé.',
+      final: 'La console ne permet pas de revenir en arrière.',
+      confirm: 'Déplacer l’émetteur',
+      done: 'Émetteur déplacé vers {{address}}',
+      failed: 'Échec du déplacement de l’émetteur',
+    },
     intro: 'Comment les applications communiquent avec l’émetteur OpenID Connect du projet.',
     address: 'Émetteur OIDC',
     pkce: 'Méthodes de code challenge PKCE',

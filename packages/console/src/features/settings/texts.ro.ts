@@ -6,6 +6,11 @@ export const settingsTextsRo: Translation<typeof settingsTexts, 'ro'> = {
   loadFailed: 'Încărcarea setărilor a eșuat',
   saved: 'Setările au fost salvate',
   globalOnly: 'Doar un cont cu o permisiune globală poate modifica această setare.',
+  fallback: {
+    codeEmail: 'codul primit prin e-mail',
+    standardEmail: 'linkul primit prin e-mail',
+    fullCustom: 'verificarea dumneavoastră',
+  },
   general: {
     intro: 'Pagina de conectare a proiectului, metodele sale de conectare și cine poate apela emitentul său dintr-un browser.',
     title: 'Titlul paginii de autentificare',
@@ -20,6 +25,13 @@ export const settingsTextsRo: Translation<typeof settingsTexts, 'ro'> = {
       'Pentru aplicațiile mobile de autentificare care cer un PIN (de la 4 la 6 cifre). Cheile de acces sunt deblocate chiar de dispozitiv și nu îl folosesc.',
     domain: 'Domeniul proiectului',
     domainHelp: 'Un domeniu propriu pentru emitentul și pagina de conectare ale acestui proiect, de ex. https://login.example.com.',
+    domainPasskeys: {
+      ownHost:
+        'Cheile de acces sunt create pentru gazda proprie, {{domain}}, care declară acest domeniu drept origine asociată: cheile existente continuă să funcționeze pe un domeniu nou în browserele care acceptă Related Origin Requests. În celelalte, utilizatorii se conectează o dată prin {{fallback}} și li se oferă o cheie de acces pentru noul domeniu.',
+      issuerDomain:
+        'Cheile de acces sunt create pentru domeniul emitentului, acum {{domain}}. Cheile create înainte nu mai funcționează pe un domeniu nou: fiecare utilizator se conectează o dată prin {{fallback}} și i se oferă o cheie de acces nouă.',
+      moveFirst: 'Pentru a le păstra, mutați mai întâi emitentul pe propria gazdă (pagina OpenID Connect).',
+    },
     cors: 'Origini CORS permise',
     corsHelp:
       'Originile web ale căror pagini pot apela din browser endpointurile token și userinfo ale emitentului. Niciuna: niciun apel din browser de la alte origini.',
@@ -87,6 +99,29 @@ export const settingsTextsRo: Translation<typeof settingsTexts, 'ro'> = {
     identityTypeLabelHelp: 'Eticheta câmpului pentru ID-ul de utilizator de pe pagina de conectare; „ID utilizator” dacă acest câmp este gol.',
   },
   oidc: {
+    where: {
+      title: 'Adresa emitentului',
+      badge: { sharedPath: 'Cale partajată', ownHost: 'Gazdă proprie', customDomain: 'Domeniu personalizat' },
+      sharedPath:
+        'Pe calea partajată a serverului. Cheile de acces sunt create pentru {{domain}}, comun tuturor proiectelor de pe această cale, așa că pagina de conectare cere adresa utilizatorului înainte de a oferi una.',
+      ownHost:
+        'Pe gazda proprie a proiectului, domeniul cheilor sale de acces: cheile sunt create pentru {{domain}}, doar al acestui proiect, și oferite înainte de a tasta ceva.',
+      customDomain: 'Pe domeniul personalizat al proiectului. Cheile de acces sunt create pentru {{domain}}.',
+    },
+    move: {
+      offer:
+        'Acest proiect poate avea o gazdă proprie, {{address}}: propriul domeniu pentru cheile de acces, chei oferite fără a tasta o adresă și chei care continuă să funcționeze pe un domeniu personalizat.',
+      action: 'Mutați pe propria gazdă',
+      title: 'Mutați emitentul pe propria gazdă?',
+      newIssuer: 'Identificatorul emitentului se schimbă din {{from}} în {{to}}.',
+      apps: 'Actualizați-l în fiecare aplicație configurată cu vechiul emitent. Vechea adresă redirecționează (307) către cea nouă, deci descoperirea o găsește în continuare, dar un client OpenID Connect conform compară iss-ul tokenurilor cu emitentul configurat și le refuză până când este actualizat. ID-urile de client, secretele și URI-urile de redirecționare rămân aceleași, iar utilizatorii își păstrează sub-ul.',
+      addressStays: 'Identificatorul emitentului rămâne {{from}}. Cheile de acces sunt create pentru gazda proprie, {{domain}}, care declară domeniul personalizat drept origine asociată.',
+      passkeys: 'Cheile de acces create pentru {{domain}} nu mai sunt oferite: fiecare utilizator se conectează o dată prin {{fallback}}, apoi i se oferă o cheie nouă.',
+      final: 'Consola nu oferă o cale de întoarcere.',
+      confirm: 'Mutați emitentul',
+      done: 'Emitent mutat la {{address}}',
+      failed: 'Mutarea emitentului a eșuat',
+    },
     intro: 'Cum comunică aplicațiile cu emitentul OpenID Connect al proiectului.',
     address: 'Emitent OIDC',
     pkce: 'Metode PKCE de code challenge',

@@ -41,13 +41,14 @@ export function createProjectIssuerCalls({ db, clock, audit, secretBox, issuerAd
   const withAddress = (projectId: string, issuer: Versioned<Issuer>, hosts: IssuerHosts): Versioned<Issuer> => {
     const site = issuerSite(publicUrl, { projectId, ...hosts });
     const placement: IssuerPlacement = site.mountPath !== '' ? 'sharedPath' : site.issuer === hosts.ownOrigin ? 'ownHost' : 'customDomain';
-    const moves: IssuerMove['to'][] = hosts.ownOrigin === null && ownHostOf(projectId) !== null ? ['ownHost'] : [];
+    const ownHost = hosts.ownOrigin ?? ownHostOf(projectId);
+    const moves: IssuerMove['to'][] = hosts.ownOrigin === null && ownHost !== null ? ['ownHost'] : [];
     return {
       value: {
         ...storedPart(issuer.value),
         address: issuerAddress(projectId, hosts),
         placement,
-        own_host: hosts.ownOrigin,
+        own_host: ownHost,
         passkey_domain: site.rpID,
         moves,
       },

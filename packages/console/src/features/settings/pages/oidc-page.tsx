@@ -7,12 +7,12 @@ import {
   TOKEN_LIFETIME_RANGE,
   withValueAtPath,
   type Issuer,
+  type VerificationOptions,
 } from '@latchkey/domain';
 import { Checkbox, Fieldset, Group, NumberInput, Select, SimpleGrid } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { CenteredLoader } from '../../../components/centered-loader.tsx';
-import { CopyField } from '../../../components/copy-field.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageFrame } from '../../../components/page-frame.tsx';
 import { SettingsForm } from '../../../components/settings-form.tsx';
@@ -22,6 +22,7 @@ import { validationKey } from '../../../lib/i18n/validation.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { useCurrentProject } from '../../../lib/project-context.ts';
 import { useSaveIssuer } from '../api/use-save-issuer.ts';
+import { IssuerAddress } from '../components/issuer-address.tsx';
 import { HistoryButton } from '../components/project-settings-frame.tsx';
 import { SettingsHistory } from '../components/settings-history.tsx';
 import { SettingSwitch } from '../../../components/setting-switch.tsx';
@@ -40,7 +41,8 @@ const LIFETIMES: Array<{ field: Lifetime; unit: 'minutes' | 'days'; range: { min
 const SECONDS = { minutes: 60, days: 86400 } as const;
 
 /**
- * spec §2 "Settings pages" OpenID Connect (/project/{project}/oidc): the issuer's address to copy,
+ * spec §2 "Settings pages" OpenID Connect (/project/{project}/oidc): the issuer's address to copy (where
+ * it is and its move to the project's own host: docs/decisions/0047),
  * its PKCE and token endpoint methods (at least one each, spec §5), PKCE-only exchange and the
  * signing algorithm; GET/PUT projects/{project}/issuer; a failure is 'Failed to update issuer' (§8).
  */
@@ -60,6 +62,7 @@ export default function OidcPage() {
           projectId={project.id}
           current={issuer.data}
           closed={!project.enabled}
+          fallback={project.verificationOptions.method}
           historyOpen={historyOpen}
           onHistoryClose={() => setHistoryOpen(false)}
         />
@@ -74,11 +77,12 @@ interface IssuerFormProps {
   projectId: string;
   current: Tagged<Issuer>;
   closed: boolean;
+  fallback: VerificationOptions['method'];
   historyOpen: boolean;
   onHistoryClose: () => void;
 }
 
-function IssuerForm({ projectId, current, closed, historyOpen, onHistoryClose }: IssuerFormProps) {
+function IssuerForm({ projectId, current, closed, fallback, historyOpen, onHistoryClose }: IssuerFormProps) {
   const { t } = useTranslation('settings');
   const { t: tc } = useTranslation();
   const [value, setValue] = useState<Issuer>(current.data);
@@ -110,8 +114,8 @@ function IssuerForm({ projectId, current, closed, historyOpen, onHistoryClose }:
 
   return (
     <>
+      <IssuerAddress projectId={projectId} issuer={current.data} fallback={fallback} closed={closed} />
       <SettingsForm lockFieldsWhenClosed label={tc('pages.projectOidc')} valid={checked.success} pending={save.isPending} onSave={submit}>
-        <CopyField label={t('oidc.address')} value={current.data.address} monospace />
         <Checkbox.Group
           label={t('oidc.pkce')}
           description={t('oidc.pkceHelp')}

@@ -1,8 +1,10 @@
 import { isPrimaryEditable, LANGUAGES, PIN_LENGTH_MAX, PIN_LENGTH_MIN, THEMES, type LoginOptions } from '@latchkey/domain';
 import { Fieldset, NumberInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
+import { useCurrentProject } from '../../../lib/project-context.ts';
 import { validationKey } from '../../../lib/i18n/validation.ts';
 import { CloseProject } from '../components/close-project.tsx';
+import { DomainPasskeysNote } from '../components/domain-passkeys-note.tsx';
 import { CorsOriginsField } from '../components/cors-origins-field.tsx';
 import { LabelledChoice } from '../components/labelled-choice.tsx';
 import { GlobalUnlockField } from '../components/global-unlock-field.tsx';
@@ -31,6 +33,7 @@ function GeneralFields({ draft }: { draft: SettingsDraft }) {
   const { t } = useTranslation('settings');
   const { t: tc } = useTranslation();
   const v = draft.value;
+  const project = useCurrentProject();
   const message = (path: string) => {
     const issue = draft.issue(path);
     return issue ? tc(validationKey(issue)) : undefined;
@@ -91,6 +94,7 @@ function GeneralFields({ draft }: { draft: SettingsDraft }) {
         onChange={(customDomain) => draft.set('customDomain', (s) => ({ ...s, customDomain }))}
         issue={draft.issue('customDomain')}
       />
+      <DomainPasskeysNote projectId={project.id} saved={project.customDomain} typed={v.customDomain} fallback={v.verificationOptions.method} />
       <CorsOriginsField draft={draft} />
       <LoginMethods draft={draft} />
       <Fieldset legend={t('general.quickCodeSection')} variant="unstyled" className={classes.section} classNames={{ legend: classes.sectionTitle }}>

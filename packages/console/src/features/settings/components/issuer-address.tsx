@@ -83,7 +83,7 @@ export function IssuerAddress({ projectId, issuer, fallback, closed }: IssuerAdd
         opened={asking}
         title={t('oidc.move.title')}
         message={
-          <List size="sm" spacing="xs">
+          <List size="sm" spacing="xs" className={classes.moveDialog}>
             {placement === 'customDomain' ? (
               <List.Item>{t('oidc.move.addressStays', { from: issuer.address, domain: hostOf(ownHost) })}</List.Item>
             ) : (

@@ -49,15 +49,8 @@ async function notification(text: string): Promise<HTMLElement> {
 }
 
 describe('the issuer address and its move to an own host (docs/decisions/0047)', () => {
-  it('on the shared path: says where it is, and the move asks first, says what it means for apps and passkeys, then shows the new address', async () => {
-    let moved = false;
-    const api = server({
-      'GET /projects/p1/issuer': () => ({ body: moved ? ON_OWN_HOST : issuer(), headers: { ETag: moved ? '"4"' : '"3"' } }),
-      'POST /projects/p1/issuer/move': () => {
-        moved = true;
-        return { body: ON_OWN_HOST };
-      },
-    });
+  it('on the shared path: says where it is, and the move asks first, saying what it means for apps and passkeys', async () => {
+    const api = server({ 'GET /projects/p1/issuer': { body: issuer(), headers: { ETag: '"3"' } } });
     const { user } = renderApp('/project/p1/oidc');
     const section = await screen.findByRole('region', { name: 'Issuer address' });
     expect(within(section).getByRole('textbox', { name: 'OIDC Issuer' })).toHaveValue(SHARED);
@@ -77,8 +70,20 @@ describe('the issuer address and its move to an own host (docs/decisions/0047)',
     // Nothing is moved before the confirmation; Cancel is where the focus starts.
     expect(api.callsTo('POST /projects/p1/issuer/move')).toHaveLength(0);
     expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+  });
 
-    await user.click(within(dialog).getByRole('button', { name: 'Move issuer' }));
+  it('a confirmed move shows the new address, the own host and no more offer', async () => {
+    let moved = false;
+    const api = server({
+      'GET /projects/p1/issuer': () => ({ body: moved ? ON_OWN_HOST : issuer(), headers: { ETag: moved ? '"4"' : '"3"' } }),
+      'POST /projects/p1/issuer/move': () => {
+        moved = true;
+        return { body: ON_OWN_HOST };
+      },
+    });
+    const { user } = renderApp('/project/p1/oidc');
+    await user.click(await screen.findByRole('button', { name: 'Move to its own host' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Move issuer' }));
     await notification(`Issuer moved to ${OWN}`);
     expect(api.callsTo('POST /projects/p1/issuer/move').map((c) => c.body)).toEqual([{ to: 'ownHost' }]);
     await waitFor(() => expect(screen.getByRole('textbox', { name: 'OIDC Issuer' })).toHaveValue(OWN));
@@ -101,14 +106,14 @@ describe('the issuer address and its move to an own host (docs/decisions/0047)',
     expect(screen.getByRole('textbox', { name: 'OIDC Issuer' })).toHaveValue(SHARED);
   });
 
-  it('offers no move where the server offers none (no issuer domain, or on its own host), nor while the project is closed', async () => {
+  it('offers no move where the server offers none (no issuer domain, or on its own host)', async () => {
     server({ 'GET /projects/p1/issuer': { body: issuer({ moves: [], own_host: null }), headers: { ETag: '"3"' } } });
-    const { unmount } = renderApp('/project/p1/oidc');
+    renderApp('/project/p1/oidc');
     expect(await screen.findByText('Shared path')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Move to its own host' })).not.toBeInTheDocument();
-    unmount();
-    vi.unstubAllGlobals();
+  });
 
+  it('the move is locked while the project is closed', async () => {
     server({ 'GET /projects/p1/issuer': { body: issuer(), headers: { ETag: '"3"' } } }, { enabled: false });
     renderApp('/project/p1/oidc');
     expect(await screen.findByRole('button', { name: 'Move to its own host' })).toBeDisabled();
@@ -126,7 +131,9 @@ describe('the issuer address and its move to an own host (docs/decisions/0047)',
     expect(await screen.findByText('Custom domain')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Move to its own host' }));
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText(/The issuer identifier stays https:\/\/login\.acme\.example\. Passkeys are made for the own host, p1\.localhost/)).toBeInTheDocument();
+    expect(
+      within(dialog).getByText(/The issuer identifier stays https:\/\/login\.acme\.example\. Passkeys are made for the own host, p1\.localhost/),
+    ).toBeInTheDocument();
     expect(within(dialog).queryByText(/changes from/)).not.toBeInTheDocument();
   });
 });

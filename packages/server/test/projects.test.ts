@@ -457,7 +457,11 @@ describeWithDatabase('projects', (t) => {
       });
       expect(res.status).toBe(400);
       expect(res.body.issues).toContainEqual(expect.objectContaining({ field, message }));
-      expect((await admin.api.get(`/api/projects/${id}/issuer`)).body).toEqual({ ...defaultIssuer(), address: `${app.baseUrl}/p/${id}`, ...onSharedPath });
+      expect((await admin.api.get(`/api/projects/${id}/issuer`)).body).toEqual({
+        ...defaultIssuer(),
+        address: `${app.baseUrl}/p/${id}`,
+        ...onSharedPath,
+      });
     });
 
     it('needs the admin permission (403) on a project one can see, 404 otherwise', async () => {

@@ -102,7 +102,8 @@ export const settingsTexts = {
       badge: { sharedPath: 'Shared path', ownHost: 'Own host', customDomain: 'Custom domain' },
       sharedPath:
         "On the server's shared path. Passkeys are made for {{domain}}, which every project on this path shares, so the sign-in page asks for the user's address before offering one.",
-      ownHost: "On the project's own host, its passkey domain: passkeys are made for {{domain}}, this project's alone, and offered before anything is typed.",
+      ownHost:
+        "On the project's own host, its passkey domain: passkeys are made for {{domain}}, this project's alone, and offered before anything is typed.",
       customDomain: "At the project's custom domain. Passkeys are made for {{domain}}.",
     },
     move: {
@@ -112,7 +113,8 @@ export const settingsTexts = {
       title: 'Move the issuer to its own host?',
       newIssuer: 'The issuer identifier changes from {{from}} to {{to}}.',
       apps: 'Update it in every application configured with the old issuer. The old address redirects (307) to the new one, so discovery still finds it, but a compliant OpenID Connect client checks the tokens’ iss against the issuer it was configured with and refuses them until it is updated. Client IDs, secrets and redirect URIs stay the same, and users keep their sub.',
-      addressStays: 'The issuer identifier stays {{from}}. Passkeys are made for the own host, {{domain}}, which lists the custom domain as a related origin.',
+      addressStays:
+        'The issuer identifier stays {{from}}. Passkeys are made for the own host, {{domain}}, which lists the custom domain as a related origin.',
       passkeys: 'Passkeys made for {{domain}} are no longer offered: each user signs in by {{fallback}} once and is then offered a new passkey.',
       final: 'The console offers no way back.',
       confirm: 'Move issuer',

@@ -116,8 +116,10 @@ export const settingsTextsFr: Translation<typeof settingsTexts, 'fr'> = {
       title: 'Déplacer l’émetteur vers son propre hôte ?',
       newIssuer: 'L’identifiant de l’émetteur passe de {{from}} à {{to}}.',
       apps: 'Mettez-le à jour dans chaque application configurée avec l’ancien émetteur. L’ancienne adresse redirige (307) vers la nouvelle, la découverte la trouve donc encore, mais un client OpenID Connect conforme compare l’iss des jetons à l’émetteur configuré et les refuse tant qu’il n’est pas mis à jour. Les identifiants client, secrets et URI de redirection ne changent pas, et les utilisateurs gardent leur sub.',
-      addressStays: 'L’identifiant de l’émetteur reste {{from}}. Les clés d’accès sont créées pour l’hôte propre, {{domain}}, qui déclare le domaine personnalisé comme origine associée.',
-      passkeys: 'Les clés d’accès créées pour {{domain}} ne sont plus proposées : chaque utilisateur se connecte une fois avec {{fallback}}, puis se voit proposer une nouvelle clé.',
+      addressStays:
+        'L’identifiant de l’émetteur reste {{from}}. Les clés d’accès sont créées pour l’hôte propre, {{domain}}, qui déclare le domaine personnalisé comme origine associée.',
+      passkeys:
+        'Les clés d’accès créées pour {{domain}} ne sont plus proposées : chaque utilisateur se connecte une fois avec {{fallback}}, puis se voit proposer une nouvelle clé.',
       final: 'La console ne permet pas de revenir en arrière.',
       confirm: 'Déplacer l’émetteur',
       done: 'Émetteur déplacé vers {{address}}',

@@ -115,8 +115,10 @@ export const settingsTextsRo: Translation<typeof settingsTexts, 'ro'> = {
       title: 'Mutați emitentul pe propria gazdă?',
       newIssuer: 'Identificatorul emitentului se schimbă din {{from}} în {{to}}.',
       apps: 'Actualizați-l în fiecare aplicație configurată cu vechiul emitent. Vechea adresă redirecționează (307) către cea nouă, deci descoperirea o găsește în continuare, dar un client OpenID Connect conform compară iss-ul tokenurilor cu emitentul configurat și le refuză până când este actualizat. ID-urile de client, secretele și URI-urile de redirecționare rămân aceleași, iar utilizatorii își păstrează sub-ul.',
-      addressStays: 'Identificatorul emitentului rămâne {{from}}. Cheile de acces sunt create pentru gazda proprie, {{domain}}, care declară domeniul personalizat drept origine asociată.',
-      passkeys: 'Cheile de acces create pentru {{domain}} nu mai sunt oferite: fiecare utilizator se conectează o dată prin {{fallback}}, apoi i se oferă o cheie nouă.',
+      addressStays:
+        'Identificatorul emitentului rămâne {{from}}. Cheile de acces sunt create pentru gazda proprie, {{domain}}, care declară domeniul personalizat drept origine asociată.',
+      passkeys:
+        'Cheile de acces create pentru {{domain}} nu mai sunt oferite: fiecare utilizator se conectează o dată prin {{fallback}}, apoi i se oferă o cheie nouă.',
       final: 'Consola nu oferă o cale de întoarcere.',
       confirm: 'Mutați emitentul',
       done: 'Emitent mutat la {{address}}',

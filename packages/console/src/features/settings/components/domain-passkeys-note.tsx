@@ -35,9 +35,7 @@ export function DomainPasskeysNote({ projectId, saved, typed, fallback }: Domain
     );
   const text = `${t('general.domainPasskeys.issuerDomain', values)}${movable ? ` ${t('general.domainPasskeys.moveFirst')}` : ''}`;
   return typed.trim() !== saved.trim() ? (
-    <WarningAlert role="status">
-      {text}
-    </WarningAlert>
+    <WarningAlert role="status">{text}</WarningAlert>
   ) : (
     <Text size="sm" c="dimmed">
       {text}

@@ -107,7 +107,7 @@ describe('the issuer address and its move to an own host (docs/decisions/0047)',
   });
 
   it('offers no move where the server offers none (no issuer domain, or on its own host)', async () => {
-    server({ 'GET /projects/p1/issuer': { body: issuer({ moves: [], own_host: null }), headers: { ETag: '"3"' } } });
+    server({ 'GET /projects/p1/issuer': { body: issuer({ moves: [], own_host: '' }), headers: { ETag: '"3"' } } });
     renderApp('/project/p1/oidc');
     expect(await screen.findByText('Shared path')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Move to its own host' })).not.toBeInTheDocument();
@@ -167,7 +167,7 @@ describe('the custom domain setting says what a new domain does to passkeys (doc
   });
 
   it('on a server without an issuer domain: no move is suggested', async () => {
-    server({ 'GET /account': { body: globalAdmin }, 'GET /projects/p1/issuer': { body: issuer({ moves: [], own_host: null }) } });
+    server({ 'GET /account': { body: globalAdmin }, 'GET /projects/p1/issuer': { body: issuer({ moves: [], own_host: '' }) } });
     renderApp('/project/p1/settings');
     expect(await screen.findByText(/Passkeys made before stop working at a new domain/)).not.toHaveTextContent('move the issuer');
   });

@@ -403,7 +403,7 @@ describeWithDatabase('projects', (t) => {
 
   describe('issuer', () => {
     // docs/decisions/0047: where the address is, read-only; this server (PUBLIC_URL 127.0.0.1) gives no own host.
-    const onSharedPath = { placement: 'sharedPath', own_host: null, passkey_domain: '127.0.0.1', moves: [] } as const;
+    const onSharedPath = { placement: 'sharedPath', own_host: '', passkey_domain: '127.0.0.1', moves: [] } as const;
     it('answers the defaults, then what was saved', async () => {
       const { id, admin } = await projectWithPeople();
       const initial = await admin.api.get<Issuer>(`/api/projects/${id}/issuer`);

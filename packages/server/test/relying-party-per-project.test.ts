@@ -131,7 +131,7 @@ describeEachDatabase('a relying party per project: hosts and issuer moves', (d) 
     expect(rows[0]?.issuer).not.toHaveProperty('moves');
     // A server without an issuer domain offers none.
     const beforeServer = new ApiClient(before.app, beforeAdmin.session);
-    expect((await beforeServer.get<Issuer>(apiPath(api.getIssuer, { project: projectId }))).body).toMatchObject({ own_host: null, moves: [] });
+    expect((await beforeServer.get<Issuer>(apiPath(api.getIssuer, { project: projectId }))).body).toMatchObject({ own_host: '', moves: [] });
     const keys = await createKeys(beforeAdmin, await createApp(beforeAdmin, projectId));
     const email = uniqueEmail('mover');
     const first = await signInByCode(t, new Browser(), { projectId, keys, config: await discover(shared, keys) }, email);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionalUrl } from '../validation/fields.ts';
+import { optionalUrl, text } from '../validation/fields.ts';
 
 export const TOKEN_ENDPOINT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
 export const CODE_CHALLENGE_METHODS = ['plain', 'S256'] as const;
@@ -69,11 +69,11 @@ export const issuerSchema = z.object({
   address: optionalUrl(),
   // Read-only like `address` (docs/decisions/0047), answered by the server and ignored in a PUT: where
   // the address is; the origin of the project's own host, the one it has or the one a move would give
-  // it (null: neither); the host its passkeys are made for (their rpID); the moves POST issuer/move
+  // it ('': neither); the host its passkeys are made for (their rpID); the moves POST issuer/move
   // would take now (none once it has its own host, or on a server without ISSUER_DOMAIN).
   placement: z.enum(ISSUER_PLACEMENTS).optional(),
-  own_host: z.string().nullable().optional(),
-  passkey_domain: z.string().optional(),
+  own_host: optionalUrl().optional(),
+  passkey_domain: text().optional(),
   moves: z.array(z.enum(ISSUER_MOVES)).optional(),
   id_token_signing_alg: z.enum(SIGNING_ALGS, { error: 'validation.required' }),
   token_endpoint_auth_methods: z

@@ -48,7 +48,7 @@ export function createProjectIssuerCalls({ db, clock, audit, secretBox, issuerAd
         ...storedPart(issuer.value),
         address: issuerAddress(projectId, hosts),
         placement,
-        own_host: ownHost,
+        own_host: ownHost ?? '',
         passkey_domain: site.rpID,
         moves,
       },

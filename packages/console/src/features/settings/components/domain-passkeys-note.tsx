@@ -24,10 +24,10 @@ export function DomainPasskeysNote({ projectId, saved, typed, fallback }: Domain
   const { t } = useTranslation('settings');
   const issuer = useApiQuery(api.getIssuer, { params: { project: projectId } });
   if (!issuer.data) return null;
-  const { own_host: ownHost = null, moves = [], passkey_domain: domain = '' } = issuer.data;
+  const { own_host: ownHost = '', moves = [], passkey_domain: domain = '' } = issuer.data;
   const movable = moves.includes('ownHost');
   const values = { domain, fallback: t(`fallback.${fallback}`) };
-  if (ownHost !== null && !movable)
+  if (ownHost !== '' && !movable)
     return (
       <Text size="sm" c="dimmed">
         {t('general.domainPasskeys.ownHost', values)}

@@ -11,27 +11,27 @@ export function newEmail(label: string): string {
   return `${label}-${Date.now().toString(36)}-${counter}@latchkey.test`;
 }
 
-function logText(): string {
-  const file = process.env.LATCHKEY_LOG;
+/** The server's log (global setup's, unless a scenario started a server of its own). */
+function logText(file = process.env.LATCHKEY_LOG): string {
   if (!file) throw new Error('LATCHKEY_LOG is not set: is global setup running?');
   return readFileSync(file, 'utf8');
 }
 
 const CODE_LINE = /Sign-in code for (\S+): (\d{6})/g;
 
-function codesFor(email: string): string[] {
-  return [...logText().matchAll(CODE_LINE)].filter((m) => m[1] === email).map((m) => m[2] as string);
+function codesFor(email: string, logFile?: string): string[] {
+  return [...logText(logFile).matchAll(CODE_LINE)].filter((m) => m[1] === email).map((m) => m[2] as string);
 }
 
 /** How many sign-in codes the server has written for `email` so far. */
-export function countCodesSentTo(email: string): number {
-  return codesFor(email).length;
+export function countCodesSentTo(email: string, logFile?: string): number {
+  return codesFor(email, logFile).length;
 }
 
-/** The newest sign-in code the server wrote for `email` after `before` codes had been written. */
-export async function readCode(email: string, before: number): Promise<string> {
-  await expect.poll(() => codesFor(email).length, { message: `a sign-in code mailed to ${email}` }).toBeGreaterThan(before);
-  const codes = codesFor(email);
+/** The newest sign-in code the server wrote for `email` after `before` codes had been written (in `logFile`, default global setup's server's). */
+export async function readCode(email: string, before: number, logFile?: string): Promise<string> {
+  await expect.poll(() => codesFor(email, logFile).length, { message: `a sign-in code mailed to ${email}` }).toBeGreaterThan(before);
+  const codes = codesFor(email, logFile);
   return codes[codes.length - 1] as string;
 }
 
@@ -129,9 +129,9 @@ function formAction(html: string, field: string, pageUrl: string): string {
  * GET authurl, the address and the mailed code posted to its forms, the code it returns exchanged
  * by POST login. The session's cookies land in the page's browser context; then `path` opens.
  */
-export async function signIn(page: Page, email: string, path = '/'): Promise<void> {
+export async function signIn(page: Page, email: string, path = '/', server?: { url: string; logFile: string }): Promise<void> {
   const http = page.request;
-  const base = process.env.LATCHKEY_URL;
+  const base = server?.url ?? process.env.LATCHKEY_URL;
   if (!base) throw new Error('LATCHKEY_URL is not set: is global setup running?');
   const redirectURL = `${base}/login`;
   const started = await http.get(`${API_BASE_PATH}${api.getAuthUrl.path}`, { params: { redirectURL } });
@@ -140,10 +140,10 @@ export async function signIn(page: Page, email: string, path = '/'): Promise<voi
 
   const emailPage = await http.get(authUrl);
   expect(emailPage.ok(), `the provider's first page: ${emailPage.status()}`).toBe(true);
-  const before = codesFor(email).length;
+  const before = codesFor(email, server?.logFile).length;
   const codePage = await http.post(formAction(await emailPage.text(), 'email', emailPage.url()), { form: { email } });
   expect(codePage.ok(), `the address posted: ${codePage.status()}`).toBe(true);
-  const code = await readCode(email, before);
+  const code = await readCode(email, before, server?.logFile);
   let returned = await http.post(formAction(await codePage.text(), 'code', codePage.url()), { form: { code } });
   // The passkey offer to an administrator without one (docs/decisions/0027): "Not now".
   if (new URL(returned.url()).pathname.endsWith('/register')) {

@@ -8,6 +8,7 @@ import { describeEachDatabase } from './support/databases.ts';
 import { apiPath, createApp, createKeys, createProject, databaseFingerprint, REDIRECT } from './support/fixtures.ts';
 import { resolveLocalNames } from './support/localhost-names.ts';
 import { untilApp } from './support/relying-party.ts';
+import { DISCOVERIES_FAILED_PER_CLIENT } from '../src/oidc/passkeys.ts';
 import { declinePasskey, formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
 
 resolveLocalNames();
@@ -452,6 +453,73 @@ describeEachDatabase('a relying party per project: discoverable passkeys', (d) =
     const notTaken = await browser.request(discoverAction(again.page1), { form: { response: JSON.stringify(forged) } });
     expect(notTaken.status).toBe(400);
     expect((await passkeyEvents(app.projectId)).at(-1)).toMatchObject({ event_status: 'failed', details: { reason: 'user_handle' } });
+  });
+
+  /** The Signal API calls a page passes to its script (data-signal, data-signal-options). */
+  const signalsOf = (html: string) =>
+    [...html.matchAll(/data-signal="([^"]+)" data-signal-options="([^"]*)"/g)].map((m) => ({
+      signalName: m[1],
+      ...(JSON.parse((m[2] as string).replaceAll('&quot;', '"').replaceAll('&amp;', '&')) as Record<string, unknown>),
+    }));
+
+  it('page 1 shown again after a bad address keeps its passkey request (a new one), its phone button and its scripts', async () => {
+    const app = await newApp();
+    const browser = new Browser();
+    const { page1 } = await open(browser, app);
+    const bad = await browser.request(formAction(page1), { form: { email: 'not an address' } });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('data-webauthn="discover"');
+    expect(bad.text).toContain('>Use a phone or another device</button>');
+    expect(bad.text).toMatch(/<input id="email"[^>]*autocomplete="username webauthn"/);
+    expect(bad.text).toContain('<script defer src="/idp/assets/passkey.js">');
+    const options = pageOptions<DiscoverOptions>(bad.text);
+    expect(options.challenge).not.toBe(pageOptions<DiscoverOptions>(page1.text).challenge);
+    // The new request is the one the server expects: a passkey answered to it signs in.
+    const user = await newUserWithPasskey(app);
+    const answer = usePasskey(user.passkey, options, ownOrigin(app.projectId));
+    const done = await untilApp(browser, await browser.request(discoverAction(bad), { form: { response: JSON.stringify(answer) } }));
+    expect(done.location ?? '', done.text).toMatch(new RegExp(`^${REDIRECT}\\?`));
+  });
+
+  it('the Signal API: a credential unknown here, and a revoked one, are signalled to the browser as unknown', async () => {
+    const app = await newApp();
+    const other = await newApp();
+    const stranger = await newUserWithPasskey(other);
+    const browser = new Browser();
+    const { page1 } = await open(browser, app);
+    expect(signalsOf(page1.text)).toEqual([]);
+    const unknown = usePasskey(stranger.passkey, pageOptions<DiscoverOptions>(page1.text), ownOrigin(app.projectId));
+    const refused = await browser.request(discoverAction(page1), { form: { response: JSON.stringify(unknown) } });
+    expect(refused.status).toBe(400);
+    expect(signalsOf(refused.text)).toEqual([{ signalName: 'unknownCredential', rpID: `${app.projectId}.localhost`, credentialID: stranger.passkey.id }]);
+
+    const user = await newUserWithPasskey(app);
+    const revoked = await admin.api.post(apiPath(api.revokeDevice, { project: app.projectId, mpinId: user.passkey.id }), { reason: 'PORTAL_REVOKE' });
+    expect(revoked.status).toBe(200);
+    const again = await open(browser, app);
+    const answer = usePasskey(user.passkey, pageOptions<DiscoverOptions>(again.page1.text), ownOrigin(app.projectId));
+    const refusedPage = await browser.request(discoverAction(again.page1), { form: { response: JSON.stringify(answer) } });
+    expect(refusedPage.status).toBe(403);
+    expect(refusedPage.text).toContain('This passkey was revoked');
+    expect(refusedPage.text).toContain('<script defer src="/idp/assets/passkey.js">');
+    expect(signalsOf(refusedPage.text)).toEqual([{ signalName: 'unknownCredential', rpID: `${app.projectId}.localhost`, credentialID: user.passkey.id }]);
+  });
+
+  it('failed answers to the discoverable request are limited per client address (429 past the limit)', async () => {
+    const app = await newApp();
+    const other = await newApp();
+    const stranger = await newUserWithPasskey(other);
+    const browser = new Browser();
+    let { page1: current } = await open(browser, app);
+    for (let i = 0; i < DISCOVERIES_FAILED_PER_CLIENT; i += 1) {
+      const answer = usePasskey(stranger.passkey, pageOptions<DiscoverOptions>(current.text), ownOrigin(app.projectId));
+      current = await browser.request(discoverAction(current), { form: { response: JSON.stringify(answer) } });
+      expect(current.status).toBe(400);
+    }
+    const answer = usePasskey(stranger.passkey, pageOptions<DiscoverOptions>(current.text), ownOrigin(app.projectId));
+    const limited = await browser.request(discoverAction(current), { form: { response: JSON.stringify(answer) } });
+    expect(limited.status).toBe(429);
+    expect(limited.text).toContain('Too many tries');
   });
 });
 

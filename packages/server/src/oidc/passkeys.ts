@@ -68,6 +68,8 @@ export const QUICK_CODE_TRIES = 5;
 export const QUICK_CODE_TRIES_PER_CODE = 50;
 /** Addresses one client address may look up on page 1 per project and window (does it have a passkey?). */
 export const LOOKUPS_PER_CLIENT = 30;
+/** Failed answers to page 1's discoverable request one client address may post per project and window (docs/decisions/0047). */
+export const DISCOVERIES_FAILED_PER_CLIENT = 30;
 /** QuickCodes one client address may try per project and window, at any addresses. */
 export const QUICK_CODE_TRIES_PER_CLIENT = 20;
 

@@ -70,12 +70,17 @@ export function registerIdentityStep(ui: FastifyInstance, flow: SignInFlow, base
     const details = await flow.loginStep(site, request, reply);
     if (!details) return reply;
     const links = linksFor(site, details.uid);
+    // Page 1 shown again (a bad address, a refusal) keeps its passkey request (docs/decisions/0047).
+    const again = async (status: number, email: string, error: string) => {
+      const passkey = site.passkeys ? await site.passkeys.firstPage(flow.stepContext(details, site, request, reply)) : null;
+      return page(reply, status, emailPage(links, { email, error, ...(passkey ? { passkey } : {}) }, site.brand));
+    };
     // docs/decisions/0018: the site's identity type (an address, or an alphanumeric user id).
     const typed = (request.body?.email ?? '').trim();
     const identity = site.verification ? site.verification.identityOf(typed) : emailIdentity(typed);
     if (!identity) {
       const error = site.verification?.invalidIdentity ?? textsOf(site.brand).invalidEmail;
-      return page(reply, 400, emailPage(links, { email: typed.toLowerCase(), error }, site.brand));
+      return again(400, typed.toLowerCase(), error);
     }
     const email = identity.value;
     // A user with a passkey is asked for it (docs/decisions/0013: the address comes first, so
@@ -96,10 +101,10 @@ export function registerIdentityStep(ui: FastifyInstance, flow: SignInFlow, base
     if (!sent.ok && sent.reason === 'mail_failed') {
       request.log.error({ err: sent.error }, 'could not send a sign-in code');
       await site.events?.mailFailed(requestOrigin(request, details.params.client_id), email);
-      return page(reply, 503, emailPage(links, { email, error: textsOf(site.brand).mailFailed }, site.brand));
+      return again(503, email, textsOf(site.brand).mailFailed);
     }
     if (!sent.ok) {
-      return page(reply, 429, emailPage(links, { email, error: tooManyCodes(site.brand, sent.limit, site.startAgain) }, site.brand));
+      return again(429, email, tooManyCodes(site.brand, sent.limit, site.startAgain));
     }
     return reply.redirect(`${links.codeAction}${request.body?.resend ? '?resent=1' : ''}`, 303);
   });

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { TEXT_MAX_LENGTH } from '@latchkey/domain';
-import { escapeHtml, fieldError, signInPage, textsOf, withMarkup, type InteractionLinks, type PageBrand } from './views.ts';
+import { escapeHtml, fieldError, signalElement, signInPage, textsOf, withMarkup, type InteractionLinks, type PageBrand, type PasskeySignal } from './views.ts';
 
 /** @simplewebauthn/browser's own bundle (global SimpleWebAuthnBrowser), served from our origin. */
 export const WEBAUTHN_LIBRARY_PATH = '/idp/assets/simplewebauthn-browser.js';
@@ -18,15 +18,27 @@ export function webauthnLibrary(): string {
 }
 
 /**
- * A form with `data-webauthn="register|authenticate"` and the options in `data-options`: on
+ * A form with `data-webauthn="register|authenticate|discover"` and the options in `data-options`: on
  * submit, the browser's passkey dialog runs; its answer goes in the hidden `response` field and the
- * form is posted. What it may say comes in the page's language in `data-unsupported` and
- * `data-failed`. Nothing is inline (CSP `script-src 'self'`).
+ * form is posted. What it may say comes in the page's language in `data-unsupported`,
+ * `data-cancelled` (NotAllowedError: dismissed, or no passkey on this device) and `data-failed`.
+ * Page 1's discoverable form (docs/decisions/0047) is hidden until the script finds WebAuthn; its
+ * "Sign in with a passkey" tries immediate mediation first where the browser has it, its "Use a
+ * phone or another device" (`data-hybrid`) asks with the hint `hybrid`. Elements with
+ * `data-signal` pass WebAuthn Signal API calls (`data-signal` = unknownCredential,
+ * allAcceptedCredentials or currentUserDetails, their options as JSON in `data-signal-options`);
+ * sent where the browser supports them. Nothing is inline (CSP `script-src 'self'`).
  */
 export const PASSKEY_SCRIPT = `(function () {
+  var lib = window.SimpleWebAuthnBrowser;
+  var PKC = window.PublicKeyCredential;
   var error = document.getElementById('passkey-error');
   var quickCode = document.getElementById('quickcode');
-  function fail(form, text) {
+  function each(selector, run) {
+    Array.prototype.forEach.call(document.querySelectorAll(selector), run);
+  }
+  function say(text) {
+    if (!error) return;
     error.textContent = text;
     error.hidden = false;
   }
@@ -36,36 +48,80 @@ export const PASSKEY_SCRIPT = `(function () {
     if (wanted && quickCode) wanted.value = quickCode.checked ? '1' : '';
     form.submit();
   }
-  Array.prototype.forEach.call(document.querySelectorAll('form[data-webauthn]'), function (form) {
-    var lib = window.SimpleWebAuthnBrowser;
+  var supported = !!(lib && lib.browserSupportsWebAuthn());
+  // The Signal API (feature-detected: sendSignal throws where the browser has none).
+  if (supported && lib.sendSignal) {
+    each('[data-signal]', function (el) {
+      var options = JSON.parse(el.getAttribute('data-signal-options'));
+      options.signalName = el.getAttribute('data-signal');
+      lib.sendSignal(options).catch(function () {});
+    });
+  }
+  // A request made by the browser's own API, for what the library does not pass (mediation
+  // 'immediate', hints); null where the browser cannot parse the options itself.
+  function direct(optionsJSON, extra) {
+    if (!PKC || typeof PKC.parseRequestOptionsFromJSON !== 'function') return null;
+    if (lib.WebAuthnAbortService) lib.WebAuthnAbortService.cancelCeremony();
+    var request = { publicKey: PKC.parseRequestOptionsFromJSON(optionsJSON) };
+    for (var key in extra) request[key] = extra[key];
+    return navigator.credentials.get(request).then(function (credential) {
+      return credential ? credential.toJSON() : Promise.reject(new Error('none'));
+    });
+  }
+  // Immediate mediation (Chrome): this device's passkeys at once, or nothing; never a dead end.
+  function immediate(optionsJSON) {
+    if (!PKC || typeof PKC.getClientCapabilities !== 'function') return Promise.resolve(null);
+    return PKC.getClientCapabilities().then(
+      function (capabilities) {
+        var ask = capabilities && capabilities.immediateGet ? direct(optionsJSON, { mediation: 'immediate' }) : null;
+        return ask ? ask.catch(function () { return null; }) : null;
+      },
+      function () { return null; },
+    );
+  }
+  function autofill(form) {
+    if (!document.querySelector('input[autocomplete$="webauthn"]')) return;
+    lib.browserSupportsWebAuthnAutofill().then(function (yes) {
+      if (!yes) return;
+      lib.startAuthentication({ optionsJSON: JSON.parse(form.getAttribute('data-options')), useBrowserAutofill: true }).then(
+        function (response) { send(form, response); },
+        function () {},
+      );
+    });
+  }
+  function cancelled(problem) {
+    return !!problem && (problem.name === 'NotAllowedError' || (problem.cause && problem.cause.name === 'NotAllowedError'));
+  }
+  each('form[data-webauthn]', function (form) {
     var kind = form.getAttribute('data-webauthn');
-    // docs/decisions/0047: page 1 of a relying party of the project's own offers its passkeys in the
-    // identity field's autofill (conditional mediation) as soon as it loads, where the browser can.
-    if (kind === 'discover' && lib && document.querySelector('input[autocomplete$="webauthn"]')) {
-      lib.browserSupportsWebAuthnAutofill().then(function (supported) {
-        if (!supported) return;
-        lib.startAuthentication({ optionsJSON: JSON.parse(form.getAttribute('data-options')), useBrowserAutofill: true }).then(
-          function (response) {
-            send(form, response);
-          },
-          function () {},
-        );
-      });
+    if (kind === 'discover') {
+      var note = document.getElementById('passkey-note');
+      if (!supported) {
+        if (note) note.hidden = false;
+        return;
+      }
+      form.hidden = false;
+      autofill(form);
     }
     form.addEventListener('submit', function (event) {
       event.preventDefault();
-      if (!lib || !lib.browserSupportsWebAuthn()) {
-        fail(form, form.getAttribute('data-unsupported'));
+      if (!supported) {
+        say(form.getAttribute('data-unsupported'));
         return;
       }
       var optionsJSON = JSON.parse(form.getAttribute('data-options'));
-      error.hidden = true;
-      (kind === 'register' ? lib.startRegistration({ optionsJSON: optionsJSON }) : lib.startAuthentication({ optionsJSON: optionsJSON })).then(
-        function (response) {
-          send(form, response);
-        },
-        function () {
-          fail(form, form.getAttribute('data-failed'));
+      var hybrid = !!(event.submitter && event.submitter.hasAttribute('data-hybrid'));
+      if (error) error.hidden = true;
+      var ask;
+      if (kind === 'register') ask = lib.startRegistration({ optionsJSON: optionsJSON });
+      else if (hybrid) ask = direct(Object.assign({}, optionsJSON, { hints: ['hybrid'] }), {});
+      else if (kind === 'discover') ask = immediate(optionsJSON).then(function (found) { return found || lib.startAuthentication({ optionsJSON: optionsJSON }); });
+      if (!ask) ask = lib.startAuthentication({ optionsJSON: optionsJSON });
+      ask.then(
+        function (response) { send(form, response); },
+        function (problem) {
+          say(form.getAttribute(cancelled(problem) && form.hasAttribute('data-cancelled') ? 'data-cancelled' : 'data-failed'));
+          if (kind === 'discover') autofill(form);
         },
       );
     });
@@ -93,7 +149,8 @@ export function errorLine(error: string | undefined): string {
 export function ceremonyAttributes(brand: PageBrand, kind: 'register' | 'authenticate', optionsJson: string): string {
   const t = textsOf(brand);
   const failed = kind === 'register' ? t.passkeyNotCreated : t.passkeyNotUsed;
-  return `data-webauthn="${kind}" data-options="${escapeHtml(optionsJson)}" data-unsupported="${escapeHtml(t.noWebAuthn)}" data-failed="${escapeHtml(failed)}"`;
+  const cancelled = kind === 'authenticate' ? ` data-cancelled="${escapeHtml(t.passkeyNotUsed)}"` : '';
+  return `data-webauthn="${kind}" data-options="${escapeHtml(optionsJson)}" data-unsupported="${escapeHtml(t.noWebAuthn)}"${cancelled} data-failed="${escapeHtml(failed)}"`;
 }
 
 /** What "…instead" offers: the project's verification method (docs/decisions/0018). */
@@ -179,7 +236,13 @@ ${browserWarning(brand)}<div class="links">
 }
 
 /** spec §4: a revoked device cannot sign in. The person may verify their address again. */
-export function revokedPage(links: InteractionLinks, email: string, brand: PageBrand, why: 'revoked' | 'wrongRelyingParty' = 'revoked'): string {
+export function revokedPage(
+  links: InteractionLinks,
+  email: string,
+  brand: PageBrand,
+  why: 'revoked' | 'wrongRelyingParty' = 'revoked',
+  signal?: PasskeySignal,
+): string {
   const t = textsOf(brand);
   const verify = brand.idType === 'alphanumeric' || brand.verifyBy === 'fullCustom';
   const [title, heading, text] =
@@ -193,8 +256,10 @@ export function revokedPage(links: InteractionLinks, email: string, brand: PageB
 <div class="links">
 ${codeInstead(links, email, brand)}
 <a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a>
-</div>`,
+</div>
+${signal ? signalElement(signal) : ''}`,
     brand,
+    signal ? PASSKEY_SCRIPTS : [],
   );
 }
 

@@ -51,6 +51,7 @@ a { color: var(--accent); }
 /* A link that leaves for the project's own verification page, drawn as the page's main button. */
 a.primary { display: block; text-align: center; text-decoration: none; font-weight: 600; border-radius: 8px; padding: .625rem 1rem; }
 .wide { width: 100%; margin-top: .75rem; }
+.note { margin: 1rem 0 0; }
 .check { display: flex; gap: .5rem; align-items: flex-start; font-weight: 400; margin: 1rem 0 0; }
 .check input { width: auto; margin: .3rem 0 0; }
 .quickcode { font-size: 2rem; font-weight: 700; letter-spacing: .2em; text-align: center; font-variant-numeric: tabular-nums; margin: 0 0 1rem; padding: .75rem; border: 1px dashed var(--border); border-radius: 8px; }
@@ -212,9 +213,25 @@ export interface InteractionLinks {
   quickCode?: string;
 }
 
+/**
+ * A WebAuthn Signal API call the page script makes where the browser supports it (its options as
+ * @simplewebauthn/browser's sendSignal takes them): keeps the browser's passkey list in step.
+ */
+export type PasskeySignal =
+  | { signalName: 'unknownCredential'; rpID: string; credentialID: string }
+  | { signalName: 'allAcceptedCredentials'; rpID: string; userID: string; allAcceptedCredentialIDs: string[] }
+  | { signalName: 'currentUserDetails'; rpID: string; userID: string; userName: string; userDisplayName: string };
+
+/** The element that carries a signal to the page script (data-* attributes: no inline script). */
+export function signalElement({ signalName, ...options }: PasskeySignal): string {
+  return `<div hidden data-signal="${escapeHtml(signalName)}" data-signal-options="${escapeHtml(JSON.stringify(options))}"></div>\n`;
+}
+
 /** Page 1's discoverable passkey request (docs/decisions/0047). */
 export interface FirstPagePasskey {
   optionsJson: string;
+  /** A WebAuthn signal for the browser (a credential presented that is unknown here). */
+  signal?: PasskeySignal;
   action: string;
   /** The page's scripts (the WebAuthn library and the page script). */
   scripts: readonly string[];
@@ -232,13 +249,17 @@ export function emailPage(
   // docs/decisions/0047: the browser offers the relying party's passkeys in the field's autofill
   // (conditional mediation, autocomplete "… webauthn"), and at the button without an address.
   const autocomplete = passkey ? 'username webauthn' : brand.idType === 'alphanumeric' ? 'username' : 'email';
+  // Hidden until the page script finds WebAuthn (without it, or without scripts, page 1 is the form
+  // above); a browser without WebAuthn is told so in passkey-note.
   const passkeyForm = passkey
-    ? `<form method="post" action="${escapeHtml(passkey.action)}" data-webauthn="discover" data-options="${escapeHtml(passkey.optionsJson)}" data-unsupported="${escapeHtml(t.noWebAuthn)}" data-failed="${escapeHtml(t.passkeyNotUsed)}">
+    ? `<form method="post" action="${escapeHtml(passkey.action)}" hidden data-webauthn="discover" data-options="${escapeHtml(passkey.optionsJson)}" data-unsupported="${escapeHtml(t.noWebAuthn)}" data-cancelled="${escapeHtml(t.passkeyCancelled)}" data-failed="${escapeHtml(t.passkeyNotUsed)}">
 <input type="hidden" name="response" value="">
 <button class="secondary wide" type="submit">${escapeHtml(t.passkeyTitle)}</button>
+<button class="secondary wide" type="submit" data-hybrid>${escapeHtml(t.passkeyHybrid)}</button>
 </form>
 <p id="passkey-error" class="error" role="alert" hidden></p>
-`
+<p id="passkey-note" class="hint note" hidden>${escapeHtml(t.noWebAuthnHere)}</p>
+${passkey.signal ? signalElement(passkey.signal) : ''}`
     : '';
   return signInPage(
     t.signInTitle,

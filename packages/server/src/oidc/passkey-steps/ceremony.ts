@@ -8,6 +8,7 @@ import { revokedPage, type PasskeyLinks } from '../pages/passkey-views.ts';
 import type { StepContext, StepOutcome } from '../pages/site.ts';
 import { emailPage, textsOf, type PageBrand } from '../pages/views.ts';
 import {
+  rpIdOf,
   quickCodeHashOf,
   relyingPartyOf,
   type LoginMethods,
@@ -215,7 +216,9 @@ export class PasskeyCeremony {
   async refused(ctx: StepContext, email: string, device?: Passkey): Promise<StepOutcome> {
     await this.deps.events?.refusal(ctx.origin, this.signInEvent(email, 'denied', { reason: 'device_revoked' }, device));
     this.clear(ctx);
-    return { status: 403, page: revokedPage(ctx.links, email, this.deps.brand) };
+    // The Signal API: the browser may stop offering a passkey this relying party no longer accepts.
+    const signal = device ? { signalName: 'unknownCredential' as const, rpID: rpIdOf(this.rp, device), credentialID: device.id } : undefined;
+    return { status: 403, page: revokedPage(ctx.links, email, this.deps.brand, 'revoked', signal) };
   }
 
   /**

@@ -2,8 +2,8 @@ import { generateAuthenticationOptions, verifyAuthenticationResponse, type Authe
 import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import { PASSKEY_SCRIPTS } from '../pages/passkey-views.ts';
 import type { FirstPagePasskey, FormBody, StepContext, StepOutcome } from '../pages/site.ts';
-import { emailPage, textsOf } from '../pages/views.ts';
-import { assertedFor, parseJson, rpIdOf } from '../passkeys.ts';
+import { emailPage, textsOf, type PasskeySignal } from '../pages/views.ts';
+import { assertedFor, DISCOVERIES_FAILED_PER_CLIENT, parseJson, rpIdOf } from '../passkeys.ts';
 import type { PasskeyCeremony } from './ceremony.ts';
 
 /**
@@ -23,10 +23,14 @@ export async function firstPage(c: PasskeyCeremony, ctx: StepContext): Promise<F
   return { optionsJson: JSON.stringify(options), action: c.links(ctx).discoverAction, scripts: PASSKEY_SCRIPTS };
 }
 
-/** Page 1 again, with `error` and a new request. */
-async function again(c: PasskeyCeremony, ctx: StepContext, error: string): Promise<StepOutcome> {
+/**
+ * Page 1 again after a failed answer, with `error` and a new request (and `signal` for the browser).
+ * Failed answers are limited per client address like page 1's lookups: past the limit, 429.
+ */
+async function again(c: PasskeyCeremony, ctx: StepContext, error: string, signal?: PasskeySignal): Promise<StepOutcome> {
+  if (await c.tooMany(ctx, 'discover', DISCOVERIES_FAILED_PER_CLIENT)) return { status: 429, page: c.tooManyPage(ctx) };
   const passkey = await firstPage(c, ctx);
-  return { status: 400, page: emailPage(ctx.links, { error, ...(passkey ? { passkey } : {}) }, c.deps.brand) };
+  return { status: 400, page: emailPage(ctx.links, { error, ...(passkey ? { passkey: { ...passkey, ...(signal ? { signal } : {}) } } : {}) }, c.deps.brand) };
 }
 
 /** The user handle a passkey of `userId` was made with (base64url), as the authenticator returns it. */
@@ -45,7 +49,9 @@ export async function discoverSubmit(c: PasskeyCeremony, ctx: StepContext, form:
   // A credential of this project only (another project's is not found), answered for its own user.
   if (!response || !device || response.response?.userHandle !== userHandleOf(c, device.userId)) {
     await events?.refusal(ctx.origin, c.signInEvent(null, 'failed', { reason: device ? 'user_handle' : 'unknown_credential' }));
-    return again(c, ctx, t.passkeyUnknownHere);
+    // The Signal API: a credential unknown here need not be offered again by this browser.
+    const unknown = !device && typeof response?.id === 'string' ? { signalName: 'unknownCredential' as const, rpID: c.rpID, credentialID: response.id } : undefined;
+    return again(c, ctx, t.passkeyUnknownHere, unknown);
   }
   const identity = (await store.identityOf?.(device.userId)) ?? device.userId;
   if (device.revoked) return c.refused(ctx, identity, device);

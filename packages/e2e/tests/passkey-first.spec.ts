@@ -1,0 +1,289 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { api } from '@latchkey/domain';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { callApiOk, closeProjectThroughApi, createAppWithKeysThroughApi, createProjectThroughApi, revokeDeviceThroughApi } from '../support/call-api.ts';
+import { expect, expectAccessible, test } from '../support/fixtures.ts';
+import { resolveLocalhostNames } from '../support/localhost-names.ts';
+import {
+  addVirtualAuthenticator,
+  clickCreatePasskey,
+  expectPasskeyOffer,
+  expectSignedInAtApp,
+  fillEmailedCodeAndSignIn,
+  fillIdentityAndContinue,
+  goToAppSignIn,
+  type VirtualAuthenticator,
+} from '../support/passkey-pages.ts';
+import {
+  clickPasskeyButton,
+  clickUsePhone,
+  expectInvalidAddress,
+  expectNoPasskeyUsed,
+  expectNoWebAuthn,
+  expectPasskeyFirstPage,
+  expectProjectClosed,
+  expectRevokedWithFallback,
+} from '../support/passkey-first-pages.ts';
+import { startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
+import { countCodesSentTo, newEmail, readCode, signIn } from '../support/sign-in.ts';
+import { startServer, type StartedServer } from '../support/start-server.ts';
+
+// docs/decisions/0047: the passkey-first page of a project on its own host, {project}.localhost:{port}
+// (Chromium resolves *.localhost to loopback itself and treats it as a secure context). The suite's
+// server keeps ISSUER_DOMAIN=none (its scenarios' projects stay on the shared path); this file starts
+// a server of its own with ISSUER_DOMAIN=localhost and an embedded database, shared by its scenarios
+// (run in order in one worker).
+resolveLocalhostNames();
+test.describe.configure({ mode: 'serial' });
+
+let server: StartedServer;
+let app: RelyingParty;
+let developer: BrowserContext;
+let admin: Page;
+let projectId = '';
+const projectName = `Passkey first ${Date.now().toString(36)}`;
+
+test.beforeAll(async ({ browser }) => {
+  [server, app] = await Promise.all([startServer({ ISSUER_DOMAIN: 'localhost' }), startRelyingParty()]);
+  developer = await browser.newContext({ baseURL: server.url });
+  admin = await developer.newPage();
+  await signIn(admin, newEmail('developer'), '/', server);
+  projectId = await createProjectThroughApi(admin, projectName);
+  const issuer = await callApiOk(admin, api.getIssuer, { params: { project: projectId } });
+  // A new project's issuer is its own host.
+  expect(issuer.address).toBe(`http://${projectId}.localhost:${new URL(server.url).port}`);
+  const keys = await createAppWithKeysThroughApi(admin, projectId, [app.redirectUri]);
+  app.useClient({ issuer: issuer.address as string, clientId: keys.clientId, clientSecret: keys.clientSecret });
+});
+
+test.afterAll(async () => {
+  await developer?.close();
+  await app?.close();
+  if (server && server.child.exitCode === null) {
+    const exited = new Promise((ok) => server.child.once('exit', ok));
+    server.child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((ok) => setTimeout(ok, 5000))]);
+    if (server.child.exitCode === null) server.child.kill('SIGKILL');
+  }
+});
+
+/** What a browser context's pages asked of WebAuthn: requests (mediation, hints) and Signal API calls. */
+interface WebAuthnRecord {
+  requests: Array<{ mediation: string; hints: string[] }>;
+  signals: Array<{ name: string; options: Record<string, string> }>;
+  /**
+   * Chromium's virtual authenticator answers a conditional (autofill) request at once with its
+   * discoverable passkey, as a person picking it in the field's dropdown would. true: the page's
+   * conditional requests are held unanswered instead (the person does not pick it), until aborted.
+   */
+  holdAutofill: boolean;
+}
+
+/**
+ * Records the WebAuthn requests a context's pages make and their Signal API calls, by wrapping the
+ * browser's own functions before any page script runs (kept here, across navigations): what the
+ * scenarios cannot see in Chromium's autofill dropdown, they read here.
+ */
+async function recordWebAuthn(context: BrowserContext): Promise<WebAuthnRecord> {
+  const record: WebAuthnRecord = { requests: [], signals: [], holdAutofill: false };
+  await context.exposeFunction('__holdAutofill', () => record.holdAutofill);
+  await context.exposeFunction('__recordRequest', (entry: { mediation: string; hints: string[] }) => record.requests.push(entry));
+  await context.exposeFunction('__recordSignal', (entry: { name: string; options: Record<string, string> }) => record.signals.push(entry));
+  await context.addInitScript(() => {
+    const w = window as unknown as { __recordRequest(e: unknown): void; __recordSignal(e: unknown): void; __holdAutofill(): Promise<boolean> };
+    const get = navigator.credentials.get.bind(navigator.credentials);
+    navigator.credentials.get = async (options?: CredentialRequestOptions) => {
+      const publicKey = options?.publicKey as (PublicKeyCredentialRequestOptions & { hints?: string[] }) | undefined;
+      w.__recordRequest({ mediation: options?.mediation ?? 'optional', hints: publicKey?.hints ?? [] });
+      if (options?.mediation === 'conditional' && (await w.__holdAutofill())) {
+        const signal = options.signal;
+        return new Promise<Credential | null>((_, reject) =>
+          signal?.addEventListener('abort', () => reject(signal.reason instanceof Error ? signal.reason : new DOMException('aborted', 'AbortError'))),
+        );
+      }
+      return get(options);
+    };
+    const pkc = window.PublicKeyCredential as unknown as Record<string, ((o: unknown) => Promise<unknown>) | undefined> | undefined;
+    for (const name of ['signalUnknownCredential', 'signalAllAcceptedCredentials', 'signalCurrentUserDetails']) {
+      const original = pkc?.[name];
+      if (pkc && original) {
+        pkc[name] = (o: unknown) => {
+          w.__recordSignal({ name, options: o });
+          return original.call(pkc, o);
+        };
+      }
+    }
+  });
+  return record;
+}
+
+/** An end user's own browser, with a platform authenticator holding discoverable passkeys. */
+interface EndUser {
+  context: BrowserContext;
+  user: Page;
+  device: VirtualAuthenticator;
+  webauthn: WebAuthnRecord;
+}
+async function endUserBrowser(browser: Browser, options: { locale?: string } = {}): Promise<EndUser> {
+  const context = await browser.newContext(options.locale ? { locale: options.locale } : {});
+  const webauthn = await recordWebAuthn(context);
+  webauthn.holdAutofill = true;
+  const user = await context.newPage();
+  const device = await addVirtualAuthenticator(user);
+  return { context, user, device, webauthn };
+}
+
+
+/** SHOTS_R2=<dir>: the page as a person sees it, light and dark, and at a phone's width. */
+async function shots(page: Page, name: string): Promise<void> {
+  const dir = process.env.SHOTS_R2;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: join(dir, `${name}-${scheme}.png`), fullPage: true });
+  }
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(dir, `${name}-phone-dark.png`), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.screenshot({ path: join(dir, `${name}-phone-light.png`), fullPage: true });
+  await page.emulateMedia({ colorScheme: null });
+  if (size) await page.setViewportSize(size);
+}
+
+let email = '';
+let subject = '';
+let holder: EndUser;
+
+test('a new user on the own host verifies by code and creates a discoverable passkey; page 1 starts the autofill request', async ({ browser }) => {
+  holder = await endUserBrowser(browser);
+  holder.webauthn.holdAutofill = false;
+  const { user } = holder;
+  email = newEmail('passkey-first');
+  await goToAppSignIn(user, app.url, projectName);
+  expect(new URL(user.url()).host).toBe(`${projectId}.localhost:${new URL(server.url).port}`);
+  await expectPasskeyFirstPage(user);
+  // The autofill (conditional mediation) request is under way as soon as the page has loaded.
+  await expect.poll(() => holder.webauthn.requests).toContainEqual({ mediation: 'conditional', hints: [] });
+  await expectAccessible(user);
+  await shots(user, 'page1-en');
+
+  await fillIdentityAndContinue(user, email);
+  await fillEmailedCodeAndSignIn(user, await readCode(email, 0, server.logFile));
+  await expectPasskeyOffer(user);
+  await clickCreatePasskey(user);
+  subject = await expectSignedInAtApp(user);
+  expect(await holder.device.passkeyIds()).toHaveLength(1);
+});
+
+test('the autofill path: a returning user opens the app and the conditional request signs them in (no address typed)', async () => {
+  const { context, user, webauthn } = holder;
+  await context.clearCookies(); // a new browser session; the passkey stays on the device
+  const before = webauthn.requests.length;
+  await user.goto(app.url);
+  expect(await expectSignedInAtApp(user)).toBe(subject);
+  // Page 1's only request was the conditional one: no button was pressed.
+  expect(webauthn.requests.slice(before)).toEqual([{ mediation: 'conditional', hints: [] }]);
+});
+
+test('a returning user signs in with "Sign in with a passkey" without typing anything', async () => {
+  const { context, user, webauthn } = holder;
+  webauthn.holdAutofill = true; // the person does not pick from the autofill: they press the button
+  await context.clearCookies();
+  await goToAppSignIn(user, app.url, projectName);
+  const before = webauthn.requests.length;
+  await clickPasskeyButton(user);
+  expect(await expectSignedInAtApp(user)).toBe(subject);
+  // One code was ever mailed: the one before the passkey was made.
+  expect(countCodesSentTo(email, server.logFile)).toBe(1);
+  // Immediate mediation where Chromium offers it (getClientCapabilities().immediateGet), then or else the modal request.
+  const asked = webauthn.requests.slice(before).map((r) => r.mediation);
+  expect(asked.at(-1) === 'optional' || asked.at(-1) === 'immediate', asked.join()).toBe(true);
+  console.log(`the button's requests: ${asked.join(', ')}`);
+});
+
+test('page 1 after a bad address keeps the passkey button, which still signs in', async () => {
+  const { context, user } = holder;
+  await context.clearCookies();
+  await goToAppSignIn(user, app.url, projectName);
+  await fillIdentityAndContinue(user, 'not an address');
+  await expectInvalidAddress(user);
+  await expectPasskeyFirstPage(user);
+  await shots(user, 'page1-bad-address-en');
+  await clickPasskeyButton(user);
+  expect(await expectSignedInAtApp(user)).toBe(subject);
+});
+
+test('"Use a phone or another device" asks with the hint hybrid', async () => {
+  const { context, user } = holder;
+  await context.clearCookies();
+  await goToAppSignIn(user, app.url, projectName);
+  await clickUsePhone(user);
+  // The virtual authenticator is this device's (transport internal): Chromium answers with it all the same.
+  expect(await expectSignedInAtApp(user)).toBe(subject);
+  expect(holder.webauthn.requests.at(-1)).toEqual({ mediation: 'optional', hints: ['hybrid'] });
+});
+
+test('no passkey on this device: the page says what to do next, and the fallback is one click away', async ({ browser }) => {
+  const { context, user } = await endUserBrowser(browser);
+  await goToAppSignIn(user, app.url, projectName);
+  await clickPasskeyButton(user);
+  await expectNoPasskeyUsed(user);
+  await expectAccessible(user);
+  await shots(user, 'no-passkey-here-en');
+  await context.close();
+});
+
+test('a browser without WebAuthn: the passkey buttons are hidden and the page says so', async ({ browser }) => {
+  const context = await browser.newContext();
+  await context.addInitScript(() => {
+    delete (window as { PublicKeyCredential?: unknown }).PublicKeyCredential;
+  });
+  const user = await context.newPage();
+  await goToAppSignIn(user, app.url, projectName);
+  await expectNoWebAuthn(user);
+  await expectAccessible(user);
+  await shots(user, 'no-webauthn-en');
+  await context.close();
+});
+
+test('a revoked passkey is refused, and the browser is told it is unknown (Signal API)', async () => {
+  const { context, user, device, webauthn } = holder;
+  const [passkeyId] = await device.passkeyIds();
+  await revokeDeviceThroughApi(admin, projectId, passkeyId as string);
+  await context.clearCookies();
+  await goToAppSignIn(user, app.url, projectName);
+  await clickPasskeyButton(user);
+  await expectRevokedWithFallback(user);
+  await user.waitForLoadState('load');
+  await expect
+    .poll(() => webauthn.signals)
+    .toEqual([{ name: 'signalUnknownCredential', options: { rpId: `${projectId}.localhost`, credentialId: passkeyId } }]);
+  // Chromium's virtual authenticator forgets it (the signal reached the authenticator).
+  await expect.poll(() => device.passkeyIds()).toEqual([]);
+  await expectAccessible(user);
+  await shots(user, 'revoked-en');
+});
+
+test('page 1 in French and Romanian, and a closed project', async ({ browser }) => {
+  for (const language of ['fr', 'ro'] as const) {
+    const { context, user } = await endUserBrowser(browser, { locale: language });
+    await user.goto(app.url);
+    await expectPasskeyFirstPage(user, language);
+    await expectAccessible(user);
+    await shots(user, `page1-${language}`);
+    await clickPasskeyButton(user, language);
+    await expectNoPasskeyUsed(user, language);
+    await shots(user, `no-passkey-here-${language}`);
+    await context.close();
+  }
+  await closeProjectThroughApi(admin, projectId);
+  const context = await browser.newContext();
+  const user = await context.newPage();
+  await user.goto(app.url);
+  await expectProjectClosed(user);
+  await shots(user, 'closed-project-en');
+  await context.close();
+});

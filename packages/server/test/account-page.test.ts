@@ -122,6 +122,37 @@ describeWithDatabase('the account page at a project’s issuer', (t) => {
     expect((await browser.get(accountUrl(p), { 'accept-language': 'ro' })).text).toContain('Conectat ca');
   });
 
+  /** The Signal API calls the page passes to its script (data-signal, data-signal-options). */
+  const signalsOf = (html: string) =>
+    [...html.matchAll(/data-signal="([^"]+)" data-signal-options="([^"]*)"/g)].map((m) => ({
+      signalName: m[1],
+      ...(JSON.parse((m[2] as string).replaceAll('&quot;', '"').replaceAll('&amp;', '&')) as Record<string, unknown>),
+    }));
+
+  it('keeps the browser in step (Signal API): the passkeys of this relying party it accepts, and the identity as their name', async () => {
+    const { p, email, passkey } = await setUp();
+    const { page, browser } = await signInToAccount(p, email, passkey);
+    const { rows } = await t.db.query<{ user_id: string }>('SELECT user_id FROM devices WHERE project_id = $1 AND id = $2', [p.projectId, passkey.id]);
+    const userId = rows[0]?.user_id as string;
+    // The user handle registration gave the passkey (the user id's bytes), base64url.
+    const userID = Buffer.from(userId).toString('base64url');
+    const rpID = new URL(app.baseUrl).hostname;
+    expect(signalsOf(page.text)).toEqual([
+      { signalName: 'allAcceptedCredentials', rpID, userID, allAcceptedCredentialIDs: [passkey.id] },
+      { signalName: 'currentUserDetails', rpID, userID, userName: email, userDisplayName: email },
+    ]);
+    expect(page.text).toContain('<script defer src="/idp/assets/passkey.js">');
+    // Another active passkey under this rpID is listed; one made for another relying party, or revoked, is not.
+    const same = await storeDevice(t.db, { projectId: p.projectId, userId, createdAt: new Date() });
+    const elsewhere = await storeDevice(t.db, { projectId: p.projectId, userId, createdAt: new Date() });
+    await t.db.query('UPDATE devices SET rp_id = $3 WHERE project_id = $1 AND id = $2', [p.projectId, elsewhere, 'elsewhere.localhost']);
+    const revoked = await storeDevice(t.db, { projectId: p.projectId, userId, createdAt: new Date() });
+    await t.db.query('UPDATE devices SET revoked = true WHERE project_id = $1 AND id = $2', [p.projectId, revoked]);
+    const again = await browser.get(accountUrl(p));
+    const accepted = signalsOf(again.text)[0] as unknown as { allAcceptedCredentialIDs: string[] };
+    expect([...accepted.allAcceptedCredentialIDs].sort()).toEqual([passkey.id, same].sort());
+  });
+
   it('renames a passkey; refuses an empty or too long name, or a form without this session’s token, changing nothing', async () => {
     const { p, email, passkey } = await setUp();
     const { browser, page } = await signInToAccount(p, email, passkey);

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { passkeyNameOf } from '@latchkey/domain';
 import { ACCOUNT_CLIENT_ID } from '../issuer/account-client.ts';
-import type { PageBrand } from '../oidc/pages/views.ts';
+import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
+import type { PageBrand, PasskeySignal } from '../oidc/pages/views.ts';
 import type { Device } from '../people/devices.repository.ts';
 import { DONE, type AccountFlow, type SignedIn } from './account-flow.ts';
 import { html, notFoundPage, type AccountSite } from './account-site.ts';
@@ -23,6 +24,24 @@ const asPasskey = (d: Device, current: Device | null): AccountPasskey => ({
   current: current?.id === d.id,
 });
 
+/**
+ * The Signal API (where the browser supports it): the passkeys this relying party accepts for the
+ * person (the browser's password manager may forget the others: removed here, revoked in the
+ * console), and their identity as the passkeys' name (changed by an administrator, say). Only
+ * passkeys of the page's rpID count (one made under the shared host before a move is another
+ * relying party's); the user handle is the one registration gave (the user id's UTF-8 bytes).
+ */
+function signalsOf(flow: AccountFlow, site: AccountSite, signed: SignedIn, active: Device[]): PasskeySignal[] {
+  const rpID = site.site.rpID;
+  const legacy = new URL(flow.deps.publicUrl).hostname;
+  const userID = isoBase64URL.fromBuffer(isoUint8Array.fromUTF8String(signed.user.id));
+  const accepted = active.filter((d) => (d.rpId ?? legacy) === rpID).map((d) => d.id);
+  return [
+    { signalName: 'allAcceptedCredentials', rpID, userID, allAcceptedCredentialIDs: accepted },
+    { signalName: 'currentUserDetails', rpID, userID, userName: signed.user.identity, userDisplayName: signed.user.identity },
+  ];
+}
+
 /** The page: the person's active passkeys, and the sessions they are signed in with (this browser's first). */
 async function viewOf(
   flow: AccountFlow,
@@ -37,6 +56,7 @@ async function viewOf(
     identity: signed.user.identity,
     csrf: signed.csrf,
     passkeys: active.map((d) => asPasskey(d, current)),
+    signals: signalsOf(flow, site, signed, active),
     sessions: sessions
       .map((s) => ({
         id: s.id,

@@ -1,5 +1,6 @@
 import { PASSKEY_NAME_MAX } from '@latchkey/domain';
-import { escapeHtml, fieldError, signInPage, type PageBrand } from '../oidc/pages/views.ts';
+import { PASSKEY_SCRIPTS } from '../oidc/pages/passkey-views.ts';
+import { escapeHtml, fieldError, signalElement, signInPage, type PageBrand, type PasskeySignal } from '../oidc/pages/views.ts';
 import type { FallbackVerification } from './account-texts.ts';
 import { accountTextsOf, facts, hidden, pathOf, when, type AccountLinks } from './account-views.ts';
 import { sessionsSection, type AccountSession } from './sessions-views.ts';
@@ -27,6 +28,8 @@ export interface AccountView {
   notice?: string;
   /** A rename refused, with what was typed. */
   renaming?: { id: string; value: string; error: string };
+  /** WebAuthn Signal API calls for the page script (the accepted passkeys, the user's name). */
+  signals?: PasskeySignal[];
 }
 
 /** A country's name in the page's language, or "Unknown". */
@@ -89,9 +92,9 @@ ${passkeys}
 <p>${escapeHtml(t.addPasskeyText)}</p>
 <p><a class="button secondary" href="${escapeHtml(pathOf(links, 'passkeys', 'new'))}">${escapeHtml(t.addPasskey)}</a></p>
 ${quickCode}
-${sessionsSection(links, view.csrf, view.sessions, brand)}`,
+${sessionsSection(links, view.csrf, view.sessions, brand)}${(view.signals ?? []).map(signalElement).join('')}`,
     brand,
-    [],
+    view.signals?.length ? PASSKEY_SCRIPTS : [],
     { wide: true },
   );
 }

@@ -83,6 +83,8 @@ export interface PageTexts {
   passkeyUnknownHere: string;
   /** Page 1 (docs/decisions/0047): the cross-device (hybrid) request. */
   passkeyHybrid: string;
+  /** Page 1: between the address's Continue and the passkey buttons. */
+  orSeparator: string;
   /** The browser's dialog was dismissed, or this device has no passkey here (NotAllowedError). */
   passkeyCancelled: string;
   /** Page 1 in a browser without WebAuthn: the passkey buttons are hidden; this says why. */
@@ -234,6 +236,7 @@ const en: PageTexts = {
   passkeyUnknown: 'That passkey is not registered for this account. Try again, or email me a code instead.',
   passkeyUnknownHere: 'That passkey is not registered here. Try another, or continue with your address.',
   passkeyHybrid: 'Use a phone or another device',
+  orSeparator: 'or',
   passkeyCancelled: 'No passkey was used. If this device has none, use a phone or another device, or continue with your address.',
   noWebAuthnHere: 'This browser cannot use passkeys. Continue with your address above.',
   passkeyNotVerified: 'The passkey could not be verified. Try again, or email me a code instead.',
@@ -383,6 +386,7 @@ const fr: PageTexts = {
     'Cette clé d’accès n’est pas enregistrée pour ce compte. Réessayez ou choisissez «\u202fM’envoyer plutôt un code par e-mail\u202f».',
   passkeyUnknownHere: 'Cette clé d’accès n’est pas enregistrée ici. Essayez-en une autre ou continuez avec votre adresse.',
   passkeyHybrid: 'Utiliser un téléphone ou un autre appareil',
+  orSeparator: 'ou',
   passkeyCancelled: 'Aucune clé d’accès n’a été utilisée. Si cet appareil n’en a pas, utilisez un téléphone ou un autre appareil, ou continuez avec votre adresse.',
   noWebAuthnHere: 'Ce navigateur ne prend pas en charge les clés d’accès. Continuez avec votre adresse ci-dessus.',
   passkeyNotVerified: 'La clé d’accès n’a pas pu être vérifiée. Réessayez ou choisissez «\u202fM’envoyer plutôt un code par e-mail\u202f».',
@@ -531,6 +535,7 @@ const ro: PageTexts = {
     'Această cheie de acces nu este înregistrată pentru acest cont. Încercați din nou sau alegeți „Trimiteți-mi în schimb un cod prin e-mail”.',
   passkeyUnknownHere: 'Această cheie de acces nu este înregistrată aici. Încercați alta sau continuați cu adresa dvs.',
   passkeyHybrid: 'Folosiți un telefon sau alt dispozitiv',
+  orSeparator: 'sau',
   passkeyCancelled: 'Nu a fost folosită nicio cheie de acces. Dacă acest dispozitiv nu are una, folosiți un telefon sau alt dispozitiv, ori continuați cu adresa dvs.',
   noWebAuthnHere: 'Acest browser nu poate folosi chei de acces. Continuați cu adresa dvs. de mai sus.',
   passkeyNotVerified: 'Cheia de acces nu a putut fi verificată. Încercați din nou sau alegeți „Trimiteți-mi în schimb un cod prin e-mail”.',

@@ -52,6 +52,10 @@ a { color: var(--accent); }
 a.primary { display: block; text-align: center; text-decoration: none; font-weight: 600; border-radius: 8px; padding: .625rem 1rem; }
 .wide { width: 100%; margin-top: .75rem; }
 .note { margin: 1rem 0 0; }
+/* Page 1's "or" between the address's Continue and the passkey buttons (docs/decisions/0047). */
+.or { display: flex; align-items: center; gap: .75rem; margin: 1.25rem 0 .25rem; color: var(--muted); font-size: .875rem; }
+.or::before, .or::after { content: ""; flex: 1; border-top: 1px solid var(--border); }
+.or + .wide { margin-top: .5rem; }
 .check { display: flex; gap: .5rem; align-items: flex-start; font-weight: 400; margin: 1rem 0 0; }
 .check input { width: auto; margin: .3rem 0 0; }
 .quickcode { font-size: 2rem; font-weight: 700; letter-spacing: .2em; text-align: center; font-variant-numeric: tabular-nums; margin: 0 0 1rem; padding: .75rem; border: 1px dashed var(--border); border-radius: 8px; }
@@ -254,6 +258,7 @@ export function emailPage(
   const passkeyForm = passkey
     ? `<form method="post" action="${escapeHtml(passkey.action)}" hidden data-webauthn="discover" data-options="${escapeHtml(passkey.optionsJson)}" data-unsupported="${escapeHtml(t.noWebAuthn)}" data-cancelled="${escapeHtml(t.passkeyCancelled)}" data-failed="${escapeHtml(t.passkeyNotUsed)}">
 <input type="hidden" name="response" value="">
+<p class="or"><span>${escapeHtml(t.orSeparator)}</span></p>
 <button class="secondary wide" type="submit">${escapeHtml(t.passkeyTitle)}</button>
 <button class="secondary wide" type="submit" data-hybrid>${escapeHtml(t.passkeyHybrid)}</button>
 </form>

@@ -1,8 +1,18 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { api } from '@latchkey/domain';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { callApiOk, closeProjectThroughApi, createAppWithKeysThroughApi, createProjectThroughApi, revokeDeviceThroughApi } from '../support/call-api.ts';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import {
+  callApiOk,
+  closeProjectThroughApi,
+  createAppWithKeysThroughApi,
+  createProjectThroughApi,
+  revokeDeviceThroughApi,
+} from '../support/call-api.ts';
 import { expect, expectAccessible, test } from '../support/fixtures.ts';
 import { resolveLocalhostNames } from '../support/localhost-names.ts';
 import {
@@ -42,10 +52,12 @@ let app: RelyingParty;
 let developer: BrowserContext;
 let admin: Page;
 let projectId = '';
+/** The test app's client at the project's own host. */
+let ownHostClient = { issuer: '', clientId: '', clientSecret: '' };
 const projectName = `Passkey first ${Date.now().toString(36)}`;
 
 test.beforeAll(async ({ browser }) => {
-  [server, app] = await Promise.all([startServer({ ISSUER_DOMAIN: 'localhost' }), startRelyingParty()]);
+  [server, app] = await Promise.all([startServer({ ISSUER_DOMAIN: 'localhost', TRUST_PROXY: '127.0.0.1,::1' }), startRelyingParty()]);
   developer = await browser.newContext({ baseURL: server.url });
   admin = await developer.newPage();
   await signIn(admin, newEmail('developer'), '/', server);
@@ -54,7 +66,8 @@ test.beforeAll(async ({ browser }) => {
   // A new project's issuer is its own host.
   expect(issuer.address).toBe(`http://${projectId}.localhost:${new URL(server.url).port}`);
   const keys = await createAppWithKeysThroughApi(admin, projectId, [app.redirectUri]);
-  app.useClient({ issuer: issuer.address as string, clientId: keys.clientId, clientSecret: keys.clientSecret });
+  ownHostClient = { issuer: issuer.address as string, clientId: keys.clientId, clientSecret: keys.clientSecret };
+  app.useClient(ownHostClient);
 });
 
 test.afterAll(async () => {
@@ -134,7 +147,6 @@ async function endUserBrowser(browser: Browser, options: { locale?: string } = {
   return { context, user, device, webauthn };
 }
 
-
 /** SHOTS_R2=<dir>: the page as a person sees it, light and dark, and at a phone's width. */
 async function shots(page: Page, name: string): Promise<void> {
   const dir = process.env.SHOTS_R2;
@@ -151,6 +163,56 @@ async function shots(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(dir, `${name}-phone-light.png`), fullPage: true });
   await page.emulateMedia({ colorScheme: null });
   if (size) await page.setViewportSize(size);
+}
+
+/**
+ * https on 127.0.0.1:443 for every *.localhost name (a self-signed certificate the scenario's browser
+ * is told to accept), passing each request to the server at `port` with its own host's Host: what
+ * an operator's TLS front does for {project}.{ISSUER_DOMAIN}. Answers the paths it served.
+ */
+async function startTlsProxy(port: number): Promise<{ served: string[]; close(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'latchkey-tls-'));
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ],
+    {
+      stdio: 'ignore',
+    },
+  );
+  const served: string[] = [];
+  const proxy = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (incoming, outgoing) => {
+    served.push(incoming.url ?? '');
+    // An own host keeps its origin's port; a custom domain is https at 443, said by X-Forwarded-Proto (the server trusts loopback).
+    const name = (incoming.headers.host ?? '').replace(/:\d+$/, '');
+    const headers = name.endsWith('.localhost')
+      ? { ...incoming.headers, host: `${name}:${port}` }
+      : { ...incoming.headers, 'x-forwarded-proto': 'https' };
+    const forward = httpRequest({ host: '127.0.0.1', port, method: incoming.method, path: incoming.url, headers }, (answer) => {
+      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(outgoing);
+    });
+    forward.on('error', () => outgoing.writeHead(502).end());
+    incoming.pipe(forward);
+  });
+  await new Promise<void>((ok, fail) => {
+    proxy.once('error', fail);
+    proxy.listen(443, '127.0.0.1', ok);
+  });
+  return { served, close: () => new Promise((ok) => proxy.close(() => ok())) };
 }
 
 let email = '';
@@ -265,6 +327,72 @@ test('a revoked passkey is refused, and the browser is told it is unknown (Signa
   await expect.poll(() => device.passkeyIds()).toEqual([]);
   await expectAccessible(user);
   await shots(user, 'revoked-en');
+});
+
+test("a project moved to a custom domain: its users' passkeys still work there (Related Origin Requests)", async ({ browser: _shared }, testInfo) => {
+  // Chromium reads https://{rpID}/.well-known/webauthn (port 443, TLS) before it lets the custom
+  // origin use the own host's rpID: a TLS proxy on 443 answers for *.localhost with the server's
+  // answer, and a browser of its own maps *.test to loopback and treats the custom origin (plain
+  // http here) as secure.
+  const proxy = await startTlsProxy(Number(new URL(server.url).port)).catch((error: unknown) => error as Error);
+  test.skip(proxy instanceof Error, `Related Origin Requests need https on port 443: ${proxy instanceof Error ? proxy.message : ''}`);
+  if (proxy instanceof Error) return;
+  const port = new URL(server.url).port;
+  // The custom domain served over https by the same proxy (what an operator's TLS front does): a secure context.
+  const custom = `https://signin-${projectId}.test`;
+  const launchOptions = testInfo.project.use.launchOptions ?? {};
+  const own = await chromium.launch({
+    ...launchOptions,
+    args: [...(launchOptions.args ?? []), '--host-resolver-rules=MAP *.test 127.0.0.1', '--ignore-certificate-errors'],
+  });
+  try {
+    const person = await endUserBrowser(own);
+    person.webauthn.holdAutofill = false;
+    const address = newEmail('moved');
+    await goToAppSignIn(person.user, app.url, projectName);
+    await fillIdentityAndContinue(person.user, address);
+    await fillEmailedCodeAndSignIn(person.user, await readCode(address, 0, server.logFile));
+    await clickCreatePasskey(person.user);
+    const sub = await expectSignedInAtApp(person.user);
+
+    // The project moves to its custom domain; the app finds its issuer there.
+    const project = await callApiOk(admin, api.getProject, { params: { project: projectId } });
+    await callApiOk(admin, api.updateProject, { params: { project: projectId }, body: { ...project, customDomain: custom } });
+    const keys = await createAppWithKeysThroughApi(admin, projectId, [app.redirectUri]);
+    app.useClient({ issuer: custom, clientId: keys.clientId, clientSecret: keys.clientSecret });
+    expect(await (await fetch(`http://${projectId}.localhost:${port}/.well-known/webauthn`)).json()).toEqual({
+      origins: [`http://${projectId}.localhost:${port}`, custom],
+    });
+
+    await person.context.clearCookies();
+    // The test app exchanges the code at the custom domain through the proxy's self-signed certificate.
+    process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+    const before = person.webauthn.requests.length;
+    await person.user.goto(app.url);
+    // The autofill request at the custom origin, for the own host's rpID, answered by the same passkey.
+    const signedIn = await expectSignedInAtApp(person.user).catch(async (error: unknown) => {
+      const dir = process.env.SHOTS_R2;
+      if (dir) await person.user.screenshot({ path: join(dir, 'related-origins-failed.png'), fullPage: true });
+      throw new Error(
+        `at ${person.user.url()}; requests ${JSON.stringify(person.webauthn.requests.slice(before))}; proxy served ${JSON.stringify(proxy.served)}`,
+        {
+          cause: error,
+        },
+      );
+    });
+    expect(signedIn).toBe(sub);
+    expect(person.webauthn.requests.slice(before)).toEqual([{ mediation: 'conditional', hints: [] }]);
+    expect(proxy.served).toContain('/.well-known/webauthn');
+    expect(countCodesSentTo(address, server.logFile)).toBe(1);
+  } finally {
+    delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+    // Back on the own host for the scenarios after this one (the suite's browser does not resolve *.test).
+    const project = await callApiOk(admin, api.getProject, { params: { project: projectId } });
+    await callApiOk(admin, api.updateProject, { params: { project: projectId }, body: { ...project, customDomain: '' } });
+    app.useClient(ownHostClient);
+    await own.close();
+    await proxy.close();
+  }
 });
 
 test('page 1 in French and Romanian, and a closed project', async ({ browser }) => {

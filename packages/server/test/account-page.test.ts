@@ -132,7 +132,10 @@ describeWithDatabase('the account page at a project’s issuer', (t) => {
   it('keeps the browser in step (Signal API): the passkeys of this relying party it accepts, and the identity as their name', async () => {
     const { p, email, passkey } = await setUp();
     const { page, browser } = await signInToAccount(p, email, passkey);
-    const { rows } = await t.db.query<{ user_id: string }>('SELECT user_id FROM devices WHERE project_id = $1 AND id = $2', [p.projectId, passkey.id]);
+    const { rows } = await t.db.query<{ user_id: string }>('SELECT user_id FROM devices WHERE project_id = $1 AND id = $2', [
+      p.projectId,
+      passkey.id,
+    ]);
     const userId = rows[0]?.user_id as string;
     // The user handle registration gave the passkey (the user id's bytes), base64url.
     const userID = Buffer.from(userId).toString('base64url');

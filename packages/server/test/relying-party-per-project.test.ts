@@ -491,7 +491,9 @@ describeEachDatabase('a relying party per project: discoverable passkeys', (d) =
     const unknown = usePasskey(stranger.passkey, pageOptions<DiscoverOptions>(page1.text), ownOrigin(app.projectId));
     const refused = await browser.request(discoverAction(page1), { form: { response: JSON.stringify(unknown) } });
     expect(refused.status).toBe(400);
-    expect(signalsOf(refused.text)).toEqual([{ signalName: 'unknownCredential', rpID: `${app.projectId}.localhost`, credentialID: stranger.passkey.id }]);
+    expect(signalsOf(refused.text)).toEqual([
+      { signalName: 'unknownCredential', rpID: `${app.projectId}.localhost`, credentialID: stranger.passkey.id },
+    ]);
 
     const user = await newUserWithPasskey(app);
     const revoked = await admin.api.post(apiPath(api.revokeDevice, { project: app.projectId, mpinId: user.passkey.id }), { reason: 'PORTAL_REVOKE' });
@@ -502,7 +504,9 @@ describeEachDatabase('a relying party per project: discoverable passkeys', (d) =
     expect(refusedPage.status).toBe(403);
     expect(refusedPage.text).toContain('This passkey was revoked');
     expect(refusedPage.text).toContain('<script defer src="/idp/assets/passkey.js">');
-    expect(signalsOf(refusedPage.text)).toEqual([{ signalName: 'unknownCredential', rpID: `${app.projectId}.localhost`, credentialID: user.passkey.id }]);
+    expect(signalsOf(refusedPage.text)).toEqual([
+      { signalName: 'unknownCredential', rpID: `${app.projectId}.localhost`, credentialID: user.passkey.id },
+    ]);
   });
 
   it('failed answers to the discoverable request are limited per client address (429 past the limit)', async () => {

@@ -2,7 +2,17 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { TEXT_MAX_LENGTH } from '@latchkey/domain';
-import { escapeHtml, fieldError, signalElement, signInPage, textsOf, withMarkup, type InteractionLinks, type PageBrand, type PasskeySignal } from './views.ts';
+import {
+  escapeHtml,
+  fieldError,
+  signalElement,
+  signInPage,
+  textsOf,
+  withMarkup,
+  type InteractionLinks,
+  type PageBrand,
+  type PasskeySignal,
+} from './views.ts';
 
 /** @simplewebauthn/browser's own bundle (global SimpleWebAuthnBrowser), served from our origin. */
 export const WEBAUTHN_LIBRARY_PATH = '/idp/assets/simplewebauthn-browser.js';

@@ -387,7 +387,8 @@ const fr: PageTexts = {
   passkeyUnknownHere: 'Cette clé d’accès n’est pas enregistrée ici. Essayez-en une autre ou continuez avec votre adresse.',
   passkeyHybrid: 'Utiliser un téléphone ou un autre appareil',
   orSeparator: 'ou',
-  passkeyCancelled: 'Aucune clé d’accès n’a été utilisée. Si cet appareil n’en a pas, utilisez un téléphone ou un autre appareil, ou continuez avec votre adresse.',
+  passkeyCancelled:
+    'Aucune clé d’accès n’a été utilisée. Si cet appareil n’en a pas, utilisez un téléphone ou un autre appareil, ou continuez avec votre adresse.',
   noWebAuthnHere: 'Ce navigateur ne prend pas en charge les clés d’accès. Continuez avec votre adresse ci-dessus.',
   passkeyNotVerified: 'La clé d’accès n’a pas pu être vérifiée. Réessayez ou choisissez «\u202fM’envoyer plutôt un code par e-mail\u202f».',
   passkeyExists: 'Cette clé d’accès est déjà enregistrée. Réessayez ou choisissez «\u202fPas maintenant\u202f».',
@@ -536,7 +537,8 @@ const ro: PageTexts = {
   passkeyUnknownHere: 'Această cheie de acces nu este înregistrată aici. Încercați alta sau continuați cu adresa dvs.',
   passkeyHybrid: 'Folosiți un telefon sau alt dispozitiv',
   orSeparator: 'sau',
-  passkeyCancelled: 'Nu a fost folosită nicio cheie de acces. Dacă acest dispozitiv nu are una, folosiți un telefon sau alt dispozitiv, ori continuați cu adresa dvs.',
+  passkeyCancelled:
+    'Nu a fost folosită nicio cheie de acces. Dacă acest dispozitiv nu are una, folosiți un telefon sau alt dispozitiv, ori continuați cu adresa dvs.',
   noWebAuthnHere: 'Acest browser nu poate folosi chei de acces. Continuați cu adresa dvs. de mai sus.',
   passkeyNotVerified: 'Cheia de acces nu a putut fi verificată. Încercați din nou sau alegeți „Trimiteți-mi în schimb un cod prin e-mail”.',
   passkeyExists: 'Această cheie de acces este deja înregistrată. Încercați din nou sau alegeți „Nu acum”.',

@@ -30,7 +30,10 @@ export async function firstPage(c: PasskeyCeremony, ctx: StepContext): Promise<F
 async function again(c: PasskeyCeremony, ctx: StepContext, error: string, signal?: PasskeySignal): Promise<StepOutcome> {
   if (await c.tooMany(ctx, 'discover', DISCOVERIES_FAILED_PER_CLIENT)) return { status: 429, page: c.tooManyPage(ctx) };
   const passkey = await firstPage(c, ctx);
-  return { status: 400, page: emailPage(ctx.links, { error, ...(passkey ? { passkey: { ...passkey, ...(signal ? { signal } : {}) } } : {}) }, c.deps.brand) };
+  return {
+    status: 400,
+    page: emailPage(ctx.links, { error, ...(passkey ? { passkey: { ...passkey, ...(signal ? { signal } : {}) } } : {}) }, c.deps.brand),
+  };
 }
 
 /** The user handle a passkey of `userId` was made with (base64url), as the authenticator returns it. */
@@ -50,7 +53,8 @@ export async function discoverSubmit(c: PasskeyCeremony, ctx: StepContext, form:
   if (!response || !device || response.response?.userHandle !== userHandleOf(c, device.userId)) {
     await events?.refusal(ctx.origin, c.signInEvent(null, 'failed', { reason: device ? 'user_handle' : 'unknown_credential' }));
     // The Signal API: a credential unknown here need not be offered again by this browser.
-    const unknown = !device && typeof response?.id === 'string' ? { signalName: 'unknownCredential' as const, rpID: c.rpID, credentialID: response.id } : undefined;
+    const unknown =
+      !device && typeof response?.id === 'string' ? { signalName: 'unknownCredential' as const, rpID: c.rpID, credentialID: response.id } : undefined;
     return again(c, ctx, t.passkeyUnknownHere, unknown);
   }
   const identity = (await store.identityOf?.(device.userId)) ?? device.userId;

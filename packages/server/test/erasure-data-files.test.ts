@@ -113,7 +113,7 @@ for (const driver of ['pglite', 'postgres'] as Driver[]) {
       await place?.drop();
     });
 
-    it('after an erasure and its scrub, no data file holds the address (the write-ahead log apart)', { timeout: 120_000 }, async (ctx) => {
+    it('after an erasure and its scrub, no data file holds the address (the write-ahead log apart)', { timeout: 180_000 }, async (ctx) => {
       if (!place) return ctx.skip(); // PostgreSQL's data folder is not readable from this machine
       const { db } = place;
       const admin = await signedInAccount(app, db);
@@ -141,7 +141,11 @@ for (const driver of ['pglite', 'postgres'] as Driver[]) {
         `SELECT pg_relation_filenode(c.oid)::text AS file, c.relname AS name FROM pg_class c WHERE pg_relation_filenode(c.oid) IS NOT NULL`,
       );
       const relationOf = new Map(relations.map((r) => [r.file, r.name]));
-      expect(await scrubErasures(db)).toBe(true);
+      // A scrub waits up to 30 s for older transactions anywhere on the server (other suites' in a
+      // full run), else puts the request back for the next round: as the housekeeping would, try again.
+      let scrubbed = await scrubErasures(db);
+      for (let round = 1; round < 3 && !scrubbed; round++) scrubbed = await scrubErasures(db);
+      expect(scrubbed).toBe(true);
       expect(await scrubErasures(db)).toBe(false); // nothing asked since
       await db.exec('CHECKPOINT');
 

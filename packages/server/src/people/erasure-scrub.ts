@@ -24,14 +24,17 @@ export async function requestScrub(tx: Db, projectId: string, now: Date): Promis
  * the next round. Answers whether it ran.
  */
 export async function scrubErasures(db: Db): Promise<boolean> {
-  const claimed = await db.transaction(async (tx) => {
+  // The claim's own transaction id: every erasure it claims committed under an older one.
+  const { claimed, claimXid } = await db.transaction(async (tx) => {
     const { rows } = await tx.query<{ project_id: string; erased_at: Date }>('DELETE FROM erasure_scrubs RETURNING project_id, erased_at');
-    return rows;
+    const xid = await tx.query<{ xid: string }>('SELECT (pg_current_xact_id()::text::bigint % 4294967296)::text AS xid');
+    return { claimed: rows, claimXid: xid.rows[0]?.xid ?? '0' };
   });
   if (claimed.length === 0) return false;
-  // A transaction begun before the claim may still see the erased rows, and VACUUM FULL keeps what
-  // some transaction may see: wait for those to end (a delivery, a list read), or try next round.
-  if (!(await olderTransactionsEnded(db))) {
+  // VACUUM FULL keeps the row versions some transaction may still see: one begun before the claim
+  // (a delivery, a list read), or any whose snapshot is older — in any database of the server, as a
+  // session starting up takes the server-wide oldest. Wait for those to end, or try next round.
+  if (!(await olderTransactionsEnded(db, claimXid))) {
     for (const r of claimed) await requestScrub(db, r.project_id, r.erased_at);
     return false;
   }
@@ -47,17 +50,21 @@ export async function scrubErasures(db: Db): Promise<boolean> {
 /** How long a scrub waits for the transactions begun before it to end. */
 const OLDER_TRANSACTIONS_WAIT_MS = 30_000;
 
-/** Whether every other transaction of this database begun before now has ended, waiting up to OLDER_TRANSACTIONS_WAIT_MS. */
-async function olderTransactionsEnded(db: Db): Promise<boolean> {
-  const { rows } = await db.query<{ at: Date }>('SELECT clock_timestamp() AS at');
-  const since = rows[0]?.at ?? new Date();
+/**
+ * Whether no session of the server (any database) still runs a transaction, or holds a snapshot,
+ * older than `xid` (the claim's), waiting up to OLDER_TRANSACTIONS_WAIT_MS. Sessions whose
+ * transaction ids the role may not see are not waited for.
+ */
+async function olderTransactionsEnded(db: Db, xid: string): Promise<boolean> {
   for (let waited = 0; ; waited += 200) {
-    const { rows: older } = await db.query<{ n: number }>(
+    const { rows } = await db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start < $1`,
-      [since],
+        WHERE pid <> pg_backend_pid()
+          AND ((backend_xid IS NOT NULL AND age(backend_xid) > age($1::text::xid))
+            OR (backend_xmin IS NOT NULL AND age(backend_xmin) > age($1::text::xid)))`,
+      [xid],
     );
-    if ((older[0]?.n ?? 0) === 0) return true;
+    if ((rows[0]?.n ?? 0) === 0) return true;
     if (waited >= OLDER_TRANSACTIONS_WAIT_MS) return false;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

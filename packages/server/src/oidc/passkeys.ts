@@ -1,4 +1,10 @@
-import { generateRegistrationOptions, type AuthenticatorTransport } from '@simplewebauthn/server';
+import {
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  type AuthenticationResponseJSON,
+  type AuthenticatorTransport,
+} from '@simplewebauthn/server';
+import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import { createHash, randomInt } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SecretBox } from '../crypto.ts';
@@ -102,6 +108,30 @@ export function assertedFor(authenticatorData: unknown, rpID: string): boolean {
   if (typeof authenticatorData !== 'string') return false;
   const data = Buffer.from(authenticatorData, 'base64url');
   return data.length >= 32 && data.subarray(0, 32).equals(createHash('sha256').update(rpID).digest());
+}
+
+/**
+ * A sign-in answer for a stored passkey, checked under the rpID it was made with at one of the
+ * project's origins, user verification required (docs/decisions/0013, 0047): `'wrongRp'` when it was
+ * made for another rpID, its new signature counter when it verifies, else null.
+ */
+export async function checkedAssertion(
+  rp: RelyingParty,
+  device: Passkey,
+  response: AuthenticationResponseJSON,
+  challenge: string,
+): Promise<'wrongRp' | { newCounter: number } | null> {
+  const rpID = rpIdOf(rp, device);
+  if (!assertedFor(response.response?.authenticatorData, rpID)) return 'wrongRp';
+  const verification = await verifyAuthenticationResponse({
+    response,
+    expectedChallenge: challenge,
+    expectedOrigin: rp.origins,
+    expectedRPID: rpID,
+    credential: { id: device.id, publicKey: isoBase64URL.toBuffer(device.publicKey), counter: device.counter, transports: device.transports },
+    requireUserVerification: true,
+  }).catch(() => null);
+  return verification?.verified ? { newCounter: verification.authenticationInfo.newCounter } : null;
 }
 
 /** The sign-in pages' scripts: @simplewebauthn/browser's bundle and the page script, from our origin. */

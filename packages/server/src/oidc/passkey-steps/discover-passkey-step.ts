@@ -1,9 +1,9 @@
-import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server';
+import { generateAuthenticationOptions, type AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import { PASSKEY_SCRIPTS } from '../pages/passkey-views.ts';
 import type { FirstPagePasskey, FormBody, StepContext, StepOutcome } from '../pages/site.ts';
 import { emailPage, textsOf, type PasskeySignal } from '../pages/views.ts';
-import { assertedFor, DISCOVERIES_FAILED_PER_CLIENT, parseJson, rpIdOf } from '../passkeys.ts';
+import { checkedAssertion, DISCOVERIES_FAILED_PER_CLIENT, parseJson } from '../passkeys.ts';
 import type { PasskeyCeremony } from './ceremony.ts';
 
 /**
@@ -60,23 +60,15 @@ export async function discoverSubmit(c: PasskeyCeremony, ctx: StepContext, form:
   const identity = (await store.identityOf?.(device.userId)) ?? device.userId;
   if (device.revoked) return c.refused(ctx, identity, device);
   // Verified under the rpID it was made with, at one of the project's origins.
-  const rpID = rpIdOf(c.rp, device);
-  if (!assertedFor(response.response.authenticatorData, rpID)) return c.wrongRelyingParty(ctx, identity, device);
-  const verification = await verifyAuthenticationResponse({
-    response,
-    expectedChallenge: ceremony.challenge,
-    expectedOrigin: c.rp.origins,
-    expectedRPID: rpID,
-    credential: { id: device.id, publicKey: isoBase64URL.toBuffer(device.publicKey), counter: device.counter, transports: device.transports },
-    requireUserVerification: true,
-  }).catch(() => null);
-  if (!verification?.verified) {
+  const verification = await checkedAssertion(c.rp, device, response, ceremony.challenge);
+  if (verification === 'wrongRp') return c.wrongRelyingParty(ctx, identity, device);
+  if (!verification) {
     await events?.refusal(ctx.origin, c.signInEvent(identity, 'failed', { reason: 'not_verified' }, device));
     return again(c, ctx, t.passkeyNotVerified);
   }
   // The device's use and its sign-in event commit together (docs/decisions/0014), as after page 1's address.
   const used = await db.transaction(async (tx) => {
-    if (!(await store.markUsed(tx, { id: device.id, counter: verification.authenticationInfo.newCounter, now: clock.now() }))) return false;
+    if (!(await store.markUsed(tx, { id: device.id, counter: verification.newCounter, now: clock.now() }))) return false;
     await events?.record(tx, ctx.origin, c.signInEvent(identity, 'success', {}, device));
     return true;
   });

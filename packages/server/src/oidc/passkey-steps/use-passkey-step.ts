@@ -1,12 +1,10 @@
-import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server';
-import { isoBase64URL } from '@simplewebauthn/server/helpers';
+import { generateAuthenticationOptions, type AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { passkeyPage, quickCodeShownPage } from '../pages/passkey-views.ts';
 import type { FormBody, Identity, StepContext, StepOutcome } from '../pages/site.ts';
 import { textsOf } from '../pages/views.ts';
 import {
-  assertedFor,
+  checkedAssertion,
   LOOKUPS_PER_CLIENT,
-  rpIdOf,
   loginMethods,
   mayIssueQuickCodes,
   newQuickCode,
@@ -102,21 +100,13 @@ export async function passkeySubmit(c: PasskeyCeremony, ctx: StepContext, form: 
   }
   if (device.revoked) return c.refused(ctx, ceremony.email, device);
   // docs/decisions/0047: a passkey is verified for the relying party it was made under, and no other.
-  const rpID = rpIdOf(c.rp, device);
-  if (!assertedFor(response.response?.authenticatorData, rpID)) return c.wrongRelyingParty(ctx, ceremony.email, device);
-  const verification = await verifyAuthenticationResponse({
-    response,
-    expectedChallenge: ceremony.challenge,
-    expectedOrigin: c.rp.origins,
-    expectedRPID: rpID,
-    credential: { id: device.id, publicKey: isoBase64URL.toBuffer(device.publicKey), counter: device.counter, transports: device.transports },
-    requireUserVerification: true,
-  }).catch(() => null);
-  if (!verification?.verified) {
+  const verification = await checkedAssertion(c.rp, device, response, ceremony.challenge);
+  if (verification === 'wrongRp') return c.wrongRelyingParty(ctx, ceremony.email, device);
+  if (!verification) {
     await events?.refusal(ctx.origin, c.signInEvent(ceremony.email, 'failed', { reason: 'not_verified' }, device));
     return showPasskeyPage(c, ctx, ceremony, textsOf(brand).passkeyNotVerified);
   }
-  const counter = verification.authenticationInfo.newCounter;
+  const counter = verification.newCounter;
   // "Also get a QuickCode" (docs/decisions/0017): not from a device that was itself registered
   // with a QuickCode when the project limits QuickCodes to verified identities.
   const wantsCode = codes !== null && form.quickcode === '1';

@@ -40,6 +40,25 @@ export interface EndpointContext<P, Q, B> {
   actor(): Actor;
   /** The version the request's If-Match names (null: no precondition), for a `versioned` entry's write. */
   ifMatch: number | null;
+  /** A `consumes` entry's body: the file as it arrives (its media type is one of the entry's). */
+  upload(): { type: string; stream: Readable };
+}
+
+const mediaTypeOf = (request: FastifyRequest) => (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+
+/** A file body's media types are handed over as the request stream, unread (no body limit: it is read as it comes). */
+function acceptFiles(app: FastifyInstance, types: readonly string[]): void {
+  for (const type of types) {
+    if (!app.hasContentTypeParser(type)) app.addContentTypeParser(type, (_request, payload, done) => done(null, payload));
+  }
+}
+
+function uploadOf(request: FastifyRequest, types: readonly string[]): { type: string; stream: Readable } {
+  const type = mediaTypeOf(request);
+  if (!types.includes(type) || !(request.body instanceof Readable)) {
+    throw Object.assign(new Error(`The body is a file: Content-Type ${types.join(' or ')}`), { statusCode: 415 });
+  }
+  return { type, stream: request.body };
 }
 
 /** The answer of an entry that `produces` a file: its media type, the name to save it as, and its body, streamed. */
@@ -132,6 +151,7 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
       ...Object.fromEntries(errorStatusesOf(endpoint).map((s) => [s, errorResponseSchema(s)])),
     },
   };
+  if (endpoint.consumes) acceptFiles(app, endpoint.consumes);
   const route: RouteOptions = {
     method: endpoint.method,
     url: `${API_BASE_PATH}${endpoint.path}`,
@@ -176,6 +196,7 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
           return request.actor;
         },
         ifMatch: endpoint.versioned ? ifMatchVersion(request) : null,
+        upload: () => uploadOf(request, endpoint.consumes ?? []),
       });
       reply.status(status);
       if (endpoint.versioned) return sendVersioned(reply, result as Versioned<z.output<R>>);

@@ -1,5 +1,6 @@
 import { deviceList, type DateRange, type DeviceFilter, type DeviceIdentity } from '@latchkey/domain';
 import type { Db } from '../db/db.ts';
+import { deleteImportedPassword } from './imported-passwords.repository.ts';
 import { rangedListTable, type FilterCondition } from '../db/list-kit.ts';
 import { bind, type Condition } from '../db/list-page.ts';
 import { CREATED_AT_TEXT, type SeekColumn } from '../db/ranged-list-page.ts';
@@ -90,6 +91,8 @@ export async function insertDevice(
       d.rpId ?? null,
     ],
   );
+  // docs/decisions/0052: the person's first passkey ends their imported password, in the same transaction.
+  if (rows.length === 1) await deleteImportedPassword(db, d.projectId, d.userId);
   return rows.length === 1;
 }
 
@@ -284,4 +287,45 @@ export async function activeMatchingIds(db: Db, projectId: string, range: DateRa
     params,
   );
   return rows.map((r) => r.id);
+}
+
+/** A passkey's public data as the migration export writes it (issue 37, docs/decisions/0052). */
+export interface ExportedPasskey {
+  credentialId: string;
+  publicKey: string;
+  counter: number;
+  transports: string[];
+  rpId: string | null;
+  createdAt: string;
+}
+
+/** The active passkeys of these users, by user (devices_user_idx). */
+export async function passkeysOfUsers(db: Db, projectId: string, userIds: readonly string[]): Promise<Map<string, ExportedPasskey[]>> {
+  const { rows } = await db.query<{
+    userId: string;
+    credentialId: string;
+    publicKey: string;
+    counter: string | number;
+    transports: string[];
+    rpId: string | null;
+    createdAt: Date;
+  }>(
+    `SELECT user_id AS "userId", id AS "credentialId", public_key AS "publicKey", counter, transports, rp_id AS "rpId", created_at AS "createdAt"
+       FROM devices WHERE project_id = $1 AND user_id = ANY($2::text[]) AND NOT revoked ORDER BY user_id, created_at, id`,
+    [projectId, userIds],
+  );
+  const byUser = new Map<string, ExportedPasskey[]>();
+  for (const r of rows) {
+    const list = byUser.get(r.userId) ?? [];
+    list.push({
+      credentialId: r.credentialId,
+      publicKey: r.publicKey,
+      counter: Number(r.counter),
+      transports: r.transports,
+      rpId: r.rpId,
+      createdAt: iso(r.createdAt),
+    });
+    byUser.set(r.userId, list);
+  }
+  return byUser;
 }

@@ -6,7 +6,13 @@ import { runInNewContext } from 'node:vm';
 import bcrypt from 'bcryptjs';
 import { expect, it } from 'vitest';
 import { userImportsApi, type UserImport, type UserImportReport } from '@latchkey/domain';
+import * as client from 'openid-client';
+import { deleteExpiredImportedPasswords } from '../src/people/imported-passwords.repository.ts';
 import { passwordMatches, parsePasswordHash } from '../src/people/password-hashes.ts';
+import { createPasskey, pageOptions, type CreationOptions } from './support/authenticator.ts';
+import { Browser, type BrowserResponse } from './support/browser.ts';
+import { authorizationRequest, projectWithRelyingParty, untilApp, type RelyingParty } from './support/relying-party.ts';
+import { formAction, formHolding, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
 import { anonymous, signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { describeEachDatabase, describeWithDatabase } from './support/databases.ts';
 import { apiPath, closeProject, createProject, databaseFingerprint, storeDevice } from './support/fixtures.ts';
@@ -264,5 +270,110 @@ describeWithDatabase('user import: who may, and bad input', (t) => {
     expect(text).not.toContain('$2');
     const to = await createProject(admin);
     expect((await upload(admin, to, text)).body).toMatchObject({ imported: 1, refused: 0 });
+  });
+});
+
+describeEachDatabase('an imported person signs in once with their previous password, then holds a passkey', (t) => {
+  const app = useTestApp(t, { listen: true });
+
+  async function importedInto(admin: SignedIn, projectId: string, password: string, extra: Record<string, unknown> = {}) {
+    const email = uniqueEmail('moved');
+    const res = await upload(admin, projectId, lines({ email, verified: true, passwordHash: hashes(password).scrypt, ...extra }));
+    expect(res.body.imported).toBe(1);
+    return email;
+  }
+  const hashOf = async (projectId: string, email: string) =>
+    (
+      await t.db.query<{ hash: string }>(
+        'SELECT w.hash FROM imported_passwords w JOIN project_users u ON u.project_id = w.project_id AND u.id = w.user_id WHERE w.project_id = $1 AND u.email = $2',
+        [projectId, email],
+      )
+    ).rows[0]?.hash ?? null;
+
+  async function codePageOf(browser: Browser, p: RelyingParty, email: string) {
+    const request = await authorizationRequest(p);
+    const page1 = await untilApp(browser, await browser.get(request.url.href));
+    return { request, codePage: await submitEmail(browser, page1, email) };
+  }
+  const postPassword = async (browser: Browser, codePage: BrowserResponse, password: string) =>
+    untilApp(browser, await browser.request(formHolding(codePage, 'name="password"'), { form: { password } }));
+
+  it('password → the passkey offer (automatic upgrade asked first) → the passkey made: the hash is gone, and the password no longer works', async () => {
+    const admin = await signedInAccount(app, t.db);
+    const p = await projectWithRelyingParty(app, admin);
+    const email = await importedInto(admin, p.projectId, 'old pass 1');
+    const browser = new Browser();
+    const { request, codePage } = await codePageOf(browser, p, email);
+    expect(codePage.text).toContain('autocomplete="current-password"');
+    const wrong = await postPassword(browser, codePage, 'not it');
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain('That password is not right');
+    const offer = await postPassword(browser, wrong, 'old pass 1');
+    expect(isPasskeyOffer(offer), offer.text).toBe(true);
+    expect(offer.text).toContain('data-conditional="1"');
+    // One sign-in: the hash went with it.
+    expect(await hashOf(p.projectId, email)).toBeNull();
+    const { response } = createPasskey(pageOptions<CreationOptions>(offer.text), app.baseUrl);
+    const back = await untilApp(browser, await browser.request(formAction(offer), { form: { response: JSON.stringify(response) } }));
+    const tokens = await client.authorizationCodeGrant(p.config, new URL(back.location as string), { pkceCodeVerifier: request.verifier });
+    const { rows } = await t.db.query<{ id: string }>('SELECT id FROM project_users WHERE project_id = $1 AND email = $2', [p.projectId, email]);
+    expect(tokens.claims()?.sub).toBe(rows[0]?.id);
+    const devices = await t.db.query<{ registered_with: string }>('SELECT registered_with FROM devices WHERE project_id = $1', [p.projectId]);
+    expect(devices.rows).toEqual([{ registered_with: 'imported_password' }]);
+
+    // Next time: page 1 asks for the passkey; asked for a code instead, the password is refused.
+    const again = await codePageOf(new Browser(), p, email);
+    expect(again.codePage.text).toContain('Sign in with a passkey');
+  });
+
+  it('a first passkey made after a code sign-in deletes the hash too', async () => {
+    const admin = await signedInAccount(app, t.db);
+    const p = await projectWithRelyingParty(app, admin);
+    const email = await importedInto(admin, p.projectId, 'old pass 2');
+    const browser = new Browser();
+    const { codePage } = await codePageOf(browser, p, email);
+    const offer = await untilApp(browser, await browser.request(formAction(codePage), { form: { code: app.mailer.lastCode(email) } }));
+    expect(isPasskeyOffer(offer)).toBe(true);
+    expect(offer.text).not.toContain('data-conditional');
+    expect(await hashOf(p.projectId, email)).not.toBeNull();
+    const { response } = createPasskey(pageOptions<CreationOptions>(offer.text), app.baseUrl);
+    await untilApp(browser, await browser.request(formAction(offer), { form: { response: JSON.stringify(response) } }));
+    expect(await hashOf(p.projectId, email)).toBeNull();
+  });
+
+  it('answers an address without a hash as a wrong password; counts each try against the code’s five; refuses an unverified import', async () => {
+    const admin = await signedInAccount(app, t.db);
+    const p = await projectWithRelyingParty(app, admin);
+    await importedInto(admin, p.projectId, 'someone else');
+    const unverified = await importedInto(admin, p.projectId, 'unverified pw', { verified: false });
+    const stranger = uniqueEmail('stranger');
+    const browser = new Browser();
+    let page = (await codePageOf(browser, p, stranger)).codePage;
+    // The project holds hashes: the form is there for every address, and says the same to each.
+    expect(page.text).toContain('name="password"');
+    for (let i = 0; i < 5; i += 1) {
+      page = await postPassword(browser, page, 'guess');
+      expect(page.status).toBe(400);
+    }
+    expect(page.text).toContain('Too many wrong codes');
+    const code = await untilApp(browser, await browser.request(formAction(page), { form: { code: app.mailer.lastCode(stranger) } }));
+    expect(code.text).toContain('Too many wrong codes');
+
+    const other = new Browser();
+    const refused = await postPassword(other, (await codePageOf(other, p, unverified)).codePage, 'unverified pw');
+    expect(refused.text).toContain('That password is not right');
+  });
+
+  it('offers no password field where the project holds no usable hash, and the housekeeping deletes hashes past their days', async () => {
+    const admin = await signedInAccount(app, t.db);
+    const p = await projectWithRelyingParty(app, admin);
+    const email = uniqueEmail('expiring');
+    await upload(admin, p.projectId, lines({ email, verified: true, passwordHash: hashes('pw').pbkdf2 }), JSONL, '?passwordDays=2');
+    const browser = new Browser();
+    expect((await codePageOf(browser, p, email)).codePage.text).toContain('name="password"');
+    app.clock.advance(2 * 24 * 60 * 60 * 1000 + 1000);
+    expect((await codePageOf(new Browser(), p, email)).codePage.text).not.toContain('name="password"');
+    expect(await deleteExpiredImportedPasswords(t.db, app.clock.now())).toBeGreaterThanOrEqual(1);
+    expect(await hashOf(p.projectId, email)).toBeNull();
   });
 });

@@ -9,6 +9,7 @@ import type { SignInEvents, SignInSite } from '../oidc/pages/site.ts';
 import { LATCHKEY_BRAND } from '../oidc/pages/views.ts';
 import { interactionRefOf } from '../oidc/payloads.repository.ts';
 import { findProjectUser, userIdForEmail } from '../people/end-users.repository.ts';
+import { projectImportedPasswords } from './imported-passwords.ts';
 import { issuerAt } from './custom-domains.ts';
 import { MOUNT_ROUTE, type IssuerFlow } from './issuer-flow.ts';
 import { findIssuerState } from './issuer-state.repository.ts';
@@ -109,6 +110,8 @@ export async function registerProjectSignInPages(app: FastifyInstance, flow: Iss
           discoverable: state.ownOrigin !== null,
         }),
         events: signInEvents(events),
+        // docs/decisions/0052: imported people may use their previous password once (email identities only).
+        ...(verification.identityType === 'email' ? { importedPasswords: projectImportedPasswords({ db, clock: deps.clock, projectId }) } : {}),
         verification: projectVerification({
           db,
           clock: deps.clock,

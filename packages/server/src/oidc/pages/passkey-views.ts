@@ -102,8 +102,24 @@ export const PASSKEY_SCRIPT = `(function () {
   function cancelled(problem) {
     return !!problem && (problem.name === 'NotAllowedError' || (problem.cause && problem.cause.name === 'NotAllowedError'));
   }
+  // docs/decisions/0052: the automatic passkey upgrade after a password sign-in (conditional
+  // create), where the browser has it; it answers only if its password manager just filled the
+  // password, else the offer stays as it is.
+  function upgrade(form) {
+    if (!supported || !PKC || typeof PKC.getClientCapabilities !== 'function' || typeof PKC.parseCreationOptionsFromJSON !== 'function') return;
+    PKC.getClientCapabilities().then(function (capabilities) {
+      if (!capabilities || !capabilities.conditionalCreate) return null;
+      var publicKey = PKC.parseCreationOptionsFromJSON(JSON.parse(form.getAttribute('data-options')));
+      return navigator.credentials.create({ publicKey: publicKey, mediation: 'conditional' }).then(function (credential) {
+        if (!credential) return;
+        form.elements.namedItem('conditional').value = '1';
+        send(form, credential.toJSON());
+      });
+    }).catch(function () {});
+  }
   each('form[data-webauthn]', function (form) {
     var kind = form.getAttribute('data-webauthn');
+    if (kind === 'register' && form.hasAttribute('data-conditional')) upgrade(form);
     if (kind === 'discover') {
       var note = document.getElementById('passkey-note');
       if (!supported) {
@@ -226,14 +242,17 @@ export function browserWarning(brand: PageBrand): string {
 }
 
 /** After the emailed code, a user with no passkey yet is offered one on this device. */
-export function registerPage(links: PasskeyLinks, options: { optionsJson: string; error?: string }, brand: PageBrand): string {
+export function registerPage(links: PasskeyLinks, options: { optionsJson: string; error?: string; conditional?: boolean }, brand: PageBrand): string {
   const t = textsOf(brand);
+  // docs/decisions/0052: after a password sign-in, the browser's automatic upgrade is asked first.
+  const conditional = options.conditional ? ' data-conditional="1"' : '';
   return signInPage(
     t.createPasskey,
     `<h1>${escapeHtml(t.createPasskey)}</h1>
 <p>${escapeHtml(t.createPasskeyHint(brand.name))}</p>
-<form method="post" action="${escapeHtml(links.registerAction)}" ${ceremonyAttributes(brand, 'register', options.optionsJson)}>
+<form method="post" action="${escapeHtml(links.registerAction)}" ${ceremonyAttributes(brand, 'register', options.optionsJson)}${conditional}>
 <input type="hidden" name="response" value="">
+<input type="hidden" name="conditional" value="">
 ${errorLine(options.error)}
 <button class="primary" type="submit">${escapeHtml(t.createPasskey)}</button>
 </form>

@@ -13,6 +13,9 @@ import { activeOf, type Ceremony, type PasskeyCeremony } from './ceremony.ts';
  * to a user without one; "Not now" signs them in without it.
  */
 
+/** How a person who signed in with an imported password (docs/decisions/0052) came to the offer. */
+export const IMPORTED_PASSWORD = 'imported_password';
+
 /** The code (or `verifiedBy`, docs/decisions/0018) verified the user `accountId`: a user without a passkey is offered one. */
 export async function afterCode(
   c: PasskeyCeremony,
@@ -42,7 +45,8 @@ async function showRegisterPage(c: PasskeyCeremony, ctx: StepContext, ceremony: 
     login,
   });
   c.save(ctx, { userId: ceremony.userId, email: ceremony.email, step: 'verified', via: ceremony.via ?? 'email_code', challenge: options.challenge });
-  const page = registerPage(c.links(ctx), { optionsJson: JSON.stringify(options), ...(error ? { error } : {}) }, brand);
+  const conditional = ceremony.via === IMPORTED_PASSWORD;
+  const page = registerPage(c.links(ctx), { optionsJson: JSON.stringify(options), conditional, ...(error ? { error } : {}) }, brand);
   return { status: error ? 400 : 200, page };
 }
 
@@ -71,7 +75,9 @@ export async function registerSubmit(c: PasskeyCeremony, ctx: StepContext, form:
           expectedChallenge: ceremony.challenge,
           expectedOrigin: c.rp.origins,
           expectedRPID: c.rpID,
-          requireUserVerification: true,
+          // docs/decisions/0052: a conditional create (the browser's automatic upgrade) verifies no user;
+          // the person was just verified by their password, and only then is it taken without.
+          requireUserVerification: !(form.conditional === '1' && ceremony.via === IMPORTED_PASSWORD),
         }).catch(() => null)
       : null;
   if (!verification?.verified) return showRegisterPage(c, ctx, ceremony, textsOf(brand).passkeyNotCreated);

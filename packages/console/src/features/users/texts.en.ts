@@ -10,7 +10,7 @@ export const usersTexts = {
     exported_one: '{{count}} user exported with their passkeys',
     exported_other: '{{count}} users exported with their passkeys',
     exportFailed: 'Failed to export the users',
-    done: 'Import finished: {{imported}} added, {{refused}} lines refused',
+    done: 'Import finished: {{imported}} added, {{refused}} refused',
     failed: 'The import stopped',
     started: 'Started',
     running: 'Importing',

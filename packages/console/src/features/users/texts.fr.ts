@@ -11,7 +11,7 @@ export const usersTextsFr: Translation<typeof usersTexts, 'fr'> = {
     exported_many: '{{count}} d’utilisateurs exportés avec leurs clés d’accès',
     exported_other: '{{count}} utilisateurs exportés avec leurs clés d’accès',
     exportFailed: 'Échec de l’export des utilisateurs',
-    done: 'Importation terminée : {{imported}} ajoutés, {{refused}} lignes refusées',
+    done: 'Importation terminée : {{imported}} ajoutés, {{refused}} refusées',
     failed: 'L’importation s’est arrêtée',
     started: 'Commencée le',
     running: 'En cours',

@@ -11,7 +11,7 @@ export const usersTextsRo: Translation<typeof usersTexts, 'ro'> = {
     exported_few: '{{count}} utilizatori exportați cu cheile de acces',
     exported_other: '{{count}} de utilizatori exportați cu cheile de acces',
     exportFailed: 'Exportul utilizatorilor a eșuat',
-    done: 'Import încheiat: {{imported}} adăugați, {{refused}} linii refuzate',
+    done: 'Import încheiat: {{imported}} adăugați, {{refused}} refuzate',
     failed: 'Importul s-a oprit',
     started: 'Început',
     running: 'În curs',

@@ -105,12 +105,16 @@ export const PASSKEY_SCRIPT = `(function () {
   // docs/decisions/0052: the automatic passkey upgrade after a password sign-in (conditional
   // create), where the browser has it; it answers only if its password manager just filled the
   // password, else the offer stays as it is.
+  // Pending while the browser waits for its password manager; the person's own click ends it first
+  // (one ceremony at a time).
+  var upgrading = null;
   function upgrade(form) {
     if (!supported || !PKC || typeof PKC.getClientCapabilities !== 'function' || typeof PKC.parseCreationOptionsFromJSON !== 'function') return;
     PKC.getClientCapabilities().then(function (capabilities) {
       if (!capabilities || !capabilities.conditionalCreate) return null;
       var publicKey = PKC.parseCreationOptionsFromJSON(JSON.parse(form.getAttribute('data-options')));
-      return navigator.credentials.create({ publicKey: publicKey, mediation: 'conditional' }).then(function (credential) {
+      upgrading = new AbortController();
+      return navigator.credentials.create({ publicKey: publicKey, mediation: 'conditional', signal: upgrading.signal }).then(function (credential) {
         if (!credential) return;
         form.elements.namedItem('conditional').value = '1';
         send(form, credential.toJSON());
@@ -139,6 +143,10 @@ export const PASSKEY_SCRIPT = `(function () {
       var hybrid = !!(event.submitter && event.submitter.hasAttribute('data-hybrid'));
       if (error) error.hidden = true;
       var ask;
+      if (upgrading) {
+        upgrading.abort();
+        upgrading = null;
+      }
       if (kind === 'register') ask = lib.startRegistration({ optionsJSON: optionsJSON });
       else if (hybrid) ask = direct(Object.assign({}, optionsJSON, { hints: ['hybrid'] }), {});
       else if (kind === 'discover') ask = immediate(optionsJSON).then(function (found) { return found || lib.startAuthentication({ optionsJSON: optionsJSON }); });

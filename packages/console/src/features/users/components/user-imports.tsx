@@ -14,6 +14,7 @@ import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { exportForMigration } from '../api/export-for-migration.ts';
 import { uploadUsers } from '../api/upload-users.ts';
 import { useUserImportReport, useUserImports } from '../api/use-user-imports.ts';
+import classes from './users.module.css';
 
 /** Import and export for a migration (issue 37, docs/decisions/0052): the buttons of the Users page. */
 export function MigrationActions({ projectId }: { projectId: string }) {
@@ -124,7 +125,13 @@ export function UserImports({ projectId }: { projectId: string }) {
         align: 'right',
         render: (i) =>
           i.refused > 0 || i.failure ? (
-            <Button variant="subtle" size="compact-sm" onClick={() => setOpened(opened === i.id ? null : i.id)} aria-expanded={opened === i.id}>
+            <Button
+              variant="subtle"
+              size="compact-sm"
+              className={classes.report}
+              onClick={() => setOpened(opened === i.id ? null : i.id)}
+              aria-expanded={opened === i.id}
+            >
               {t('imports.showReport')}
             </Button>
           ) : null,

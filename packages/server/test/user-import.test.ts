@@ -233,6 +233,15 @@ describeWithDatabase('user import: who may, and bad input', (t) => {
     expect((await auditor.api.get(apiPath(userImportsApi.listUserImports, { project: projectId }))).status).toBe(200);
     expect((await upload(revocation, projectId, file)).status).toBe(201);
     expect((await outsider.api.get(apiPath(userImportsApi.listUserImports, { project: projectId }))).status).toBe(404);
+    const done = (await auditor.api.get<{ items: UserImport[] }>(apiPath(userImportsApi.listUserImports, { project: projectId }))).body.items[0]!;
+    expect((await auditor.api.get(apiPath(userImportsApi.getUserImport, { project: projectId, import: done.id }))).status).toBe(200);
+    expect((await outsider.api.get(apiPath(userImportsApi.getUserImport, { project: projectId, import: done.id }))).status).toBe(404);
+    // The migration export hands out every person at once: who may change them only.
+    const exportPath = apiPath(userImportsApi.exportEndUsersForMigration, { project: projectId });
+    expect((await auditor.api.get(exportPath)).status).toBe(403);
+    expect((await outsider.api.get(exportPath)).status).toBe(404);
+    expect((await anonymous(app).get(exportPath)).status).toBe(401);
+    expect((await revocation.api.get(exportPath)).status).toBe(200);
   });
 
   it('answers 409 in a closed project, and 404 for an import of another project', async () => {

@@ -1,6 +1,8 @@
 import type { Readable } from 'node:stream';
 import {
   DomainError,
+  EXPORT_ONLY_FIELDS,
+  IMPORT_FIELDS,
   IMPORT_LINE_MAX_BYTES,
   importedPerson,
   isLineRefusal,
@@ -26,6 +28,8 @@ import { findImport, finishImport, insertImport, latestImports, recordBatch, ref
 /** Lines written together: one INSERT of people, one of hashes, one of refusals, one progress update. */
 export const IMPORT_BATCH = 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** A CSV header's names: the import's fields and the export's own (an export's columns import as they are). */
+const HEADER_NAMES = new Set<string>([...IMPORT_FIELDS, ...EXPORT_ONLY_FIELDS]);
 
 type LineResult = { line: number; person: ImportedPerson } | ImportRefusal;
 
@@ -124,7 +128,7 @@ async function run(
       if (!line.tooLong && line.text.trim() === '') continue;
       if (format === 'csv' && header === null) {
         const names = line.tooLong ? null : csvFields(line.text);
-        const known = names?.every((n) => ['email', 'verified', 'name', 'externalId', 'passwordHash', 'id', 'createdAt'].includes(n));
+        const known = names?.every((n) => HEADER_NAMES.has(n));
         if (!names || !known || !names.includes('email')) {
           return 'The first line of a CSV file is its header: email, and any of verified, name, externalId, passwordHash';
         }

@@ -1,7 +1,7 @@
 /**
  * Import bench (`node --import tsx packages/server/bench/import.ts`, run by `npm run bench`; issue 37,
  * docs/decisions/0052): a file of BENCH_IMPORT_LINES people (default 1,000,000; one in ten with a
- * PBKDF2 hash, one in a thousand refused) streamed to POST /api/projects/{p}/users/imports on the
+ * PBKDF2 hash, one in a thousand refused) streamed to POST /api/projects/{p}/user-imports on the
  * real app over a fresh PostgreSQL database; the import rate (users per second, from the first byte
  * to the answer) and the server's peak memory meanwhile (RSS sampled every 100 ms, the live heap after a full collection every 2 s; the
  * file is generated as it is sent, so what grows is the server's).
@@ -77,7 +77,7 @@ try {
     const started = performance.now();
     const res = await built.app.inject({
       method: 'POST',
-      url: `/api/projects/${projectId}/users/imports`,
+      url: `/api/projects/${projectId}/user-imports`,
       headers: {
         'content-type': 'application/x-ndjson',
         cookie: `${SESSION_COOKIE}=${session.sessionId}; ${XSRF_COOKIE}=${session.xsrfToken}`,

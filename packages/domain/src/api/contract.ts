@@ -484,7 +484,7 @@ const importParams = z.object({ project: id(), import: id() });
 export const userImportsApi = {
   importEndUsers: endpoint({
     method: 'POST',
-    path: '/projects/:project/users/imports',
+    path: '/projects/:project/user-imports',
     tag: 'users',
     summary:
       'Import users from the body, a file streamed as it is read: JSON Lines (application/x-ndjson) or CSV (text/csv) with a header row. One person a line: email, verified, name, externalId, passwordHash (bcrypt, Argon2id, scrypt, PBKDF2-SHA256). A person the project has already is left as is; a refused line is reported with its number and stores nothing. Answers the finished import; its progress can be read meanwhile (listUserImports)',
@@ -498,7 +498,7 @@ export const userImportsApi = {
   }),
   listUserImports: endpoint({
     method: 'GET',
-    path: '/projects/:project/users/imports',
+    path: '/projects/:project/user-imports',
     tag: 'users',
     summary: "The project's imports, newest first (the last 20), with their progress",
     auth: 'session',
@@ -508,7 +508,7 @@ export const userImportsApi = {
   }),
   getUserImport: endpoint({
     method: 'GET',
-    path: '/projects/:project/users/imports/:import',
+    path: '/projects/:project/user-imports/:import',
     tag: 'users',
     summary: 'One import with its report: each refused line, its number and why',
     auth: 'session',

@@ -42,6 +42,7 @@ input:focus-visible, button:focus-visible, a:focus-visible { outline: 3px solid 
 button { font: inherit; font-weight: 600; cursor: pointer; border-radius: 8px; padding: .625rem 1rem; }
 .primary { width: 100%; margin-top: 1.25rem; border: 0; background: var(--accent); color: var(--accent-text); }
 .secondary { border: 1px solid var(--border); background: transparent; color: var(--text); }
+.password .secondary { width: 100%; margin-top: .75rem; }
 /* A passkey form has no field: its button follows the text above it, an error sits between them. */
 form[data-webauthn] .primary { margin-top: .5rem; }
 form[data-webauthn] .error { margin: 0 0 .5rem; }
@@ -321,7 +322,7 @@ export function codePage(
   // fill it, and offer its automatic passkey upgrade after.
   const password =
     options.password && pw
-      ? `<form method="post" action="${escapeHtml(options.password.action)}" novalidate>
+      ? `<form class="password" method="post" action="${escapeHtml(options.password.action)}" novalidate>
 <h2>${escapeHtml(t.passwordHeading)}</h2>
 <p class="hint">${escapeHtml(t.passwordHint)}</p>
 <input type="email" name="username" autocomplete="username" value="${escapeHtml(options.email)}" hidden readonly>

@@ -8,7 +8,7 @@ import { emitSessionExpired } from '../../../lib/api/session-events.ts';
 export const formatOfFile = (file: File) => (file.name.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl');
 
 /**
- * POST projects/{project}/users/imports with the file as the body (docs/decisions/0052): the
+ * POST projects/{project}/user-imports with the file as the body (docs/decisions/0052): the
  * browser streams it from disk, never read into the page. The answer comes when the whole file is
  * imported; its progress meanwhile is read from the imports list (useUserImports), so the page may
  * be left: the upload goes on while the console stays open.

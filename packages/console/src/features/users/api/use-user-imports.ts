@@ -5,7 +5,7 @@ import { useApiQuery } from '../../../lib/use-api.ts';
 /** How often the page reads an import's progress while one runs. */
 const PROGRESS_EVERY_MS = 1000;
 
-/** GET projects/{project}/users/imports: the latest imports, read again every second while one runs. */
+/** GET projects/{project}/user-imports: the latest imports, read again every second while one runs. */
 export function useUserImports(projectId: string) {
   return useApiQuery(
     api.listUserImports,
@@ -14,7 +14,7 @@ export function useUserImports(projectId: string) {
   );
 }
 
-/** GET projects/{project}/users/imports/{import}: one import's report (its refused lines), once opened. */
+/** GET projects/{project}/user-imports/{import}: one import's report (its refused lines), once opened. */
 export function useUserImportReport(projectId: string, importId: string | null) {
   return useApiQuery(api.getUserImport, importId ? { params: { project: projectId, import: importId } } : skipToken);
 }

@@ -1,11 +1,13 @@
 import { randomBytes, pbkdf2Sync, scryptSync } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { request } from 'node:http';
 import { Readable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import bcrypt from 'bcryptjs';
 import { expect, it } from 'vitest';
-import { userImportsApi, type UserImport, type UserImportReport } from '@latchkey/domain';
+import { userImportsApi, XSRF_COOKIE, XSRF_HEADER, type UserImport, type UserImportReport } from '@latchkey/domain';
+import { SESSION_COOKIE } from '../src/http/cookies.ts';
 import * as client from 'openid-client';
 import { deleteExpiredImportedPasswords } from '../src/people/imported-passwords.repository.ts';
 import { passwordMatches, parsePasswordHash } from '../src/people/password-hashes.ts';
@@ -67,7 +69,7 @@ it('checks each kind of hash with its own algorithm, and refuses parameters that
 });
 
 describeEachDatabase('user import', (t) => {
-  const app = useTestApp(t);
+  const app = useTestApp(t, { listen: true });
 
   async function person(projectId: string, email: string) {
     const { rows } = await t.db.query<{
@@ -179,6 +181,63 @@ describeEachDatabase('user import', (t) => {
     const two = await upload(admin, projectId, lines({ email: uniqueEmail('two') }));
     const list = await admin.api.get<{ items: UserImport[] }>(apiPath(userImportsApi.listUserImports, { project: projectId }));
     expect(list.body.items.map((i) => i.id)).toEqual([two.body.id, one.body.id]);
+  });
+
+  it('shows its progress while the file is still arriving, a batch at a time; a stalled one reads as stopped; the end finishes it', async () => {
+    const admin = await signedInAccount(app, t.db);
+    const projectId = await createProject(admin);
+    const tag = Math.random().toString(36).slice(2, 8);
+    let release: () => void = () => undefined;
+    const paused = new Promise<void>((resolve) => (release = resolve));
+    async function* file() {
+      for (let i = 0; i < 2500; i += 500) {
+        yield Array.from({ length: 500 }, (_, j) => `{"email":"s${i + j}-${tag}@slow.example"}\n`).join('');
+      }
+      await paused;
+      yield `{"email":"last-${tag}@slow.example"}\n`;
+    }
+    const answer = upload(admin, projectId, Readable.from(file()));
+    const listPath = apiPath(userImportsApi.listUserImports, { project: projectId });
+    let running: UserImport | undefined;
+    for (let tries = 0; tries < 100 && running?.lines !== 2000; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      running = (await admin.api.get<{ items: UserImport[] }>(listPath)).body.items[0];
+    }
+    // Two batches of 1000 written; the last 500 lines wait for their batch.
+    expect(running).toMatchObject({ status: 'running', lines: 2000, imported: 2000 });
+    app.clock.advance(3 * 60 * 1000);
+    expect((await admin.api.get<{ items: UserImport[] }>(listPath)).body.items[0]).toMatchObject({ status: 'failed' });
+    release();
+    expect((await answer).body).toMatchObject({ status: 'done', lines: 2501, imported: 2501 });
+  });
+
+  it('keeps the batches before a cut upload, says the import stopped, and imports the rest when the file is sent again', async () => {
+    const admin = await signedInAccount(app, t.db);
+    const projectId = await createProject(admin);
+    const tag = Math.random().toString(36).slice(2, 8);
+    const people = Array.from({ length: 2500 }, (_, i) => `{"email":"c${i}-${tag}@cut.example"}\n`);
+    // A real connection, cut by the client half-way through the file.
+    const session = admin.api.session as { sessionId: string; xsrfToken: string };
+    const sending = request(`${app.baseUrl}${importPath(projectId)}`, {
+      method: 'POST',
+      headers: { ...JSONL, cookie: `${SESSION_COOKIE}=${session.sessionId}; ${XSRF_COOKIE}=${session.xsrfToken}`, [XSRF_HEADER]: session.xsrfToken },
+    });
+    sending.on('error', () => undefined);
+    sending.write(people.slice(0, 1200).join(''));
+    for (let tries = 0; tries < 100; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const now = (await admin.api.get<{ items: UserImport[] }>(apiPath(userImportsApi.listUserImports, { project: projectId }))).body.items[0];
+      if (now?.lines === 1000) break;
+    }
+    sending.destroy();
+    let stopped: UserImport | undefined;
+    for (let tries = 0; tries < 100 && stopped?.status !== 'failed'; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      stopped = (await admin.api.get<{ items: UserImport[] }>(apiPath(userImportsApi.listUserImports, { project: projectId }))).body.items[0];
+    }
+    expect(stopped).toMatchObject({ status: 'failed', lines: 1000, imported: 1000 });
+    expect(stopped?.failure).toContain('stopped');
+    expect((await upload(admin, projectId, people.join(''))).body).toMatchObject({ status: 'done', imported: 1500, unchanged: 1000 });
   });
 
   it('keeps memory flat on a large file: 200 000 lines streamed, the live heap grows by less than 16 MB', async () => {

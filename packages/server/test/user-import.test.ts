@@ -6,7 +6,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import bcrypt from 'bcryptjs';
 import { expect, it } from 'vitest';
-import { userImportsApi, XSRF_COOKIE, XSRF_HEADER, type UserImport, type UserImportReport } from '@latchkey/domain';
+import { endUsersApi, userImportsApi, XSRF_COOKIE, XSRF_HEADER, type EndUserDetail, type UserImport, type UserImportReport } from '@latchkey/domain';
 import { SESSION_COOKIE } from '../src/http/cookies.ts';
 import * as client from 'openid-client';
 import { deleteExpiredImportedPasswords } from '../src/people/imported-passwords.repository.ts';
@@ -138,6 +138,9 @@ describeEachDatabase('user import', (t) => {
     const stored = await person(projectId, good[0]!.email.toLowerCase());
     expect(stored).toMatchObject({ email_verified: true, display_name: 'Person 0', external_id: 'ext-0', hash: good[0]!.passwordHash });
     expect(await person(projectId, noHash.email)).toMatchObject({ email_verified: false, hash: null });
+    // Shown on the user's page, and in their data (GDPR art. 15).
+    const page = await admin.api.get<EndUserDetail>(apiPath(endUsersApi.getEndUser, { project: projectId, user: stored!.id }));
+    expect(page.body.profile).toEqual({ name: 'Person 0', externalId: 'ext-0' });
 
     const before = await databaseFingerprint(t.db);
     const again = await upload(admin, projectId, file);

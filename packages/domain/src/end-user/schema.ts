@@ -62,9 +62,13 @@ export const endUserSessionSchema = z.object({
 export type EndUserSession = z.infer<typeof endUserSessionSchema>;
 
 /** The user's page: the user, every passkey of theirs (newest first), their open sessions. */
+/** What an import brought of a person (issue 37, docs/decisions/0052): a display name and the team's own id for them. */
+export const endUserProfileSchema = z.object({ name: z.string().nullable(), externalId: z.string().nullable() });
+
 export const endUserDetailSchema = endUserSchema.extend({
   devices: z.array(deviceIdentitySchema),
   sessions: z.array(endUserSessionSchema),
+  profile: endUserProfileSchema,
 });
 export type EndUserDetail = z.infer<typeof endUserDetailSchema>;
 
@@ -80,6 +84,7 @@ export const endUserDataSchema = z.object({
   exportedAt: z.string(),
   projectId: z.string(),
   user: endUserSchema,
+  profile: endUserProfileSchema,
   devices: z.array(deviceIdentitySchema),
   sessions: z.array(endUserSessionSchema),
   events: z.array(z.record(z.string(), z.unknown())),

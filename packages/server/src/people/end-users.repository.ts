@@ -206,3 +206,12 @@ export async function identityTypeOf(db: Db, projectId: string): Promise<string 
   const { rows } = await db.query<{ type: string | null }>(`SELECT settings->>'identityType' AS type FROM projects WHERE id = $1`, [projectId]);
   return rows[0] ? (rows[0].type ?? 'email') : null;
 }
+
+/** What an import brought of the person: their display name and the team's id for them (issue 37). */
+export async function profileOf(db: Db, projectId: string, id: string): Promise<{ name: string | null; externalId: string | null }> {
+  const { rows } = await db.query<{ name: string | null; externalId: string | null }>(
+    'SELECT display_name AS name, external_id AS "externalId" FROM project_users WHERE project_id = $1 AND id = $2',
+    [projectId, id],
+  );
+  return rows[0] ?? { name: null, externalId: null };
+}

@@ -41,6 +41,8 @@ export const usersTexts = {
     openOf: 'Open {{user}}',
   },
   detail: {
+    name: 'Name',
+    externalId: 'External ID',
     loadFailed: 'Failed to load the user',
     status: 'Status',
     created: 'Created',

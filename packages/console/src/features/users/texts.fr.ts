@@ -43,6 +43,8 @@ export const usersTextsFr: Translation<typeof usersTexts, 'fr'> = {
     openOf: 'Ouvrir {{user}}',
   },
   detail: {
+    name: 'Nom',
+    externalId: 'Identifiant externe',
     loadFailed: 'Échec du chargement de l’utilisateur',
     status: 'Statut',
     created: 'Créé le',

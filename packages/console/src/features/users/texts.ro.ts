@@ -43,6 +43,8 @@ export const usersTextsRo: Translation<typeof usersTexts, 'ro'> = {
     openOf: 'Deschide {{user}}',
   },
   detail: {
+    name: 'Nume',
+    externalId: 'ID extern',
     loadFailed: 'Utilizatorul nu a putut fi încărcat',
     status: 'Stare',
     created: 'Creat la',

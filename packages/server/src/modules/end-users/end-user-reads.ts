@@ -8,7 +8,7 @@ import { eventsOfUser } from '../../events/audit-events.repository.ts';
 import { identityPseudonym } from '../../events/end-user-event.ts';
 import { oidcRefs, sessionsOfUser } from '../../oidc/payloads.repository.ts';
 import { devicesOfUser } from '../../people/devices.repository.ts';
-import { findEndUser } from '../../people/end-users.repository.ts';
+import { findEndUser, profileOf } from '../../people/end-users.repository.ts';
 import { applicationNamesOf } from '../apps/apps.repository.ts';
 
 /** An end user as read: their page, and everything held about them (issue 24). */
@@ -37,7 +37,7 @@ export function createEndUserReads({ db, clock, secretBox }: { db: Db; clock: Cl
       const user = await findEndUser(db, projectId, userId);
       if (!user) throw notFound('No such user in this project');
       const devices = await devicesOfUser(db, projectId, userId);
-      return { ...user, devices, sessions: await sessionsAnswer(db, projectId, userId, devices) };
+      return { ...user, devices, sessions: await sessionsAnswer(db, projectId, userId, devices), profile: await profileOf(db, projectId, userId) };
     },
 
     /** Art. 15/20: everything held about the user, as one document. */
@@ -49,6 +49,7 @@ export function createEndUserReads({ db, clock, secretBox }: { db: Db; clock: Cl
         exportedAt: iso(clock.now()),
         projectId,
         user,
+        profile: await profileOf(db, projectId, userId),
         devices,
         sessions: await sessionsAnswer(db, projectId, userId, devices),
         // Their events name them by id, or by their identity's pseudonym before they were a person (docs/decisions/0046).

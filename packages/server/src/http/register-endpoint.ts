@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, RouteOptions } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { API_BASE_PATH, DomainError, errorStatusesOf, guards, hasAnyPermission, isCleanText, operationIdOf, type Endpoint } from '@latchkey/domain';
 import { notFound, signInToContinue } from '../errors.ts';
 import type { Actor } from './actor.ts';
@@ -43,6 +43,9 @@ export interface EndpointContext<P, Q, B> {
   /** A `consumes` entry's body: the file as it arrives (its media type is one of the entry's). */
   upload(): { type: string; stream: Readable };
 }
+
+/** A `consumes` entry's body in the OpenAPI document: the file, as text. */
+const fileBodySchema = z.any().meta({ description: 'The file (JSON Lines or CSV), sent as the body' });
 
 const mediaTypeOf = (request: FastifyRequest) => (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 
@@ -142,6 +145,9 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
     ...(endpoint.params ? { params: endpoint.params } : {}),
     ...(endpoint.query ? { querystring: endpoint.query } : {}),
     ...(endpoint.body ? { body: endpoint.body } : {}),
+    // A file body is documented under each of its media types (the OpenAPI document); it is the
+    // request stream, handed over unread, so its schema checks nothing.
+    ...(endpoint.consumes ? { body: fileBodySchema, consumes: [...endpoint.consumes] } : {}),
     // The error answers derived from the entry, each an ErrorBody: documented, and serialized through it.
     response: {
       // A file answer (an export) is documented under each of its media types; it is streamed, never serialized.

@@ -237,6 +237,10 @@ export const devicesTable = rangedListTable(deviceList, {
       reads: 'project_id, id, owner_key, created_at',
       seekable: true,
       keysFrom: DEVICES_BY_OWNER,
+      // Each match sorted in memory costs an owner lookup (~4 buffers); past a thousand, walking the
+      // owners in order finds a page sooner (lists bench at 1 M devices: 2,976 revoked this month,
+      // p50 17 ms sorted vs 7 ms walked on the loaded machine).
+      fewCap: 1_000,
     },
     deviceName: {
       columns: [{ column: 'name_key', text: 'name_key', cast: 'text' }, CREATED, ID],

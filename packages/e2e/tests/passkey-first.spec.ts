@@ -38,6 +38,7 @@ import {
 import { startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
 import { countCodesSentTo, newEmail, readCode, signIn } from '../support/sign-in.ts';
 import { startServer, type StartedServer } from '../support/start-server.ts';
+import { expectSignInBlocked } from '../support/users-pages.ts';
 import { recordWebAuthn, type WebAuthnRecord } from '../support/webauthn-record.ts';
 
 // docs/decisions/0047: the passkey-first page of a project on its own host, {project}.localhost:{port}
@@ -269,6 +270,19 @@ test('a browser without WebAuthn: the passkey buttons are hidden and the page sa
   await expectAccessible(user);
   await shots(user, 'no-webauthn-en');
   await context.close();
+});
+
+test('a blocked user is refused after their passkey, with a page that says so', async () => {
+  const { context, user } = holder;
+  await callApiOk(admin, api.blockEndUser, { params: { project: projectId, user: subject }, body: {} });
+  await context.clearCookies();
+  await goToAppSignIn(user, app.url, projectName);
+  await clickPasskeyButton(user);
+  // The refusal is a page the script shows (the answer was posted by fetch).
+  await expectSignInBlocked(user);
+  await expectAccessible(user);
+  await shots(user, 'blocked-en');
+  await callApiOk(admin, api.unblockEndUser, { params: { project: projectId, user: subject }, body: {} });
 });
 
 test('a revoked passkey is refused, and the browser is told it is unknown (Signal API)', async () => {

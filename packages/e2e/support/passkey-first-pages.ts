@@ -78,3 +78,9 @@ export async function atPhoneWidth(page: Page, run: () => Promise<void>): Promis
   await run();
   if (size) await page.setViewportSize(size);
 }
+
+/** The console's page 1 refused a passkey of an application's sign-in (docs/decisions/0048), and still offers the passkey and the address. */
+export async function expectPasskeyNotForConsole(page: Page): Promise<void> {
+  await expect(page.locator('#passkey-error')).toHaveText(/^This passkey is not for the Latchkey console/);
+  await expectPasskeyFirstPage(page);
+}

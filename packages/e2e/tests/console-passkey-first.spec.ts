@@ -1,9 +1,25 @@
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import { createAppWithKeysThroughApi, createProjectThroughApi } from '../support/call-api.ts';
 import { expect, expectAccessible, test } from '../support/fixtures.ts';
 import { clickLogOut, expectText } from '../support/layout.ts';
-import { addVirtualAuthenticator, clickCreatePasskey, expectPasskeyOffer } from '../support/passkey-pages.ts';
-import { atPhoneWidth, clickPasskeyButton, expectPasskeyFirstPage, waitForConsoleSignInPage } from '../support/passkey-first-pages.ts';
+import {
+  addVirtualAuthenticator,
+  clickCreatePasskey,
+  expectPasskeyOffer,
+  expectSignedInAtApp,
+  fillEmailedCodeAndSignIn,
+  fillIdentityAndContinue,
+  goToAppSignIn,
+} from '../support/passkey-pages.ts';
+import {
+  atPhoneWidth,
+  clickPasskeyButton,
+  expectPasskeyFirstPage,
+  expectPasskeyNotForConsole,
+  waitForConsoleSignInPage,
+} from '../support/passkey-first-pages.ts';
+import { startRelyingParty } from '../support/relying-party.ts';
 import { countCodesSentTo, expectSignedIn, fillCodeAndSignIn, fillEmailAndContinue, newEmail, readCode, signIn } from '../support/sign-in.ts';
 import { recordWebAuthn } from '../support/webauthn-record.ts';
 
@@ -82,4 +98,50 @@ test('an administrator makes a passkey after the emailed code, then signs in to 
     expect(asked.at(-1) === 'optional' || asked.at(-1) === 'immediate', asked.join()).toBe(true);
     expect(countCodesSentTo(email)).toBe(codes); // no code was mailed for either
   });
+});
+
+test("an end user's passkey of a project on the shared path, offered at the console, is refused by name and kept by the browser", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  // The suite's server keeps projects on the shared path: their passkeys' relying party is
+  // PUBLIC_URL's host, the console's too.
+  const app = await startRelyingParty();
+  const context = await browser.newContext({ baseURL });
+  try {
+    const projectName = `Shared path ${Date.now().toString(36)}`;
+    await signIn(page, newEmail('developer'));
+    const projectId = await createProjectThroughApi(page, projectName);
+    const keys = await createAppWithKeysThroughApi(page, projectId, [app.redirectUri]);
+    app.useClient({ issuer: `${baseURL}/p/${projectId}`, clientId: keys.clientId, clientSecret: keys.clientSecret });
+
+    const webauthn = await recordWebAuthn(context);
+    webauthn.holdAutofill = true; // the person presses the button (the virtual authenticator would answer the autofill at once)
+    const person = await context.newPage();
+    const device = await addVirtualAuthenticator(person);
+    const address = newEmail('end-user');
+    await goToAppSignIn(person, app.url, projectName);
+    await fillIdentityAndContinue(person, address);
+    await fillEmailedCodeAndSignIn(person, await readCode(address, 0));
+    await expectPasskeyOffer(person);
+    await clickCreatePasskey(person);
+    await expectSignedInAtApp(person);
+    const held = await device.passkeyIds();
+    expect(held).toHaveLength(1);
+
+    // The same person opens the console: their only passkey for this host is the application's.
+    await person.goto('/');
+    await waitForConsoleSignInPage(person);
+    await clickPasskeyButton(person);
+    await expectPasskeyNotForConsole(person);
+    await expectAccessible(person);
+    await shots(person, 'console-passkey-not-for-console');
+    // Not signalled as unknown: the browser keeps the passkey its owner signs in to the application with.
+    expect(webauthn.signals).toEqual([]);
+    expect(await device.passkeyIds()).toEqual(held);
+  } finally {
+    await context.close();
+    await app.close();
+  }
 });

@@ -54,8 +54,11 @@ describeEachDatabase("administrators' passkeys at the console's issuer", (d) => 
     const offer = await submitCode(t, browser, codePage, t.mailer.lastCode(email), 'keep');
     expect(isPasskeyOffer(offer), offer.text).toBe(true);
     expect(offer.url).toMatch(new RegExp(`^${t.baseUrl}/idp/interaction/[^/]+/register$`));
-    const options = pageOptions<CreationOptions>(offer.text);
+    const options = pageOptions<CreationOptions & { user: { name: string }; authenticatorSelection: { residentKey: string } }>(offer.text);
     expect(options.rp.id).toBe(new URL(t.baseUrl).hostname);
+    // Discoverable (docs/decisions/0048: page 1 offers it without an address), named by the address.
+    expect(options.authenticatorSelection.residentKey).toBe('required');
+    expect(options.user.name).toBe(email);
     // The WebAuthn user handle names nobody (WebAuthn §5.4.3) and fits its 64 bytes: a keyed hash, not the address.
     expect(Buffer.from(options.user.id, 'base64url')).toHaveLength(32);
     expect(Buffer.from(options.user.id, 'base64url').toString('utf8')).not.toContain(email);

@@ -33,7 +33,7 @@ export function webauthnLibrary(): string {
  * submit, the browser's passkey dialog runs; its answer goes in the hidden `response` field and the
  * form is posted. What it may say comes in the page's language in `data-unsupported`,
  * `data-cancelled` (NotAllowedError: dismissed, or no passkey on this device) and `data-failed`.
- * Page 1's discoverable form (docs/decisions/0047) is hidden until the script finds WebAuthn; its
+ * Page 1's discoverable form (docs/decisions/0047) and its "or" (`data-or`) are hidden until the script finds WebAuthn; its
  * "Sign in with a passkey" tries immediate mediation first where the browser has it, its "Use a
  * phone or another device" (`data-hybrid`) asks with the hint `hybrid`. Elements with
  * `data-signal` pass WebAuthn Signal API calls (`data-signal` = unknownCredential,

@@ -83,7 +83,7 @@ export interface PageTexts {
   passkeyUnknownHere: string;
   /** Page 1 (docs/decisions/0047): the cross-device (hybrid) request. */
   passkeyHybrid: string;
-  /** Page 1: between the address's Continue and the passkey buttons. */
+  /** Page 1: between the passkey buttons and the address (docs/decisions/0048). */
   orSeparator: string;
   /** The browser's dialog was dismissed, or this device has no passkey here (NotAllowedError). */
   passkeyCancelled: string;

@@ -103,7 +103,7 @@ export async function findDevice(db: Db, projectId: string, id: string): Promise
  * Does any project hold this credential id? (docs/decisions/0048: the console's sign-in shares
  * PUBLIC_URL's host as its relying party with the projects on the shared path, so it may be answered
  * with an end user's passkey, which must never be signalled to the browser as unknown.) Every
- * project is read (devices_credential_idx, migration 0036; on Citus a fan-out read, only for a
+ * project is read (devices_id_idx, migration 0020; on Citus a fan-out read, only for a
  * credential the console does not know).
  */
 export async function credentialHeldByAProject(db: Db, id: string): Promise<boolean> {

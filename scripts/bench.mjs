@@ -5,7 +5,8 @@
 //     route, from the real server with a browser's Accept-Encoding (brotli; gzip and uncompressed
 //     beside it); and the dashboard's lazy chunks (the charts and the map).
 //  2. server: latency of list calls against a database seeded with many rows (packages/server/bench/run.ts).
-//  3. issuer: end-to-end passkey sign-ins per second and the cost of a cold provider (bench/sign-ins.ts).
+//  3. issuer: end-to-end passkey sign-ins per second, a returning user's sign-in identifier-first
+//     beside passkey first (requests, server time, rate, p95), the cost of a cold provider (bench/sign-ins.ts).
 //  4. devices list and audit log at 10 M events / 1 M devices, and the Keycloak-shaped ratio (bench/lists.ts).
 //  5. webhooks: deliveries per second and the time from an event to its delivery (bench/webhooks.ts).
 //  6. the cluster's faults: sign-in p95 while an instance is killed and restarted, failover (cluster/fault-test.ts).

@@ -50,6 +50,8 @@ async function main(): Promise<void> {
     // Each virtual user is an address of its own (X-Forwarded-For from loopback), as behind a proxy.
     TRUST_PROXY: '127.0.0.1',
     PROJECTS_PER_ACCOUNT: '1000',
+    // docs/decisions/0047: with an issuer domain, new projects get a host (and a relying party) of their own.
+    ...(process.env.BENCH_ISSUER_DOMAIN ? { ISSUER_DOMAIN: process.env.BENCH_ISSUER_DOMAIN } : {}),
   });
   const db = countingDb(openPostgres(process.env.BENCH_DATABASE_URL as string));
   const mailer = new RecordingMailer();

@@ -146,7 +146,7 @@ describe('the custom domain setting says what a new domain does to passkeys (doc
     renderApp('/project/p1/settings');
     expect(
       await screen.findByText(
-        'Passkeys are made for the own host, p1.localhost, which lists this domain as a related origin: existing passkeys keep working at a new domain in browsers that support Related Origin Requests. In other browsers, users sign in by the code emailed to them once and are offered a passkey for the new domain.',
+        'Passkeys are made for the own host, p1.localhost, which lists this domain as a related origin: existing passkeys keep working at a new domain in browsers that support Related Origin Requests. In other browsers, users sign in by the code emailed to them once and are offered a passkey made for the domain itself, which works there as long as the project keeps that domain.',
       ),
     ).toBeInTheDocument();
     expect(screen.queryByText(/stop working/)).not.toBeInTheDocument();

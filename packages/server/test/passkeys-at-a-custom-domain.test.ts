@@ -242,6 +242,41 @@ describeEachDatabase('passkeys at a custom domain without Related Origin Request
     expect(isPasskeyOffer((await offerAfterCode(moved, email)).offer)).toBe(false);
   });
 
+  it("the account page at the custom domain: its new passkey may be the custom domain's, stored so; it signals both rpIDs", async () => {
+    const app = await newApp(customOf);
+    const user = await userWithLocalPasskey(app);
+    const browser = new Browser();
+    const follow = async (first: Promise<BrowserResponse>) => (await browser.follow(await first)).at(-1) as BrowserResponse;
+    // The account page signs in through the issuer: page 1 at the custom domain, its local request answered.
+    const page1 = await follow(browser.get(`${app.custom}/account`));
+    const answer = usePasskey(user.passkey, local(page1), app.custom);
+    const account = await follow(browser.request(formAction(page1, 1), { form: { response: JSON.stringify(answer) } }));
+    expect(account.url).toBe(`${app.custom}/account`);
+    expect(account.status, account.text).toBe(200);
+    const create = /<a class="button secondary" href="([^"]+)">Create a passkey<\/a>/.exec(account.text)?.[1] as string;
+    const newPage = await browser.get(new URL(create, account.url).href);
+    expect(pageOptions<Creation>(newPage.text).rp.id).toBe(`${app.projectId}.localhost`);
+    const creation = localOptions<Creation>(newPage.text) as Creation;
+    expect(creation.rp.id).toBe(new URL(app.custom).hostname);
+    const { passkey: second, response } = createPasskey(creation, app.custom);
+    const form = /<form[^>]*data-webauthn="register"[^>]*>([\s\S]*?)<\/form>/.exec(newPage.text)?.[1] ?? '';
+    const fields = Object.fromEntries(
+      [...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((f) => [f[1] as string, f[2] as string]),
+    );
+    const added = await follow(browser.request(formAction(newPage), { form: { ...fields, response: JSON.stringify(response) } }));
+    expect(added.text).toContain('The passkey was created.');
+    const { rows } = await d.db.query<{ rp_id: string }>('SELECT rp_id FROM devices WHERE project_id = $1 AND id = $2', [app.projectId, second.id]);
+    expect(rows).toEqual([{ rp_id: new URL(app.custom).hostname }]);
+    // allAcceptedCredentials per rpID: none of the own host's, both of the custom domain's.
+    const accepted = [...added.text.matchAll(/data-signal="allAcceptedCredentials" data-signal-options="([^"]*)"/g)].map(
+      (m) => JSON.parse((m[1] as string).replaceAll('&quot;', '"').replaceAll('&amp;', '&')) as { rpID: string; allAcceptedCredentialIDs: string[] },
+    );
+    expect(accepted.map((a) => [a.rpID, [...a.allAcceptedCredentialIDs].sort()])).toEqual([
+      [`${app.projectId}.localhost`, []],
+      [new URL(app.custom).hostname, [user.passkey.id, second.id].sort()],
+    ]);
+  });
+
   it('a registration answered for an rpID not offered, or for the custom rpID from the own origin, stores nothing', async () => {
     const app = await newApp(customOf);
     const email = uniqueEmail('bad-registration');

@@ -105,6 +105,8 @@ export const settingsTexts = {
       ownHost:
         "On the project's own host, its passkey domain: passkeys are made for {{domain}}, this project's alone, and offered before anything is typed.",
       customDomain: "At the project's custom domain. Passkeys are made for {{domain}}.",
+      customDomainOwnHost:
+        "At the project's custom domain. Passkeys are made for its own host, {{domain}}, in browsers that support Related Origin Requests, and for the custom domain itself in the others.",
     },
     move: {
       offer:

@@ -108,6 +108,8 @@ export const settingsTextsFr: Translation<typeof settingsTexts, 'fr'> = {
       ownHost:
         'Sur l’hôte propre du projet, son domaine de clés d’accès : les clés sont créées pour {{domain}}, propre à ce projet, et proposées avant toute saisie.',
       customDomain: 'Sur le domaine personnalisé du projet. Les clés d’accès sont créées pour {{domain}}.',
+      customDomainOwnHost:
+        'Sur le domaine personnalisé du projet. Les clés d’accès sont créées pour son hôte propre, {{domain}}, dans les navigateurs qui prennent en charge les Related Origin Requests, et pour le domaine personnalisé lui-même dans les autres.',
     },
     move: {
       offer:

@@ -107,6 +107,8 @@ export const settingsTextsRo: Translation<typeof settingsTexts, 'ro'> = {
       ownHost:
         'Pe gazda proprie a proiectului, domeniul cheilor sale de acces: cheile sunt create pentru {{domain}}, doar al acestui proiect, și oferite înainte de a tasta ceva.',
       customDomain: 'Pe domeniul personalizat al proiectului. Cheile de acces sunt create pentru {{domain}}.',
+      customDomainOwnHost:
+        'Pe domeniul personalizat al proiectului. Cheile de acces sunt create pentru gazda sa proprie, {{domain}}, în browserele care acceptă Related Origin Requests, și pentru domeniul personalizat însuși în celelalte.',
     },
     move: {
       offer:

@@ -99,8 +99,7 @@ export async function discoverable(browser: Browser, authorization: URL, user: U
 
 /**
  * A Browser that counts its requests and adds up how long each took, from sending it to the
- * whole body read: with an idle server that is the server's handling plus loopback, an upper
- * bound of the server's time (the server sends no Server-Timing).
+ * whole body read: the server's handling plus loopback and the client's own parsing.
  */
 export class TimedBrowser extends Browser {
   requests = 0;

@@ -23,6 +23,14 @@ export function formAction(page: BrowserResponse, index = 0): string {
   return new URL(action, page.url).href;
 }
 
+/** The action of the page's form holding `marker` (passkey-first page 1 has the passkey form before the address's), absolute. */
+export function formWith(page: BrowserResponse, marker: string): string {
+  const form = [...page.text.matchAll(/<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)].find((m) => (m[2] as string).includes(marker));
+  if (!form) throw new Error(`no form with ${marker} on ${page.url} (${page.status}):\n${page.text.slice(0, 500)}`);
+  return new URL((form[1] as string).replaceAll('&amp;', '&'), page.url).href;
+}
+const ADDRESS_FIELD = 'name="email"';
+
 const toApp = (location: string) => location.startsWith(REDIRECT);
 export async function settle(browser: Browser, first: BrowserResponse): Promise<BrowserResponse> {
   return (await browser.follow(first, toApp)).at(-1) as BrowserResponse;
@@ -50,7 +58,7 @@ export async function registerUser(server: SignInTarget, config: client.Configur
   const browser = new Browser();
   const start = await authorizationUrl(config);
   const emailPage = await settle(browser, await browser.get(start.url.href));
-  const codePage = await settle(browser, await browser.request(formAction(emailPage), { form: { email } }));
+  const codePage = await settle(browser, await browser.request(formWith(emailPage, ADDRESS_FIELD), { form: { email } }));
   const offer = await settle(browser, await browser.request(formAction(codePage), { form: { code: await server.lastCode(email) } }));
   // The passkey is made at the page's origin: PUBLIC_URL's on the shared path, the project's own host's otherwise.
   const made = createPasskey(pageOptions<CreationOptions>(offer.text), new URL(offer.url).origin);
@@ -76,7 +84,7 @@ export async function signIn(server: Pick<SignInTarget, 'baseUrl'>, config: clie
  */
 export async function identifierFirst(browser: Browser, authorization: URL, user: User, origin: string): Promise<string> {
   const emailPage = await settle(browser, await browser.get(authorization.href));
-  const passkeyPage = await settle(browser, await browser.request(formAction(emailPage), { form: { email: user.email } }));
+  const passkeyPage = await settle(browser, await browser.request(formWith(emailPage, ADDRESS_FIELD), { form: { email: user.email } }));
   const response = usePasskey(user.passkey, pageOptions<RequestOptions>(passkeyPage.text), origin);
   const back = await settle(browser, await browser.request(formAction(passkeyPage), { form: { response: JSON.stringify(response) } }));
   if (!back.location?.startsWith(REDIRECT)) throw new Error(`the sign-in did not return to the app: ${back.status} ${back.text.slice(0, 300)}`);
@@ -91,8 +99,8 @@ export async function identifierFirst(browser: Browser, authorization: URL, user
 export async function discoverable(browser: Browser, authorization: URL, user: User): Promise<string> {
   const page1 = await settle(browser, await browser.get(authorization.href));
   const response = usePasskey(user.passkey, pageOptions<RequestOptions>(page1.text), new URL(page1.url).origin);
-  // Page 1's second form is the discoverable request's (the first is the address's).
-  const back = await settle(browser, await browser.request(formAction(page1, 1), { form: { response: JSON.stringify(response) } }));
+  // The discoverable request's form (it holds the answer's field; the address's form does not).
+  const back = await settle(browser, await browser.request(formWith(page1, 'name="response"'), { form: { response: JSON.stringify(response) } }));
   if (!back.location?.startsWith(REDIRECT)) throw new Error(`the sign-in did not return to the app: ${back.status} ${back.text.slice(0, 300)}`);
   return back.location;
 }

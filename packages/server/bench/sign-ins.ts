@@ -41,6 +41,7 @@ import {
   authorizationUrl,
   discoverable,
   formAction,
+  formWith,
   identifierFirst,
   REDIRECT,
   registerUser,
@@ -458,7 +459,7 @@ async function offlineSignIn(server: Server, config: client.Configuration, email
     code_challenge_method: 'S256',
   });
   const emailPage = await settle(browser, await browser.get(url.href));
-  const codePage = await settle(browser, await browser.request(formAction(emailPage), { form: { email } }));
+  const codePage = await settle(browser, await browser.request(formWith(emailPage, 'name="email"'), { form: { email } }));
   const offer = await settle(browser, await browser.request(formAction(codePage), { form: { code: await server.lastCode(email) } }));
   const back = await settle(browser, await browser.request(formAction(offer, 1), { form: { skip: '1' } }));
   if (!back.location?.startsWith(REDIRECT))

@@ -8,7 +8,7 @@ import { describeEachDatabase } from './support/databases.ts';
 import { apiPath, createApp, createKeys, createProject, REDIRECT } from './support/fixtures.ts';
 import { resolveLocalNames } from './support/localhost-names.ts';
 import { untilApp } from './support/relying-party.ts';
-import { formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
+import { discoverAction, formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
 
 resolveLocalNames();
 
@@ -107,7 +107,7 @@ describeEachDatabase('passkeys at a custom domain without Related Origin Request
     const browser = new Browser();
     const { verifier, page1 } = await open(browser, app);
     const answer = usePasskey(passkey, pick(page1), origin);
-    const done = await untilApp(browser, await browser.request(formAction(page1, 1), { form: { response: JSON.stringify(answer) } }));
+    const done = await untilApp(browser, await browser.request(discoverAction(page1), { form: { response: JSON.stringify(answer) } }));
     return { done, verifier, page1 };
   }
   const local = (page1: BrowserResponse) => localOptions<Request>(page1.text) as Request;
@@ -144,6 +144,21 @@ describeEachDatabase('passkeys at a custom domain without Related Origin Request
     const tokens = await client.authorizationCodeGrant(app.config, new URL(done.location as string), { pkceCodeVerifier: verifier });
     expect(tokens.claims()).toMatchObject({ iss: app.custom, sub: user.sub });
     expect(await lastPasskeyEvent(app.projectId)).toMatchObject({ event_status: 'success', details: { mpinId: user.passkey.id } });
+
+    // Asked for JSON (the page script where the browser has the Signal API, docs/decisions/0048): the
+    // accepted passkeys of each rpID, under that rpID.
+    const browser = new Browser();
+    const { page1 } = await open(browser, app);
+    const json = await browser.request(discoverAction(page1), {
+      form: { response: JSON.stringify(usePasskey(user.passkey, local(page1), app.custom)) },
+      headers: { accept: 'application/json' },
+    });
+    expect(json.status, json.text).toBe(200);
+    const signals = json.json<{ signals: Array<{ signalName: string; rpID: string; allAcceptedCredentialIDs?: string[] }> }>().signals;
+    expect(signals.filter((x) => x.signalName === 'allAcceptedCredentials').map((x) => [x.rpID, x.allAcceptedCredentialIDs])).toEqual([
+      [`${app.projectId}.localhost`, []],
+      [new URL(app.custom).hostname, [user.passkey.id]],
+    ]);
   });
 
   it("it is refused for the own host's rpID, and at the own host's origin", async () => {
@@ -250,7 +265,7 @@ describeEachDatabase('passkeys at a custom domain without Related Origin Request
     // The account page signs in through the issuer: page 1 at the custom domain, its local request answered.
     const page1 = await follow(browser.get(`${app.custom}/account`));
     const answer = usePasskey(user.passkey, local(page1), app.custom);
-    const account = await follow(browser.request(formAction(page1, 1), { form: { response: JSON.stringify(answer) } }));
+    const account = await follow(browser.request(discoverAction(page1), { form: { response: JSON.stringify(answer) } }));
     expect(account.url).toBe(`${app.custom}/account`);
     expect(account.status, account.text).toBe(200);
     const create = /<a class="button secondary" href="([^"]+)">Create a passkey<\/a>/.exec(account.text)?.[1] as string;

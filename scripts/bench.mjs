@@ -6,7 +6,8 @@
 //     beside it); the dashboard's lazy chunks (the charts and the map), and everything opening a
 //     dashboard fetches on top of the first load (those chunks and the shared ones Vite preloads with them).
 //  2. server: latency of list calls against a database seeded with many rows (packages/server/bench/run.ts).
-//  3. issuer: end-to-end passkey sign-ins per second and the cost of a cold provider (bench/sign-ins.ts).
+//  3. issuer: end-to-end passkey sign-ins per second, a returning user's sign-in identifier-first
+//     beside passkey first (requests, server time, rate, p95), the cost of a cold provider (bench/sign-ins.ts).
 //  4. devices list and audit log at 10 M events / 1 M devices, and the Keycloak-shaped ratio (bench/lists.ts).
 //  5. webhooks: deliveries per second and the time from an event to its delivery (bench/webhooks.ts).
 //  6. the cluster's faults: sign-in p95 while an instance is killed and restarted, failover (cluster/fault-test.ts).

@@ -7,6 +7,8 @@ import { readCode } from './sign-in.ts';
 /** The device the end user holds: the ids of the passkeys it keeps (the spec's mpinIds, base64url). */
 export interface VirtualAuthenticator {
   passkeyIds(): Promise<string[]>;
+  /** The relying party id each passkey it keeps was made for (docs/decisions/0049), in passkeyIds' order. */
+  passkeyRpIds(): Promise<string[]>;
 }
 
 /**
@@ -24,6 +26,10 @@ export async function addVirtualAuthenticator(page: Page): Promise<VirtualAuthen
       const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
       // CDP gives the credential id in base64; WebAuthn and the API name it in base64url.
       return credentials.map((c) => Buffer.from(c.credentialId, 'base64').toString('base64url'));
+    },
+    async passkeyRpIds() {
+      const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+      return credentials.map((c) => c.rpId ?? '');
     },
   };
 }

@@ -371,6 +371,74 @@ test("a project moved to a custom domain: its users' passkeys still work there (
   }
 });
 
+test('a custom domain in a browser without Related Origin Requests: a passkey made there for the domain itself signs in there', async ({
+  browser: _shared,
+}, testInfo) => {
+  // docs/decisions/0049. The custom domain over https by the TLS proxy, as in the scenario above
+  // (Chromium's --unsafely-treat-insecure-origin-as-secure did not give this browser WebAuthn at a
+  // plain-http origin); a browser of its own maps *.test to loopback. Its getClientCapabilities is
+  // patched to lack relatedOrigins (this Chromium has them), as a browser without them answers.
+  const proxy = await startTlsProxy(Number(new URL(server.url).port)).catch((error: unknown) => error as Error);
+  test.skip(proxy instanceof Error, `the custom domain is served over https on port 443: ${proxy instanceof Error ? proxy.message : ''}`);
+  if (proxy instanceof Error) return;
+  const custom = `https://signin-${projectId}.test`;
+  const launchOptions = testInfo.project.use.launchOptions ?? {};
+  const own = await chromium.launch({
+    ...launchOptions,
+    args: [...(launchOptions.args ?? []), '--host-resolver-rules=MAP *.test 127.0.0.1', '--ignore-certificate-errors'],
+  });
+  try {
+    // The test app exchanges the code at the custom domain through the proxy's self-signed certificate.
+    process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+    const project = await callApiOk(admin, api.getProject, { params: { project: projectId } });
+    await callApiOk(admin, api.updateProject, { params: { project: projectId }, body: { ...project, customDomain: custom } });
+    const keys = await createAppWithKeysThroughApi(admin, projectId, [app.redirectUri]);
+    app.useClient({ issuer: custom, clientId: keys.clientId, clientSecret: keys.clientSecret });
+
+    const person = await endUserBrowser(own);
+    await person.context.addInitScript(() => {
+      const pkc = window.PublicKeyCredential as unknown as { getClientCapabilities?: () => Promise<Record<string, boolean>> } | undefined;
+      const original = pkc?.getClientCapabilities?.bind(pkc);
+      if (pkc && original)
+        pkc.getClientCapabilities = async () => {
+          const { relatedOrigins: _lacking, ...capabilities } = await original();
+          return capabilities;
+        };
+    });
+    person.webauthn.holdAutofill = false;
+    const address = newEmail('no-related-origins');
+    await goToAppSignIn(person.user, app.url, projectName);
+    expect(new URL(person.user.url()).origin).toBe(custom);
+    await fillIdentityAndContinue(person.user, address);
+    await fillEmailedCodeAndSignIn(person.user, await readCode(address, 0, server.logFile));
+    await expectPasskeyOffer(person.user);
+    await clickCreatePasskey(person.user);
+    const sub = await expectSignedInAtApp(person.user);
+    // Made for the custom domain's own rpID, not the own host's.
+    expect(await person.device.passkeyRpIds()).toEqual([`signin-${projectId}.test`]);
+
+    await person.context.clearCookies();
+    const before = person.webauthn.requests.length;
+    await person.user.goto(app.url);
+    // The autofill request at the custom domain for its own rpID, answered by that passkey: no code mailed.
+    expect(await expectSignedInAtApp(person.user)).toBe(sub);
+    expect(person.webauthn.requests.slice(before)).toEqual([{ mediation: 'conditional', hints: [] }]);
+    expect(countCodesSentTo(address, server.logFile)).toBe(1);
+    // The sign-in never needed the own host's related-origins file (after it, the Signal API's
+    // accepted credentials of the own host's rpID make this Chromium, which has them, read it).
+    const answered = proxy.served.findIndex((path) => path.endsWith('/passkey/discover'));
+    expect(answered).toBeGreaterThan(-1);
+    expect(proxy.served.slice(0, answered)).not.toContain('/.well-known/webauthn');
+  } finally {
+    delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+    const project = await callApiOk(admin, api.getProject, { params: { project: projectId } });
+    await callApiOk(admin, api.updateProject, { params: { project: projectId }, body: { ...project, customDomain: '' } });
+    app.useClient(ownHostClient);
+    await own.close();
+    await proxy.close();
+  }
+});
+
 test('page 1 in French and Romanian, and a closed project', async ({ browser }) => {
   for (const language of ['fr', 'ro'] as const) {
     const { context, user } = await endUserBrowser(browser, { locale: language });

@@ -1,8 +1,16 @@
-import { verifyRegistrationResponse, type RegistrationResponseJSON } from '@simplewebauthn/server';
+import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { deviceNameFromUserAgent } from '../oidc/device-name.ts';
-import { ACCOUNT_PAGE_REGISTRATION, knownTransports, parseJson, registrationOptions } from '../oidc/passkeys.ts';
+import {
+  ACCOUNT_PAGE_REGISTRATION,
+  knownTransports,
+  offeredOptions,
+  parseJson,
+  registrationOptions,
+  verifiedRegistration,
+  type RelyingParty,
+} from '../oidc/passkeys.ts';
 import { errorPage, textsOf } from '../oidc/pages/views.ts';
 import { PENDING_MS, type AccountFlow, type SignedIn } from './account-flow.ts';
 import { html, type AccountRequest, type AccountSite } from './account-site.ts';
@@ -19,6 +27,14 @@ interface PendingPasskey {
   challenge: string;
   expiresAt: number;
 }
+
+/** The page's relying party: the project's, and at a custom domain with an own host that domain's own rpID too (docs/decisions/0049). */
+const relyingPartyOf = (flow: AccountFlow, site: AccountSite): RelyingParty => ({
+  rpID: site.site.rpID,
+  origins: site.site.origins,
+  legacyRpID: new URL(flow.deps.publicUrl).hostname,
+  localRpID: site.site.localRpID,
+});
 
 /** The options of a new passkey, its challenge kept for the answer; the page shows them. */
 async function showNewPasskey(flow: AccountFlow, site: AccountSite, reply: FastifyReply, signed: SignedIn, error?: string) {
@@ -42,7 +58,8 @@ async function showNewPasskey(flow: AccountFlow, site: AccountSite, reply: Fasti
     expiresAt: flow.deps.clock.now().getTime() + PENDING_MS,
   };
   flow.setSealedCookie(site, reply, PASSKEY_COOKIE, 'passkey', pending);
-  const body = newPasskeyPage(site.links, { csrf: signed.csrf, optionsJson: JSON.stringify(options), ...(error ? { error } : {}) }, site.brand);
+  const offered = offeredOptions(relyingPartyOf(flow, site), options, 'create');
+  const body = newPasskeyPage(site.links, { csrf: signed.csrf, ...offered, ...(error ? { error } : {}) }, site.brand);
   return html(reply, error ? 400 : 200, body);
 }
 
@@ -51,16 +68,7 @@ async function verifiedAnswer(flow: AccountFlow, site: AccountSite, request: Acc
   const pending = flow.unseal<PendingPasskey>(site, request.cookies[PASSKEY_COOKIE], 'passkey');
   if (!pending || pending.session !== signed.sessionRow || pending.expiresAt <= flow.deps.clock.now().getTime()) return null;
   const response = parseJson<RegistrationResponseJSON>(request.body?.response);
-  const verification = response
-    ? await verifyRegistrationResponse({
-        response,
-        expectedChallenge: pending.challenge,
-        expectedOrigin: site.site.origins,
-        expectedRPID: site.site.rpID,
-        requireUserVerification: true,
-      }).catch(() => null)
-    : null;
-  return verification?.verified ? verification.registrationInfo.credential : null;
+  return response ? verifiedRegistration(relyingPartyOf(flow, site), response, pending.challenge) : null;
 }
 
 /** Create another passkey on this device: the browser's dialog, its answer verified and stored. */
@@ -73,8 +81,9 @@ export function registerNewPasskeyStep(pages: FastifyInstance, flow: AccountFlow
     async (site, signed, request, reply) => {
       if (await flow.tooManyChanges(site, signed)) return flow.tooManyPage(site, reply);
       const t = textsOf(site.brand);
-      const credential = await verifiedAnswer(flow, site, request, signed);
-      if (!credential) return showNewPasskey(flow, site, reply, signed, t.passkeyNotCreated);
+      const verified = await verifiedAnswer(flow, site, request, signed);
+      if (!verified) return showNewPasskey(flow, site, reply, signed, t.passkeyNotCreated);
+      const { credential } = verified;
       const { current } = await flow.passkeysOf(site, signed);
       // A passkey added here is registered as the one this session began with was (a QuickCode's stays a QuickCode's, docs/decisions/0017).
       // One with no passkey (an emailed code, or a QuickCode and "Not now": the session does not say)
@@ -89,7 +98,8 @@ export function registerNewPasskeyStep(pages: FastifyInstance, flow: AccountFlow
         ip: request.ip,
         country: flow.deps.eventsOf(site.state.projectId).countryOf(request.ip),
         registeredWith,
-        rpId: site.site.rpID,
+        // The rpID it was made for (docs/decisions/0049: the custom domain's own, without Related Origin Requests).
+        rpId: verified.rpID,
       });
       if (!stored) return showNewPasskey(flow, site, reply, signed, t.passkeyExists);
       reply.clearCookie(PASSKEY_COOKIE, flow.cookieOptions(site));

@@ -32,14 +32,19 @@ const asPasskey = (d: Device, current: Device | null): AccountPasskey => ({
  * relying party's); the user handle is the one registration gave (the user id's UTF-8 bytes).
  */
 function signalsOf(flow: AccountFlow, site: AccountSite, signed: SignedIn, active: Device[]): PasskeySignal[] {
-  const rpID = site.site.rpID;
   const legacy = new URL(flow.deps.publicUrl).hostname;
   const userID = isoBase64URL.fromBuffer(isoUint8Array.fromUTF8String(signed.user.id));
-  const accepted = active.filter((d) => (d.rpId ?? legacy) === rpID).map((d) => d.id);
-  return [
-    { signalName: 'allAcceptedCredentials', rpID, userID, allAcceptedCredentialIDs: accepted },
+  // docs/decisions/0049: at a custom domain with an own host, the custom domain's own rpID's passkeys too, signalled under it.
+  const rpIDs = site.site.localRpID ? [site.site.rpID, site.site.localRpID] : [site.site.rpID];
+  return rpIDs.flatMap((rpID): PasskeySignal[] => [
+    {
+      signalName: 'allAcceptedCredentials',
+      rpID,
+      userID,
+      allAcceptedCredentialIDs: active.filter((d) => (d.rpId ?? legacy) === rpID).map((d) => d.id),
+    },
     { signalName: 'currentUserDetails', rpID, userID, userName: signed.user.identity, userDisplayName: signed.user.identity },
-  ];
+  ]);
 }
 
 /** The page: the person's active passkeys, and the sessions they are signed in with (this browser's first). */

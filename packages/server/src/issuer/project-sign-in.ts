@@ -104,7 +104,12 @@ export async function registerProjectSignInPages(app: FastifyInstance, flow: Iss
           events,
           quickCodes: state.quickCodes,
           login: state.login,
-          relyingParty: { rpID: at.site.rpID, origins: at.site.origins, legacyRpID: new URL(publicUrl).hostname },
+          relyingParty: {
+            rpID: at.site.rpID,
+            origins: at.site.origins,
+            legacyRpID: new URL(publicUrl).hostname,
+            localRpID: at.site.localRpID,
+          },
           // docs/decisions/0047: a relying party of the project's own: passkey first, page 1 tells nothing.
           discoverable: state.ownOrigin !== null,
         }),

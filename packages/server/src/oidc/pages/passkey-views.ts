@@ -6,6 +6,7 @@ import {
   errorLine,
   escapeHtml,
   fieldError,
+  localOptionsAttribute,
   signalElement,
   signInPage,
   textsOf,
@@ -93,6 +94,16 @@ export const PASSKEY_SCRIPT = `(function () {
     form.submit();
   }
   var supported = !!(lib && lib.browserSupportsWebAuthn());
+  // docs/decisions/0049: at a custom domain a form may also carry options for the domain's own rpID
+  // (data-options-local); they are used where the browser cannot use the own host's rpID here, as
+  // getClientCapabilities tells (no relatedOrigins, or no getClientCapabilities at all). Asked once.
+  var related = PKC && typeof PKC.getClientCapabilities === 'function'
+    ? PKC.getClientCapabilities().then(function (c) { return !!(c && c.relatedOrigins); }, function () { return false; })
+    : Promise.resolve(false);
+  function optionsOf(form) {
+    var local = form.getAttribute('data-options-local');
+    return related.then(function (yes) { return JSON.parse(local && !yes ? local : form.getAttribute('data-options')); });
+  }
   // The Signal API (feature-detected: sendSignal throws where the browser has none).
   if (supported && lib.sendSignal) {
     each('[data-signal]', function (el) {
@@ -125,9 +136,9 @@ export const PASSKEY_SCRIPT = `(function () {
   }
   function autofill(form) {
     if (!document.querySelector('input[autocomplete$="webauthn"]')) return;
-    lib.browserSupportsWebAuthnAutofill().then(function (yes) {
-      if (!yes) return;
-      lib.startAuthentication({ optionsJSON: JSON.parse(form.getAttribute('data-options')), useBrowserAutofill: true }).then(
+    Promise.all([lib.browserSupportsWebAuthnAutofill(), optionsOf(form)]).then(function (both) {
+      if (!both[0]) return;
+      lib.startAuthentication({ optionsJSON: both[1], useBrowserAutofill: true }).then(
         function (response) { send(form, response); },
         function () {},
       );
@@ -154,15 +165,16 @@ export const PASSKEY_SCRIPT = `(function () {
         say(form.getAttribute('data-unsupported'));
         return;
       }
-      var optionsJSON = JSON.parse(form.getAttribute('data-options'));
       var hybrid = !!(event.submitter && event.submitter.hasAttribute('data-hybrid'));
       if (error) error.hidden = true;
-      var ask;
-      if (kind === 'register') ask = lib.startRegistration({ optionsJSON: optionsJSON });
-      else if (hybrid) ask = direct(Object.assign({}, optionsJSON, { hints: ['hybrid'] }), {});
-      else if (kind === 'discover') ask = immediate(optionsJSON).then(function (found) { return found || lib.startAuthentication({ optionsJSON: optionsJSON }); });
-      if (!ask) ask = lib.startAuthentication({ optionsJSON: optionsJSON });
-      ask.then(
+      optionsOf(form).then(function (optionsJSON) {
+        var ask;
+        if (kind === 'register') ask = lib.startRegistration({ optionsJSON: optionsJSON });
+        else if (hybrid) ask = direct(Object.assign({}, optionsJSON, { hints: ['hybrid'] }), {});
+        else if (kind === 'discover') ask = immediate(optionsJSON).then(function (found) { return found || lib.startAuthentication({ optionsJSON: optionsJSON }); });
+        if (!ask) ask = lib.startAuthentication({ optionsJSON: optionsJSON });
+        return ask;
+      }).then(
         function (response) { send(form, response); },
         function (problem) {
           say(form.getAttribute(cancelled(problem) && form.hasAttribute('data-cancelled') ? 'data-cancelled' : 'data-failed'));
@@ -189,11 +201,11 @@ export { errorLine };
 export const PASSKEY_SCRIPTS = [WEBAUTHN_LIBRARY_PATH, PASSKEY_SCRIPT_PATH] as const;
 
 /** The attributes of a ceremony's form: its kind, options, and what the page script says when it fails. */
-export function ceremonyAttributes(brand: PageBrand, kind: 'register' | 'authenticate', optionsJson: string): string {
+export function ceremonyAttributes(brand: PageBrand, kind: 'register' | 'authenticate', optionsJson: string, localOptionsJson?: string): string {
   const t = textsOf(brand);
   const failed = kind === 'register' ? t.passkeyNotCreated : t.passkeyNotUsed;
   const cancelled = kind === 'authenticate' ? ` data-cancelled="${escapeHtml(t.passkeyNotUsed)}"` : '';
-  return `data-webauthn="${kind}" data-options="${escapeHtml(optionsJson)}" data-unsupported="${escapeHtml(t.noWebAuthn)}"${cancelled} data-failed="${escapeHtml(failed)}"`;
+  return `data-webauthn="${kind}" data-options="${escapeHtml(optionsJson)}"${localOptionsAttribute(localOptionsJson)} data-unsupported="${escapeHtml(t.noWebAuthn)}"${cancelled} data-failed="${escapeHtml(failed)}"`;
 }
 
 /** What "…instead" offers: the project's verification method (docs/decisions/0018). */
@@ -259,13 +271,17 @@ export function browserWarning(brand: PageBrand): string {
 }
 
 /** After the emailed code, a user with no passkey yet is offered one on this device. */
-export function registerPage(links: PasskeyLinks, options: { optionsJson: string; error?: string }, brand: PageBrand): string {
+export function registerPage(
+  links: PasskeyLinks,
+  options: { optionsJson: string; localOptionsJson?: string; error?: string },
+  brand: PageBrand,
+): string {
   const t = textsOf(brand);
   return signInPage(
     t.createPasskey,
     `<h1>${escapeHtml(t.createPasskey)}</h1>
 <p>${escapeHtml(t.createPasskeyHint(brand.name))}</p>
-<form method="post" action="${escapeHtml(links.registerAction)}" ${ceremonyAttributes(brand, 'register', options.optionsJson)}>
+<form method="post" action="${escapeHtml(links.registerAction)}" ${ceremonyAttributes(brand, 'register', options.optionsJson, options.localOptionsJson)}>
 <input type="hidden" name="response" value="">
 ${errorLine(options.error)}
 <button class="primary" type="submit">${escapeHtml(t.createPasskey)}</button>

@@ -235,6 +235,14 @@ export type PasskeySignal =
   | { signalName: 'allAcceptedCredentials'; rpID: string; userID: string; allAcceptedCredentialIDs: string[] }
   | { signalName: 'currentUserDetails'; rpID: string; userID: string; userName: string; userDisplayName: string };
 
+/**
+ * docs/decisions/0049: a form's options for the custom domain's own rpID, beside data-options (the
+ * own host's): the page script uses them where the browser lacks Related Origin Requests.
+ */
+export function localOptionsAttribute(localOptionsJson: string | undefined): string {
+  return localOptionsJson ? ` data-options-local="${escapeHtml(localOptionsJson)}"` : '';
+}
+
 /** The element that carries a signal to the page script (data-* attributes: no inline script). */
 export function signalElement({ signalName, ...options }: PasskeySignal): string {
   return `<div hidden data-signal="${escapeHtml(signalName)}" data-signal-options="${escapeHtml(JSON.stringify(options))}"></div>\n`;
@@ -243,6 +251,8 @@ export function signalElement({ signalName, ...options }: PasskeySignal): string
 /** Page 1's discoverable passkey request (docs/decisions/0047). */
 export interface FirstPagePasskey {
   optionsJson: string;
+  /** docs/decisions/0049: the same request for the custom domain's own rpID, for a browser without Related Origin Requests. */
+  localOptionsJson?: string;
   /** A WebAuthn signal for the browser (a credential presented that is unknown here). */
   signal?: PasskeySignal;
   action: string;
@@ -292,7 +302,7 @@ ${links2}`,
   return signInPage(
     t.signInTitle,
     `<h1>${escapeHtml(t.signInTo(brand.name))}</h1>
-<form class="passkey-first" method="post" action="${escapeHtml(passkey.action)}" hidden data-webauthn="discover" data-options="${escapeHtml(passkey.optionsJson)}" data-unsupported="${escapeHtml(t.noWebAuthn)}" data-cancelled="${escapeHtml(t.passkeyCancelled)}" data-failed="${escapeHtml(t.passkeyNotUsed)}">
+<form class="passkey-first" method="post" action="${escapeHtml(passkey.action)}" hidden data-webauthn="discover" data-options="${escapeHtml(passkey.optionsJson)}"${localOptionsAttribute(passkey.localOptionsJson)} data-unsupported="${escapeHtml(t.noWebAuthn)}" data-cancelled="${escapeHtml(t.passkeyCancelled)}" data-failed="${escapeHtml(t.passkeyNotUsed)}">
 <p class="hint">${escapeHtml(t.passkeyLead)}</p>
 <input type="hidden" name="response" value="">
 <button class="primary" type="submit">${escapeHtml(t.passkeyTitle)}</button>

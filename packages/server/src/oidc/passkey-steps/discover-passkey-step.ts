@@ -2,7 +2,7 @@ import { generateAuthenticationOptions, type AuthenticationResponseJSON } from '
 import { PASSKEY_SCRIPTS } from '../pages/passkey-views.ts';
 import type { FirstPagePasskey, FormBody, StepContext, StepOutcome } from '../pages/site.ts';
 import { emailPage, textsOf, type PasskeySignal } from '../pages/views.ts';
-import { checkedAssertion, DISCOVERIES_FAILED_PER_CLIENT, parseJson } from '../passkeys.ts';
+import { answeredRpID, checkedAssertion, DISCOVERIES_FAILED_PER_CLIENT, offeredOptions, parseJson } from '../passkeys.ts';
 import type { PasskeyCeremony } from './ceremony.ts';
 
 /**
@@ -19,7 +19,8 @@ export async function firstPage(c: PasskeyCeremony, ctx: StepContext): Promise<F
   if (!c.deps.discoverable) return null;
   const options = await generateAuthenticationOptions({ rpID: c.rpID, userVerification: 'required' });
   c.save(ctx, { userId: '', email: '', step: 'discover', challenge: options.challenge });
-  return { optionsJson: JSON.stringify(options), action: c.links(ctx).discoverAction, scripts: PASSKEY_SCRIPTS };
+  // docs/decisions/0049: at a custom domain, also the request for its own rpID (no Related Origin Requests).
+  return { ...offeredOptions(c.rp, options, 'get'), action: c.links(ctx).discoverAction, scripts: PASSKEY_SCRIPTS };
 }
 
 /**
@@ -54,7 +55,9 @@ export async function discoverSubmit(c: PasskeyCeremony, ctx: StepContext, form:
     await events?.refusal(ctx.origin, c.signInEvent(null, 'failed', { reason: device ? 'user_handle' : 'unknown_credential' }));
     // The Signal API: a credential the server knows nowhere need not be offered again by this browser.
     const unknown =
-      !device && typeof response?.id === 'string' ? { signalName: 'unknownCredential' as const, rpID: c.rpID, credentialID: response.id } : undefined;
+      !device && typeof response?.id === 'string'
+        ? { signalName: 'unknownCredential' as const, rpID: answeredRpID(c.rp, response.response?.authenticatorData), credentialID: response.id }
+        : undefined;
     return again(c, ctx, t.passkeyUnknownHere, unknown);
   }
   const identity = (await store.identityOf?.(device.userId)) ?? device.userId;

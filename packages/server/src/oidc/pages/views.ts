@@ -215,6 +215,8 @@ export interface InteractionLinks {
   cancel: string;
   /** The QuickCode page of the interaction, when the project offers QuickCodes (docs/decisions/0017). */
   quickCode?: string;
+  /** "Use a recovery code", at a project's issuer (docs/decisions/0051). */
+  recovery?: { href: string; text: string };
 }
 
 /**
@@ -276,7 +278,7 @@ ${passkey.signal ? signalElement(passkey.signal) : ''}`
 ${err.html}
 <button class="primary" type="submit">${escapeHtml(t.continue)}</button>
 </form>
-${passkeyForm}<div class="links">${links.quickCode ? `<a href="${escapeHtml(links.quickCode)}">${escapeHtml(t.haveQuickCode)}</a>\n` : ''}<a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a></div>`,
+${passkeyForm}<div class="links">${links.quickCode ? `<a href="${escapeHtml(links.quickCode)}">${escapeHtml(t.haveQuickCode)}</a>\n` : ''}${links.recovery ? `<a href="${escapeHtml(links.recovery.href)}">${escapeHtml(links.recovery.text)}</a>\n` : ''}<a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a></div>`,
     brand,
     passkey?.scripts ?? [],
   );

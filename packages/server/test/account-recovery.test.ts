@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { api, type Project } from '@latchkey/domain';
+import { api, buildPath, endUsersApi, type EndUserDetail, type Project, type ReenrollmentLink } from '@latchkey/domain';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Passkey, type RequestOptions } from './support/authenticator.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
@@ -301,5 +301,93 @@ describeEachDatabase('account recovery at a project’s issuer', (t) => {
     expect((await later.get(newUrl)).status).toBe(403);
     expect(app.mailer.notices.length).toBeGreaterThan(noticesBefore);
     void browser;
+  });
+
+  const userPath = (projectId: string, user: string) => `/api${buildPath(endUsersApi.getEndUser.path, { project: projectId, user })}`;
+  const linkPath = (projectId: string, user: string) => `/api${buildPath(endUsersApi.createReenrollmentLink.path, { project: projectId, user })}`;
+  const linkRows = async (projectId: string) =>
+    (
+      await t.db.query<{ token_hash: string; used_at: Date | null }>('SELECT token_hash, used_at FROM reenrollment_links WHERE project_id = $1', [
+        projectId,
+      ])
+    ).rows;
+
+  /** Opens a re-enrollment link in a fresh browser and creates the passkey it offers; answers the last page. */
+  async function reenroll(url: string, browser = new Browser()) {
+    const page = await browser.get(url);
+    if (page.status !== 200) return page;
+    const { passkey, response } = createPasskey(pageOptions<CreationOptions>(page.text), app.baseUrl);
+    const done = await browser.request(formAction(page), {
+      form: { ...formNamed(page, 'Create a passkey').fields, response: JSON.stringify(response) },
+    });
+    return Object.assign(done, { passkey });
+  }
+
+  it('gives an administrator a one-time re-enrollment link: shown once, kept hashed, a passkey on the device that opens it, audited; once only', async () => {
+    const { admin, p, email, passkey } = await setUp();
+    await t.db.query('UPDATE devices SET revoked = true WHERE project_id = $1 AND id = $2', [p.projectId, passkey.id]);
+    const userId = await personOf(t.db, p.projectId, email);
+    const created = await admin.api.post<ReenrollmentLink>(linkPath(p.projectId, userId));
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const { url, expiresAt } = created.body;
+    expect(url).toMatch(new RegExp(`^${accountUrl(p)}/reenroll\\?t=`));
+    expect(new Date(expiresAt).getTime()).toBe(app.clock.now().getTime() + 24 * HOUR);
+    const token = new URL(url).searchParams.get('t') as string;
+    expect((await linkRows(p.projectId)).map((r) => r.token_hash)).not.toContain(token);
+    expect(await eventsOf(p.projectId, 'recovery.link_created')).toHaveLength(1);
+    // Opened: the page asks for a passkey for this person, with no other proof.
+    const done = await reenroll(url);
+    expect(done.status, done.text).toBe(200);
+    expect(done.text).toContain('Your new passkey is ready.');
+    expect(await activePasskeys(p.projectId, email)).toEqual([expect.objectContaining({ registered_with: 'reenrollment_link' })]);
+    expect((await eventsOf(p.projectId, 'recovery.link_used')).at(-1)).toMatchObject({ event_status: 'success', user_id: userId });
+    expect((await webhookTopics(p.projectId)).sort()).toEqual(['recovery.link_created', 'recovery.link_used']);
+    // The new passkey signs in.
+    const { passkey: created2 } = done as typeof done & { passkey: Passkey };
+    await accountWithPasskey(p, email, created2);
+    // Once only: opened again, or posted again, it is gone.
+    const again = await new Browser().get(url);
+    expect(again.status).toBe(404);
+    expect(again.text).toContain('This link was used already, has expired or is not valid.');
+    expect(await activePasskeys(p.projectId, email)).toHaveLength(1);
+    // The user's page shows the recovery state.
+    const detail = await admin.api.get<EndUserDetail>(userPath(p.projectId, userId));
+    expect(detail.body.recovery).toEqual({ passkeys: 1, recoveryCodesLeft: null, recoveryCodesCreatedAt: null, emailRecoveryUntil: null });
+  });
+
+  it('a re-enrollment link expires; a link for a blocked user, an unknown user or a bad id is refused, nothing stored', async () => {
+    const { admin, p, email } = await setUp({ emailRecoveryDelay: '24h' });
+    const userId = await personOf(t.db, p.projectId, email);
+    const { status, body } = await admin.api.post<ReenrollmentLink>(linkPath(p.projectId, userId));
+    expect(status, JSON.stringify(body)).toBe(200);
+    // A second link, opened in time but posted after it expired.
+    const { body: second } = await admin.api.post<ReenrollmentLink>(linkPath(p.projectId, userId));
+    const browser = new Browser();
+    const page = await browser.get(second.url);
+    expect(page.status).toBe(200);
+    app.clock.advance(24 * HOUR + 1000);
+    expect((await new Browser().get(body.url)).status).toBe(404);
+    const { response } = createPasskey(pageOptions<CreationOptions>(page.text), app.baseUrl);
+    const late = await browser.request(formAction(page), {
+      form: { ...formNamed(page, 'Create a passkey').fields, response: JSON.stringify(response) },
+    });
+    expect(late.status).toBe(404);
+    expect(await activePasskeys(p.projectId, email)).toHaveLength(1);
+    // The administrator's console session has ended meanwhile: they sign in again.
+    const again = await signedInAccount(app, t.db, [`cst:${p.projectId}:revocation`]);
+    const before = (await linkRows(p.projectId)).length;
+    expect((await again.api.post(linkPath(p.projectId, 'nosuchuser'))).status).toBe(404);
+    expect((await again.api.post(linkPath(p.projectId, 'x'.repeat(101)))).status).toBe(400);
+    expect((await again.api.post(`/api/projects/${p.projectId}/users/${userId}/block`)).status).toBe(200);
+    expect((await again.api.post(linkPath(p.projectId, userId))).status).toBe(409);
+    expect((await linkRows(p.projectId)).length).toBe(before);
+    // The recovery state of a person with codes and an email recovery under way.
+    expect((await again.api.post(`/api/projects/${p.projectId}/users/${userId}/unblock`)).status).toBe(200);
+    const { passkey } = await newUserWithPasskey(new Browser(), p, 'state');
+    void passkey;
+    await accountWithCode(p, email);
+    const detail = await again.api.get<EndUserDetail>(userPath(p.projectId, userId));
+    expect(detail.body.recovery).toMatchObject({ passkeys: 1, recoveryCodesLeft: null });
+    expect(detail.body.recovery.emailRecoveryUntil).toBe(new Date(app.clock.now().getTime() + 24 * HOUR).toISOString());
   });
 });

@@ -326,7 +326,7 @@ describeEachDatabase('account recovery at a project’s issuer', (t) => {
   it('gives an administrator a one-time re-enrollment link: shown once, kept hashed, a passkey on the device that opens it, audited; once only', async () => {
     const { admin, p, email, passkey } = await setUp();
     await t.db.query('UPDATE devices SET revoked = true WHERE project_id = $1 AND id = $2', [p.projectId, passkey.id]);
-    const userId = await personOf(t.db, p.projectId, email);
+    const userId = (await personOf(t.db, p.projectId, email)) ?? '';
     const created = await admin.api.post<ReenrollmentLink>(linkPath(p.projectId, userId));
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const { url, expiresAt } = created.body;
@@ -357,7 +357,7 @@ describeEachDatabase('account recovery at a project’s issuer', (t) => {
 
   it('a re-enrollment link expires; a link for a blocked user, an unknown user or a bad id is refused, nothing stored', async () => {
     const { admin, p, email } = await setUp({ emailRecoveryDelay: '24h' });
-    const userId = await personOf(t.db, p.projectId, email);
+    const userId = (await personOf(t.db, p.projectId, email)) ?? '';
     const { status, body } = await admin.api.post<ReenrollmentLink>(linkPath(p.projectId, userId));
     expect(status, JSON.stringify(body)).toBe(200);
     // A second link, opened in time but posted after it expired.

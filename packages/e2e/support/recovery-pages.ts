@@ -1,0 +1,66 @@
+import { expect, type Page } from '@playwright/test';
+
+// Account recovery (issue 37, docs/decisions/0051): recovery codes on the account page, "Use a
+// recovery code" on the sign-in page, a re-enrollment link from the console's user page.
+
+/** "Create recovery codes" on the account page: the page that shows them once. */
+export async function createRecoveryCodes(page: Page): Promise<string[]> {
+  await page.getByRole('button', { name: /^Create (new )?recovery codes$/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Your recovery codes' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Download as a text file' })).toBeVisible();
+  const codes = await page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').allTextContents();
+  expect(codes).toHaveLength(10);
+  return codes.map((c) => c.trim());
+}
+
+/** The account page says how many codes are left. */
+export async function expectRecoveryCodesLeft(page: Page, left: number): Promise<void> {
+  await expect(page.getByText(`${left} of 10 recovery codes left.`)).toBeVisible();
+}
+
+/** Page 1's "Use a recovery code": the page that asks for the identity and a code. */
+export async function clickUseRecoveryCode(page: Page): Promise<void> {
+  await page.getByRole('link', { name: 'Use a recovery code' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign in with a recovery code' })).toBeVisible();
+}
+
+export async function fillRecoveryCodeAndContinue(page: Page, email: string, code: string): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Recovery code').fill(code);
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+/** The console's user page of `identity`, opened from the users list. */
+export async function goToUserPage(page: Page, projectId: string, identity: string): Promise<void> {
+  await page.goto(`/project/${projectId}/users`);
+  await page.getByRole('link', { name: `Open ${identity}` }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'User' })).toBeVisible();
+}
+
+/** On the console's user page, its Recovery section states `text` (e.g. "9 left"). */
+export async function expectUserRecovery(page: Page, text: string): Promise<void> {
+  await expect(page.getByRole('region', { name: 'Recovery' })).toContainText(text);
+}
+
+/** "Create a re-enrollment link": the one-time dialog; answers the link, the dialog left open. */
+export async function createReenrollmentLink(page: Page): Promise<string> {
+  await page.getByRole('button', { name: 'Create a re-enrollment link' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Re-enrollment link' });
+  await expect(dialog).toBeVisible();
+  return dialog.getByRole('textbox', { name: 'Link' }).inputValue();
+}
+
+export async function acknowledgeLinkCopied(page: Page): Promise<void> {
+  await page.getByRole('dialog', { name: 'Re-enrollment link' }).getByRole('button', { name: 'I have copied it' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+}
+
+/** The re-enrollment link's page, then its "Create a passkey": the page says it is done. */
+export async function reenrollWithLink(page: Page, link: string, projectName: string): Promise<void> {
+  await page.goto(link);
+  await expect(page.getByRole('heading', { level: 1, name: `Create a passkey for ${projectName}` })).toBeVisible();
+}
+
+export async function expectReenrolled(page: Page): Promise<void> {
+  await expect(page.getByRole('status')).toHaveText('Your new passkey is ready. You can sign in with it now.');
+}

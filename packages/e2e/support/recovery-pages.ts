@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { expect, type Page } from '@playwright/test';
+import { nextPaint } from './shots.ts';
 
 // Account recovery (issue 37, docs/decisions/0051): recovery codes on the account page, "Use a
 // recovery code" on the sign-in page, a re-enrollment link from the console's user page.
@@ -63,4 +65,24 @@ export async function reenrollWithLink(page: Page, link: string, projectName: st
 
 export async function expectReenrolled(page: Page): Promise<void> {
   await expect(page.getByRole('status')).toHaveText('Your new passkey is ready. You can sign in with it now.');
+}
+
+/**
+ * CONSOLE_SHOTS=<dir>: the page as it is now, light, dark and at a phone's width, without loading it
+ * again (the recovery codes are shown once: opened again, the page is the account page).
+ */
+export async function saveShownOnceShots(page: Page, name: string): Promise<void> {
+  const dir = process.env.CONSOLE_SHOTS;
+  if (!dir) return;
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await nextPaint(page);
+    await page.screenshot({ path: join(dir, `${name}-${scheme}.png`), fullPage: true });
+  }
+  await page.emulateMedia({ colorScheme: null });
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await nextPaint(page);
+  await page.screenshot({ path: join(dir, `${name}-phone.png`), fullPage: true });
+  if (size) await page.setViewportSize(size);
 }

@@ -29,6 +29,8 @@ ${shown.map((c) => `<li><code>${escapeHtml(c)}</code></li>`).join('\n')}
 }
 
 export function registerRecoveryCodesStep(pages: FastifyInstance, flow: AccountFlow, page: string): void {
+  // The codes were shown once: the page reloaded (or opened again) is the account page, which says how many are left.
+  flow.show(pages, `${page}/recovery-codes`, async (site, _signed, _request, reply) => reply.redirect(site.links.base, 303));
   flow.change(
     pages,
     `${page}/recovery-codes`,

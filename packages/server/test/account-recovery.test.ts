@@ -102,6 +102,13 @@ describeEachDatabase('account recovery at a project’s issuer', (t) => {
   async function createCodes(p: RelyingParty, email: string, passkey: Passkey): Promise<string[]> {
     const { browser, page } = await accountWithPasskey(p, email, passkey);
     expect(page.text).toContain('You have no recovery codes.');
+    const create = formNamed(page, 'Create recovery codes');
+    // Without this session's form token, or from a browser not signed in here, nothing is made.
+    expect((await browser.request(create.action, { form: { ...create.fields, csrf: 'forged' } })).status).toBe(403);
+    const stranger = await new Browser().request(create.action, { form: create.fields });
+    expect(stranger.status).toBe(303);
+    expect(stranger.location).toContain('/auth?');
+    expect((await t.db.query('SELECT 1 FROM recovery_codes WHERE project_id = $1', [p.projectId])).rows).toEqual([]);
     const made = await browser.request(formNamed(page, 'Create recovery codes').action, { form: formNamed(page, 'Create recovery codes').fields });
     expect(made.status, made.text).toBe(200);
     const codes = shownCodes(made);

@@ -80,7 +80,7 @@ const en: RecoveryTexts = {
   mail: {
     codeUsedSubject: (name) => `A recovery code was used for your ${name} account`,
     codeUsedText: (name, left) =>
-      `Someone signed in to your ${name} account with a recovery code to create a new passkey. You have ${left} recovery codes left.\n\nIf this wasn't you, contact ${name}'s support at once.`,
+      `Someone signed in to your ${name} account with a recovery code to create a new passkey. You have ${left} recovery code${left === 1 ? '' : 's'} left.\n\nIf this wasn't you, contact ${name}'s support at once.`,
     emailSignInSubject: (name) => `New sign-in to your ${name} account by email`,
     emailSignInText: (name) => `Someone signed in to your ${name} account with a code sent to this address, not with one of your passkeys.`,
     delayText: (until, link) => `A new passkey can be added to your account from ${until}.\n\nThis wasn't me: ${link}`,

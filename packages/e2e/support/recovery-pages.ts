@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { expect, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { nextPaint } from './shots.ts';
 
 // Account recovery (issue 37, docs/decisions/0051): recovery codes on the account page, "Use a
@@ -85,4 +86,47 @@ export async function saveShownOnceShots(page: Page, name: string): Promise<void
   await nextPaint(page);
   await page.screenshot({ path: join(dir, `${name}-phone.png`), fullPage: true });
   if (size) await page.setViewportSize(size);
+}
+
+/** General settings' "New passkey after an email sign-in": the delay chosen (the form is saved by the caller). */
+export async function chooseEmailRecoveryDelay(page: Page, delay: 'At once' | 'After 24 hours' | 'After 72 hours'): Promise<void> {
+  const field = page.getByRole('combobox', { name: 'New passkey after an email sign-in' });
+  await field.click();
+  await page.getByRole('option', { name: delay }).click();
+  await expect(field).toHaveValue(delay);
+}
+
+/** On a passkey page, "Email me a code instead": the code page follows. */
+export async function clickEmailMeACode(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Email me a code instead' }).click();
+}
+
+/** The account page's "Create a passkey" while an email recovery waits: the page says until when. */
+export async function expectPasskeyWaits(page: Page): Promise<void> {
+  await page.getByRole('link', { name: 'Create a passkey' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'A new passkey has to wait' })).toBeVisible();
+  await expect(page.getByRole('status')).toContainText('a new passkey can be added from');
+}
+
+/** The "This wasn't me" link of the newest notice the server wrote for `email` (its log, a JSON line, without SMTP). */
+export async function readThisWasntMeLink(email: string): Promise<string> {
+  const file = process.env.LATCHKEY_LOG;
+  if (!file) throw new Error('LATCHKEY_LOG is not set: is global setup running?');
+  const links = () =>
+    [...readFileSync(file, 'utf8').matchAll(/Account notice for ([^\s"]+): email_sign_in (https?:\/\/[^\s"]+)/g)]
+      .filter((m) => m[1] === email)
+      .map((m) => m[2] as string);
+  await expect.poll(() => links().length, { message: `a notice mailed to ${email}` }).toBeGreaterThan(0);
+  return links().at(-1) as string;
+}
+
+/** "This wasn't me": the page asks, its button stops the recovery. */
+export async function openThisWasntMe(page: Page, link: string): Promise<void> {
+  await page.goto(link);
+  await expect(page.getByRole('heading', { level: 1, name: 'Was this not you?' })).toBeVisible();
+}
+
+export async function clickStopRecovery(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Stop the recovery' }).click();
+  await expect(page.getByRole('status')).toHaveText('The recovery was stopped. No passkey can be added with it.');
 }

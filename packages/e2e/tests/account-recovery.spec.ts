@@ -8,26 +8,34 @@ import {
   expectPasskeyOffer,
   expectPasskeyStep,
   expectSignedInAtApp,
+  fillEmailedCodeAndSignIn,
   fillIdentityAndContinue,
   goToAppSignIn,
   registerPasskey,
 } from '../support/passkey-pages.ts';
 import {
   acknowledgeLinkCopied,
+  chooseEmailRecoveryDelay,
+  clickEmailMeACode,
+  clickStopRecovery,
   clickUseRecoveryCode,
   createReenrollmentLink,
   createRecoveryCodes,
   expectRecoveryCodesLeft,
+  expectPasskeyWaits,
   expectReenrolled,
   expectUserRecovery,
   fillRecoveryCodeAndContinue,
   goToUserPage,
+  openThisWasntMe,
+  readThisWasntMeLink,
   reenrollWithLink,
   saveShownOnceShots,
 } from '../support/recovery-pages.ts';
 import { startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
 import { saveShots } from '../support/shots.ts';
-import { newEmail, signIn } from '../support/sign-in.ts';
+import { countCodesSentTo, newEmail, readCode, signIn } from '../support/sign-in.ts';
+import { clickSaveAndWait, goToSettings } from '../support/settings-pages.ts';
 import { expect } from '@playwright/test';
 
 let app: RelyingParty;
@@ -124,5 +132,56 @@ test('a person who lost their passkey recovers with a recovery code and ends up 
     await expectReenrolled(device);
     expect(await authenticator.passkeyIds()).toHaveLength(1);
     await other.close();
+  });
+});
+
+test('with a delay, an email-only sign-in cannot add a passkey at once, and the notice’s “This wasn’t me” stops it', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const projectName = `Delay shop ${Date.now().toString(36)}`;
+  const { issuer } = await test.step('an admin creates a project and sets a 24-hour delay on General', async () => {
+    await signIn(page, newEmail('delay-admin'));
+    const id = await createProjectThroughApi(page, projectName);
+    const keys = await createAppWithKeysThroughApi(page, id, [app.redirectUri]);
+    app.useClient({ issuer: `${baseURL}/p/${id}`, clientId: keys.clientId, clientSecret: keys.clientSecret });
+    await goToSettings(page, id, 'settings', 'General settings');
+    await chooseEmailRecoveryDelay(page, 'After 24 hours');
+    await clickSaveAndWait(page);
+    await expectAccessible(page);
+    await saveShots(page, 'recovery-settings');
+    return { issuer: `${baseURL}/p/${id}` };
+  });
+
+  const person = newEmail('delay-person');
+  const { context } = await test.step('an end user signs up with a passkey', async () => registerPasskey(browser, app, projectName, person));
+  await context.close();
+
+  await test.step('someone signs in to their account page with an emailed code instead: a new passkey has to wait', async () => {
+    const other = await browser.newContext();
+    const device = await other.newPage();
+    await goToAccountPage(device, issuer);
+    await fillIdentityAndContinue(device, person);
+    await expectPasskeyStep(device);
+    const before = countCodesSentTo(person);
+    await clickEmailMeACode(device);
+    await fillEmailedCodeAndSignIn(device, await readCode(person, before));
+    await expectAccountPage(device, projectName, person);
+    await expectPasskeyWaits(device);
+    await expectAccessible(device);
+    await saveAccountShots(device, 'recovery-delay', ['en', 'fr', 'ro']);
+    await other.close();
+  });
+
+  await test.step('the person, mailed a notice, answers "This wasn\'t me" and stops it', async () => {
+    const link = await readThisWasntMeLink(person);
+    const mailbox = await browser.newContext();
+    const reader = await mailbox.newPage();
+    await openThisWasntMe(reader, link);
+    await expectAccessible(reader);
+    await saveAccountShots(reader, 'recovery-stop', ['en', 'fr', 'ro']);
+    await clickStopRecovery(reader);
+    await mailbox.close();
   });
 });

@@ -38,6 +38,8 @@ import {
 import { startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
 import { countCodesSentTo, newEmail, readCode, signIn } from '../support/sign-in.ts';
 import { startServer, type StartedServer } from '../support/start-server.ts';
+import { expectSignInBlocked } from '../support/users-pages.ts';
+import { recordWebAuthn, type WebAuthnRecord } from '../support/webauthn-record.ts';
 
 // docs/decisions/0047: the passkey-first page of a project on its own host, {project}.localhost:{port}
 // (Chromium resolves *.localhost to loopback itself and treats it as a secure context). The suite's
@@ -80,56 +82,6 @@ test.afterAll(async () => {
     if (server.child.exitCode === null) server.child.kill('SIGKILL');
   }
 });
-
-/** What a browser context's pages asked of WebAuthn: requests (mediation, hints) and Signal API calls. */
-interface WebAuthnRecord {
-  requests: Array<{ mediation: string; hints: string[] }>;
-  signals: Array<{ name: string; options: Record<string, string> }>;
-  /**
-   * Chromium's virtual authenticator answers a conditional (autofill) request at once with its
-   * discoverable passkey, as a person picking it in the field's dropdown would. true: the page's
-   * conditional requests are held unanswered instead (the person does not pick it), until aborted.
-   */
-  holdAutofill: boolean;
-}
-
-/**
- * Records the WebAuthn requests a context's pages make and their Signal API calls, by wrapping the
- * browser's own functions before any page script runs (kept here, across navigations): what the
- * scenarios cannot see in Chromium's autofill dropdown, they read here.
- */
-async function recordWebAuthn(context: BrowserContext): Promise<WebAuthnRecord> {
-  const record: WebAuthnRecord = { requests: [], signals: [], holdAutofill: false };
-  await context.exposeFunction('__holdAutofill', () => record.holdAutofill);
-  await context.exposeFunction('__recordRequest', (entry: { mediation: string; hints: string[] }) => record.requests.push(entry));
-  await context.exposeFunction('__recordSignal', (entry: { name: string; options: Record<string, string> }) => record.signals.push(entry));
-  await context.addInitScript(() => {
-    const w = window as unknown as { __recordRequest(e: unknown): void; __recordSignal(e: unknown): void; __holdAutofill(): Promise<boolean> };
-    const get = navigator.credentials.get.bind(navigator.credentials);
-    navigator.credentials.get = async (options?: CredentialRequestOptions) => {
-      const publicKey = options?.publicKey as (PublicKeyCredentialRequestOptions & { hints?: string[] }) | undefined;
-      w.__recordRequest({ mediation: options?.mediation ?? 'optional', hints: publicKey?.hints ?? [] });
-      if (options?.mediation === 'conditional' && (await w.__holdAutofill())) {
-        const signal = options.signal;
-        return new Promise<Credential | null>((_, reject) =>
-          signal?.addEventListener('abort', () => reject(signal.reason instanceof Error ? signal.reason : new DOMException('aborted', 'AbortError'))),
-        );
-      }
-      return get(options);
-    };
-    const pkc = window.PublicKeyCredential as unknown as Record<string, ((o: unknown) => Promise<unknown>) | undefined> | undefined;
-    for (const name of ['signalUnknownCredential', 'signalAllAcceptedCredentials', 'signalCurrentUserDetails']) {
-      const original = pkc?.[name];
-      if (pkc && original) {
-        pkc[name] = (o: unknown) => {
-          w.__recordSignal({ name, options: o });
-          return original.call(pkc, o);
-        };
-      }
-    }
-  });
-  return record;
-}
 
 /** An end user's own browser, with a platform authenticator holding discoverable passkeys. */
 interface EndUser {
@@ -244,10 +196,19 @@ test('the autofill path: a returning user opens the app and the conditional requ
   const { context, user, webauthn } = holder;
   await context.clearCookies(); // a new browser session; the passkey stays on the device
   const before = webauthn.requests.length;
+  const signalsBefore = webauthn.signals.length;
   await user.goto(app.url);
   expect(await expectSignedInAtApp(user)).toBe(subject);
   // Page 1's only request was the conditional one: no button was pressed.
   expect(webauthn.requests.slice(before)).toEqual([{ mediation: 'conditional', hints: [] }]);
+  // docs/decisions/0048: before it left for the app, the page told the browser which passkeys this
+  // relying party accepts for the user, and their name (Signal API).
+  const [passkeyId] = await holder.device.passkeyIds();
+  const userId = Buffer.from(subject).toString('base64url');
+  expect(webauthn.signals.slice(signalsBefore)).toEqual([
+    { name: 'signalAllAcceptedCredentials', options: { rpId: `${projectId}.localhost`, userId, allAcceptedCredentialIds: [passkeyId] } },
+    { name: 'signalCurrentUserDetails', options: { rpId: `${projectId}.localhost`, userId, name: email, displayName: email } },
+  ]);
 });
 
 test('a returning user signs in with "Sign in with a passkey" without typing anything', async () => {
@@ -311,17 +272,32 @@ test('a browser without WebAuthn: the passkey buttons are hidden and the page sa
   await context.close();
 });
 
+test('a blocked user is refused after their passkey, with a page that says so', async () => {
+  const { context, user } = holder;
+  await callApiOk(admin, api.blockEndUser, { params: { project: projectId, user: subject }, body: {} });
+  await context.clearCookies();
+  await goToAppSignIn(user, app.url, projectName);
+  await clickPasskeyButton(user);
+  // The refusal is a page the script shows (the answer was posted by fetch).
+  await expectSignInBlocked(user);
+  await expectAccessible(user);
+  await shots(user, 'blocked-en');
+  await callApiOk(admin, api.unblockEndUser, { params: { project: projectId, user: subject }, body: {} });
+});
+
 test('a revoked passkey is refused, and the browser is told it is unknown (Signal API)', async () => {
   const { context, user, device, webauthn } = holder;
   const [passkeyId] = await device.passkeyIds();
   await revokeDeviceThroughApi(admin, projectId, passkeyId as string);
   await context.clearCookies();
+  const signalsBefore = webauthn.signals.length;
   await goToAppSignIn(user, app.url, projectName);
   await clickPasskeyButton(user);
   await expectRevokedWithFallback(user);
   await user.waitForLoadState('load');
+  // The refusal is a page: the script posted the answer by fetch (the browser has the Signal API) and shows it.
   await expect
-    .poll(() => webauthn.signals)
+    .poll(() => webauthn.signals.slice(signalsBefore))
     .toEqual([{ name: 'signalUnknownCredential', options: { rpId: `${projectId}.localhost`, credentialId: passkeyId } }]);
   // Chromium's virtual authenticator forgets it (the signal reached the authenticator).
   await expect.poll(() => device.passkeyIds()).toEqual([]);

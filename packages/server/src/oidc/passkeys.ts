@@ -50,6 +50,12 @@ export interface PasskeyStore {
   userHandle?(userId: string): Uint8Array<ArrayBuffer>;
   /** The identity (address or user id) of a user here, or null: what a discoverable sign-in names them by in its events. */
   identityOf?(userId: string): Promise<string | null>;
+  /**
+   * Is this credential another issuer's that shares this one's relying party? (the console's issuer
+   * and the projects on the shared path all use PUBLIC_URL's host, docs/decisions/0048): such a
+   * passkey is refused by name and never signalled to the browser as unknown.
+   */
+  heldElsewhere?(id: string): Promise<boolean>;
   /** Stores a new passkey; false when this credential is registered here already (a replayed registration). */
   insert(tx: Db, p: Omit<Passkey, 'revoked'> & { ip: string | null; country: string | null; createdAt: Date }): Promise<boolean>;
 }

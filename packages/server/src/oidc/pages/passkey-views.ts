@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { TEXT_MAX_LENGTH } from '@latchkey/domain';
 import {
+  errorLine,
   escapeHtml,
   fieldError,
   signalElement,
@@ -32,12 +33,15 @@ export function webauthnLibrary(): string {
  * submit, the browser's passkey dialog runs; its answer goes in the hidden `response` field and the
  * form is posted. What it may say comes in the page's language in `data-unsupported`,
  * `data-cancelled` (NotAllowedError: dismissed, or no passkey on this device) and `data-failed`.
- * Page 1's discoverable form (docs/decisions/0047) is hidden until the script finds WebAuthn; its
+ * Page 1's discoverable form (docs/decisions/0047) and its "or" (`data-or`) are hidden until the script finds WebAuthn; its
  * "Sign in with a passkey" tries immediate mediation first where the browser has it, its "Use a
  * phone or another device" (`data-hybrid`) asks with the hint `hybrid`. Elements with
  * `data-signal` pass WebAuthn Signal API calls (`data-signal` = unknownCredential,
  * allAcceptedCredentials or currentUserDetails, their options as JSON in `data-signal-options`);
- * sent where the browser supports them. Nothing is inline (CSP `script-src 'self'`).
+ * sent where the browser supports them. Where the browser has signalAllAcceptedCredentials, a
+ * sign-in answer is posted by fetch asking for JSON: a sign-in answers `{ redirect, signals }`, the
+ * signals are sent, then the browser follows the redirect (docs/decisions/0048); any other answer is
+ * the page the form would have shown. Nothing is inline (CSP `script-src 'self'`).
  */
 export const PASSKEY_SCRIPT = `(function () {
   var lib = window.SimpleWebAuthnBrowser;
@@ -52,10 +56,40 @@ export const PASSKEY_SCRIPT = `(function () {
     error.textContent = text;
     error.hidden = false;
   }
+  // After a passkey sign-in, the Signal API's accepted credentials and the user's name
+  // (docs/decisions/0048): where the browser has them, the answer is posted by fetch and the server
+  // answers JSON { redirect, signals } for a sign-in (any other answer is its page, shown as is).
+  var signalsAfter = !!(PKC && typeof PKC.signalAllAcceptedCredentials === 'function' && window.fetch && lib && lib.sendSignal);
+  function show(html) {
+    document.open();
+    document.write(html);
+    document.close();
+  }
+  function post(form) {
+    return fetch(form.action, {
+      method: 'POST',
+      body: new URLSearchParams(new FormData(form)),
+      headers: { Accept: 'application/json' },
+      credentials: 'same-origin',
+    }).then(function (answer) {
+      if ((answer.headers.get('content-type') || '').indexOf('application/json') !== 0) return answer.text().then(show);
+      return answer.json().then(function (body) {
+        var sent = (body.signals || []).map(function (options) { return lib.sendSignal(options).catch(function () {}); });
+        // The browser is told before it leaves; a signal it refuses never holds the sign-in up.
+        return Promise.all(sent).then(function () { window.location.assign(body.redirect); });
+      });
+    });
+  }
   function send(form, response) {
     form.elements.namedItem('response').value = JSON.stringify(response);
     var wanted = form.elements.namedItem('quickcode');
     if (wanted && quickCode) wanted.value = quickCode.checked ? '1' : '';
+    var kind = form.getAttribute('data-webauthn');
+    if (signalsAfter && (kind === 'discover' || kind === 'authenticate')) {
+      // A network failure: the form posted as a browser would (the server decides whether the answer is still good).
+      post(form).catch(function () { form.submit(); });
+      return;
+    }
     form.submit();
   }
   var supported = !!(lib && lib.browserSupportsWebAuthn());
@@ -111,6 +145,7 @@ export const PASSKEY_SCRIPT = `(function () {
         return;
       }
       form.hidden = false;
+      each('[data-or]', function (el) { el.hidden = false; });
       autofill(form);
     }
     form.addEventListener('submit', function (event) {
@@ -151,11 +186,9 @@ export interface PasskeyLinks extends InteractionLinks {
   recoveryAction: string;
 }
 
-export const PASSKEY_SCRIPTS = [WEBAUTHN_LIBRARY_PATH, PASSKEY_SCRIPT_PATH] as const;
+export { errorLine };
 
-export function errorLine(error: string | undefined): string {
-  return `<p id="passkey-error" class="error" role="alert"${error ? '' : ' hidden'}>${escapeHtml(error ?? '')}</p>`;
-}
+export const PASSKEY_SCRIPTS = [WEBAUTHN_LIBRARY_PATH, PASSKEY_SCRIPT_PATH] as const;
 
 /** The attributes of a ceremony's form: its kind, options, and what the page script says when it fails. */
 export function ceremonyAttributes(brand: PageBrand, kind: 'register' | 'authenticate', optionsJson: string): string {

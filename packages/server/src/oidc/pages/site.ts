@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
 import type { LoginCodes } from '../login-codes.service.ts';
-import type { FirstPagePasskey, InteractionLinks, PageBrand } from './views.ts';
+import type { FirstPagePasskey, InteractionLinks, PageBrand, PasskeySignal } from './views.ts';
 
 export type { FirstPagePasskey };
 
@@ -60,6 +60,15 @@ export interface SignInEvents {
   mailFailed(origin: RequestOrigin, email: string): Promise<void>;
 }
 
+/**
+ * docs/decisions/0048: the page script posts a passkey's answer by fetch asking for JSON, so that a
+ * sign-in answers `{ redirect, signals }` instead of a 303 (the script sends the signals, then
+ * follows the redirect); a form posted by the browser itself never asks for it.
+ */
+export function asksForJson(request: FastifyRequest): boolean {
+  return (request.headers.accept ?? '').split(',').some((type) => type.trim().split(';')[0] === 'application/json');
+}
+
 /** The origin of a request in an interaction: client address, user agent, application. */
 export function requestOrigin(request: FastifyRequest, clientId: unknown): RequestOrigin {
   const agent = request.headers['user-agent'];
@@ -75,7 +84,12 @@ export type StepOutcome =
   | { redirect: string }
   | { status: number; page: string }
   | { status: number; json: unknown }
-  | { accountId: string; deviceId?: string }
+  | {
+      accountId: string;
+      deviceId?: string;
+      /** Signal API calls for the browser once signed in (docs/decisions/0048): sent when the page script asked for JSON. */
+      signals?: PasskeySignal[];
+    }
   | { verified: VerifiedIdentity };
 
 /** An identity as page 1 takes it (spec §3 identityType): an email address or an alphanumeric user id, lower-cased. */

@@ -3,10 +3,11 @@ import type { SecretBox } from '../../crypto.ts';
 import type { Db } from '../../db/db.ts';
 import { hitAll, type RateLimit } from '../../db/rate-limits.repository.ts';
 import type { EndUserEvent, IssuerEvents } from '../../events/end-user-event.ts';
+import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import { rateLimitKeyOf } from '../../http/client-address.ts';
 import { revokedPage, type PasskeyLinks } from '../pages/passkey-views.ts';
-import type { StepContext, StepOutcome } from '../pages/site.ts';
-import { emailPage, textsOf, type PageBrand } from '../pages/views.ts';
+import { asksForJson, type StepContext, type StepOutcome } from '../pages/site.ts';
+import { emailPage, textsOf, type PageBrand, type PasskeySignal } from '../pages/views.ts';
 import {
   rpIdOf,
   quickCodeHashOf,
@@ -214,6 +215,31 @@ export class PasskeyCeremony {
       details,
       ...(status === 'success' && action === 'reg_code.issued' ? { usage: 'reg-code' as const } : {}),
     };
+  }
+
+  /** The user handle a passkey of `userId` was made with (base64url), as the authenticator returns it. */
+  userHandle(userId: string): string {
+    const { store } = this.deps;
+    return isoBase64URL.fromBuffer(store.userHandle ? store.userHandle(userId) : isoUint8Array.fromUTF8String(userId));
+  }
+
+  /**
+   * The Signal API right after a passkey sign-in (docs/decisions/0048), when the page script asked
+   * for JSON (it sends them before following the redirect): the user's passkeys this relying party
+   * accepts (revoked ones and those made under another rpID left out) and their identity as the
+   * passkeys' name. Nothing is read when the page did not ask.
+   */
+  async signalsAfterSignIn(ctx: StepContext, userId: string, identity: string): Promise<PasskeySignal[] | undefined> {
+    if (!asksForJson(ctx.request)) return undefined;
+    const { rpID } = this;
+    const userID = this.userHandle(userId);
+    const accepted = activeOf(await this.deps.store.passkeysOf(userId))
+      .filter((p) => rpIdOf(this.rp, p) === rpID)
+      .map((p) => p.id);
+    return [
+      { signalName: 'allAcceptedCredentials', rpID, userID, allAcceptedCredentialIDs: accepted },
+      { signalName: 'currentUserDetails', rpID, userID, userName: identity, userDisplayName: identity },
+    ];
   }
 
   /** spec §4: a revoked device cannot sign in (result `denied`); the page says so. */

@@ -134,7 +134,7 @@ export async function expectPasskeyRevoked(page: Page): Promise<void> {
 export async function registerPasskey(browser: Browser, app: RelyingParty, projectName: string, email: string, forwardedFor?: string) {
   const context = await browser.newContext(forwardedFor ? { extraHTTPHeaders: { 'x-forwarded-for': forwardedFor } } : {});
   const user = await context.newPage();
-  await addVirtualAuthenticator(user);
+  const authenticator = await addVirtualAuthenticator(user);
   await goToAppSignIn(user, app.url, projectName);
   await fillIdentityAndContinue(user, email);
   await fillEmailedCodeAndSignIn(user, await readCode(email, 0));
@@ -144,5 +144,5 @@ export async function registerPasskey(browser: Browser, app: RelyingParty, proje
   await user.waitForLoadState('load');
   await clickCreatePasskey(user);
   await expectSignedInAtApp(user);
-  return { context, user };
+  return { context, user, authenticator };
 }

@@ -11,11 +11,13 @@ import {
   verifiedRegistration,
   type RelyingParty,
 } from '../oidc/passkeys.ts';
-import { errorPage, textsOf } from '../oidc/pages/views.ts';
+import { errorPage, escapeHtml, signInPage, textsOf } from '../oidc/pages/views.ts';
 import { PENDING_MS, type AccountFlow, type SignedIn } from './account-flow.ts';
 import { html, type AccountRequest, type AccountSite } from './account-site.ts';
 import { accountTextsOf } from './account-views.ts';
 import { newPasskeyPage } from './new-passkey-views.ts';
+import { recoveryTextsOf, untilText } from '../oidc/recovery-codes.ts';
+import type { EmailRecovery } from '../people/recovery.repository.ts';
 
 /** The most active passkeys one person may have: the account page creates no more. */
 export const PASSKEYS_MAX = 20;
@@ -35,6 +37,34 @@ const relyingPartyOf = (flow: AccountFlow, site: AccountSite): RelyingParty => (
   legacyRpID: new URL(flow.deps.publicUrl).hostname,
   localRpID: site.site.localRpID,
 });
+
+/**
+ * docs/decisions/0051: a person who holds passkeys but signed in without one (an emailed code) adds
+ * one only once the project's emailRecoveryDelay has passed since that sign-in's recovery started
+ * ("This wasn't me" ends it first). Answers the recovery the new passkey ends, or the page that says
+ * until when (null: no delay applies).
+ */
+async function delayed(
+  flow: AccountFlow,
+  site: AccountSite,
+  request: AccountRequest,
+  signed: SignedIn,
+): Promise<{ recovery: EmailRecovery | null } | { page: string }> {
+  const { active, current } = await flow.passkeysOf(site, signed);
+  if (current !== null || active.length === 0 || site.state.emailRecoveryDelayMs <= 0) return { recovery: null };
+  const gate = await flow.recovery.passkeyAfterEmail(flow.personOf(site, signed), {
+    delayMs: site.state.emailRecoveryDelayMs,
+    stopUrl: flow.stopUrl(site),
+    origin: flow.originOf(request),
+    brand: site.brand,
+  });
+  if (gate.allowed) return { recovery: gate.recovery };
+  const r = recoveryTextsOf(site.brand);
+  const body = `<h1>${escapeHtml(r.delayHeading)}</h1>
+<p class="status" role="status">${escapeHtml(r.delayText(untilText(site.brand, gate.until)))}</p>
+<div class="links"><a href="${escapeHtml(site.links.base)}">${escapeHtml(accountTextsOf(site.brand).backToAccount)}</a></div>`;
+  return { page: signInPage(r.delayHeading, body, site.brand) };
+}
 
 /** The options of a new passkey, its challenge kept for the answer; the page shows them. */
 async function showNewPasskey(flow: AccountFlow, site: AccountSite, reply: FastifyReply, signed: SignedIn, error?: string) {
@@ -73,13 +103,24 @@ async function verifiedAnswer(flow: AccountFlow, site: AccountSite, request: Acc
 
 /** Create another passkey on this device: the browser's dialog, its answer verified and stored. */
 export function registerNewPasskeyStep(pages: FastifyInstance, flow: AccountFlow, page: string): void {
-  flow.show(pages, `${page}/passkeys/new`, async (site, signed, _request, reply) => showNewPasskey(flow, site, reply, signed), { fresh: true });
+  flow.show(
+    pages,
+    `${page}/passkeys/new`,
+    async (site, signed, request, reply) => {
+      const delay = await delayed(flow, site, request, signed);
+      if ('page' in delay) return html(reply, 403, delay.page);
+      return showNewPasskey(flow, site, reply, signed);
+    },
+    { fresh: true },
+  );
 
   flow.change(
     pages,
     `${page}/passkeys/new`,
     async (site, signed, request, reply) => {
       if (await flow.tooManyChanges(site, signed)) return flow.tooManyPage(site, reply);
+      const delay = await delayed(flow, site, request, signed);
+      if ('page' in delay) return html(reply, 403, delay.page);
       const t = textsOf(site.brand);
       const verified = await verifiedAnswer(flow, site, request, signed);
       if (!verified) return showNewPasskey(flow, site, reply, signed, t.passkeyNotCreated);
@@ -102,6 +143,8 @@ export function registerNewPasskeyStep(pages: FastifyInstance, flow: AccountFlow
         rpId: verified.rpID,
       });
       if (!stored) return showNewPasskey(flow, site, reply, signed, t.passkeyExists);
+      // The recovery the passkey waited for has done its work.
+      if (delay.recovery) await flow.recovery.endUsed(site.state.projectId, delay.recovery);
       reply.clearCookie(PASSKEY_COOKIE, flow.cookieOptions(site));
       return reply.redirect(flow.doneAt(site, 'added'), 303);
     },

@@ -4,6 +4,7 @@ import { ACCOUNT_CLIENT_ID } from '../issuer/account-client.ts';
 import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import type { PageBrand, PasskeySignal } from '../oidc/pages/views.ts';
 import type { Device } from '../people/devices.repository.ts';
+import { RECOVERY_CODES_PER_SET } from '../oidc/recovery-codes.ts';
 import { DONE, type AccountFlow, type SignedIn } from './account-flow.ts';
 import { html, notFoundPage, type AccountSite } from './account-site.ts';
 import type { FallbackVerification } from './account-texts.ts';
@@ -56,6 +57,7 @@ async function viewOf(
 ): Promise<AccountView> {
   const { active, current, sessions, byRef } = await flow.passkeysOf(site, signed);
   const names = await flow.deps.applicationNames(site.state.projectId, [...new Set(sessions.flatMap((s) => s.clientIds))]);
+  const codes = await flow.recovery.codesOf(site.state.projectId, signed.user.id);
   const t = accountTextsOf(site.brand);
   return {
     identity: signed.user.identity,
@@ -73,6 +75,7 @@ async function viewOf(
       }))
       .sort((a, b) => Number(b.current) - Number(a.current)),
     quickCodes: site.state.quickCodes.enabled && signed.user.email !== null,
+    recoveryCodes: { left: codes.left, total: RECOVERY_CODES_PER_SET, hasSet: codes.createdAt !== null },
     ...extra,
   };
 }

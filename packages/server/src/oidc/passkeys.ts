@@ -72,6 +72,16 @@ export interface QuickCodeStore {
   replace(tx: Db, p: { userId: string; codeHash: string; issuedBy: string; createdAt: Date; expiresAt: Date }): Promise<void>;
 }
 
+/**
+ * A project's recovery codes as the sign-in page uses them (issue 37, docs/decisions/0051): the person
+ * an identity names, and one of their codes used (once, with its event and the notice mailed).
+ */
+export interface RecoveryCodeStore {
+  personOf(identity: Identity): Promise<{ id: string } | null>;
+  /** Answers the codes left, or null when `code` is none of theirs left unused. */
+  use(userId: string, code: string, origin: { ip: string | null; userAgent: string | null; clientId: string | null }): Promise<number | null>;
+}
+
 /** docs/decisions/0017: a QuickCode is 6 digits, valid 10 minutes, once, with 5 tries from a client address. */
 export const QUICK_CODE_TTL_MS = 10 * 60 * 1000;
 export const QUICK_CODE_TRIES = 5;

@@ -48,6 +48,11 @@ export const settingsTexts = {
     primaryHelp: 'Offered first on the sign-in page. Editable when both methods are on.',
     browserWarning: 'Browser Data Clear Warning',
     browserWarningHelp: "Tells users that clearing this browser's data can delete a passkey saved in it.",
+    recoverySection: 'Account recovery',
+    emailRecoveryDelay: 'New passkey after an email sign-in',
+    emailRecoveryDelayHelp:
+      'When a person who holds passkeys signs in with an emailed code, they are notified. A delay makes a new passkey wait, so the notice’s “This wasn’t me” can stop someone who took over their mailbox.',
+    emailRecoveryDelays: { none: 'At once', '24h': 'After 24 hours', '72h': 'After 72 hours' },
     quickCodeSection: 'QuickCode',
     quickCode: 'Enable QuickCode',
     quickCodeHelp: 'A signed-in user can get a 6-digit code that registers a passkey on another device without an email.',

@@ -48,6 +48,11 @@ export const settingsTextsFr: Translation<typeof settingsTexts, 'fr'> = {
     browserWarning: 'Avertissement d’effacement des données du navigateur',
     browserWarningHelp:
       'Prévient les utilisateurs que l’effacement des données de ce navigateur peut supprimer une clé d’accès qui y est enregistrée.',
+    recoverySection: 'Récupération de compte',
+    emailRecoveryDelay: 'Nouvelle clé d’accès après une connexion par e-mail',
+    emailRecoveryDelayHelp:
+      'Quand une personne qui a des clés d’accès se connecte avec un code reçu par e-mail, elle est prévenue. Un délai fait attendre une nouvelle clé d’accès, pour que le « Ce n’était pas moi » du message arrête quelqu’un qui aurait pris sa messagerie.',
+    emailRecoveryDelays: { none: 'Immédiatement', '24h': 'Après 24 heures', '72h': 'Après 72 heures' },
     quickCodeSection: 'QuickCode',
     quickCode: 'Activer QuickCode',
     quickCodeHelp:

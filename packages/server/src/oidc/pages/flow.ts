@@ -25,7 +25,9 @@ export type UidRequest = FastifyRequest<{
 export function linksFor(site: SignInSite, uid: string): InteractionLinks {
   const base = `${site.mountPath}/interaction/${encodeURIComponent(uid)}`;
   const links: InteractionLinks = { emailAction: `${base}/email`, codeAction: `${base}/code`, emailPage: base, cancel: `${base}/cancel` };
-  return site.passkeys?.quickCodes ? { ...links, quickCode: `${base}/quickcode` } : links;
+  const withQuickCode = site.passkeys?.quickCodes ? { ...links, quickCode: `${base}/quickcode` } : links;
+  const recovery = site.passkeys?.recoveryLink;
+  return recovery ? { ...withQuickCode, recovery: { href: `${base}/recovery`, text: recovery } } : withQuickCode;
 }
 
 export const page = (reply: FastifyReply, status: number, body: string) => reply.status(status).type('text/html; charset=utf-8').send(body);
@@ -161,6 +163,7 @@ export class SignInFlow {
     const next = site.passkeys ? await site.passkeys.afterCode(this.stepContext(details, site, request, reply), accountId, identity, method) : null;
     if (next) return this.settle(site, request, reply, details, next);
     await site.events?.signedInWithCode(requestOrigin(request, details.params.client_id), identity, accountId, method);
+    await site.afterFallbackSignIn?.(this.stepContext(details, site, request, reply), accountId, method);
     return this.#signIn(site, request, reply, details, accountId);
   }
 

@@ -194,6 +194,8 @@ export interface PasskeyLinks extends InteractionLinks {
   /** POST target of "I have a QuickCode", and of Continue after a QuickCode was shown. */
   quickCodeAction: string;
   quickCodeContinue: string;
+  /** POST target of "Use a recovery code" (docs/decisions/0051). */
+  recoveryAction: string;
 }
 
 export { errorLine };

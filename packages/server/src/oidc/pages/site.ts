@@ -28,6 +28,11 @@ export interface SignInSite {
    * its event recorded; null: they may sign in. None: the issuer blocks no one (the console's).
    */
   refuseAccount?(ctx: StepContext, accountId: string): Promise<string | null>;
+  /**
+   * A verified identity signed `accountId` in without a passkey (`method`: email_code, email_link,
+   * custom): a project's issuer tells a person who holds passkeys, and starts its delay (docs/decisions/0051).
+   */
+  afterFallbackSignIn?(ctx: StepContext, accountId: string, method: string): Promise<void>;
   /** Passkey pages between the address and the sign-in (every issuer: docs/decisions/0013, 0027). */
   passkeys?: PasskeySteps;
   /** What the pages report as events (a project's issuer, docs/decisions/0014); the console's issuer records none. */
@@ -154,6 +159,11 @@ export interface PasskeySteps {
   registerSubmit(ctx: StepContext, form: FormBody): Promise<StepOutcome>;
   /** The project offers QuickCodes (docs/decisions/0017): page 1 links to the QuickCode page. */
   quickCodes: boolean;
+  /** Page 1's "Use a recovery code" link text (docs/decisions/0051), where the issuer has recovery codes; else null. */
+  recoveryLink: string | null;
+  /** "Use a recovery code": the identity and one of the person's codes, then a new passkey. */
+  recoveryPage(ctx: StepContext): Promise<StepOutcome>;
+  recoverySubmit(ctx: StepContext, form: FormBody): Promise<StepOutcome>;
   /** "I have a QuickCode": the address and the code, instead of verifying the address. */
   quickCodePage(ctx: StepContext): Promise<StepOutcome>;
   quickCodeSubmit(ctx: StepContext, form: FormBody): Promise<StepOutcome>;

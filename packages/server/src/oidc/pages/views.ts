@@ -224,6 +224,8 @@ export interface InteractionLinks {
   cancel: string;
   /** The QuickCode page of the interaction, when the project offers QuickCodes (docs/decisions/0017). */
   quickCode?: string;
+  /** "Use a recovery code", at a project's issuer (docs/decisions/0051). */
+  recovery?: { href: string; text: string };
 }
 
 /**
@@ -282,7 +284,7 @@ export function emailPage(
   const field = `<label for="email">${escapeHtml(brand.idLabel)}</label>
 <input id="email" name="email" ${brand.idType === 'alphanumeric' ? `type="text" autocomplete="${autocomplete}" autocapitalize="none" spellcheck="false"` : `type="email" autocomplete="${autocomplete}" inputmode="email"`} required autofocus maxlength="${TEXT_MAX_LENGTH}" value="${escapeHtml(options.email ?? '')}"${passkey ? ` aria-describedby="email-hint${options.error ? ' email-error' : ''}"${options.error ? ' aria-invalid="true"' : ''}` : err.attrs}>
 ${err.html}`;
-  const links2 = `<div class="links">${links.quickCode ? `<a href="${escapeHtml(links.quickCode)}">${escapeHtml(t.haveQuickCode)}</a>\n` : ''}<a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a></div>`;
+  const links2 = `<div class="links">${links.quickCode ? `<a href="${escapeHtml(links.quickCode)}">${escapeHtml(t.haveQuickCode)}</a>\n` : ''}${links.recovery ? `<a href="${escapeHtml(links.recovery.href)}">${escapeHtml(links.recovery.text)}</a>\n` : ''}<a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a></div>`;
   if (!passkey) {
     return signInPage(
       t.signInTitle,

@@ -17,6 +17,7 @@ import {
   type Passkey,
   type PasskeyStore,
   type QuickCodeStore,
+  type RecoveryCodeStore,
   type RelyingParty,
 } from '../passkeys.ts';
 
@@ -42,6 +43,8 @@ export interface PasskeyStepsDeps {
   quickCodes: { enabled: false } | { enabled: true; verifiedOnly: boolean; store: QuickCodeStore };
   /** spec §3 loginOptions, as §4 normalises them. */
   login: LoginMethods;
+  /** A project's recovery codes (docs/decisions/0051); the console's issuer has none. */
+  recoveryCodes?: RecoveryCodeStore;
   /**
    * The issuer's relying party (docs/decisions/0047: a project's own host, its origins); without it,
    * publicUrl's host and origin (the console's issuer).
@@ -123,6 +126,7 @@ export class PasskeyCeremony {
       registerAction: `${base}/register`,
       quickCodeAction: `${base}/quickcode`,
       quickCodeContinue: `${base}/quickcode/continue`,
+      recoveryAction: `${base}/recovery`,
     };
   }
 

@@ -29,6 +29,7 @@ export function newProjectSettings(name: string, pinLength: number = PIN_LENGTH_
     identityType: 'email',
     enableRegistrationCode: false,
     limitRegCodeVerified: false,
+    emailRecoveryDelay: 'none',
     mobileAndroidLocation: '',
     mobileIOSLocation: '',
     associationAndroid: '',

@@ -3,7 +3,7 @@ import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import type { IssuerEvents } from '../events/end-user-event.ts';
 import { passkeySteps } from '../oidc/passkey-steps/passkey-steps.ts';
-import type { LoginMethods, PasskeyStore, QuickCodeStore, RelyingParty } from '../oidc/passkeys.ts';
+import type { LoginMethods, PasskeyStore, QuickCodeStore, RecoveryCodeStore, RelyingParty } from '../oidc/passkeys.ts';
 import type { PasskeySteps } from '../oidc/pages/site.ts';
 import type { PageBrand } from '../oidc/pages/views.ts';
 import { findDevice, insertDevice, markDeviceUsed, userDevices, userWithDevices } from '../people/devices.repository.ts';
@@ -58,6 +58,8 @@ export function projectPasskeys(deps: {
   /** docs/decisions/0047: the project's relying party, and whether it is its own (passkeys are then discoverable). */
   relyingParty: RelyingParty;
   discoverable: boolean;
+  /** docs/decisions/0051: the project's recovery codes. */
+  recoveryCodes: RecoveryCodeStore;
 }): PasskeySteps {
   const { db, projectId, quickCodes } = deps;
   return passkeySteps({

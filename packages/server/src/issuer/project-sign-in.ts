@@ -8,7 +8,8 @@ import { registerSignInPages } from '../oidc/pages/sign-in-pages.ts';
 import type { SignInEvents, SignInSite } from '../oidc/pages/site.ts';
 import { LATCHKEY_BRAND } from '../oidc/pages/views.ts';
 import { interactionRefOf } from '../oidc/payloads.repository.ts';
-import { findProjectUser, userIdForEmail } from '../people/end-users.repository.ts';
+import { findProjectUser, findProjectUserByIdentity, userIdForEmail } from '../people/end-users.repository.ts';
+import { accountRecovery } from '../people/account-recovery.ts';
 import { projectImportedPasswords } from './imported-passwords.ts';
 import { issuerAt } from './custom-domains.ts';
 import { MOUNT_ROUTE, type IssuerFlow } from './issuer-flow.ts';
@@ -49,6 +50,15 @@ function signInEvents(events: IssuerEvents): SignInEvents {
 export async function registerProjectSignInPages(app: FastifyInstance, flow: IssuerFlow): Promise<void> {
   const { deps } = flow;
   const { db, secretBox, publicUrl } = deps;
+  // docs/decisions/0051: recovery codes at sign-in, the notice of an email-only sign-in.
+  const recovery = accountRecovery({
+    db,
+    clock: deps.clock,
+    secretBox,
+    mailer: deps.mailer,
+    eventsOf: (id) => flow.eventsOf(id),
+    warn: (error) => deps.warn(error),
+  });
   await registerSignInPages(app, {
     mountRoute: MOUNT_ROUTE,
     publicUrl,
@@ -94,6 +104,16 @@ export async function registerProjectSignInPages(app: FastifyInstance, flow: Iss
           });
           return blockedPage(ctx.links, brand);
         },
+        async afterFallbackSignIn(ctx, accountId, method) {
+          // An emailed code or link only (a project's own verification is its own business).
+          if (method !== 'email_code' && method !== 'email_link') return;
+          const user = await findProjectUser(db, projectId, accountId);
+          if (!user) return;
+          await recovery.emailSignIn(
+            { projectId, ...user },
+            { delayMs: state.emailRecoveryDelayMs, stopUrl: `${at.site.issuer}/account/recovery/stop`, origin: ctx.origin, brand },
+          );
+        },
         passkeys: projectPasskeys({
           db,
           clock: deps.clock,
@@ -105,9 +125,21 @@ export async function registerProjectSignInPages(app: FastifyInstance, flow: Iss
           events,
           quickCodes: state.quickCodes,
           login: state.login,
-          relyingParty: { rpID: at.site.rpID, origins: at.site.origins, legacyRpID: new URL(publicUrl).hostname },
+          relyingParty: {
+            rpID: at.site.rpID,
+            origins: at.site.origins,
+            legacyRpID: new URL(publicUrl).hostname,
+            localRpID: at.site.localRpID,
+          },
           // docs/decisions/0047: a relying party of the project's own: passkey first, page 1 tells nothing.
           discoverable: state.ownOrigin !== null,
+          recoveryCodes: {
+            personOf: (identity) => findProjectUserByIdentity(db, projectId, identity),
+            async use(userId, code, origin) {
+              const user = await findProjectUser(db, projectId, userId);
+              return user ? recovery.useCode({ projectId, ...user }, code, origin, brand) : null;
+            },
+          },
         }),
         events: signInEvents(events),
         // docs/decisions/0052: imported people may use their previous password once (email identities only).

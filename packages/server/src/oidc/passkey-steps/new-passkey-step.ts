@@ -1,11 +1,11 @@
-import { verifyRegistrationResponse, type RegistrationResponseJSON } from '@simplewebauthn/server';
+import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import { codeSignInEvent as codeSignIn } from '../../events/end-user-event.ts';
 import { deviceNameFromUserAgent } from '../device-name.ts';
 import { registerPage } from '../pages/passkey-views.ts';
 import type { FormBody, StepContext, StepOutcome } from '../pages/site.ts';
 import { textsOf } from '../pages/views.ts';
-import { knownTransports, parseJson, registrationOptions, rpIdOf } from '../passkeys.ts';
+import { knownTransports, offeredOptions, parseJson, registrationOptions, rpIdOf, verifiedRegistration } from '../passkeys.ts';
 import { activeOf, type Ceremony, type PasskeyCeremony } from './ceremony.ts';
 
 /**
@@ -26,8 +26,12 @@ export async function afterCode(
 ): Promise<StepOutcome | null> {
   const { store } = c.deps;
   // docs/decisions/0047: a passkey for this relying party; one made under another (the shared host
-  // before an issuer move) is not offered here, so the user is offered one for this one.
-  if (activeOf(await store.passkeysOf(accountId)).some((p) => rpIdOf(c.rp, p) === c.rpID)) return null;
+  // before an issuer move) is not offered here, so the user is offered one for this one. 0049: at a
+  // custom domain with an own host, one for the custom domain's rpID: the server cannot tell whether
+  // this browser could have used the own host's there (Related Origin Requests), and one that could
+  // has its own host's passkey excluded from the new one's creation.
+  const wanted = c.rp.localRpID ?? c.rpID;
+  if (activeOf(await store.passkeysOf(accountId)).some((p) => rpIdOf(c.rp, p) === wanted)) return null;
   if (store.mayRegister && !(await store.mayRegister(accountId))) return null;
   c.save(ctx, { userId: accountId, email, step: 'verified', via: verifiedBy });
   return { redirect: c.links(ctx).registerAction };
@@ -46,7 +50,8 @@ async function showRegisterPage(c: PasskeyCeremony, ctx: StepContext, ceremony: 
   });
   c.save(ctx, { userId: ceremony.userId, email: ceremony.email, step: 'verified', via: ceremony.via ?? 'email_code', challenge: options.challenge });
   const conditional = ceremony.via === IMPORTED_PASSWORD;
-  const page = registerPage(c.links(ctx), { optionsJson: JSON.stringify(options), conditional, ...(error ? { error } : {}) }, brand);
+  // docs/decisions/0049: at a custom domain, also the options for its own rpID (no Related Origin Requests).
+  const page = registerPage(c.links(ctx), { ...offeredOptions(c.rp, options, 'create'), conditional, ...(error ? { error } : {}) }, brand);
   return { status: error ? 400 : 200, page };
 }
 
@@ -68,20 +73,13 @@ export async function registerSubmit(c: PasskeyCeremony, ctx: StepContext, form:
   // Asked again: the user may have lost the right to one since the offer (a deactivated account).
   if (store.mayRegister && !(await store.mayRegister(ceremony.userId))) return c.startOver(ctx);
   const response = parseJson<RegistrationResponseJSON>(form.response);
-  const verification =
-    response && ceremony.challenge
-      ? await verifyRegistrationResponse({
-          response,
-          expectedChallenge: ceremony.challenge,
-          expectedOrigin: c.rp.origins,
-          expectedRPID: c.rpID,
-          // docs/decisions/0052: a conditional create (the browser's automatic upgrade) verifies no user;
-          // the person was just verified by their password, and only then is it taken without.
-          requireUserVerification: !(form.conditional === '1' && ceremony.via === IMPORTED_PASSWORD),
-        }).catch(() => null)
-      : null;
-  if (!verification?.verified) return showRegisterPage(c, ctx, ceremony, textsOf(brand).passkeyNotCreated);
-  const { credential } = verification.registrationInfo;
+  // For one of the rpIDs offered, from an origin that rpID allows (docs/decisions/0049). docs/decisions/0052:
+  // a conditional create (the browser's automatic upgrade) verifies no user; the person was just
+  // verified by their password, and only then is it taken without.
+  const userVerified = !(form.conditional === '1' && ceremony.via === IMPORTED_PASSWORD);
+  const verified = response && ceremony.challenge ? await verifiedRegistration(c.rp, response, ceremony.challenge, { userVerified }) : null;
+  if (!verified) return showRegisterPage(c, ctx, ceremony, textsOf(brand).passkeyNotCreated);
+  const { credential } = verified;
   const name = deviceNameFromUserAgent(ctx.request.headers['user-agent']);
   // The device, its registration event (counted as `issued`) and the sign-in it completes commit together.
   const stored = await db.transaction(async (tx) => {
@@ -95,8 +93,8 @@ export async function registerSubmit(c: PasskeyCeremony, ctx: StepContext, form:
       ip: ctx.request.ip,
       country: events?.countryOf(ctx.request.ip) ?? null,
       registeredWith: ceremony.via ?? 'email_code',
-      // docs/decisions/0047: verified against exactly this rpID from now on.
-      rpId: c.rpID,
+      // docs/decisions/0047: verified against exactly this rpID from now on (0049: the one it was made for).
+      rpId: verified.rpID,
       createdAt: clock.now(),
     });
     if (!inserted) return false;

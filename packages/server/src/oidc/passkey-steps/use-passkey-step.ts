@@ -132,7 +132,8 @@ export async function passkeySubmit(c: PasskeyCeremony, ctx: StepContext, form: 
     return { status: 200, page: quickCodeShownPage(c.links(ctx), { code, minutes: QUICK_CODE_TTL_MS / 60_000 }, brand) };
   }
   c.clear(ctx);
-  return { accountId: device.userId, deviceId: device.id };
+  const signals = await c.signalsAfterSignIn(ctx, device.userId, ceremony.email);
+  return { accountId: device.userId, deviceId: device.id, ...(signals ? { signals } : {}) };
 }
 
 /** After a QuickCode was shown: the sign-in it was issued in goes on. */

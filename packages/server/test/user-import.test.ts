@@ -243,10 +243,11 @@ describeEachDatabase('user import', (t) => {
     expect((await upload(admin, projectId, people.join(''))).body).toMatchObject({ status: 'done', imported: 1500, unchanged: 1000 });
   });
 
-  it('keeps memory flat on a large file: 200 000 lines streamed, the live heap grows by less than 16 MB', async () => {
+  it('keeps memory flat on a large file: 60 000 lines streamed, the live heap grows by less than 8 MB', async () => {
     const admin = await signedInAccount(app, t.db);
     const projectId = await createProject(admin);
-    const total = 200_000;
+    // 60,000 lines (about 5 MB) keep the suite fast; the million-line figure is npm run bench's.
+    const total = 60_000;
     const tag = Math.random().toString(36).slice(2, 8);
     // What is still held, not garbage not yet collected: measured after a full collection.
     setFlagsFromString('--expose-gc');
@@ -261,14 +262,14 @@ describeEachDatabase('user import', (t) => {
       for (let i = 0; i < total; i += 1000) {
         let chunk = '';
         for (let j = i; j < i + 1000; j += 1) chunk += `{"email":"p${j}-${tag}@big.example","verified":true,"externalId":"${j}"}\n`;
-        if (i % 20_000 === 0) peak = Math.max(peak, live() - base);
+        if (i % 10_000 === 0) peak = Math.max(peak, live() - base);
         yield chunk;
       }
     }
     const res = await upload(admin, projectId, Readable.from(file()));
     expect(res.body).toMatchObject({ status: 'done', lines: total, imported: total, refused: 0 });
-    // The file is ~16 MB; held whole (as text and objects) it would be several times that.
-    expect(peak).toBeLessThan(16 * 1024 * 1024);
+    // Held whole (as text and objects) the file would take several times its 5 MB.
+    expect(peak).toBeLessThan(8 * 1024 * 1024);
   }, 300_000);
 });
 

@@ -175,7 +175,8 @@ export function ColumnChart({ categories, series, height, label, keyboardHint, o
             </g>
           ))}
           {categories.map((name, c) => (
-            <g key={name}>
+            // By place: a range of 366 days names one day of the year twice.
+            <g key={c}>
               {active?.category === c ? (
                 <rect x={plot.x + c * band} y={plot.y} width={band} height={plot.height} className={classes.pointer} />
               ) : null}

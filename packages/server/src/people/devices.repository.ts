@@ -5,6 +5,7 @@ import { rangedListTable, type FilterCondition } from '../db/list-kit.ts';
 import { bind, type Condition } from '../db/list-page.ts';
 import { CREATED_AT_TEXT, type SeekColumn } from '../db/ranged-list-page.ts';
 import { iso } from '../db/rows.ts';
+import { changeOf, type EventChange } from '../events/audit-events.repository.ts';
 import type { Passkey } from '../oidc/passkeys.ts';
 
 // devices' one owner (issue 35): a passkey as the ceremonies read it (Device) and as the
@@ -150,12 +151,19 @@ export async function userWithDevices(
  * Records a sign-in with the device: its new signature counter and when. Answers false when the
  * device was revoked meanwhile, so a revocation racing a sign-in wins.
  */
+const MARK_USED_SQL = 'UPDATE devices SET counter = $3, last_used_at = $4 WHERE project_id = $1 AND id = $2 AND NOT revoked RETURNING id';
+
 export async function markDeviceUsed(db: Db, p: { projectId: string; id: string; counter: number; now: Date }): Promise<boolean> {
-  const { rows } = await db.query<{ id: string }>(
-    `UPDATE devices SET counter = $3, last_used_at = $4 WHERE project_id = $1 AND id = $2 AND NOT revoked RETURNING id`,
-    [p.projectId, p.id, p.counter, p.now],
-  );
+  const { rows } = await db.query<{ id: string }>(MARK_USED_SQL, [p.projectId, p.id, p.counter, p.now]);
   return rows.length === 1;
+}
+
+/**
+ * markDeviceUsed as the change its sign-in event records, in the event's statement (issue 38):
+ * required — a device revoked meanwhile is not marked, and no event is written.
+ */
+export function deviceUseChange(p: { projectId: string; id: string; counter: number; now: Date }): EventChange {
+  return changeOf('used', MARK_USED_SQL, [p.projectId, p.id, p.counter, p.now], true);
 }
 
 /**

@@ -17,7 +17,12 @@ export function codeEvents(db: Db, userOf: UserReader, events: IssuerEvents): Co
   return {
     async issued(on, code, store) {
       const userId = await who(on, code);
-      await events.recordWith(on, originOf(Provider.ctx, code.clientId), { scope: 'authcode', status: 'success', action: 'code.issued', userId }, store);
+      await events.recordWith(
+        on,
+        originOf(Provider.ctx, code.clientId),
+        { scope: 'authcode', status: 'success', action: 'code.issued', userId },
+        store,
+      );
     },
     async exchanged(on, code, consume) {
       const userId = await who(on, code);

@@ -209,10 +209,10 @@ class DbAdapter implements Adapter {
 
   /** The artefact `idRef` as stored, unless consumed (or gone). */
   async #unconsumed(idRef: string): Promise<AdapterPayload | undefined> {
-    const { rows } = await this.#query<Row>('SELECT id, payload FROM oidc_payloads WHERE issuer = $1 AND kind = $2 AND id = $3 AND consumed_at IS NULL', [
-      this.#kind,
-      idRef,
-    ]);
+    const { rows } = await this.#query<Row>(
+      'SELECT id, payload FROM oidc_payloads WHERE issuer = $1 AND kind = $2 AND id = $3 AND consumed_at IS NULL',
+      [this.#kind, idRef],
+    );
     const row = rows[0];
     return (row && this.#open(row)) ?? undefined;
   }
@@ -308,7 +308,10 @@ class DbAdapter implements Adapter {
       readAheadRow(this.#issuer, 'Grant', row.grant_row_id, { id: row.grant_row_id, payload: row.grant_payload, consumed_at: row.grant_consumed_at });
     // A session that has ended is read ahead as none: the binding check fails without asking again.
     if (row?.session_ref) {
-      const session = row.session_row_id && row.session_payload !== null ? { id: row.session_row_id, payload: row.session_payload, consumed_at: row.session_consumed_at } : null;
+      const session =
+        row.session_row_id && row.session_payload !== null
+          ? { id: row.session_row_id, payload: row.session_payload, consumed_at: row.session_consumed_at }
+          : null;
       readAheadRow(this.#issuer, 'Session', row.session_ref, session, aheadUidKey(this.#issuer, 'Session', row.session_ref));
     }
     return row;
@@ -373,9 +376,7 @@ class DbAdapter implements Adapter {
       // The code as its find read it a moment ago in this request (a code's payload never changes),
       // else as stored: its exchange's event is written by the statement that consumes it.
       const code = this.#takeFound(idRef) ?? (await this.#unconsumed(idRef));
-      consumed =
-        code !== undefined &&
-        (await this.#codeEvents.exchanged(this.#db, code, changeOf('consumed', CONSUME_SQL, values, true)));
+      consumed = code !== undefined && (await this.#codeEvents.exchanged(this.#db, code, changeOf('consumed', CONSUME_SQL, values, true)));
     } else {
       consumed = (await this.#db.query(CONSUME_SQL, values)).rows.length > 0;
     }

@@ -153,6 +153,7 @@ describeWithDatabase('bad input never answers 5xx and never writes', (t) => {
     session: 'no-such-session',
     webhook: 'no-such-webhook',
     delivery: 'no-such-delivery',
+    import: 'no-such-import',
   });
 
   function badRequests(bodies: Partial<Record<keyof typeof api, Json>>): BadRequest[] {

@@ -98,7 +98,7 @@ export const usersTextsRo: Translation<typeof usersTexts, 'ro'> = {
     createLink: 'Creați un link de reînrolare',
     linkTitle: 'Link de reînrolare',
     linkIntro: 'Dați acest link doar lui {{user}}, pe un canal de încredere. Funcționează o singură dată, până la {{expires}} UTC.',
-    linkLabel: 'Link',
+    linkLabel: 'Legătură',
   },
   actions: {
     blockTitle: 'Blochează acest utilizator',

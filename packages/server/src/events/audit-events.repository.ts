@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { webhookEventTypeOf, type AuditResult, type UsageKey } from '@latchkey/domain';
+import { webhookEventTypeOf, type AuditResult, type EnrollmentKey, type UsageKey } from '@latchkey/domain';
 import type { Db } from '../db/db.ts';
 import { iso } from '../db/rows.ts';
 
@@ -70,18 +70,29 @@ export interface UsageHit {
 }
 
 /**
+ * What an end user's event counts in the enrollment funnel (migration 0038, docs/decisions/0050):
+ * its key in enrollment_daily (its day is the event's), and whether it is a fallback sign-in (the
+ * person's fallback_sign_ins counts up with their last sign-in).
+ */
+export interface EnrollmentHit {
+  key: EnrollmentKey;
+  fallback?: boolean;
+}
+
+/**
  * Writes one event, in one statement (data-modifying CTEs) with what follows from it, so none of
  * these exists without the others, in one round trip:
  * - with `usage`, its counts in the usage rollups: the hour, the day and the day × country of its
  *   time (UTC);
  * - `signedIn` (the user's successful sign-in): the user's last sign-in (the users list, migration
- *   0030) moves to its time;
+ *   0030) moves to its time, and a fallback sign-in counts in their fallback_sign_ins (migration 0038);
+ * - with `enrollment`, its count in the enrollment funnel's daily rollup (migration 0038);
  * - when its kind is one webhooks tell of (webhookEventTypeOf), a message to each enabled endpoint of
  *   the project subscribed to it, in the outbox (migration 0033, docs/decisions/0039 and 0045): the
  *   body as it will be signed and sent.
  * Answers how many webhook messages it queued (their sender is nudged: webhooksQueued).
  */
-export async function insertAuditEvent(db: Db, e: NewAuditEvent, usage?: UsageHit, signedIn = false): Promise<number> {
+export async function insertAuditEvent(db: Db, e: NewAuditEvent, usage?: UsageHit, signedIn = false, enrollment?: EnrollmentHit): Promise<number> {
   const id = eventId();
   const params: unknown[] = [
     e.projectId ?? '',
@@ -105,7 +116,13 @@ export async function insertAuditEvent(db: Db, e: NewAuditEvent, usage?: UsageHi
       : '$4';
   const effects: string[] = [];
   if (signedIn && e.projectId && e.userId) {
-    effects.push('signed_in AS (UPDATE project_users SET last_sign_in_at = $2 WHERE project_id = $1 AND identity_key = $4)');
+    const fallback = enrollment?.fallback ? ', fallback_sign_ins = fallback_sign_ins + 1' : '';
+    effects.push(`signed_in AS (UPDATE project_users SET last_sign_in_at = $2${fallback} WHERE project_id = $1 AND identity_key = $4)`);
+  }
+  if (enrollment && e.projectId) {
+    effects.push(`enrollment AS (
+       INSERT INTO enrollment_daily AS f (project_id, day, key, count) VALUES ($1, ${next(e.createdAt.toISOString().slice(0, 10))}, ${next(enrollment.key)}, 1)
+       ON CONFLICT (project_id, day, key) DO UPDATE SET count = f.count + 1)`);
   }
   const type = e.projectId
     ? webhookEventTypeOf({ scope: e.scope, action: typeof e.details['action'] === 'string' ? e.details['action'] : undefined, result: e.eventStatus })

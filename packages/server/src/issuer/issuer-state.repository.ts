@@ -1,4 +1,4 @@
-import { defaultIssuer, LANGUAGES, newProjectSettings, type Issuer, type ProjectSettings } from '@latchkey/domain';
+import { defaultIssuer, LANGUAGES, newProjectSettings, type Issuer, type PasskeyEnrollment, type ProjectSettings } from '@latchkey/domain';
 import type { PageLanguage } from '../oidc/pages/texts.ts';
 import type { Db } from '../db/db.ts';
 import { readAheadInteraction } from '../oidc/payloads.repository.ts';
@@ -27,6 +27,8 @@ export interface IssuerState {
   browserWarning: boolean;
   /** spec §3 enableRegistrationCode, limitRegCodeVerified (docs/decisions/0017). */
   quickCodes: { enabled: boolean; verifiedOnly: boolean };
+  /** Issue 37 (docs/decisions/0050): the passkey offer after a fallback sign-in. */
+  passkeyEnrollment: PasskeyEnrollment;
   /** spec §3 loginOptions (stored normalised by §4's rules): Browser Login, Mobile Login, the primary. */
   login: { browser: boolean; mobile: boolean; primary: 'browserLogin' | 'mobileLogin' };
   /** Browser origins allowed to call the token and userinfo endpoints (spec §3 allowedCORSDomains). */
@@ -64,6 +66,7 @@ function settingsOf(row: Row): ProjectSettings {
     ...stored,
     verificationOptions: { ...defaults.verificationOptions, ...stored.verificationOptions },
     loginOptions: { ...defaults.loginOptions, ...stored.loginOptions },
+    passkeyEnrollment: { ...defaults.passkeyEnrollment, ...stored.passkeyEnrollment },
   };
 }
 
@@ -110,6 +113,7 @@ export async function findIssuerState(db: Db, projectId: string, interactionRef?
     supportPhone: s.supportPhone,
     browserWarning: s.enableBrowserWarning,
     quickCodes: { enabled: s.enableRegistrationCode, verifiedOnly: s.enableRegistrationCode && s.limitRegCodeVerified },
+    passkeyEnrollment: s.passkeyEnrollment,
     login: { browser: s.loginOptions.browserLoginEnabled, mobile: s.loginOptions.mobileLoginEnabled, primary: s.loginOptions.primary },
     allowedOrigins: s.allowedCORSDomains,
     issuer: { ...defaultIssuer(), ...row.issuer },

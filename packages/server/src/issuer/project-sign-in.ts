@@ -107,6 +107,7 @@ export async function registerProjectSignInPages(app: FastifyInstance, flow: Iss
           relyingParty: { rpID: at.site.rpID, origins: at.site.origins, legacyRpID: new URL(publicUrl).hostname },
           // docs/decisions/0047: a relying party of the project's own: passkey first, page 1 tells nothing.
           discoverable: state.ownOrigin !== null,
+          enrollment: state.passkeyEnrollment,
         }),
         events: signInEvents(events),
         verification: projectVerification({

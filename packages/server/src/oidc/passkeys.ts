@@ -30,6 +30,13 @@ export interface Passkey {
    * were stored, under PUBLIC_URL's host (the one relying party of docs/decisions/0013).
    */
   rpId: string | null;
+  /**
+   * The registration's backup flags (docs/decisions/0050): BE, it may be synced (a passkey
+   * provider's), and BS, it is backed up as last seen; null or absent: not known (made before they
+   * were stored, or an issuer that keeps none).
+   */
+  backupEligible?: boolean | null;
+  backedUp?: boolean | null;
 }
 
 /** Where an issuer keeps its users' passkeys: a project's devices, the console's administrators' passkeys. */
@@ -43,7 +50,7 @@ export interface PasskeyStore {
   /** A passkey of this issuer by its credential id (one of another issuer is not found). */
   find(id: string): Promise<Passkey | null>;
   /** Records a sign-in with it (its new signature counter); false when it was revoked meanwhile. */
-  markUsed(tx: Db, p: { id: string; counter: number; now: Date }): Promise<boolean>;
+  markUsed(tx: Db, p: { id: string; counter: number; now: Date; backedUp?: boolean }): Promise<boolean>;
   /** May this user be offered a passkey and register one? (a project's end user: always; the console: an active account). */
   mayRegister?(userId: string): Promise<boolean>;
   /** The WebAuthn user handle of a user (at most 64 bytes, nothing personal): the user id's bytes unless said otherwise. */
@@ -120,7 +127,7 @@ export async function checkedAssertion(
   device: Passkey,
   response: AuthenticationResponseJSON,
   challenge: string,
-): Promise<'wrongRp' | { newCounter: number } | null> {
+): Promise<'wrongRp' | { newCounter: number; backedUp: boolean } | null> {
   const rpID = rpIdOf(rp, device);
   if (!assertedFor(response.response?.authenticatorData, rpID)) return 'wrongRp';
   const verification = await verifyAuthenticationResponse({
@@ -131,7 +138,9 @@ export async function checkedAssertion(
     credential: { id: device.id, publicKey: isoBase64URL.toBuffer(device.publicKey), counter: device.counter, transports: device.transports },
     requireUserVerification: true,
   }).catch(() => null);
-  return verification?.verified ? { newCounter: verification.authenticationInfo.newCounter } : null;
+  return verification?.verified
+    ? { newCounter: verification.authenticationInfo.newCounter, backedUp: verification.authenticationInfo.credentialBackedUp }
+    : null;
 }
 
 /** The sign-in pages' scripts: @simplewebauthn/browser's bundle and the page script, from our origin. */

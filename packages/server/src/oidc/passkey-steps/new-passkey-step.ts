@@ -6,14 +6,18 @@ import { registerPage } from '../pages/passkey-views.ts';
 import type { FormBody, StepContext, StepOutcome } from '../pages/site.ts';
 import { textsOf } from '../pages/views.ts';
 import { knownTransports, parseJson, registrationOptions, rpIdOf } from '../passkeys.ts';
+import type { EndUserEvent } from '../../events/end-user-event.ts';
+import type { Passkey } from '../passkeys.ts';
 import { activeOf, type Ceremony, type PasskeyCeremony } from './ceremony.ts';
+import { declinedHere, rememberDecline } from './enrollment.ts';
 
 /**
- * Creating a passkey once the identity was verified (an emailed code, a link, a QuickCode): offered
- * to a user without one; "Not now" signs them in without it.
+ * Creating a passkey on this device once the identity was verified (an emailed code, a link, the
+ * project's verification, a QuickCode) or a passkey of another device was used (docs/decisions/0050):
+ * "Not now" signs them in without it, remembered in this browser a while; a project may require one.
  */
 
-/** The code (or `verifiedBy`, docs/decisions/0018) verified the user `accountId`: a user without a passkey is offered one. */
+/** The code (or `verifiedBy`, docs/decisions/0018) verified the user `accountId`: the offer, or null (signed in at once). */
 export async function afterCode(
   c: PasskeyCeremony,
   ctx: StepContext,
@@ -21,18 +25,61 @@ export async function afterCode(
   email: string,
   verifiedBy = 'email_code',
 ): Promise<StepOutcome | null> {
-  const { store } = c.deps;
-  // docs/decisions/0047: a passkey for this relying party; one made under another (the shared host
-  // before an issuer move) is not offered here, so the user is offered one for this one.
-  if (activeOf(await store.passkeysOf(accountId)).some((p) => rpIdOf(c.rp, p) === c.rpID)) return null;
+  const { store, enrollment } = c.deps;
+  if (!enrollment) {
+    // The console's issuer: a passkey for this relying party; one made under another (the shared
+    // host before an issuer move, docs/decisions/0047) is not counted, so the user is offered one.
+    if (activeOf(await store.passkeysOf(accountId)).some((p) => rpIdOf(c.rp, p) === c.rpID)) return null;
+    if (store.mayRegister && !(await store.mayRegister(accountId))) return null;
+    c.save(ctx, { userId: accountId, email, step: 'verified', via: verifiedBy });
+    return { redirect: c.links(ctx).registerAction };
+  }
+  // A project's: after every fallback sign-in, whatever passkeys the person holds elsewhere — the
+  // server cannot tell which device this is, and a passkey here is what spares the next fallback.
+  if (enrollment.mode === 'off') return null;
   if (store.mayRegister && !(await store.mayRegister(accountId))) return null;
-  c.save(ctx, { userId: accountId, email, step: 'verified', via: verifiedBy });
+  const required = enrollment.mode === 'require' && (await enrollment.fallbackSignIns(accountId)) >= enrollment.requireAfter;
+  if (!required && declinedHere(c, ctx, accountId)) return null;
+  c.save(ctx, { userId: accountId, email, step: 'verified', via: verifiedBy, ...(required ? { required } : {}) });
   return { redirect: c.links(ctx).registerAction };
 }
 
+/**
+ * docs/decisions/0050: signed in here with the passkey `device` of another device (a phone by the
+ * cross-device flow), recorded already: a passkey on this device is offered, or null (signed in at once).
+ */
+export function afterCrossDevice(c: PasskeyCeremony, ctx: StepContext, device: Passkey, identity: string, attachment: unknown): StepOutcome | null {
+  const { enrollment } = c.deps;
+  // A phone's passkey answers by the hybrid transport as a cross-platform authenticator; a security
+  // key is cross-platform too but is carried along, so only a passkey that can travel by hybrid counts.
+  if (!enrollment || enrollment.mode === 'off' || attachment !== 'cross-platform' || !device.transports.includes('hybrid')) return null;
+  if (declinedHere(c, ctx, device.userId)) return null;
+  c.save(ctx, { userId: device.userId, email: identity, step: 'verified', via: 'hybrid', deviceId: device.id, signedIn: true });
+  return { redirect: c.links(ctx).registerAction };
+}
+
+/** An event of the offer (docs/decisions/0050), counted in the enrollment funnel. */
+function offerEvent(
+  ceremony: Ceremony,
+  action: 'passkey.offer.shown' | 'passkey.offer.declined',
+  details: Record<string, unknown> = {},
+): EndUserEvent {
+  return {
+    scope: 'oidc',
+    status: 'success',
+    action,
+    userId: ceremony.email,
+    details: { via: ceremony.via ?? 'email_code', ...(ceremony.required ? { required: true } : {}), ...details },
+  };
+}
+
+/** Every passkey of the person is kept on one device (BE unset): a second one is worth suggesting. */
+const onlyDeviceBound = (active: Passkey[]) => active.length > 0 && active.every((p) => p.backupEligible === false);
+
 async function showRegisterPage(c: PasskeyCeremony, ctx: StepContext, ceremony: Ceremony, error?: string): Promise<StepOutcome> {
-  const { store, brand, login } = c.deps;
+  const { store, brand, login, events } = c.deps;
   const active = activeOf(await store.passkeysOf(ceremony.userId));
+  if (!ceremony.shown && c.deps.enrollment) await events?.recordNow(ctx.origin, offerEvent(ceremony, 'passkey.offer.shown'));
   const options = await registrationOptions({
     rpName: brand.name,
     rpID: c.rpID,
@@ -41,8 +88,18 @@ async function showRegisterPage(c: PasskeyCeremony, ctx: StepContext, ceremony: 
     active,
     login,
   });
-  c.save(ctx, { userId: ceremony.userId, email: ceremony.email, step: 'verified', via: ceremony.via ?? 'email_code', challenge: options.challenge });
-  const page = registerPage(c.links(ctx), { optionsJson: JSON.stringify(options), ...(error ? { error } : {}) }, brand);
+  const { uid: _uid, expiresAt: _expiresAt, ...kept } = ceremony;
+  c.save(ctx, { ...kept, via: ceremony.via ?? 'email_code', challenge: options.challenge, shown: true });
+  const page = registerPage(
+    c.links(ctx),
+    {
+      optionsJson: JSON.stringify(options),
+      ...(error ? { error } : {}),
+      ...(ceremony.required ? { required: true } : {}),
+      ...(onlyDeviceBound(active) ? { secondPasskey: true } : {}),
+    },
+    brand,
+  );
   return { status: error ? 400 : 200, page };
 }
 
@@ -55,11 +112,22 @@ export async function registerSubmit(c: PasskeyCeremony, ctx: StepContext, form:
   const { db, clock, store, events, brand } = c.deps;
   const ceremony = c.load(ctx, 'verified');
   if (!ceremony) return c.startOver(ctx);
-  // "Not now": the address is verified, so the sign-in completes without a passkey.
+  const signedIn = (): { accountId: string; deviceId?: string } =>
+    ceremony.deviceId ? { accountId: ceremony.userId, deviceId: ceremony.deviceId } : { accountId: ceremony.userId };
+  // "Not now": the address is verified, so the sign-in completes without a passkey. Where the
+  // project requires one, only a browser without WebAuthn goes on without (never a dead end).
   if (form.skip !== undefined) {
-    await events?.recordNow(ctx.origin, { ...codeSignIn(ceremony.email), details: { method: ceremony.via ?? 'email_code' } });
+    const unsupported = form.skip === 'unsupported';
+    if (ceremony.required && !unsupported) return showRegisterPage(c, ctx, ceremony, textsOf(brand).passkeyRequiredError);
+    await db.transaction(async (tx) => {
+      if (c.deps.enrollment)
+        await events?.record(tx, ctx.origin, offerEvent(ceremony, 'passkey.offer.declined', unsupported ? { reason: 'no_webauthn' } : {}));
+      if (!ceremony.signedIn)
+        await events?.record(tx, ctx.origin, { ...codeSignIn(ceremony.email), details: { method: ceremony.via ?? 'email_code' } });
+    });
+    if (c.deps.enrollment && !ceremony.required && !unsupported) rememberDecline(c, ctx, ceremony.userId);
     c.clear(ctx);
-    return { accountId: ceremony.userId };
+    return signedIn();
   }
   // Asked again: the user may have lost the right to one since the offer (a deactivated account).
   if (store.mayRegister && !(await store.mayRegister(ceremony.userId))) return c.startOver(ctx);
@@ -75,7 +143,7 @@ export async function registerSubmit(c: PasskeyCeremony, ctx: StepContext, form:
         }).catch(() => null)
       : null;
   if (!verification?.verified) return showRegisterPage(c, ctx, ceremony, textsOf(brand).passkeyNotCreated);
-  const { credential } = verification.registrationInfo;
+  const { credential, credentialDeviceType, credentialBackedUp } = verification.registrationInfo;
   const name = deviceNameFromUserAgent(ctx.request.headers['user-agent']);
   // The device, its registration event (counted as `issued`) and the sign-in it completes commit together.
   const stored = await db.transaction(async (tx) => {
@@ -91,6 +159,9 @@ export async function registerSubmit(c: PasskeyCeremony, ctx: StepContext, form:
       registeredWith: ceremony.via ?? 'email_code',
       // docs/decisions/0047: verified against exactly this rpID from now on.
       rpId: c.rpID,
+      // docs/decisions/0050: BE (a synced passkey provider's) and BS, from the authenticator data.
+      backupEligible: credentialDeviceType === 'multiDevice',
+      backedUp: credentialBackedUp,
       createdAt: clock.now(),
     });
     if (!inserted) return false;
@@ -101,9 +172,15 @@ export async function registerSubmit(c: PasskeyCeremony, ctx: StepContext, form:
       userId: ceremony.email,
       deviceName: name,
       usage: 'issued',
-      details: { mpinId: credential.id, verifiedBy: ceremony.via ?? 'email_code' },
+      details: {
+        mpinId: credential.id,
+        verifiedBy: ceremony.via ?? 'email_code',
+        // Created from the offer after a fallback sign-in: the funnel's "created" (docs/decisions/0050).
+        ...(c.deps.enrollment ? { offer: true, synced: credentialDeviceType === 'multiDevice' } : {}),
+      },
     });
-    await events?.record(tx, ctx.origin, { ...codeSignIn(ceremony.email, name), details: { method: ceremony.via ?? 'email_code' } });
+    if (!ceremony.signedIn)
+      await events?.record(tx, ctx.origin, { ...codeSignIn(ceremony.email, name), details: { method: ceremony.via ?? 'email_code' } });
     return true;
   });
   if (!stored) return showRegisterPage(c, ctx, ceremony, textsOf(brand).passkeyExists);

@@ -14,6 +14,7 @@ import {
   type Passkey,
 } from '../passkeys.ts';
 import { activeOf, type Ceremony, type PasskeyCeremony } from './ceremony.ts';
+import { afterCrossDevice } from './new-passkey-step.ts';
 
 /**
  * Signing in with a passkey: page 1's address sends a user with one here; the passkey page asks
@@ -114,7 +115,7 @@ export async function passkeySubmit(c: PasskeyCeremony, ctx: StepContext, form: 
   // The device's use, its sign-in event, and a QuickCode with its event commit together (docs/decisions/0014).
   const used = await db.transaction(async (tx) => {
     const now = clock.now();
-    if (!(await store.markUsed(tx, { id: device.id, counter, now }))) return false;
+    if (!(await store.markUsed(tx, { id: device.id, counter, now, backedUp: verification.backedUp }))) return false;
     await events?.record(tx, ctx.origin, c.signInEvent(ceremony.email, 'success', {}, device));
     if (code && codes) {
       const codeHash = c.quickCodeHash(device.userId, code);
@@ -131,6 +132,9 @@ export async function passkeySubmit(c: PasskeyCeremony, ctx: StepContext, form: 
     c.save(ctx, { userId: device.userId, email: ceremony.email, step: 'quickcode', deviceId: device.id });
     return { status: 200, page: quickCodeShownPage(c.links(ctx), { code, minutes: QUICK_CODE_TTL_MS / 60_000 }, brand) };
   }
+  // docs/decisions/0050: a phone's passkey used from here (cross-device): a passkey on this device is offered.
+  const offer = afterCrossDevice(c, ctx, device, ceremony.email, response.authenticatorAttachment);
+  if (offer) return offer;
   c.clear(ctx);
   return { accountId: device.userId, deviceId: device.id };
 }

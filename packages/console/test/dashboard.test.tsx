@@ -19,6 +19,15 @@ function server(routes: Routes, permissions = ACCOUNT.permissions) {
     'GET /config': { body: consoleConfig() },
     'GET /accounts/acc-1/projects': { body: [projectSummary()] },
     'GET /projects/p1': { body: project() },
+    // The enrollment funnel's card (docs/decisions/0050): passkey-enrollment.test.tsx tests it.
+    'GET /projects/p1/usage/enrollment': {
+      body: {
+        offers: { shown: 0, created: 0, declined: 0 },
+        signIns: { passkey: 0, fallback: 0 },
+        activeUsers: { total: 0, withPasskey: 0 },
+        ceremonies: { started: 0, completed: 0 },
+      },
+    },
     ...routes,
   });
 }

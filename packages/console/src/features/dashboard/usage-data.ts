@@ -61,14 +61,29 @@ export function auditLinkOfPeriod(projectId: string, period: string, type: Usage
   return auditLink(projectId, { ...periodDays(period, type), scope: filter.scope, ...(filter.result ? { result: filter.result } : {}) });
 }
 
-/**
- * The audit log of a country over the dashboard's range. The audit log answers at most a year: a
- * longer range opens its last 366 days.
- */
-export function auditLinkOfCountry(projectId: string, country: string, range: { fromDate: string; toDate: string }): string {
+/** The audit log answers at most a year: a longer range opens its last 366 days. */
+function auditRange(range: { fromDate: string; toDate: string }): { fromDate: string; toDate: string } {
   const last = new Date(`${range.toDate}T00:00:00Z`);
   const earliest = utcDay(new Date(last.getTime() - (MAX_RANGE_DAYS - 1) * 86_400_000));
-  return auditLink(projectId, { fromDate: range.fromDate < earliest ? earliest : range.fromDate, toDate: range.toDate, country });
+  return { fromDate: range.fromDate < earliest ? earliest : range.fromDate, toDate: range.toDate };
+}
+
+/** The audit log of a country over the dashboard's range. */
+export function auditLinkOfCountry(projectId: string, country: string, range: { fromDate: string; toDate: string }): string {
+  return auditLink(projectId, { ...auditRange(range), country });
+}
+
+/**
+ * The audit log of the events of one action (details.action) over the dashboard's range, with a
+ * result where the action has several (docs/decisions/0050: the enrollment funnel's figures).
+ */
+export function auditLinkOfAction(projectId: string, action: string, range: { fromDate: string; toDate: string }, result?: AuditResult): string {
+  return auditLink(projectId, { ...auditRange(range), scope: 'oidc', ...(result ? { result } : {}), action });
+}
+
+/** `part` of `whole` as a whole percentage, or null where there is no whole. */
+export function shareOf(part: number, whole: number): number | null {
+  return whole > 0 ? Math.round((part / whole) * 100) : null;
 }
 
 /** The chart's data as CSV (RFC 4180; every cell is a date or a number): one row a period, one column a key. */

@@ -26,3 +26,8 @@ CREATE TABLE enrollment_daily (
 -- range of project_users_last_sign_in_idx; whether each holds an active passkey is one probe of this
 -- partial index (revoked passkeys left out), an index-only one.
 CREATE INDEX devices_user_active_idx ON devices (project_id, user_id) WHERE NOT revoked;
+
+-- The dashboard's funnel opens the audit log at its events by action (details.action: the offer's
+-- events, the sign-ins): like every audit filter (0014, 0015, 0016) an index that leads with the
+-- project and ends with created_at and id, so the filter reads in created-at order at 10 M events.
+CREATE INDEX audit_events_action_idx ON audit_events (project_id, (details->>'action'), created_at, id);

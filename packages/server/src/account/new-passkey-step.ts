@@ -60,7 +60,10 @@ async function verifiedAnswer(flow: AccountFlow, site: AccountSite, request: Acc
         requireUserVerification: true,
       }).catch(() => null)
     : null;
-  return verification?.verified ? verification.registrationInfo.credential : null;
+  if (!verification?.verified) return null;
+  const { credential, credentialDeviceType, credentialBackedUp } = verification.registrationInfo;
+  // docs/decisions/0050: BE and BS from the authenticator data, so the page can say which are synced.
+  return { ...credential, backupEligible: credentialDeviceType === 'multiDevice', backedUp: credentialBackedUp };
 }
 
 /** Create another passkey on this device: the browser's dialog, its answer verified and stored. */
@@ -90,6 +93,8 @@ export function registerNewPasskeyStep(pages: FastifyInstance, flow: AccountFlow
         country: flow.deps.eventsOf(site.state.projectId).countryOf(request.ip),
         registeredWith,
         rpId: site.site.rpID,
+        backupEligible: credential.backupEligible,
+        backedUp: credential.backedUp,
       });
       if (!stored) return showNewPasskey(flow, site, reply, signed, t.passkeyExists);
       reply.clearCookie(PASSKEY_COOKIE, flow.cookieOptions(site));

@@ -95,9 +95,15 @@ describe('project dashboard (spec §2 "Dashboard", §7 "Usage")', () => {
     const march = within(table).getByRole('row', { name: new RegExp(`^Mar ${thisYear}`) });
     const signIns = within(march).getByRole('link', { name: `Open the events of Sign-ins (oidc), Mar ${thisYear} in the audit log` });
     expect(signIns).toHaveTextContent('5');
-    expect(signIns).toHaveAttribute('href', `/project/p1/audit#fromDate=${thisYear}-03-01&toDate=${thisYear}-03-31&scope=oidc&result=success`);
+    expect(signIns).toHaveAttribute(
+      'href',
+      `/project/p1/audit#fromDate=${thisYear}-03-01&toDate=${thisYear}-03-31&scope=oidc&result=success&action=sign_in`,
+    );
     const registrations = within(march).getByRole('link', { name: /^Open the events of Registrations \(issued\)/ });
-    expect(registrations).toHaveAttribute('href', `/project/p1/audit#fromDate=${thisYear}-03-01&toDate=${thisYear}-03-31&scope=oidc&result=created`);
+    expect(registrations).toHaveAttribute(
+      'href',
+      `/project/p1/audit#fromDate=${thisYear}-03-01&toDate=${thisYear}-03-31&scope=oidc&result=created&action=device.register`,
+    );
     // A zero is not a link.
     expect(within(within(table).getByRole('row', { name: new RegExp(`^Jan ${thisYear}`) })).queryByRole('link')).not.toBeInTheDocument();
   });

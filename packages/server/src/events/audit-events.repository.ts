@@ -85,7 +85,8 @@ export interface EnrollmentHit {
  * - with `usage`, its counts in the usage rollups: the hour, the day and the day × country of its
  *   time (UTC);
  * - `signedIn` (the user's successful sign-in): the user's last sign-in (the users list, migration
- *   0030) moves to its time, and a fallback sign-in counts in their fallback_sign_ins (migration 0038);
+ *   0030) moves to its time, with whether they hold an active passkey then, and a fallback sign-in
+ *   counts in their fallback_sign_ins (migration 0038);
  * - with `enrollment`, its count in the enrollment funnel's daily rollup (migration 0038);
  * - when its kind is one webhooks tell of (webhookEventTypeOf), a message to each enabled endpoint of
  *   the project subscribed to it, in the outbox (migration 0033, docs/decisions/0039 and 0045): the
@@ -117,7 +118,11 @@ export async function insertAuditEvent(db: Db, e: NewAuditEvent, usage?: UsageHi
   const effects: string[] = [];
   if (signedIn && e.projectId && e.userId) {
     const fallback = enrollment?.fallback ? ', fallback_sign_ins = fallback_sign_ins + 1' : '';
-    effects.push(`signed_in AS (UPDATE project_users SET last_sign_in_at = $2${fallback} WHERE project_id = $1 AND identity_key = $4)`);
+    // Whether they hold an active passkey as they sign in (a passkey made in this transaction included):
+    // the enrollment funnel's share of active users holding one (migration 0038).
+    effects.push(`signed_in AS (UPDATE project_users SET last_sign_in_at = $2${fallback},
+         passkey_at_sign_in = EXISTS (SELECT 1 FROM devices d WHERE d.project_id = $1 AND d.user_id = project_users.id AND NOT d.revoked)
+       WHERE project_id = $1 AND identity_key = $4)`);
   }
   if (enrollment && e.projectId) {
     effects.push(`enrollment AS (

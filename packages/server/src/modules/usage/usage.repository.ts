@@ -105,17 +105,13 @@ export async function enrollmentCounts(db: Db, projectId: string, from: Date, en
 }
 
 /**
- * The project's people whose last sign-in falls from `from` up to `end`, and how many of them hold
- * an active passkey: a range of project_users_last_sign_in_idx, each person one probe of
- * devices_user_active_idx (migration 0038).
+ * The project's people whose last sign-in falls from `from` up to `end`, and how many of them held
+ * an active passkey at it: a range of project_users_sign_in_passkey_idx, read index-only (migration 0038).
  */
 export async function activeUsersWithPasskeys(db: Db, projectId: string, from: Date, end: Date): Promise<{ total: number; withPasskey: number }> {
   const { rows } = await db.query<{ total: number; withPasskey: number }>(
-    `SELECT count(*)::float8 AS total,
-            count(*) FILTER (WHERE EXISTS (SELECT 1 FROM devices d WHERE d.project_id = u.project_id AND d.user_id = u.id AND NOT d.revoked))::float8
-              AS "withPasskey"
-       FROM project_users u
-      WHERE u.project_id = $1 AND u.last_sign_in_at >= $2 AND u.last_sign_in_at < $3`,
+    `SELECT count(*)::float8 AS total, count(*) FILTER (WHERE passkey_at_sign_in)::float8 AS "withPasskey"
+       FROM project_users WHERE project_id = $1 AND last_sign_in_at >= $2 AND last_sign_in_at < $3`,
     [projectId, from, end],
   );
   return rows[0] ?? { total: 0, withPasskey: 0 };

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { expect, type BrowserContext, type Page } from '@playwright/test';
 
 // Issue 37 "Enrollment" (docs/decisions/0050): the passkey offer after a fallback sign-in on the
@@ -62,4 +63,15 @@ export async function reopenBrowserKeepingNotNow(context: BrowserContext): Promi
   const kept = (await context.cookies()).filter((c) => c.name === 'lk_passkey_later');
   await context.clearCookies();
   await context.addCookies(kept);
+}
+
+/** HOSTED_PAGE_SHOTS=<dir> saves a hosted page as the person sees it, light and dark, to look at it. */
+export async function saveHostedShots(page: Page, name: string): Promise<void> {
+  const dir = process.env.HOSTED_PAGE_SHOTS;
+  if (!dir) return;
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: join(dir, `${name}-${scheme}.png`), fullPage: true });
+  }
+  await page.emulateMedia({ colorScheme: null });
 }

@@ -10,6 +10,7 @@ import {
   expectEnrollmentShare,
   expectRequiredPasskeyOffer,
   reopenBrowserKeepingNotNow,
+  saveHostedShots,
 } from '../support/enrollment-pages.ts';
 import { expect, expectAccessible, test } from '../support/fixtures.ts';
 import {
@@ -52,6 +53,7 @@ test('a code user is offered a passkey, creates it and next time signs in with i
     await expectEnrollment(page, 'Offer', 3);
     await chooseEnrollment(page, 'Require', 3);
     await expectAccessible(page);
+    await saveShots(page, 'settings-enrollment', { phone: true });
     await clickSaveAndWait(page);
     const saved = await callApiOk(page, api.getProject, { params: { project: id } });
     expect(saved.passkeyEnrollment).toEqual({ mode: 'require', requireAfter: 3 });
@@ -98,6 +100,8 @@ test('a code user is offered a passkey, creates it and next time signs in with i
   await test.step('on a tablet: the code instead of the laptop’s passkey, then a passkey on this device is offered; "Not now"', async () => {
     await codeOnTablet();
     await expectPasskeyOffer(onTablet);
+    await expectAccessible(onTablet);
+    await saveHostedShots(onTablet, 'offer-second-device');
     await clickNotNow(onTablet);
     expect(await expectSignedInAtApp(onTablet)).toBe(subject);
   });
@@ -113,6 +117,7 @@ test('a code user is offered a passkey, creates it and next time signs in with i
     await codeOnTablet();
     await expectRequiredPasskeyOffer(onTablet, projectName);
     await expectAccessible(onTablet);
+    await saveHostedShots(onTablet, 'offer-required');
     await clickCreatePasskey(onTablet);
     expect(await expectSignedInAtApp(onTablet)).toBe(subject);
   });

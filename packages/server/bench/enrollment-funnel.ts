@@ -75,7 +75,8 @@ async function main(): Promise<void> {
       const q = { fromDate: `${c.fromDate}T00:00:00Z`, toDate: `${c.toDate}T23:59:59Z` };
       const answer = await usage.enrollment('pa', q);
       const { rows } = await direct.query<{ total: string; with: string }>(
-        `SELECT count(*) AS total, count(*) FILTER (WHERE u.id IN (SELECT user_id FROM devices WHERE project_id = 'pa' AND NOT revoked)) AS with
+        `SELECT count(*) AS total,
+                count(*) FILTER (WHERE EXISTS (SELECT 1 FROM devices d WHERE d.project_id = 'pa' AND d.user_id = u.id AND NOT d.revoked)) AS with
            FROM project_users u WHERE project_id = 'pa' AND last_sign_in_at >= $1 AND last_sign_in_at < $2::date + 1`,
         [`${c.fromDate}T00:00:00Z`, c.toDate],
       );

@@ -1,13 +1,11 @@
 import { verifyRegistrationResponse, type RegistrationResponseJSON } from '@simplewebauthn/server';
 import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
-import { codeSignInEvent as codeSignIn } from '../../events/end-user-event.ts';
+import { codeSignInEvent as codeSignIn, type EndUserEvent } from '../../events/end-user-event.ts';
 import { deviceNameFromUserAgent } from '../device-name.ts';
 import { registerPage } from '../pages/passkey-views.ts';
 import type { FormBody, StepContext, StepOutcome } from '../pages/site.ts';
 import { textsOf } from '../pages/views.ts';
-import { knownTransports, parseJson, registrationOptions, rpIdOf } from '../passkeys.ts';
-import type { EndUserEvent } from '../../events/end-user-event.ts';
-import type { Passkey } from '../passkeys.ts';
+import { knownTransports, parseJson, registrationOptions, rpIdOf, type Passkey } from '../passkeys.ts';
 import { activeOf, type Ceremony, type PasskeyCeremony } from './ceremony.ts';
 import { declinedHere, rememberDecline } from './enrollment.ts';
 

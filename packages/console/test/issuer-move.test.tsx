@@ -119,6 +119,22 @@ describe('the issuer address and its move to an own host (docs/decisions/0047)',
     expect(await screen.findByRole('button', { name: 'Move to its own host' })).toBeDisabled();
   });
 
+  it('at a custom domain with its own host: passkeys of the own host with Related Origin Requests, of the domain itself elsewhere (docs/decisions/0049)', async () => {
+    server({
+      'GET /projects/p1/issuer': {
+        body: issuer({ address: 'https://login.acme.example', placement: 'customDomain', passkey_domain: 'p1.localhost', moves: [] }),
+        headers: { ETag: '"3"' },
+      },
+    });
+    renderApp('/project/p1/oidc');
+    expect(
+      await screen.findByText(
+        "At the project's custom domain. Passkeys are made for its own host, p1.localhost, in browsers that support Related Origin Requests, and for the custom domain itself in the others.",
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Move to its own host' })).not.toBeInTheDocument();
+  });
+
   it('at a custom domain: says so, and a move says the identifier stays', async () => {
     const custom = 'https://login.acme.example';
     server({
@@ -146,7 +162,7 @@ describe('the custom domain setting says what a new domain does to passkeys (doc
     renderApp('/project/p1/settings');
     expect(
       await screen.findByText(
-        'Passkeys are made for the own host, p1.localhost, which lists this domain as a related origin: existing passkeys keep working at a new domain in browsers that support Related Origin Requests. In other browsers, users sign in by the code emailed to them once and are offered a passkey for the new domain.',
+        'Passkeys are made for the own host, p1.localhost, which lists this domain as a related origin: existing passkeys keep working at a new domain in browsers that support Related Origin Requests. In other browsers, users sign in by the code emailed to them once and are offered a passkey made for the domain itself, which works there as long as the project keeps that domain.',
       ),
     ).toBeInTheDocument();
     expect(screen.queryByText(/stop working/)).not.toBeInTheDocument();

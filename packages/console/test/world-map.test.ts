@@ -1,5 +1,8 @@
 import type { Position } from 'geojson';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
+import { GRID, slimTopology } from '../src/features/dashboard/map/slim-topology.ts';
 import { cutAtAntimeridian, worldGeoJson } from '../src/features/dashboard/map/world.ts';
 
 // Issue 10: the map's shapes are world-atlas's, named by alpha-2 code and cut at the antimeridian.
@@ -36,6 +39,26 @@ describe('the world map', () => {
       expect(Math.max(...xs)).toBeLessThanOrEqual(180);
       expect(Math.min(...xs)).toBeGreaterThanOrEqual(-180);
     }
+  });
+
+  it('is drawn from a topology of the size the picture needs (issue 38): countries only, on a coarser grid, every ring closed', () => {
+    const source: unknown = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('world-atlas/countries-110m.json'), 'utf8'));
+    const slim = slimTopology(source);
+    expect(Object.keys(slim.objects)).toEqual(['countries']);
+    expect(slim.objects.countries.geometries.every((g) => Object.keys(g).sort().join() === 'arcs,id,type')).toBe(true);
+    // Every coordinate is on the grid, and the file is a fraction of world-atlas's 105 KiB.
+    const points = slim.arcs.flatMap((arc) => {
+      let [x, y] = [0, 0];
+      return arc.map(([dx = 0, dy = 0]) => [(x += dx), (y += dy)] as const);
+    });
+    expect(points.length).toBeGreaterThan(7000);
+    expect(points.every(([x, y]) => Number.isInteger(x) && x >= 0 && x < GRID && Number.isInteger(y) && y >= 0 && y < GRID)).toBe(true);
+    expect(JSON.stringify(slim).length).toBeLessThan(75_000);
+    for (const f of world.features)
+      for (const ring of f.geometry.coordinates.flat()) {
+        expect(ring.length, f.properties.name).toBeGreaterThanOrEqual(4);
+        expect(ring.at(-1), f.properties.name).toEqual(ring[0]);
+      }
   });
 
   it('cuts a square across 180° into its western and eastern halves, and leaves other polygons alone', () => {

@@ -7,6 +7,8 @@ import { readCode } from './sign-in.ts';
 /** The device the end user holds: the ids of the passkeys it keeps (the spec's mpinIds, base64url). */
 export interface VirtualAuthenticator {
   passkeyIds(): Promise<string[]>;
+  /** The relying party id each passkey it keeps was made for (docs/decisions/0049), in passkeyIds' order. */
+  passkeyRpIds(): Promise<string[]>;
 }
 
 /**
@@ -24,6 +26,10 @@ export async function addVirtualAuthenticator(page: Page): Promise<VirtualAuthen
       const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
       // CDP gives the credential id in base64; WebAuthn and the API name it in base64url.
       return credentials.map((c) => Buffer.from(c.credentialId, 'base64').toString('base64url'));
+    },
+    async passkeyRpIds() {
+      const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+      return credentials.map((c) => c.rpId ?? '');
     },
   };
 }
@@ -128,7 +134,7 @@ export async function expectPasskeyRevoked(page: Page): Promise<void> {
 export async function registerPasskey(browser: Browser, app: RelyingParty, projectName: string, email: string, forwardedFor?: string) {
   const context = await browser.newContext(forwardedFor ? { extraHTTPHeaders: { 'x-forwarded-for': forwardedFor } } : {});
   const user = await context.newPage();
-  await addVirtualAuthenticator(user);
+  const authenticator = await addVirtualAuthenticator(user);
   await goToAppSignIn(user, app.url, projectName);
   await fillIdentityAndContinue(user, email);
   await fillEmailedCodeAndSignIn(user, await readCode(email, 0));
@@ -138,5 +144,5 @@ export async function registerPasskey(browser: Browser, app: RelyingParty, proje
   await user.waitForLoadState('load');
   await clickCreatePasskey(user);
   await expectSignedInAtApp(user);
-  return { context, user };
+  return { context, user, authenticator };
 }

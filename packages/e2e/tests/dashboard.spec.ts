@@ -56,7 +56,7 @@ test('sign-ins a second ago show in today’s hour and on the map, and their col
     await expectChart(page, /^Column chart of registrations and events by month/);
     await clickShowMapTable(page);
     await expectCountryRow(page, /United Kingdom \(GB\)/, '2');
-    await saveShots(page, 'dashboard-year');
+    await saveShots(page, 'dashboard-year', { phone: true });
     await expectAccessible(page);
   });
 

@@ -38,6 +38,8 @@ import {
 import { startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
 import { countCodesSentTo, newEmail, readCode, signIn } from '../support/sign-in.ts';
 import { startServer, type StartedServer } from '../support/start-server.ts';
+import { expectSignInBlocked } from '../support/users-pages.ts';
+import { recordWebAuthn, type WebAuthnRecord } from '../support/webauthn-record.ts';
 
 // docs/decisions/0047: the passkey-first page of a project on its own host, {project}.localhost:{port}
 // (Chromium resolves *.localhost to loopback itself and treats it as a secure context). The suite's
@@ -80,56 +82,6 @@ test.afterAll(async () => {
     if (server.child.exitCode === null) server.child.kill('SIGKILL');
   }
 });
-
-/** What a browser context's pages asked of WebAuthn: requests (mediation, hints) and Signal API calls. */
-interface WebAuthnRecord {
-  requests: Array<{ mediation: string; hints: string[] }>;
-  signals: Array<{ name: string; options: Record<string, string> }>;
-  /**
-   * Chromium's virtual authenticator answers a conditional (autofill) request at once with its
-   * discoverable passkey, as a person picking it in the field's dropdown would. true: the page's
-   * conditional requests are held unanswered instead (the person does not pick it), until aborted.
-   */
-  holdAutofill: boolean;
-}
-
-/**
- * Records the WebAuthn requests a context's pages make and their Signal API calls, by wrapping the
- * browser's own functions before any page script runs (kept here, across navigations): what the
- * scenarios cannot see in Chromium's autofill dropdown, they read here.
- */
-async function recordWebAuthn(context: BrowserContext): Promise<WebAuthnRecord> {
-  const record: WebAuthnRecord = { requests: [], signals: [], holdAutofill: false };
-  await context.exposeFunction('__holdAutofill', () => record.holdAutofill);
-  await context.exposeFunction('__recordRequest', (entry: { mediation: string; hints: string[] }) => record.requests.push(entry));
-  await context.exposeFunction('__recordSignal', (entry: { name: string; options: Record<string, string> }) => record.signals.push(entry));
-  await context.addInitScript(() => {
-    const w = window as unknown as { __recordRequest(e: unknown): void; __recordSignal(e: unknown): void; __holdAutofill(): Promise<boolean> };
-    const get = navigator.credentials.get.bind(navigator.credentials);
-    navigator.credentials.get = async (options?: CredentialRequestOptions) => {
-      const publicKey = options?.publicKey as (PublicKeyCredentialRequestOptions & { hints?: string[] }) | undefined;
-      w.__recordRequest({ mediation: options?.mediation ?? 'optional', hints: publicKey?.hints ?? [] });
-      if (options?.mediation === 'conditional' && (await w.__holdAutofill())) {
-        const signal = options.signal;
-        return new Promise<Credential | null>((_, reject) =>
-          signal?.addEventListener('abort', () => reject(signal.reason instanceof Error ? signal.reason : new DOMException('aborted', 'AbortError'))),
-        );
-      }
-      return get(options);
-    };
-    const pkc = window.PublicKeyCredential as unknown as Record<string, ((o: unknown) => Promise<unknown>) | undefined> | undefined;
-    for (const name of ['signalUnknownCredential', 'signalAllAcceptedCredentials', 'signalCurrentUserDetails']) {
-      const original = pkc?.[name];
-      if (pkc && original) {
-        pkc[name] = (o: unknown) => {
-          w.__recordSignal({ name, options: o });
-          return original.call(pkc, o);
-        };
-      }
-    }
-  });
-  return record;
-}
 
 /** An end user's own browser, with a platform authenticator holding discoverable passkeys. */
 interface EndUser {
@@ -244,10 +196,19 @@ test('the autofill path: a returning user opens the app and the conditional requ
   const { context, user, webauthn } = holder;
   await context.clearCookies(); // a new browser session; the passkey stays on the device
   const before = webauthn.requests.length;
+  const signalsBefore = webauthn.signals.length;
   await user.goto(app.url);
   expect(await expectSignedInAtApp(user)).toBe(subject);
   // Page 1's only request was the conditional one: no button was pressed.
   expect(webauthn.requests.slice(before)).toEqual([{ mediation: 'conditional', hints: [] }]);
+  // docs/decisions/0048: before it left for the app, the page told the browser which passkeys this
+  // relying party accepts for the user, and their name (Signal API).
+  const [passkeyId] = await holder.device.passkeyIds();
+  const userId = Buffer.from(subject).toString('base64url');
+  expect(webauthn.signals.slice(signalsBefore)).toEqual([
+    { name: 'signalAllAcceptedCredentials', options: { rpId: `${projectId}.localhost`, userId, allAcceptedCredentialIds: [passkeyId] } },
+    { name: 'signalCurrentUserDetails', options: { rpId: `${projectId}.localhost`, userId, name: email, displayName: email } },
+  ]);
 });
 
 test('a returning user signs in with "Sign in with a passkey" without typing anything', async () => {
@@ -311,17 +272,32 @@ test('a browser without WebAuthn: the passkey buttons are hidden and the page sa
   await context.close();
 });
 
+test('a blocked user is refused after their passkey, with a page that says so', async () => {
+  const { context, user } = holder;
+  await callApiOk(admin, api.blockEndUser, { params: { project: projectId, user: subject }, body: {} });
+  await context.clearCookies();
+  await goToAppSignIn(user, app.url, projectName);
+  await clickPasskeyButton(user);
+  // The refusal is a page the script shows (the answer was posted by fetch).
+  await expectSignInBlocked(user);
+  await expectAccessible(user);
+  await shots(user, 'blocked-en');
+  await callApiOk(admin, api.unblockEndUser, { params: { project: projectId, user: subject }, body: {} });
+});
+
 test('a revoked passkey is refused, and the browser is told it is unknown (Signal API)', async () => {
   const { context, user, device, webauthn } = holder;
   const [passkeyId] = await device.passkeyIds();
   await revokeDeviceThroughApi(admin, projectId, passkeyId as string);
   await context.clearCookies();
+  const signalsBefore = webauthn.signals.length;
   await goToAppSignIn(user, app.url, projectName);
   await clickPasskeyButton(user);
   await expectRevokedWithFallback(user);
   await user.waitForLoadState('load');
+  // The refusal is a page: the script posted the answer by fetch (the browser has the Signal API) and shows it.
   await expect
-    .poll(() => webauthn.signals)
+    .poll(() => webauthn.signals.slice(signalsBefore))
     .toEqual([{ name: 'signalUnknownCredential', options: { rpId: `${projectId}.localhost`, credentialId: passkeyId } }]);
   // Chromium's virtual authenticator forgets it (the signal reached the authenticator).
   await expect.poll(() => device.passkeyIds()).toEqual([]);
@@ -387,6 +363,74 @@ test("a project moved to a custom domain: its users' passkeys still work there (
   } finally {
     delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
     // Back on the own host for the scenarios after this one (the suite's browser does not resolve *.test).
+    const project = await callApiOk(admin, api.getProject, { params: { project: projectId } });
+    await callApiOk(admin, api.updateProject, { params: { project: projectId }, body: { ...project, customDomain: '' } });
+    app.useClient(ownHostClient);
+    await own.close();
+    await proxy.close();
+  }
+});
+
+test('a custom domain in a browser without Related Origin Requests: a passkey made there for the domain itself signs in there', async ({
+  browser: _shared,
+}, testInfo) => {
+  // docs/decisions/0049. The custom domain over https by the TLS proxy, as in the scenario above
+  // (Chromium's --unsafely-treat-insecure-origin-as-secure did not give this browser WebAuthn at a
+  // plain-http origin); a browser of its own maps *.test to loopback. Its getClientCapabilities is
+  // patched to lack relatedOrigins (this Chromium has them), as a browser without them answers.
+  const proxy = await startTlsProxy(Number(new URL(server.url).port)).catch((error: unknown) => error as Error);
+  test.skip(proxy instanceof Error, `the custom domain is served over https on port 443: ${proxy instanceof Error ? proxy.message : ''}`);
+  if (proxy instanceof Error) return;
+  const custom = `https://signin-${projectId}.test`;
+  const launchOptions = testInfo.project.use.launchOptions ?? {};
+  const own = await chromium.launch({
+    ...launchOptions,
+    args: [...(launchOptions.args ?? []), '--host-resolver-rules=MAP *.test 127.0.0.1', '--ignore-certificate-errors'],
+  });
+  try {
+    // The test app exchanges the code at the custom domain through the proxy's self-signed certificate.
+    process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+    const project = await callApiOk(admin, api.getProject, { params: { project: projectId } });
+    await callApiOk(admin, api.updateProject, { params: { project: projectId }, body: { ...project, customDomain: custom } });
+    const keys = await createAppWithKeysThroughApi(admin, projectId, [app.redirectUri]);
+    app.useClient({ issuer: custom, clientId: keys.clientId, clientSecret: keys.clientSecret });
+
+    const person = await endUserBrowser(own);
+    await person.context.addInitScript(() => {
+      const pkc = window.PublicKeyCredential as unknown as { getClientCapabilities?: () => Promise<Record<string, boolean>> } | undefined;
+      const original = pkc?.getClientCapabilities?.bind(pkc);
+      if (pkc && original)
+        pkc.getClientCapabilities = async () => {
+          const { relatedOrigins: _lacking, ...capabilities } = await original();
+          return capabilities;
+        };
+    });
+    person.webauthn.holdAutofill = false;
+    const address = newEmail('no-related-origins');
+    await goToAppSignIn(person.user, app.url, projectName);
+    expect(new URL(person.user.url()).origin).toBe(custom);
+    await fillIdentityAndContinue(person.user, address);
+    await fillEmailedCodeAndSignIn(person.user, await readCode(address, 0, server.logFile));
+    await expectPasskeyOffer(person.user);
+    await clickCreatePasskey(person.user);
+    const sub = await expectSignedInAtApp(person.user);
+    // Made for the custom domain's own rpID, not the own host's.
+    expect(await person.device.passkeyRpIds()).toEqual([`signin-${projectId}.test`]);
+
+    await person.context.clearCookies();
+    const before = person.webauthn.requests.length;
+    await person.user.goto(app.url);
+    // The autofill request at the custom domain for its own rpID, answered by that passkey: no code mailed.
+    expect(await expectSignedInAtApp(person.user)).toBe(sub);
+    expect(person.webauthn.requests.slice(before)).toEqual([{ mediation: 'conditional', hints: [] }]);
+    expect(countCodesSentTo(address, server.logFile)).toBe(1);
+    // The sign-in never needed the own host's related-origins file (after it, the Signal API's
+    // accepted credentials of the own host's rpID make this Chromium, which has them, read it).
+    const answered = proxy.served.findIndex((path) => path.endsWith('/passkey/discover'));
+    expect(answered).toBeGreaterThan(-1);
+    expect(proxy.served.slice(0, answered)).not.toContain('/.well-known/webauthn');
+  } finally {
+    delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
     const project = await callApiOk(admin, api.getProject, { params: { project: projectId } });
     await callApiOk(admin, api.updateProject, { params: { project: projectId }, body: { ...project, customDomain: '' } });
     app.useClient(ownHostClient);

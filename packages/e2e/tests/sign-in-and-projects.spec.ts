@@ -20,26 +20,7 @@ import {
   goToProjectPage,
   showClosedProjects,
 } from '../support/project-pages.ts';
-import {
-  addVirtualAuthenticator,
-  clickCreatePasskey,
-  clickSignInWithPasskey,
-  expectPasskeyOffer,
-  expectPasskeyStep,
-} from '../support/passkey-pages.ts';
-import { saveShots } from '../support/shots.ts';
-import {
-  countCodesSentTo,
-  expectSignedIn,
-  expectSignInPage,
-  fillCodeAndSignIn,
-  fillEmailAndContinue,
-  newEmail,
-  readCode,
-  signIn,
-  signInAgainIfAsked,
-  signInThroughPages,
-} from '../support/sign-in.ts';
+import { expectSignInPage, newEmail, signIn, signInAgainIfAsked, signInThroughPages } from '../support/sign-in.ts';
 
 test('a new user signs in, creates a project, closes it and finds it behind the toggle, then signs out', async ({ page }) => {
   const email = newEmail('newcomer');
@@ -111,37 +92,4 @@ test('an expired session shows the blocking modal and signing in again returns t
   await clickLogInAgain(page);
   await signInAgainIfAsked(page, email);
   await expect(page).toHaveURL(new RegExp(`${pathWhenExpired.replace(/\//g, '\\/')}$`));
-});
-
-test('an administrator creates a passkey after the emailed code and signs in with it alone next time', async ({ page }) => {
-  const email = newEmail('admin-passkey');
-  const authenticator = await addVirtualAuthenticator(page);
-
-  await test.step('with an account (made by a first sign-in), the emailed code is followed by the passkey offer, taken', async () => {
-    await signIn(page, email);
-    await clickLogOut(page);
-    await expectSignInPage(page);
-    const before = await fillEmailAndContinue(page, email);
-    await fillCodeAndSignIn(page, await readCode(email, before));
-    await expectPasskeyOffer(page);
-    await expectAccessible(page);
-    await saveShots(page, 'console-passkey-offer');
-    await clickCreatePasskey(page);
-    await expectSignedIn(page);
-    expect(await authenticator.passkeyIds()).toHaveLength(1);
-  });
-
-  await test.step('signed out, the next sign-in asks for the passkey and mails no code', async () => {
-    await clickLogOut(page);
-    await expectSignInPage(page);
-    const codes = countCodesSentTo(email);
-    await fillEmailAndContinue(page, email);
-    await expectPasskeyStep(page);
-    await expectAccessible(page);
-    await saveShots(page, 'console-passkey-step');
-    await clickSignInWithPasskey(page);
-    await expectSignedIn(page);
-    await expectText(page, email);
-    expect(countCodesSentTo(email)).toBe(codes);
-  });
 });

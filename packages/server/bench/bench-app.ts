@@ -11,7 +11,7 @@ export function benchApp(db: Db, env: Record<string, string> = {}) {
     config: loadConfig({ PORT: '8080', PUBLIC_URL: 'http://127.0.0.1:8080', ...env }),
     db,
     logger: false,
-    mailer: { sendLoginCode: async () => {}, sendLoginLink: async () => {}, sendInvitation: async () => {} },
+    mailer: { sendLoginCode: async () => {}, sendLoginLink: async () => {}, sendInvitation: async () => {}, sendNotice: async () => {} },
     consoleDist: '/nonexistent/console/dist',
   });
 }

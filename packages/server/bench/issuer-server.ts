@@ -6,6 +6,8 @@
  * codes it "mailed", the SQL statements it ran, a console session for the bench's admin.
  */
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { XSRF_COOKIE, XSRF_HEADER } from '@latchkey/domain';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -16,7 +18,13 @@ import { grantPermissions, insertAccount } from '../src/modules/accounts/account
 import { RecordingMailer } from '../test/support/fakes.ts';
 
 /** A question of the bench, and its answer (`id` pairs them). */
-export type BenchQuestion = { kind: 'admin' } | { kind: 'code'; email: string } | { kind: 'statements'; show?: boolean } | { kind: 'close' };
+export type BenchQuestion =
+  { kind: 'admin' } | { kind: 'code'; email: string } | { kind: 'statements'; show?: boolean } | { kind: 'handling' } | { kind: 'close' };
+/** What the server process spent on HTTP requests so far: how many, and milliseconds from each one's arrival to its response sent. */
+export interface BenchHandling {
+  requests: number;
+  ms: number;
+}
 export type BenchRequest = BenchQuestion & { id: number };
 export type BenchAnswer = { id: number; value?: unknown; error?: string };
 export interface BenchReady {
@@ -26,6 +34,9 @@ export interface BenchReady {
 }
 
 const counter = { statements: 0, show: false };
+const handling: BenchHandling = { requests: 0, ms: 0 };
+/** Requests whose response is not sent yet ('finish' can come a turn after the client has read it all). */
+let inFlight = 0;
 
 /** `db`, counting the statements run through it (inside transactions too), printing them while asked. */
 function countingDb(db: Db): Db {
@@ -50,14 +61,24 @@ async function main(): Promise<void> {
     // Each virtual user is an address of its own (X-Forwarded-For from loopback), as behind a proxy.
     TRUST_PROXY: '127.0.0.1',
     PROJECTS_PER_ACCOUNT: '1000',
+    // docs/decisions/0047: with an issuer domain, new projects get a host (and a relying party) of their own.
+    ...(process.env.BENCH_ISSUER_DOMAIN ? { ISSUER_DOMAIN: process.env.BENCH_ISSUER_DOMAIN } : {}),
   });
   const db = countingDb(openPostgres(process.env.BENCH_DATABASE_URL as string));
   const mailer = new RecordingMailer();
   const built = await buildApp({ config, db, mailer, logger: false, consoleDist: '/nonexistent/console/dist' });
   await built.app.listen({ host: '127.0.0.1', port });
   // Each request's line before its statements, while they are shown.
-  built.app.server.prependListener('request', (request: { method?: string; url?: string }) => {
+  built.app.server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
     if (counter.show) process.stdout.write(`  ${request.method} ${(request.url ?? '').split('?')[0]}\n`);
+    // The server's own time on each request (issue 36's "server time per sign-in"), loopback and the client excluded.
+    const t0 = performance.now();
+    inFlight += 1;
+    response.once('close', () => {
+      inFlight -= 1;
+      handling.requests += 1;
+      handling.ms += performance.now() - t0;
+    });
   });
 
   const answer = async (request: BenchRequest): Promise<unknown> => {
@@ -70,6 +91,10 @@ async function main(): Promise<void> {
       }
       case 'code':
         return mailer.lastCode(request.email);
+      case 'handling':
+        // Asked between sign-ins: every response has reached the client, so wait for the last one's event here.
+        while (inFlight > 0) await new Promise((resolve) => setImmediate(resolve));
+        return { ...handling };
       case 'statements':
         if (request.show !== undefined) counter.show = request.show;
         return counter.statements;

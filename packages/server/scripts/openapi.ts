@@ -37,7 +37,7 @@ export async function generateOpenApiDocument(): Promise<unknown> {
       config: loadConfig({ DATA_DIR: dataDir, SECRET_KEY: randomBytes(32).toString('base64'), PUBLIC_URL: 'http://127.0.0.1:8080' }),
       db,
       logger: false,
-      mailer: { sendLoginCode: async () => {}, sendLoginLink: async () => {}, sendInvitation: async () => {} },
+      mailer: { sendLoginCode: async () => {}, sendLoginLink: async () => {}, sendInvitation: async () => {}, sendNotice: async () => {} },
       consoleDist: '/nonexistent/console/dist',
     });
     try {

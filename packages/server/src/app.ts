@@ -217,6 +217,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
     db,
     clock,
     secretBox,
+    mailer,
     publicUrl: config.publicUrl,
     providerFor: issuer.providerFor,
     eventsOf: issuer.eventsOf,

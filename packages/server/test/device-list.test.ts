@@ -234,6 +234,37 @@ describeEachDatabase('the devices list (GET projects/{project}/mpinids)', (t) =>
       expect(revoked.totalCapped).toBe(false);
     });
 
+    it('sorts by owner the same whether a filter matches more than a thousand devices (owners walked in order) or fewer (matches sorted)', async () => {
+      // bulk@ sorts before few@; within an owner, by creation. Revoked: every 7th (1,436, walked);
+      // revoked Chrome: every 14th (718, sorted).
+      const inOwnerOrder = (keep: (g: number) => boolean) => {
+        const all = Array.from({ length: COUNT }, (_, i) => i + 1).filter(keep);
+        return [...all.filter((g) => g % 1000 !== 0), ...all.filter((g) => g % 1000 === 0)].map(bulkId);
+      };
+      for (const [filter, keep] of [
+        [{ revoked: 'true' }, (g: number) => g % 7 === 0],
+        [{ revoked: 'true', deviceName: 'chrome' }, (g: number) => g % 14 === 0],
+      ] as const) {
+        const expected = inOwnerOrder(keep);
+        const head = await listed(admin, bulk, { ...filter, sort: 'userId', direction: 'asc', limit: 100 });
+        expect(head.total).toBe(expected.length);
+        expect(ids(head)).toEqual(expected.slice(0, 100));
+        const tail = await listed(admin, bulk, { ...filter, sort: 'userId', direction: 'asc', limit: 100, offset: expected.length - 60 });
+        expect(ids(tail)).toEqual(expected.slice(-60));
+        const last = await listed(admin, bulk, { ...filter, sort: 'userId', direction: 'desc', limit: 50 });
+        expect(ids(last)).toEqual(expected.slice(-50).reverse());
+        const next = await listed(admin, bulk, {
+          ...filter,
+          sort: 'userId',
+          direction: 'desc',
+          limit: 50,
+          offset: 50,
+          cursor: last.nextCursor as string,
+        });
+        expect(ids(next)).toEqual(expected.slice(-100, -50).reverse());
+      }
+    });
+
     it('answers pages beyond the 10,000th row, up to the last', async () => {
       const deep = await listed(admin, bulk, { offset: 10_000, limit: 100, sort: 'createdAt', direction: 'asc' });
       expect(ids(deep)).toEqual(Array.from({ length: 55 }, (_, i) => bulkId(10_001 + i)));

@@ -43,6 +43,8 @@ function calls(project: string, user: string): Array<[string, (by: { api: Signed
     ['get', (by) => by.api.get(path(endUsersApi.getEndUser, p)), 'read'],
     ['export the data', (by) => by.api.get(path(endUsersApi.exportEndUserData, p)), 'read'],
     ['end the sessions', (by) => by.api.post(path(endUsersApi.endEndUserSessions, p)), 'change'],
+    // Issue 37: the re-enrollment link, guarded as the other changes (docs/decisions/0051).
+    ['create a re-enrollment link', (by) => by.api.post(path(endUsersApi.createReenrollmentLink, p)), 'change'],
     ['block', (by) => by.api.post(path(endUsersApi.blockEndUser, p)), 'change'],
     ['unblock', (by) => by.api.post(path(endUsersApi.unblockEndUser, p)), 'change'],
     ['delete', (by) => by.api.call('DELETE', path(endUsersApi.deleteEndUser, p)), 'change'],

@@ -12,7 +12,7 @@ import { signedInAccount, startTestApp, storedSessionRef, TEST_SECRET_KEY, uniqu
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeWithDatabase } from './support/databases.ts';
 import { createProject, getProject, serviceAccountKey } from './support/fixtures.ts';
-import { formAction, openSignIn, postLogin, submitCode, submitEmail } from './support/sign-in.ts';
+import { emailAction, openSignIn, postLogin, submitCode, submitEmail } from './support/sign-in.ts';
 
 const TABLES_WITH_SECRETS = ['sessions', 'login_codes', 'oidc_payloads', 'server_keys'] as const;
 
@@ -312,7 +312,7 @@ describeWithDatabase('transport and proxies (issue 7, defect 9)', (t) => {
       for (let i = 0; i < 5; i++) expect((await submitEmail(browser, await openSignIn(a, browser), email)).status).toBe(200);
     };
     const askOnce = async (a: TestApp, browser: Browser): Promise<BrowserResponse> =>
-      browser.request(formAction(await openSignIn(a, browser)), { form: { email } });
+      browser.request(emailAction(await openSignIn(a, browser)), { form: { email } });
 
     const direct = await startTestApp(t.db, { listen: true, env: { TRUST_PROXY: '' } });
     try {
@@ -328,7 +328,7 @@ describeWithDatabase('transport and proxies (issue 7, defect 9)', (t) => {
       const other = uniqueEmail('proxied');
       const first = new Browser({ clientIp: '203.0.113.3' });
       for (let i = 0; i < 5; i++) expect((await submitEmail(first, await openSignIn(behindProxy, first), other)).status).toBe(200);
-      expect((await first.request(formAction(await openSignIn(behindProxy, first)), { form: { email: other } })).status).toBe(429);
+      expect((await first.request(emailAction(await openSignIn(behindProxy, first)), { form: { email: other } })).status).toBe(429);
       // Behind a trusted proxy, another client address is another client.
       const second = new Browser({ clientIp: '203.0.113.4' });
       expect((await submitEmail(second, await openSignIn(behindProxy, second), other)).status).toBe(200);

@@ -76,6 +76,7 @@ const EXPECTED: Record<keyof typeof api, ApiErrorStatus[]> = {
   unblockEndUser: [400, 401, 403, 404, 409],
   endEndUserSessions: [400, 401, 403, 404, 409],
   endEndUserSession: [400, 401, 403, 404, 409],
+  createReenrollmentLink: [400, 401, 403, 404, 409],
   deleteEndUser: [400, 401, 403, 404, 409],
   listWebhooks: [400, 401, 403, 404],
   createWebhook: [400, 401, 403, 404, 409, 413, 415],

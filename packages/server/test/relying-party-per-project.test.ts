@@ -5,11 +5,11 @@ import { ApiClient, signedInAccount, uniqueEmail, useTestApp, type SignedIn, typ
 import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Passkey, type RequestOptions } from './support/authenticator.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
-import { apiPath, createApp, createKeys, createProject, databaseFingerprint, REDIRECT } from './support/fixtures.ts';
+import { apiPath, createApp, createKeys, createProject, databaseFingerprint, REDIRECT, storeDevice } from './support/fixtures.ts';
 import { resolveLocalNames } from './support/localhost-names.ts';
 import { untilApp } from './support/relying-party.ts';
 import { DISCOVERIES_FAILED_PER_CLIENT } from '../src/oidc/passkeys.ts';
-import { declinePasskey, formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
+import { declinePasskey, discoverAction, emailAction, formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
 
 resolveLocalNames();
 
@@ -304,9 +304,6 @@ describeEachDatabase('a relying party per project: discoverable passkeys', (d) =
     return { verifier, page1: await untilApp(browser, await browser.get(url.href)) };
   }
 
-  /** The form page 1 posts its discoverable answer with. */
-  const discoverAction = (page1: BrowserResponse) => formAction(page1, 1);
-
   /** A new user: address, emailed code, "Create a passkey" at the project's own relying party. */
   async function newUserWithPasskey(app: App): Promise<{ email: string; passkey: Passkey; sub: string }> {
     const email = uniqueEmail('discoverable');
@@ -466,7 +463,7 @@ describeEachDatabase('a relying party per project: discoverable passkeys', (d) =
     const app = await newApp();
     const browser = new Browser();
     const { page1 } = await open(browser, app);
-    const bad = await browser.request(formAction(page1), { form: { email: 'not an address' } });
+    const bad = await browser.request(emailAction(page1), { form: { email: 'not an address' } });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('data-webauthn="discover"');
     expect(bad.text).toContain('>Use a phone or another device</button>');
@@ -507,6 +504,56 @@ describeEachDatabase('a relying party per project: discoverable passkeys', (d) =
     expect(signalsOf(refusedPage.text)).toEqual([
       { signalName: 'unknownCredential', rpID: `${app.projectId}.localhost`, credentialID: user.passkey.id },
     ]);
+  });
+
+  it("asked for JSON, a passkey sign-in answers its redirect and the Signal API's accepted credentials: revoked and other-rpID passkeys left out", async () => {
+    const app = await newApp();
+    const user = await newUserWithPasskey(app);
+    const rpID = `${app.projectId}.localhost`;
+    // Another passkey of this relying party, one revoked, and one made under the shared host before a move (rp_id NULL).
+    const createdAt = new Date();
+    const second = await storeDevice(d.db, { projectId: app.projectId, userId: user.sub, createdAt });
+    const revoked = await storeDevice(d.db, { projectId: app.projectId, userId: user.sub, createdAt });
+    const shared = await storeDevice(d.db, { projectId: app.projectId, userId: user.sub, createdAt });
+    await d.db.query('UPDATE devices SET rp_id = $2 WHERE project_id = $1 AND id = ANY($3)', [app.projectId, rpID, [second, revoked]]);
+    await d.db.query('UPDATE devices SET revoked = true, revoked_at = now() WHERE project_id = $1 AND id = $2', [app.projectId, revoked]);
+
+    const browser = new Browser();
+    const { verifier, page1 } = await open(browser, app);
+    const answer = usePasskey(user.passkey, pageOptions<DiscoverOptions>(page1.text), ownOrigin(app.projectId));
+    const json = await browser.request(discoverAction(page1), {
+      form: { response: JSON.stringify(answer) },
+      headers: { accept: 'application/json' },
+    });
+    expect(json.status, json.text).toBe(200);
+    expect(json.headers.get('content-type')).toMatch(/^application\/json/);
+    const body = json.json<{ redirect: string; signals: Array<{ allAcceptedCredentialIDs?: string[] }> }>();
+    const userID = Buffer.from(user.sub).toString('base64url');
+    expect(body.signals).toEqual([
+      { signalName: 'allAcceptedCredentials', rpID, userID, allAcceptedCredentialIDs: expect.any(Array) },
+      { signalName: 'currentUserDetails', rpID, userID, userName: user.email, userDisplayName: user.email },
+    ]);
+    expect(body.signals[0]?.allAcceptedCredentialIDs?.toSorted()).toEqual([user.passkey.id, second].toSorted());
+    expect(JSON.stringify(body.signals)).not.toContain(revoked);
+    expect(JSON.stringify(body.signals)).not.toContain(shared);
+    // The redirect is the 303's: followed, the app gets its code and the same sub.
+    const done = await untilApp(browser, await browser.get(new URL(body.redirect, ownOrigin(app.projectId)).href));
+    const tokens = await client.authorizationCodeGrant(app.config, new URL(done.location as string), { pkceCodeVerifier: verifier });
+    expect(tokens.claims()?.sub).toBe(user.sub);
+
+    // A refused answer asked for JSON is still its page (the script shows it).
+    const another = new Browser();
+    const again = await open(another, app);
+    const refused = await another.request(discoverAction(again.page1), {
+      form: {
+        response: JSON.stringify(
+          usePasskey(user.passkey, { ...pageOptions<DiscoverOptions>(again.page1.text), rpId: 'localhost' }, ownOrigin(app.projectId)),
+        ),
+      },
+      headers: { accept: 'application/json' },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('content-type')).toMatch(/^text\/html/);
   });
 
   it('failed answers to the discoverable request are limited per client address (429 past the limit)', async () => {

@@ -26,6 +26,10 @@ const DISTRIBUTED: Record<string, string> = {
   identity_verifications: 'project_id',
   project_users: 'project_id',
   registration_codes: 'project_id',
+  // Account recovery (docs/decisions/0051).
+  recovery_codes: 'project_id',
+  email_recoveries: 'project_id',
+  reenrollment_links: 'project_id',
   usage_daily: 'project_id',
   usage_daily_country: 'project_id',
   usage_hourly: 'project_id',

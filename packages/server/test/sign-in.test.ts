@@ -4,7 +4,7 @@ import { startTestApp, storedSessionRef, uniqueEmail, useTestApp } from './suppo
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
 import { MINUTE } from './support/fakes.ts';
-import { formAction, linkHref, openSignIn, postLogin, signInThroughProvider, submitCode, submitEmail } from './support/sign-in.ts';
+import { emailAction, formAction, linkHref, openSignIn, postLogin, signInThroughProvider, submitCode, submitEmail } from './support/sign-in.ts';
 
 /** The error shown on the code page, if any. */
 function pageError(page: BrowserResponse): string | null {
@@ -154,7 +154,7 @@ describeEachDatabase('sign-in through the built-in provider', (t) => {
       expect(page.status).toBe(200);
     }
     const emailPage = await openSignIn(app, browser);
-    const refused = await browser.request(formAction(emailPage), { form: { email } });
+    const refused = await browser.request(emailAction(emailPage), { form: { email } });
     expect(refused.status).toBe(429);
     expect(refused.text).toContain('Too many codes were requested for this address');
     expect(app.mailer.count(email)).toBe(5);
@@ -169,7 +169,7 @@ describeEachDatabase('sign-in through the built-in provider', (t) => {
     const emailPage = await openSignIn(app, browser);
     const addresses = [uniqueEmail('first'), uniqueEmail('second'), uniqueEmail('third'), uniqueEmail('fourth')];
     for (const email of addresses.slice(0, 3)) expect((await submitEmail(browser, emailPage, email)).status).toBe(200);
-    const fourth = await browser.request(formAction(emailPage), { form: { email: addresses[3] as string } });
+    const fourth = await browser.request(emailAction(emailPage), { form: { email: addresses[3] as string } });
     expect(fourth.status).toBe(429);
     expect(fourth.text).toContain('Too many codes were requested in this sign-in. Start again from the console.');
     expect(app.mailer.count(addresses[3] as string)).toBe(0);
@@ -177,7 +177,7 @@ describeEachDatabase('sign-in through the built-in provider', (t) => {
     // Resending to the address of the moment is not a new address, but still a code.
     const third = addresses[2] as string;
     for (let i = 0; i < 2; i++) expect((await submitEmail(browser, emailPage, third)).status).toBe(200);
-    expect((await browser.request(formAction(emailPage), { form: { email: third } })).status).toBe(429);
+    expect((await browser.request(emailAction(emailPage), { form: { email: third } })).status).toBe(429);
     expect(app.mailer.count(third)).toBe(3);
 
     // A new sign-in from the console starts afresh.
@@ -190,7 +190,7 @@ describeEachDatabase('sign-in through the built-in provider', (t) => {
       expect((await submitEmail(browser, await openSignIn(app, browser), uniqueEmail('sprayed'))).status).toBe(200);
     }
     const email = uniqueEmail('sprayed');
-    const refused = await browser.request(formAction(await openSignIn(app, browser)), { form: { email } });
+    const refused = await browser.request(emailAction(await openSignIn(app, browser)), { form: { email } });
     expect(refused.status).toBe(429);
     expect(refused.text).toContain('Too many codes were requested from your network');
     expect(app.mailer.count(email)).toBe(0);
@@ -206,7 +206,7 @@ describeEachDatabase('sign-in through the built-in provider', (t) => {
     }
     const email = uniqueEmail('v6');
     const sameNetwork = new Browser({ clientIp: '2001:db8:64:1:ffff:ffff:ffff:fffe' });
-    const refused = await sameNetwork.request(formAction(await openSignIn(app, sameNetwork)), { form: { email } });
+    const refused = await sameNetwork.request(emailAction(await openSignIn(app, sameNetwork)), { form: { email } });
     expect(refused.status).toBe(429);
     expect(refused.text).toContain('Too many codes were requested from your network');
     expect(app.mailer.count(email)).toBe(0);
@@ -219,7 +219,7 @@ describeEachDatabase('sign-in through the built-in provider', (t) => {
     const v4 = new Browser({ clientIp: '198.51.100.64' });
     for (let i = 0; i < 5; i++) expect((await submitEmail(v4, await openSignIn(app, v4), email)).status).toBe(200);
     const mapped = new Browser({ clientIp: '::ffff:198.51.100.64' });
-    const refused = await mapped.request(formAction(await openSignIn(app, mapped)), { form: { email } });
+    const refused = await mapped.request(emailAction(await openSignIn(app, mapped)), { form: { email } });
     expect(refused.status).toBe(429);
     expect(refused.text).toContain('Too many codes were requested for this address');
     expect(app.mailer.count(email)).toBe(5);
@@ -254,8 +254,8 @@ describeEachDatabase('sign-in through the built-in provider', (t) => {
       }
     }
     expect(refusals).toBe(1);
-    for (let i = 0; i < 5; i++) await stranger.request(formAction(await openSignIn(app, stranger)), { form: { email } });
-    const spent = await stranger.request(formAction(await openSignIn(app, stranger)), { form: { email } });
+    for (let i = 0; i < 5; i++) await stranger.request(emailAction(await openSignIn(app, stranger)), { form: { email } });
+    const spent = await stranger.request(emailAction(await openSignIn(app, stranger)), { form: { email } });
     expect(spent.status).toBe(429);
 
     // The owner, from their own address, is sent a code and signs in.
@@ -294,7 +294,7 @@ describeEachDatabase('sign-in through the built-in provider', (t) => {
     const emailPage = await openSignIn(app, browser);
     app.mailer.failing = true;
     try {
-      const failed = await browser.request(formAction(emailPage), { form: { email } });
+      const failed = await browser.request(emailAction(emailPage), { form: { email } });
       expect(failed.status).toBe(503);
       expect(failed.text).toContain('We could not send the code. Try again in a moment.');
     } finally {
@@ -308,7 +308,7 @@ describeEachDatabase('sign-in through the built-in provider', (t) => {
   it('rejects a malformed email and a malformed code without sending or counting anything', async () => {
     const browser = new Browser();
     const emailPage = await openSignIn(app, browser);
-    const bad = await browser.request(formAction(emailPage), { form: { email: 'not-an-email' } });
+    const bad = await browser.request(emailAction(emailPage), { form: { email: 'not-an-email' } });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('Enter a valid email address');
     expect(bad.text).toContain('aria-invalid="true"');

@@ -60,6 +60,7 @@ import {
   endUserListQuerySchema,
   endUserListSchema,
   endUserErasedSchema,
+  reenrollmentLinkSchema,
   endUserSchema,
   sessionsEndedSchema,
 } from '../end-user/schema.ts';
@@ -473,6 +474,14 @@ export const endUsersApi = {
     summary: 'End one session of the user at the issuer, with its grants and tokens',
     params: z.object({ project: id(), user: id(), session: id() }),
     response: sessionsEndedSchema,
+  }),
+  createReenrollmentLink: endpoint({
+    ...changeUser,
+    method: 'POST',
+    path: '/projects/:project/users/:user/reenrollment-link',
+    summary:
+      'A one-time re-enrollment link for the user (help-desk recovery, issue 37): opened within 24 hours, it lets them create a passkey on that device with no other proof; single use, shown once (only its keyed hash is kept), audited',
+    response: reenrollmentLinkSchema,
   }),
   deleteEndUser: endpoint({
     ...changeUser,

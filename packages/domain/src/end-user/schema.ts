@@ -61,11 +61,33 @@ export const endUserSessionSchema = z.object({
 });
 export type EndUserSession = z.infer<typeof endUserSessionSchema>;
 
-/** The user's page: the user, every passkey of theirs (newest first), their open sessions. */
+/**
+ * Issue 37, docs/decisions/0051: how the person can get back in. `passkeys`: their active passkeys
+ * (whether each is synced is not stored yet: the credential's backup flags are another slice's);
+ * `recoveryCodesLeft`: unused codes of their set (null: they never made one); `emailRecoveryUntil`:
+ * an email recovery under way waits until then (null: none).
+ */
+export const endUserRecoverySchema = z.object({
+  passkeys: z.number().int(),
+  recoveryCodesLeft: z.number().int().nullable(),
+  recoveryCodesCreatedAt: z.string().nullable(),
+  emailRecoveryUntil: z.string().nullable(),
+});
+export type EndUserRecovery = z.infer<typeof endUserRecoverySchema>;
+
+/** The user's page: the user, every passkey of theirs (newest first), their open sessions, their recovery state. */
 export const endUserDetailSchema = endUserSchema.extend({
   devices: z.array(deviceIdentitySchema),
   sessions: z.array(endUserSessionSchema),
+  recovery: endUserRecoverySchema,
 });
+
+/**
+ * POST …/users/{user}/reenrollment-link (issue 37): a one-time link that lets the person create a
+ * passkey on the device that opens it, with no other proof; shown once (only its keyed hash is kept).
+ */
+export const reenrollmentLinkSchema = z.object({ url: z.string(), expiresAt: z.string() });
+export type ReenrollmentLink = z.infer<typeof reenrollmentLinkSchema>;
 export type EndUserDetail = z.infer<typeof endUserDetailSchema>;
 
 /** What ending sessions did: how many ended (each with its applications' back-channel logout notices). */

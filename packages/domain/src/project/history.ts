@@ -25,6 +25,7 @@ export const SETTINGS_PAGE_FIELDS: Record<SettingsPage, readonly string[]> = {
     'enableRegistrationCode',
     'limitRegCodeVerified',
     'passkeyEnrollment',
+    'emailRecoveryDelay',
     'enabled',
   ],
   branding: ['supportEmail', 'supportPhone', 'helpUrl', 'logoUrl', 'displayName'],

@@ -20,6 +20,13 @@ const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(va
 export const LOGIN_PRIMARY = ['mobileLogin', 'browserLogin'] as const;
 export const VERIFICATION_METHODS = ['standardEmail', 'codeEmail', 'fullCustom'] as const;
 export const IDENTITY_TYPES = ['email', 'alphanumeric'] as const;
+/**
+ * Issue 37, docs/decisions/0051: how long a new passkey waits after an email-only sign-in of a person
+ * who holds passkeys ("This wasn't me" in the notice ends it first); none by default.
+ */
+export const EMAIL_RECOVERY_DELAYS = ['none', '24h', '72h'] as const;
+export type EmailRecoveryDelay = (typeof EMAIL_RECOVERY_DELAYS)[number];
+export const EMAIL_RECOVERY_DELAY_MS: Record<EmailRecoveryDelay, number> = { none: 0, '24h': 24 * 3600_000, '72h': 72 * 3600_000 };
 
 export const loginOptionsSchema = z.object({
   mobileLoginEnabled: bool(),
@@ -93,6 +100,8 @@ const projectSettingsShape = z.object({
   enableRegistrationCode: bool(),
   limitRegCodeVerified: bool(),
   passkeyEnrollment: passkeyEnrollmentSchema,
+  // A project saved before the setting existed (or a client that does not send it) has none.
+  emailRecoveryDelay: oneOf(EMAIL_RECOVERY_DELAYS).default('none'),
   mobileAndroidLocation: optionalUrl(),
   mobileIOSLocation: optionalUrl(),
   associationAndroid: cleanString(100_000),

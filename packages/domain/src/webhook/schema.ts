@@ -16,6 +16,13 @@ export const WEBHOOK_EVENT_TYPES = [
   'user.deleted',
   'settings.changed',
   'application.changed',
+  // Account recovery (issue 37, docs/decisions/0051).
+  'recovery.codes_created',
+  'recovery.code_used',
+  'recovery.email_started',
+  'recovery.email_cancelled',
+  'recovery.link_created',
+  'recovery.link_used',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** What "Send test event" sends: not an event of the project, never subscribed to. */
@@ -32,6 +39,14 @@ const SETTINGS_ACTIONS = new Set([
   'issuer.move',
 ]);
 
+// The end user's own recovery events (issue 37): the audit action is the webhook's type.
+const RECOVERY_ACTIONS = new Map<string, WebhookEventType>(
+  (['recovery.codes_created', 'recovery.code_used', 'recovery.email_started', 'recovery.email_cancelled', 'recovery.link_used'] as const).map((a) => [
+    a,
+    a,
+  ]),
+);
+
 /** The webhook event type of an audit event (its scope, details.action and result), or null when none is sent for it. */
 export function webhookEventTypeOf(e: { scope: string; action: string | undefined; result: string }): WebhookEventType | null {
   const { action, result } = e;
@@ -41,11 +56,14 @@ export function webhookEventTypeOf(e: { scope: string; action: string | undefine
     if (action === 'user.delete' && result === 'success') return 'user.deleted';
     if (action && SETTINGS_ACTIONS.has(action) && result === 'success') return 'settings.changed';
     if (action?.startsWith('app.') && result === 'success') return 'application.changed';
+    if (action === 'recovery.link_created' && result === 'success') return 'recovery.link_created';
     return null;
   }
   if (action === 'device.register' && (result === 'created' || result === 'success')) return 'device.registered';
   // The end user removed a passkey on their account page (issue 24).
   if (action === 'device.revoke' && result === 'success') return 'device.revoked';
+  const recovery = action && RECOVERY_ACTIONS.get(action);
+  if (recovery && result === 'success') return recovery;
   if (action === 'sign_in') {
     if (result === 'success') return 'sign_in.succeeded';
     if (result === 'failed') return 'sign_in.failed';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomToken, safeEqual } from '../crypto.ts';
 import { hitAll } from '../db/rate-limits.repository.ts';
 import { ACCOUNT_CLIENT_ID } from '../issuer/account-client.ts';
@@ -12,6 +12,7 @@ import { findProjectUser, type ProjectUser } from '../people/end-users.repositor
 import { accountChanges, type AccountActor } from './account-changes.ts';
 import { accountSiteOf, html, PageAnswer, type AccountPagesDeps, type AccountRequest, type AccountSite } from './account-site.ts';
 import { accountTextsOf } from './account-views.ts';
+import { accountRecovery, type AccountRecovery, type RecoveringPerson } from '../people/account-recovery.ts';
 
 /**
  * What every page of the account page shares (passkeys-step.ts, new-passkey-step.ts,
@@ -66,10 +67,16 @@ export class AccountFlow {
   readonly sites = new WeakMap<FastifyRequest, AccountSite>();
   readonly refs: ReturnType<typeof oidcRefs>;
   readonly changes: ReturnType<typeof accountChanges>;
+  readonly recovery: AccountRecovery;
 
-  constructor(readonly deps: AccountPagesDeps) {
+  /** `log`: where a notice that could not be mailed is reported. */
+  constructor(
+    readonly deps: AccountPagesDeps,
+    log: FastifyBaseLogger,
+  ) {
     this.refs = oidcRefs(deps.secretBox);
     this.changes = accountChanges(deps);
+    this.recovery = accountRecovery({ ...deps, warn: (error, message) => log.warn({ err: error }, message) });
   }
 
   /** The project whose issuer this request reached (accountSiteOf), remembered for its error page and CSP. */
@@ -204,6 +211,16 @@ export class AccountFlow {
   /** Who makes a change, as account-changes.ts records it. */
   actorOf(site: AccountSite, signed: SignedIn, request: AccountRequest): AccountActor {
     return { projectId: site.state.projectId, user: signed.user, origin: this.originOf(request) };
+  }
+
+  /** The signed-in person as a recovery names them. */
+  personOf(site: AccountSite, signed: SignedIn): RecoveringPerson {
+    return { projectId: site.state.projectId, id: signed.user.id, identity: signed.user.identity, email: signed.user.email };
+  }
+
+  /** Where "This wasn't me" of an email recovery points (recovery-stop-step.ts). */
+  stopUrl(site: AccountSite): string {
+    return `${site.site.issuer}/account/recovery/stop`;
   }
 
   /** The page again, saying what a change did. */

@@ -12,6 +12,9 @@ import { registerPasskeysStep } from './passkeys-step.ts';
 import { registerQuickCodeStep } from './quick-code-step.ts';
 import { registerSessionsStep } from './sessions-step.ts';
 import { registerSignInStep } from './sign-in-step.ts';
+import { registerRecoveryCodesStep } from './recovery-codes-step.ts';
+import { registerRecoveryStopStep } from './recovery-stop-step.ts';
+import { registerReenrollStep } from './reenroll-step.ts';
 
 /**
  * The end user's own page at a project's issuer, `{issuer}/account` (issue 24, docs/decisions/0040):
@@ -33,7 +36,7 @@ import { registerSignInStep } from './sign-in-step.ts';
  */
 export async function registerAccountPages(app: FastifyInstance, deps: AccountPagesDeps): Promise<void> {
   const origin = new URL(deps.publicUrl);
-  const flow = new AccountFlow(deps);
+  const flow = new AccountFlow(deps, app.log);
   const page = `/p/:project/account`;
 
   await app.register(async (pages) => {
@@ -70,5 +73,9 @@ export async function registerAccountPages(app: FastifyInstance, deps: AccountPa
     registerQuickCodeStep(pages, flow, page);
     registerSessionsStep(pages, flow, page);
     registerSignInStep(pages, flow, page);
+    // Account recovery (issue 37, docs/decisions/0051).
+    registerRecoveryCodesStep(pages, flow, page);
+    registerRecoveryStopStep(pages, flow, page);
+    registerReenrollStep(pages, flow, page);
   });
 }

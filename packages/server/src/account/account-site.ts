@@ -4,6 +4,7 @@ import type { Clock } from '../clock.ts';
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import type { IssuerEvents } from '../events/end-user-event.ts';
+import type { Mailer } from '../mail/mailer.ts';
 import { accountPath } from '../issuer/account-client.ts';
 import { issuerAt, type IssuerSite } from '../issuer/custom-domains.ts';
 import { findIssuerState, type IssuerState } from '../issuer/issuer-state.repository.ts';
@@ -18,6 +19,8 @@ export interface AccountPagesDeps {
   db: Db;
   clock: Clock;
   secretBox: SecretBox;
+  /** The notices of account recovery (docs/decisions/0051). */
+  mailer: Mailer;
   publicUrl: string;
   providerFor(state: IssuerState): Promise<Provider>;
   eventsOf(projectId: string): IssuerEvents;

@@ -4,6 +4,7 @@ import { ACCOUNT_CLIENT_ID } from '../issuer/account-client.ts';
 import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import type { PageBrand, PasskeySignal } from '../oidc/pages/views.ts';
 import type { Device } from '../people/devices.repository.ts';
+import { RECOVERY_CODES_PER_SET } from '../oidc/recovery-codes.ts';
 import { DONE, type AccountFlow, type SignedIn } from './account-flow.ts';
 import { html, notFoundPage, type AccountSite } from './account-site.ts';
 import type { FallbackVerification } from './account-texts.ts';
@@ -33,14 +34,19 @@ const asPasskey = (d: Device, current: Device | null): AccountPasskey => ({
  * relying party's); the user handle is the one registration gave (the user id's UTF-8 bytes).
  */
 function signalsOf(flow: AccountFlow, site: AccountSite, signed: SignedIn, active: Device[]): PasskeySignal[] {
-  const rpID = site.site.rpID;
   const legacy = new URL(flow.deps.publicUrl).hostname;
   const userID = isoBase64URL.fromBuffer(isoUint8Array.fromUTF8String(signed.user.id));
-  const accepted = active.filter((d) => (d.rpId ?? legacy) === rpID).map((d) => d.id);
-  return [
-    { signalName: 'allAcceptedCredentials', rpID, userID, allAcceptedCredentialIDs: accepted },
+  // docs/decisions/0049: at a custom domain with an own host, the custom domain's own rpID's passkeys too, signalled under it.
+  const rpIDs = site.site.localRpID ? [site.site.rpID, site.site.localRpID] : [site.site.rpID];
+  return rpIDs.flatMap((rpID): PasskeySignal[] => [
+    {
+      signalName: 'allAcceptedCredentials',
+      rpID,
+      userID,
+      allAcceptedCredentialIDs: active.filter((d) => (d.rpId ?? legacy) === rpID).map((d) => d.id),
+    },
     { signalName: 'currentUserDetails', rpID, userID, userName: signed.user.identity, userDisplayName: signed.user.identity },
-  ];
+  ]);
 }
 
 /** The page: the person's active passkeys, and the sessions they are signed in with (this browser's first). */
@@ -52,6 +58,7 @@ async function viewOf(
 ): Promise<AccountView> {
   const { active, current, sessions, byRef } = await flow.passkeysOf(site, signed);
   const names = await flow.deps.applicationNames(site.state.projectId, [...new Set(sessions.flatMap((s) => s.clientIds))]);
+  const codes = await flow.recovery.codesOf(site.state.projectId, signed.user.id);
   const t = accountTextsOf(site.brand);
   return {
     identity: signed.user.identity,
@@ -69,6 +76,7 @@ async function viewOf(
       }))
       .sort((a, b) => Number(b.current) - Number(a.current)),
     quickCodes: site.state.quickCodes.enabled && signed.user.email !== null,
+    recoveryCodes: { left: codes.left, total: RECOVERY_CODES_PER_SET, hasSet: codes.createdAt !== null },
     ...extra,
   };
 }

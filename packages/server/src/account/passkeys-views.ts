@@ -1,3 +1,4 @@
+import { recoveryTextsOf } from '../oidc/recovery-codes.ts';
 import { PASSKEY_NAME_MAX } from '@latchkey/domain';
 import { PASSKEY_SCRIPTS } from '../oidc/pages/passkey-views.ts';
 import { escapeHtml, fieldError, signalElement, signInPage, type PageBrand, type PasskeySignal } from '../oidc/pages/views.ts';
@@ -29,6 +30,8 @@ export interface AccountView {
   sessions: AccountSession[];
   /** The project offers QuickCodes (docs/decisions/0017). */
   quickCodes: boolean;
+  /** The person's recovery codes (docs/decisions/0051): how many are left of a set, or no set. */
+  recoveryCodes: { left: number; total: number; hasSet: boolean };
   /** What the last change did, said once at the top. */
   notice?: string;
   /** A rename refused, with what was typed. */
@@ -74,6 +77,17 @@ ${hidden('csrf', view.csrf)}${hidden('passkey', p.id)}<div><label for="${fieldId
 </li>`;
 }
 
+/** The recovery codes: how many are left, and a set to create (shown once, recovery-codes-step.ts). */
+function recoveryCodesSection(links: AccountLinks, view: AccountView, brand: PageBrand): string {
+  const r = recoveryTextsOf(brand);
+  const { left, total, hasSet } = view.recoveryCodes;
+  return `<h2>${escapeHtml(r.codesHeading)}</h2>
+<p class="hint">${escapeHtml(r.codesIntro)}</p>
+<p id="recovery-codes-left">${escapeHtml(hasSet ? r.codesLeft(left, total) : r.noCodes)}</p>
+<form method="post" action="${escapeHtml(pathOf(links, 'recovery-codes'))}">${hidden('csrf', view.csrf)}<button class="secondary" type="submit">${escapeHtml(hasSet ? r.replaceCodes : r.createCodes)}</button></form>
+`;
+}
+
 /** The account page: who is signed in, their passkeys, a way to add a device, their sessions, sign out. */
 export function accountPage(links: AccountLinks, view: AccountView, brand: PageBrand): string {
   const t = accountTextsOf(brand);
@@ -101,7 +115,7 @@ ${passkeys}
 <p>${escapeHtml(t.addPasskeyText)}</p>
 <p><a class="button secondary" href="${escapeHtml(pathOf(links, 'passkeys', 'new'))}">${escapeHtml(t.addPasskey)}</a></p>
 ${quickCode}
-${sessionsSection(links, view.csrf, view.sessions, brand)}${(view.signals ?? []).map(signalElement).join('')}`,
+${recoveryCodesSection(links, view, brand)}${sessionsSection(links, view.csrf, view.sessions, brand)}${(view.signals ?? []).map(signalElement).join('')}`,
     brand,
     view.signals?.length ? PASSKEY_SCRIPTS : [],
     { wide: true },

@@ -162,6 +162,7 @@ export function measuredMailer(mailer: Mailer, metrics: Metrics): Mailer {
     sendLoginCode: count('login_code', mailer.sendLoginCode.bind(mailer)),
     sendLoginLink: count('login_link', mailer.sendLoginLink.bind(mailer)),
     sendInvitation: count('invitation', mailer.sendInvitation.bind(mailer)),
+    sendNotice: count('notice', mailer.sendNotice.bind(mailer)),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import type { Passkey, PasskeyStore } from '../oidc/passkeys.ts';
+import { credentialHeldByAProject } from '../people/devices.repository.ts';
 
 interface Row {
   id: string;
@@ -49,6 +50,8 @@ export function consolePasskeys(db: Db, secretBox: Pick<SecretBox, 'hmac'>): Pas
       const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM console_passkeys WHERE account = $1 ORDER BY created_at, id`, [account]);
       return rows.map(toPasskey);
     },
+    // The projects on the shared path share this relying party (docs/decisions/0048).
+    heldElsewhere: (id) => credentialHeldByAProject(db, id),
     async find(id) {
       const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM console_passkeys WHERE id = $1`, [id]);
       return rows[0] ? toPasskey(rows[0]) : null;

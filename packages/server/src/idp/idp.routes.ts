@@ -23,9 +23,10 @@ export interface IdpRoutesDeps {
 
 /**
  * Mounts the console's issuer under /idp and serves its sign-in pages: the same pages, steps and
- * limits as every project's issuer (oidc/), read as the console's (docs/decisions/0027). As at a
- * project's issuer, an administrator without a passkey is offered one after the emailed code, and
- * one with a passkey is asked for it.
+ * limits as every project's issuer (oidc/), read as the console's (docs/decisions/0027). Passkey
+ * first (docs/decisions/0048): page 1 offers the administrators' passkeys without an address (autofill,
+ * "Sign in with a passkey"); an address typed gets the emailed code, then an administrator without a
+ * passkey is offered one.
  */
 export async function registerIdpRoutes(app: FastifyInstance, deps: IdpRoutesDeps): Promise<void> {
   const { provider, loginCodes, publicUrl } = deps;
@@ -55,6 +56,10 @@ export async function registerIdpRoutes(app: FastifyInstance, deps: IdpRoutesDep
       quickCodes: { enabled: false },
       // A passkey on this device first, or on a phone by its QR code.
       login: { browser: true, mobile: true, primary: 'browserLogin' },
+      // docs/decisions/0048: passkey first here too (autofill, "Sign in with a passkey"); page 1
+      // tells nothing about an address. Its relying party is PUBLIC_URL's host, shared with the
+      // projects on the shared path: their passkeys are refused by name (heldElsewhere).
+      discoverable: true,
     }),
   };
   await mountProviders(app, { route: `${IDP_PATH}/*`, publicUrl, resolve: async () => ({ provider, mountPath: IDP_PATH }) });

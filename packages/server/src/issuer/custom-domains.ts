@@ -27,6 +27,12 @@ export interface IssuerSite {
   mountPath: string;
   rpID: string;
   origins: string[];
+  /**
+   * docs/decisions/0049: at a custom domain of a project with an own host, the custom domain's host
+   * name: the rpID a browser without Related Origin Requests makes and uses passkeys for there
+   * (the page script picks it; the server offers both). Null elsewhere.
+   */
+  localRpID: string | null;
 }
 
 /** The project's hosts as stored (project_hosts): its custom domain's origin and its own host's, each or null. */
@@ -52,10 +58,13 @@ export function issuerSite(publicUrl: string, state: Pick<IssuerState, 'projectI
   const own = state.ownOrigin;
   const rpOf = (origin: string) => new URL(own ?? origin).hostname;
   const origins = (origin: string) => [...new Set([origin, ...(own ? [own] : [])])];
-  if (custom !== null) return { issuer: custom, origin: custom, mountPath: '', rpID: rpOf(custom), origins: origins(custom) };
-  if (own !== null) return { issuer: own, origin: own, mountPath: '', rpID: rpOf(own), origins: [own] };
+  if (custom !== null) {
+    const localRpID = own ? new URL(custom).hostname : null;
+    return { issuer: custom, origin: custom, mountPath: '', rpID: rpOf(custom), origins: origins(custom), localRpID };
+  }
+  if (own !== null) return { issuer: own, origin: own, mountPath: '', rpID: rpOf(own), origins: [own], localRpID: null };
   const mountPath = projectIssuerPath(state.projectId);
-  return { issuer: `${publicUrl}${mountPath}`, origin: publicUrl, mountPath, rpID: rpOf(publicUrl), origins: [publicUrl] };
+  return { issuer: `${publicUrl}${mountPath}`, origin: publicUrl, mountPath, rpID: rpOf(publicUrl), origins: [publicUrl], localRpID: null };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { defaultIssuer, LANGUAGES, newProjectSettings, type Issuer, type PasskeyEnrollment, type ProjectSettings } from '@latchkey/domain';
+import { defaultIssuer, EMAIL_RECOVERY_DELAY_MS, LANGUAGES, newProjectSettings, type Issuer, type PasskeyEnrollment, type ProjectSettings } from '@latchkey/domain';
 import type { PageLanguage } from '../oidc/pages/texts.ts';
 import type { Db } from '../db/db.ts';
 import { readAheadInteraction } from '../oidc/payloads.repository.ts';
@@ -29,6 +29,8 @@ export interface IssuerState {
   quickCodes: { enabled: boolean; verifiedOnly: boolean };
   /** Issue 37 (docs/decisions/0050): the passkey offer after a fallback sign-in. */
   passkeyEnrollment: PasskeyEnrollment;
+  /** Issue 37 emailRecoveryDelay (docs/decisions/0051), in milliseconds: 0 for none. */
+  emailRecoveryDelayMs: number;
   /** spec §3 loginOptions (stored normalised by §4's rules): Browser Login, Mobile Login, the primary. */
   login: { browser: boolean; mobile: boolean; primary: 'browserLogin' | 'mobileLogin' };
   /** Browser origins allowed to call the token and userinfo endpoints (spec §3 allowedCORSDomains). */
@@ -114,6 +116,7 @@ export async function findIssuerState(db: Db, projectId: string, interactionRef?
     browserWarning: s.enableBrowserWarning,
     quickCodes: { enabled: s.enableRegistrationCode, verifiedOnly: s.enableRegistrationCode && s.limitRegCodeVerified },
     passkeyEnrollment: s.passkeyEnrollment,
+    emailRecoveryDelayMs: EMAIL_RECOVERY_DELAY_MS[s.emailRecoveryDelay] ?? 0,
     login: { browser: s.loginOptions.browserLoginEnabled, mobile: s.loginOptions.mobileLoginEnabled, primary: s.loginOptions.primary },
     allowedOrigins: s.allowedCORSDomains,
     issuer: { ...defaultIssuer(), ...row.issuer },

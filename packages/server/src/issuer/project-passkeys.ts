@@ -4,7 +4,7 @@ import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import type { IssuerEvents } from '../events/end-user-event.ts';
 import { passkeySteps } from '../oidc/passkey-steps/passkey-steps.ts';
-import type { LoginMethods, PasskeyStore, QuickCodeStore, RelyingParty } from '../oidc/passkeys.ts';
+import type { LoginMethods, PasskeyStore, QuickCodeStore, RecoveryCodeStore, RelyingParty } from '../oidc/passkeys.ts';
 import type { PasskeySteps } from '../oidc/pages/site.ts';
 import type { PageBrand } from '../oidc/pages/views.ts';
 import { findDevice, insertDevice, markDeviceUsed, userDevices, userWithDevices } from '../people/devices.repository.ts';
@@ -61,11 +61,15 @@ export function projectPasskeys(deps: {
   discoverable: boolean;
   /** docs/decisions/0050: the project's passkeyEnrollment. */
   enrollment: PasskeyEnrollment;
+  /** docs/decisions/0051: the project's emailRecoveryDelay (0: none), which holds the offer back. */
+  emailRecoveryDelayMs: number;
+  /** docs/decisions/0051: the project's recovery codes. */
+  recoveryCodes: RecoveryCodeStore;
 }): PasskeySteps {
-  const { db, projectId, quickCodes, enrollment } = deps;
+  const { db, projectId, quickCodes, enrollment, emailRecoveryDelayMs } = deps;
   return passkeySteps({
     ...deps,
-    enrollment: { ...enrollment, fallbackSignIns: (userId) => fallbackSignInsOf(db, projectId, userId) },
+    enrollment: { ...enrollment, emailRecoveryDelayMs, fallbackSignIns: (userId) => fallbackSignInsOf(db, projectId, userId) },
     issuerKey: projectId,
     store: projectDevices(db, projectId),
     quickCodes: quickCodes.enabled

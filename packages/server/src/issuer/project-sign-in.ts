@@ -6,9 +6,12 @@ import { createLoginCodes } from '../oidc/login-codes.service.ts';
 import { blockedPage } from '../oidc/pages/passkey-views.ts';
 import { registerSignInPages } from '../oidc/pages/sign-in-pages.ts';
 import type { SignInEvents, SignInSite } from '../oidc/pages/site.ts';
-import { LATCHKEY_BRAND } from '../oidc/pages/views.ts';
+import { LATCHKEY_BRAND, type PageBrand } from '../oidc/pages/views.ts';
+import type { RecoveryCodeStore } from '../oidc/passkeys.ts';
+import type { Db } from '../db/db.ts';
 import { interactionRefOf } from '../oidc/payloads.repository.ts';
-import { findProjectUser, userIdForEmail } from '../people/end-users.repository.ts';
+import { findProjectUser, findProjectUserByIdentity, userIdForEmail } from '../people/end-users.repository.ts';
+import { accountRecovery, type AccountRecovery } from '../people/account-recovery.ts';
 import { issuerAt } from './custom-domains.ts';
 import { MOUNT_ROUTE, type IssuerFlow } from './issuer-flow.ts';
 import { findIssuerState } from './issuer-state.repository.ts';
@@ -41,6 +44,17 @@ function signInEvents(events: IssuerEvents): SignInEvents {
   };
 }
 
+/** docs/decisions/0051: the project's recovery codes as its sign-in page's "Use a recovery code" uses them. */
+function recoveryCodeStore(db: Db, projectId: string, recovery: AccountRecovery, brand: PageBrand): RecoveryCodeStore {
+  return {
+    personOf: (identity) => findProjectUserByIdentity(db, projectId, identity),
+    async use(userId, code, origin) {
+      const user = await findProjectUser(db, projectId, userId);
+      return user ? recovery.useCode({ projectId, ...user }, code, origin, brand) : null;
+    },
+  };
+}
+
 /**
  * A project's sign-in pages (oidc/pages/sign-in-pages.ts) as its issuer sets them: its brand and
  * language, its identity type and verification method, its passkeys and QuickCodes, its refusals.
@@ -48,6 +62,15 @@ function signInEvents(events: IssuerEvents): SignInEvents {
 export async function registerProjectSignInPages(app: FastifyInstance, flow: IssuerFlow): Promise<void> {
   const { deps } = flow;
   const { db, secretBox, publicUrl } = deps;
+  // docs/decisions/0051: recovery codes at sign-in, the notice of an email-only sign-in.
+  const recovery = accountRecovery({
+    db,
+    clock: deps.clock,
+    secretBox,
+    mailer: deps.mailer,
+    eventsOf: (id) => flow.eventsOf(id),
+    warn: (error) => deps.warn(error),
+  });
   await registerSignInPages(app, {
     mountRoute: MOUNT_ROUTE,
     publicUrl,
@@ -93,6 +116,16 @@ export async function registerProjectSignInPages(app: FastifyInstance, flow: Iss
           });
           return blockedPage(ctx.links, brand);
         },
+        async afterFallbackSignIn(ctx, accountId, method) {
+          // An emailed code or link only (a project's own verification is its own business).
+          if (method !== 'email_code' && method !== 'email_link') return;
+          const user = await findProjectUser(db, projectId, accountId);
+          if (!user) return;
+          await recovery.emailSignIn(
+            { projectId, ...user },
+            { delayMs: state.emailRecoveryDelayMs, stopUrl: `${at.site.issuer}/account/recovery/stop`, origin: ctx.origin, brand },
+          );
+        },
         passkeys: projectPasskeys({
           db,
           clock: deps.clock,
@@ -104,10 +137,17 @@ export async function registerProjectSignInPages(app: FastifyInstance, flow: Iss
           events,
           quickCodes: state.quickCodes,
           login: state.login,
-          relyingParty: { rpID: at.site.rpID, origins: at.site.origins, legacyRpID: new URL(publicUrl).hostname },
+          relyingParty: {
+            rpID: at.site.rpID,
+            origins: at.site.origins,
+            legacyRpID: new URL(publicUrl).hostname,
+            localRpID: at.site.localRpID,
+          },
           // docs/decisions/0047: a relying party of the project's own: passkey first, page 1 tells nothing.
           discoverable: state.ownOrigin !== null,
           enrollment: state.passkeyEnrollment,
+          emailRecoveryDelayMs: state.emailRecoveryDelayMs,
+          recoveryCodes: recoveryCodeStore(db, projectId, recovery, brand),
         }),
         events: signInEvents(events),
         verification: projectVerification({

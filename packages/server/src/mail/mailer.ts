@@ -18,6 +18,16 @@ export interface Mailer {
   sendLoginLink(email: string, link: string, message: LoginCodeMessage): Promise<void>;
   /** Issue 12: an account was added for `email` before it ever signed in; the mail says where to sign in. */
   sendInvitation(email: string, invitation: Invitation): Promise<void>;
+  /** Issue 37: a notice to an end user about their account (a recovery code used, an email sign-in, docs/decisions/0051). */
+  sendNotice(email: string, notice: AccountNotice): Promise<void>;
+}
+
+/** A notice's words (in the project's pages' language), what it is about, and the link it carries, if any. */
+export interface AccountNotice extends LoginCodeMessage {
+  /** `recovery_code_used`, `email_sign_in`: the one line of the server's output names it. */
+  kind: string;
+  /** "This wasn't me", where the notice has it. */
+  link?: string;
 }
 
 /** What an invitation says: the console's address, the project, who added the person. */
@@ -55,6 +65,8 @@ export function createMailer(transport: MailTransport): Mailer {
   return {
     sendLoginCode: (email, code, message) => transport({ to: email, ...message, line: `Sign-in code for ${email}: ${code}` }),
     sendLoginLink: (email, link, message) => transport({ to: email, ...message, line: `Sign-in link for ${email}: ${link}` }),
+    sendNotice: (email, { kind, link, ...message }) =>
+      transport({ to: email, ...message, line: `Account notice for ${email}: ${kind}${link ? ` ${link}` : ''}` }),
     sendInvitation: (email, invitation) =>
       transport({
         to: email,

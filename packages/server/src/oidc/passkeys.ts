@@ -1,8 +1,10 @@
 import {
   generateRegistrationOptions,
   verifyAuthenticationResponse,
+  verifyRegistrationResponse,
   type AuthenticationResponseJSON,
   type AuthenticatorTransport,
+  type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import { createHash, randomInt } from 'node:crypto';
@@ -57,6 +59,12 @@ export interface PasskeyStore {
   userHandle?(userId: string): Uint8Array<ArrayBuffer>;
   /** The identity (address or user id) of a user here, or null: what a discoverable sign-in names them by in its events. */
   identityOf?(userId: string): Promise<string | null>;
+  /**
+   * Is this credential another issuer's that shares this one's relying party? (the console's issuer
+   * and the projects on the shared path all use PUBLIC_URL's host, docs/decisions/0048): such a
+   * passkey is refused by name and never signalled to the browser as unknown.
+   */
+  heldElsewhere?(id: string): Promise<boolean>;
   /** Stores a new passkey; false when this credential is registered here already (a replayed registration). */
   insert(tx: Db, p: Omit<Passkey, 'revoked'> & { ip: string | null; country: string | null; createdAt: Date }): Promise<boolean>;
 }
@@ -69,6 +77,16 @@ export interface QuickCodeStore {
   countTry(p: { userId: string; codeHash: string; max: number }): Promise<number | null>;
   use(tx: Db, p: { userId: string; codeHash: string; now: Date }): Promise<boolean>;
   replace(tx: Db, p: { userId: string; codeHash: string; issuedBy: string; createdAt: Date; expiresAt: Date }): Promise<void>;
+}
+
+/**
+ * A project's recovery codes as the sign-in page uses them (issue 37, docs/decisions/0051): the person
+ * an identity names, and one of their codes used (once, with its event and the notice mailed).
+ */
+export interface RecoveryCodeStore {
+  personOf(identity: Identity): Promise<{ id: string } | null>;
+  /** Answers the codes left, or null when `code` is none of theirs left unused. */
+  use(userId: string, code: string, origin: { ip: string | null; userAgent: string | null; clientId: string | null }): Promise<number | null>;
 }
 
 /** docs/decisions/0017: a QuickCode is 6 digits, valid 10 minutes, once, with 5 tries from a client address. */
@@ -105,10 +123,79 @@ export interface RelyingParty {
   rpID: string;
   origins: string[];
   legacyRpID: string;
+  /**
+   * docs/decisions/0049: at a custom domain whose relying party is the own host's, the custom
+   * domain's host name: where the browser lacks Related Origin Requests the page makes and asks for
+   * passkeys of this rpID instead (both are offered; the page script picks).
+   */
+  localRpID?: string | null;
 }
 
 /** The rpID a stored passkey is verified against: its own, or, stored before rpIDs were, the legacy one. */
 export const rpIdOf = (rp: RelyingParty, passkey: Pick<Passkey, 'rpId'>): string => passkey.rpId ?? rp.legacyRpID;
+
+/**
+ * docs/decisions/0049: the rpIDs the project allows now, for making passkeys and using them: its
+ * relying party's, and at a custom domain of a project with an own host the custom domain's host.
+ * A passkey stored for any other (a custom domain since removed or changed, the shared host before
+ * a move) is refused, whatever its signature.
+ */
+export const allowedRpIDs = (rp: RelyingParty): string[] => (rp.localRpID ? [rp.rpID, rp.localRpID] : [rp.rpID]);
+
+/**
+ * The origins a passkey of `rpID` may be used at: every origin of the project for its relying
+ * party's (the own host lists them for Related Origin Requests); for the custom domain's own rpID,
+ * only the origins under that name (no related origins are published for it).
+ */
+export function originsFor(rp: RelyingParty, rpID: string): string[] {
+  if (rpID === rp.rpID) return rp.origins;
+  return rp.origins.filter((origin) => {
+    const host = new URL(origin).hostname;
+    return host === rpID || host.endsWith(`.${rpID}`);
+  });
+}
+
+/** The allowed rpID an answer's authenticator data was made for (its rpIdHash), or the relying party's when none is. */
+export function answeredRpID(rp: RelyingParty, authenticatorData: unknown): string {
+  return allowedRpIDs(rp).find((rpID) => assertedFor(authenticatorData, rpID)) ?? rp.rpID;
+}
+
+/**
+ * The options a page offers, JSON: the relying party's, and at a custom domain with an own host
+ * the same (one challenge) for the custom domain's rpID, which the page script uses where the
+ * browser lacks Related Origin Requests (docs/decisions/0049). `kind`: where the rpID is in them.
+ */
+export function offeredOptions(
+  rp: RelyingParty,
+  options: { rp?: { id?: string }; rpId?: string },
+  kind: 'create' | 'get',
+): { optionsJson: string; localOptionsJson?: string } {
+  const optionsJson = JSON.stringify(options);
+  if (!rp.localRpID) return { optionsJson };
+  const local = kind === 'create' ? { ...options, rp: { ...options.rp, id: rp.localRpID } } : { ...options, rpId: rp.localRpID };
+  return { optionsJson, localOptionsJson: JSON.stringify(local) };
+}
+
+/**
+ * A registration answer to offeredOptions' challenge, verified for one of the rpIDs offered, from
+ * an origin that rpID allows, user verified; answers the credential, the rpID it was made
+ * under and its backup flags (stored with it), or null.
+ */
+export async function verifiedRegistration(rp: RelyingParty, response: RegistrationResponseJSON, challenge: string) {
+  const verification = await verifyRegistrationResponse({
+    response,
+    expectedChallenge: challenge,
+    expectedOrigin: rp.origins,
+    expectedRPID: allowedRpIDs(rp),
+    requireUserVerification: true,
+  }).catch(() => null);
+  if (!verification?.verified) return null;
+  const { credential, rpID, origin, credentialDeviceType, credentialBackedUp } = verification.registrationInfo;
+  const madeFor = rpID ?? rp.rpID;
+  if (!originsFor(rp, madeFor).includes(origin)) return null;
+  // docs/decisions/0050: BE and BS from the authenticator data, stored so pages can say which are synced.
+  return { credential, rpID: madeFor, backupEligible: credentialDeviceType === 'multiDevice', backedUp: credentialBackedUp };
+}
 
 /** The rpID an assertion was made for is the first 32 bytes of its authenticator data, as SHA-256: is it `rpID`'s? */
 export function assertedFor(authenticatorData: unknown, rpID: string): boolean {
@@ -129,11 +216,12 @@ export async function checkedAssertion(
   challenge: string,
 ): Promise<'wrongRp' | { newCounter: number; backedUp: boolean } | null> {
   const rpID = rpIdOf(rp, device);
-  if (!assertedFor(response.response?.authenticatorData, rpID)) return 'wrongRp';
+  // docs/decisions/0049: its own rpID, and only while the project allows it.
+  if (!allowedRpIDs(rp).includes(rpID) || !assertedFor(response.response?.authenticatorData, rpID)) return 'wrongRp';
   const verification = await verifyAuthenticationResponse({
     response,
     expectedChallenge: challenge,
-    expectedOrigin: rp.origins,
+    expectedOrigin: originsFor(rp, rpID),
     expectedRPID: rpID,
     credential: { id: device.id, publicKey: isoBase64URL.toBuffer(device.publicKey), counter: device.counter, transports: device.transports },
     requireUserVerification: true,

@@ -106,6 +106,18 @@ export async function findDevice(db: Db, projectId: string, id: string): Promise
   return rows[0] ? toDevice(rows[0]) : null;
 }
 
+/**
+ * Does any project hold this credential id? (docs/decisions/0048: the console's sign-in shares
+ * PUBLIC_URL's host as its relying party with the projects on the shared path, so it may be answered
+ * with an end user's passkey, which must never be signalled to the browser as unknown.) Every
+ * project is read (devices_id_idx, migration 0020; on Citus a fan-out read, only for a
+ * credential the console does not know).
+ */
+export async function credentialHeldByAProject(db: Db, id: string): Promise<boolean> {
+  const { rows } = await db.query('SELECT 1 FROM devices WHERE id = $1 LIMIT 1', [id]);
+  return rows.length === 1;
+}
+
 /** Every device of one user in one project, revoked ones included, oldest first. */
 export async function userDevices(db: Db, projectId: string, userId: string): Promise<Device[]> {
   const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM devices WHERE project_id = $1 AND user_id = $2 ORDER BY created_at, id`, [
@@ -245,6 +257,10 @@ export const devicesTable = rangedListTable(deviceList, {
       reads: 'project_id, id, owner_key, created_at',
       seekable: true,
       keysFrom: DEVICES_BY_OWNER,
+      // Each match sorted in memory costs an owner lookup (~4 buffers); past a thousand, walking the
+      // owners in order finds a page sooner (lists bench at 1 M devices: 2,976 revoked this month,
+      // p50 17 ms sorted vs 7 ms walked on the loaded machine).
+      fewCap: 1_000,
     },
     deviceName: {
       columns: [{ column: 'name_key', text: 'name_key', cast: 'text' }, CREATED, ID],

@@ -1,5 +1,5 @@
 import type { Clock } from '../../src/clock.ts';
-import type { Invitation, LoginCodeMessage, Mailer } from '../../src/mail/mailer.ts';
+import type { AccountNotice, Invitation, LoginCodeMessage, Mailer } from '../../src/mail/mailer.ts';
 
 /** A clock that stands still until a test moves it. */
 export class TestClock implements Clock {
@@ -48,6 +48,13 @@ export class RecordingMailer implements Mailer {
     if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:25');
     this.invitations.push({ email, invitation });
     await this.alsoTo?.sendInvitation(email, invitation);
+  }
+  /** Every account notice "sent" (issue 37), in order. */
+  readonly notices: Array<{ email: string; notice: AccountNotice }> = [];
+  async sendNotice(email: string, notice: AccountNotice): Promise<void> {
+    if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:25');
+    this.notices.push({ email, notice });
+    await this.alsoTo?.sendNotice(email, notice);
   }
   lastLink(email: string): string {
     const found = this.links.filter((m) => m.email === email).at(-1);

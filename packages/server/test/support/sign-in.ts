@@ -17,6 +17,12 @@ export function formHolding(page: BrowserResponse, marker: string): string {
   return new URL((form[1] as string).replaceAll('&amp;', '&'), page.url).href;
 }
 
+/** Page 1's address form (on a passkey-first page 1 it follows the passkey form, docs/decisions/0048). */
+export const emailAction = (page: BrowserResponse): string => formHolding(page, 'name="email"');
+
+/** Page 1's discoverable passkey form (docs/decisions/0047, 0048), where the answer is posted. */
+export const discoverAction = (page: BrowserResponse): string => formHolding(page, 'name="response"');
+
 /** "Email me a code instead" on a passkey page. */
 export const codeInsteadAction = (page: BrowserResponse): string => formHolding(page, 'name="method" value="code"');
 
@@ -39,7 +45,8 @@ export async function openSignIn(t: TestApp, browser: Browser, stateNext?: strin
 
 /** Types the email on page 1 and answers page 2 (the code page). */
 export async function submitEmail(browser: Browser, emailPage: BrowserResponse, email: string): Promise<BrowserResponse> {
-  const posted = await browser.request(formAction(emailPage), { form: { email } });
+  // The form holding the field: a passkey-first page 1 leads with its passkey form (docs/decisions/0048).
+  const posted = await browser.request(emailAction(emailPage), { form: { email } });
   const hops = await browser.follow(posted);
   return hops.at(-1) as BrowserResponse;
 }

@@ -28,7 +28,7 @@ export const settingsTexts = {
     domainHelp: "A domain of your own for this project's issuer and sign-in page, e.g. https://login.example.com.",
     domainPasskeys: {
       ownHost:
-        'Passkeys are made for the own host, {{domain}}, which lists this domain as a related origin: existing passkeys keep working at a new domain in browsers that support Related Origin Requests. In other browsers, users sign in by {{fallback}} once and are offered a passkey for the new domain.',
+        'Passkeys are made for the own host, {{domain}}, which lists this domain as a related origin: existing passkeys keep working at a new domain in browsers that support Related Origin Requests. In other browsers, users sign in by {{fallback}} once and are offered a passkey made for the domain itself, which works there as long as the project keeps that domain.',
       issuerDomain:
         'Passkeys are made for the domain the issuer is at, now {{domain}}. Passkeys made before stop working at a new domain: each user signs in by {{fallback}} once and is offered a new passkey.',
       moveFirst: 'To keep them, move the issuer to its own host first (OpenID Connect page).',
@@ -59,6 +59,11 @@ export const settingsTexts = {
     enrollmentModes: { off: 'Off', offer: 'Offer', require: 'Require' },
     enrollmentAfter: 'Require after this many sign-ins without a passkey',
     enrollmentAfterHelp: 'From 1 to {{max}}.',
+    recoverySection: 'Account recovery',
+    emailRecoveryDelay: 'New passkey after an email sign-in',
+    emailRecoveryDelayHelp:
+      'When a person who holds passkeys signs in with an emailed code, they are notified. A delay makes a new passkey wait, so the notice’s “This wasn’t me” can stop someone who took over their mailbox.',
+    emailRecoveryDelays: { none: 'At once', '24h': 'After 24 hours', '72h': 'After 72 hours' },
     quickCodeSection: 'QuickCode',
     quickCode: 'Enable QuickCode',
     quickCodeHelp: 'A signed-in user can get a 6-digit code that registers a passkey on another device without an email.',
@@ -116,6 +121,8 @@ export const settingsTexts = {
       ownHost:
         "On the project's own host, its passkey domain: passkeys are made for {{domain}}, this project's alone, and offered before anything is typed.",
       customDomain: "At the project's custom domain. Passkeys are made for {{domain}}.",
+      customDomainOwnHost:
+        "At the project's custom domain. Passkeys are made for its own host, {{domain}}, in browsers that support Related Origin Requests, and for the custom domain itself in the others.",
     },
     move: {
       offer:

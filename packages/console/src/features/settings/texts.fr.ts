@@ -27,7 +27,7 @@ export const settingsTextsFr: Translation<typeof settingsTexts, 'fr'> = {
     domainHelp: 'Un domaine qui vous appartient pour l’émetteur et la page de connexion de ce projet, p. ex. https://login.example.com.',
     domainPasskeys: {
       ownHost:
-        'Les clés d’accès sont créées pour l’hôte propre, {{domain}}, qui déclare ce domaine comme origine associée : les clés existantes continuent de fonctionner sur un nouveau domaine dans les navigateurs qui prennent en charge les Related Origin Requests. Dans les autres, l’utilisateur se connecte une fois avec {{fallback}}, puis se voit proposer une clé d’accès pour le nouveau domaine.',
+        'Les clés d’accès sont créées pour l’hôte propre, {{domain}}, qui déclare ce domaine comme origine associée : les clés existantes continuent de fonctionner sur un nouveau domaine dans les navigateurs qui prennent en charge les Related Origin Requests. Dans les autres, l’utilisateur se connecte une fois avec {{fallback}}, puis se voit proposer une clé d’accès créée pour le domaine lui-même, valable tant que le projet garde ce domaine.',
       issuerDomain:
         'Les clés d’accès sont créées pour le domaine de l’émetteur, actuellement {{domain}}. Celles créées auparavant cessent de fonctionner sur un nouveau domaine : chaque utilisateur se connecte une fois avec {{fallback}}, puis se voit proposer une nouvelle clé d’accès.',
       moveFirst: 'Pour les conserver, déplacez d’abord l’émetteur vers son propre hôte (page OpenID Connect).',
@@ -59,6 +59,11 @@ export const settingsTextsFr: Translation<typeof settingsTexts, 'fr'> = {
     enrollmentModes: { off: 'Désactivé', offer: 'Proposer', require: 'Exiger' },
     enrollmentAfter: 'Exiger après ce nombre de connexions sans clé d’accès',
     enrollmentAfterHelp: 'De 1 à {{max}}.',
+    recoverySection: 'Récupération de compte',
+    emailRecoveryDelay: 'Nouvelle clé d’accès après une connexion par e-mail',
+    emailRecoveryDelayHelp:
+      'Quand une personne qui a des clés d’accès se connecte avec un code reçu par e-mail, elle est prévenue. Un délai fait attendre une nouvelle clé d’accès, pour que le « Ce n’était pas moi » du message arrête quelqu’un qui aurait pris sa messagerie.',
+    emailRecoveryDelays: { none: 'Immédiatement', '24h': 'Après 24 heures', '72h': 'Après 72 heures' },
     quickCodeSection: 'QuickCode',
     quickCode: 'Activer QuickCode',
     quickCodeHelp:
@@ -119,6 +124,8 @@ export const settingsTextsFr: Translation<typeof settingsTexts, 'fr'> = {
       ownHost:
         'Sur l’hôte propre du projet, son domaine de clés d’accès : les clés sont créées pour {{domain}}, propre à ce projet, et proposées avant toute saisie.',
       customDomain: 'Sur le domaine personnalisé du projet. Les clés d’accès sont créées pour {{domain}}.',
+      customDomainOwnHost:
+        'Sur le domaine personnalisé du projet. Les clés d’accès sont créées pour son hôte propre, {{domain}}, dans les navigateurs qui prennent en charge les Related Origin Requests, et pour le domaine personnalisé lui-même dans les autres.',
     },
     move: {
       offer:

@@ -27,7 +27,7 @@ export const settingsTextsRo: Translation<typeof settingsTexts, 'ro'> = {
     domainHelp: 'Un domeniu propriu pentru emitentul și pagina de conectare ale acestui proiect, de ex. https://login.example.com.',
     domainPasskeys: {
       ownHost:
-        'Cheile de acces sunt create pentru gazda proprie, {{domain}}, care declară acest domeniu drept origine asociată: cheile existente continuă să funcționeze pe un domeniu nou în browserele care acceptă Related Origin Requests. În celelalte, utilizatorii se conectează o dată prin {{fallback}} și li se oferă o cheie de acces pentru noul domeniu.',
+        'Cheile de acces sunt create pentru gazda proprie, {{domain}}, care declară acest domeniu drept origine asociată: cheile existente continuă să funcționeze pe un domeniu nou în browserele care acceptă Related Origin Requests. În celelalte, utilizatorii se conectează o dată prin {{fallback}} și li se oferă o cheie de acces creată pentru domeniul însuși, valabilă cât timp proiectul păstrează acest domeniu.',
       issuerDomain:
         'Cheile de acces sunt create pentru domeniul emitentului, acum {{domain}}. Cheile create înainte nu mai funcționează pe un domeniu nou: fiecare utilizator se conectează o dată prin {{fallback}} și i se oferă o cheie de acces nouă.',
       moveFirst: 'Pentru a le păstra, mutați mai întâi emitentul pe propria gazdă (pagina OpenID Connect).',
@@ -58,6 +58,11 @@ export const settingsTextsRo: Translation<typeof settingsTexts, 'ro'> = {
     enrollmentModes: { off: 'Dezactivat', offer: 'Oferă', require: 'Cere' },
     enrollmentAfter: 'Cereți după acest număr de conectări fără cheie de acces',
     enrollmentAfterHelp: 'De la 1 la {{max}}.',
+    recoverySection: 'Recuperarea contului',
+    emailRecoveryDelay: 'Cheie de acces nouă după o conectare prin e-mail',
+    emailRecoveryDelayHelp:
+      'Când o persoană care are chei de acces se conectează cu un cod primit prin e-mail, este anunțată. O întârziere face ca o cheie nouă să aștepte, astfel încât „Nu am fost eu” din mesaj să oprească pe cineva care i-a preluat căsuța de e-mail.',
+    emailRecoveryDelays: { none: 'Imediat', '24h': 'După 24 de ore', '72h': 'După 72 de ore' },
     quickCodeSection: 'QuickCode',
     quickCode: 'Activați QuickCode',
     quickCodeHelp:
@@ -118,6 +123,8 @@ export const settingsTextsRo: Translation<typeof settingsTexts, 'ro'> = {
       ownHost:
         'Pe gazda proprie a proiectului, domeniul cheilor sale de acces: cheile sunt create pentru {{domain}}, doar al acestui proiect, și oferite înainte de a tasta ceva.',
       customDomain: 'Pe domeniul personalizat al proiectului. Cheile de acces sunt create pentru {{domain}}.',
+      customDomainOwnHost:
+        'Pe domeniul personalizat al proiectului. Cheile de acces sunt create pentru gazda sa proprie, {{domain}}, în browserele care acceptă Related Origin Requests, și pentru domeniul personalizat însuși în celelalte.',
     },
     move: {
       offer:

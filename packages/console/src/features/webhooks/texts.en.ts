@@ -43,6 +43,12 @@ export const webhooksTexts = {
     user_deleted: 'A user was deleted',
     settings_changed: 'The project’s settings changed',
     application_changed: 'An application changed',
+    recovery_codes_created: 'A user created recovery codes',
+    recovery_code_used: 'A recovery code was used',
+    recovery_email_started: 'An email recovery started',
+    recovery_email_cancelled: 'An email recovery was stopped',
+    recovery_link_created: 'A re-enrollment link was created',
+    recovery_link_used: 'A re-enrollment link was used',
   },
   secret: {
     title: 'Signing secret',

@@ -44,6 +44,12 @@ export const webhooksTextsFr: Translation<typeof webhooksTexts, 'fr'> = {
     user_deleted: 'Un utilisateur a été supprimé',
     settings_changed: 'Les paramètres du projet ont changé',
     application_changed: 'Une application a changé',
+    recovery_codes_created: 'Un utilisateur a créé des codes de récupération',
+    recovery_code_used: 'Un code de récupération a servi',
+    recovery_email_started: 'Une récupération par e-mail a commencé',
+    recovery_email_cancelled: 'Une récupération par e-mail a été arrêtée',
+    recovery_link_created: 'Un lien de réinscription a été créé',
+    recovery_link_used: 'Un lien de réinscription a servi',
   },
   secret: {
     title: 'Secret de signature',

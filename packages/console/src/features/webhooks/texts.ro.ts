@@ -44,6 +44,12 @@ export const webhooksTextsRo: Translation<typeof webhooksTexts, 'ro'> = {
     user_deleted: 'Un utilizator a fost șters',
     settings_changed: 'Setările proiectului s-au schimbat',
     application_changed: 'O aplicație s-a schimbat',
+    recovery_codes_created: 'Un utilizator a creat coduri de recuperare',
+    recovery_code_used: 'A fost folosit un cod de recuperare',
+    recovery_email_started: 'A început o recuperare prin e-mail',
+    recovery_email_cancelled: 'O recuperare prin e-mail a fost oprită',
+    recovery_link_created: 'A fost creat un link de reînrolare',
+    recovery_link_used: 'A fost folosit un link de reînrolare',
   },
   secret: {
     title: 'Secret de semnare',

@@ -1,4 +1,4 @@
-import type { EndUserData, EndUserDetail, EndUserSession } from '@latchkey/domain';
+import type { EndUserData, EndUserDetail, EndUserRecovery, EndUserSession } from '@latchkey/domain';
 import type { Clock } from '../../clock.ts';
 import type { SecretBox } from '../../crypto.ts';
 import type { Db } from '../../db/db.ts';
@@ -12,7 +12,18 @@ import { findEndUser } from '../../people/end-users.repository.ts';
 import { applicationNamesOf } from '../apps/apps.repository.ts';
 
 /** An end user as read: their page, and everything held about them (issue 24). */
-export function createEndUserReads({ db, clock, secretBox }: { db: Db; clock: Clock; secretBox: SecretBox }) {
+export function createEndUserReads({
+  db,
+  clock,
+  secretBox,
+  recoveryOf,
+}: {
+  db: Db;
+  clock: Clock;
+  secretBox: SecretBox;
+  /** Their ways back in (end-user-recovery.ts). */
+  recoveryOf(from: Db, projectId: string, userId: string, activePasskeys: number): Promise<EndUserRecovery>;
+}) {
   const refs = oidcRefs(secretBox);
 
   async function sessionsAnswer(from: Db, projectId: string, userId: string, devices: EndUserDetail['devices']): Promise<EndUserSession[]> {
@@ -37,7 +48,11 @@ export function createEndUserReads({ db, clock, secretBox }: { db: Db; clock: Cl
       const user = await findEndUser(db, projectId, userId);
       if (!user) throw notFound('No such user in this project');
       const devices = await devicesOfUser(db, projectId, userId);
-      return { ...user, devices, sessions: await sessionsAnswer(db, projectId, userId, devices) };
+      const [sessions, recovery] = await Promise.all([
+        sessionsAnswer(db, projectId, userId, devices),
+        recoveryOf(db, projectId, userId, devices.filter((d) => !d.revoked).length),
+      ]);
+      return { ...user, devices, sessions, recovery };
     },
 
     /** Art. 15/20: everything held about the user, as one document. */

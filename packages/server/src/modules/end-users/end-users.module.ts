@@ -5,8 +5,8 @@ import { createEndUsersService } from './end-users.service.ts';
 
 /** Issue 24 "Users in the console". */
 export default apiModule(endUsersApi, {
-  services: ({ db, clock, audit, secretBox, logoutNoticesQueued }) => ({
-    users: createEndUsersService({ db, clock, audit, secretBox, logoutNoticesQueued }),
+  services: ({ db, clock, audit, secretBox, logoutNoticesQueued, issuerAddress }) => ({
+    users: createEndUsersService({ db, clock, audit, secretBox, logoutNoticesQueued, issuerAddress }),
     list: createEndUserListService({ db, clock }),
   }),
   endpoints: ({ users, list }) => ({
@@ -18,6 +18,7 @@ export default apiModule(endUsersApi, {
     unblockEndUser: async ({ params, actor }) => users.unblock(actor(), params.project, params.user),
     endEndUserSessions: async ({ params, actor }) => users.endSessions(actor(), params.project, params.user),
     endEndUserSession: async ({ params, actor }) => users.endSessions(actor(), params.project, params.user, params.session),
+    createReenrollmentLink: async ({ params, actor }) => users.createReenrollmentLink(actor(), params.project, params.user),
     deleteEndUser: async ({ params, actor }) => users.erase(actor(), params.project, params.user),
   }),
 });

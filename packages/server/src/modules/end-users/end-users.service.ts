@@ -1,6 +1,7 @@
-import { createEndUserChanges, type EndUsersServiceDeps } from './end-user-changes.ts';
+import { createEndUserChanges } from './end-user-changes.ts';
 import { createEndUserErasure } from './end-user-erasure.ts';
 import { createEndUserReads } from './end-user-reads.ts';
+import { createEndUserRecovery, type EndUserRecoveryDeps } from './end-user-recovery.ts';
 
 export type { EndUsersServiceDeps } from './end-user-changes.ts';
 
@@ -10,9 +11,11 @@ export type { EndUsersServiceDeps } from './end-user-changes.ts';
  * transaction with its audit event, with the project locked open (a closed project is read-only,
  * spec §4) and the user's row locked.
  */
-export function createEndUsersService(deps: EndUsersServiceDeps) {
+export function createEndUsersService(deps: EndUserRecoveryDeps) {
+  const recovery = createEndUserRecovery(deps);
   return {
-    ...createEndUserReads(deps),
+    ...createEndUserReads({ ...deps, recoveryOf: recovery.recoveryOf }),
+    createReenrollmentLink: recovery.createReenrollmentLink,
     ...createEndUserChanges(deps),
     ...createEndUserErasure(deps),
   };

@@ -4,8 +4,8 @@ import type { Interaction } from 'oidc-provider';
 import { ISSUER_SCOPES } from '../issuer-provider.ts';
 import { formTargetOf } from '../mount.ts';
 import { deviceAmr } from '../payloads.repository.ts';
-import { requestOrigin, type FormBody, type SignInSite, type StepContext, type StepOutcome, type VerifiedIdentity } from './site.ts';
-import type { InteractionLinks } from './views.ts';
+import { asksForJson, requestOrigin, type FormBody, type SignInSite, type StepContext, type StepOutcome, type VerifiedIdentity } from './site.ts';
+import type { InteractionLinks, PasskeySignal } from './views.ts';
 
 /**
  * What every step of the sign-in pages shares (identity-step.ts, code-step.ts, verification-step.ts,
@@ -25,7 +25,9 @@ export type UidRequest = FastifyRequest<{
 export function linksFor(site: SignInSite, uid: string): InteractionLinks {
   const base = `${site.mountPath}/interaction/${encodeURIComponent(uid)}`;
   const links: InteractionLinks = { emailAction: `${base}/email`, codeAction: `${base}/code`, emailPage: base, cancel: `${base}/cancel` };
-  return site.passkeys?.quickCodes ? { ...links, quickCode: `${base}/quickcode` } : links;
+  const withQuickCode = site.passkeys?.quickCodes ? { ...links, quickCode: `${base}/quickcode` } : links;
+  const recovery = site.passkeys?.recoveryLink;
+  return recovery ? { ...withQuickCode, recovery: { href: `${base}/recovery`, text: recovery } } : withQuickCode;
 }
 
 export const page = (reply: FastifyReply, status: number, body: string) => reply.status(status).type('text/html; charset=utf-8').send(body);
@@ -70,16 +72,34 @@ export class SignInFlow {
     return details;
   }
 
-  /** Resumes the authorization request with `result` (login, consent or an OAuth error). */
-  async finish(site: SignInSite, request: UidRequest, reply: FastifyReply, result: Parameters<Provider['interactionResult']>[2]) {
+  /**
+   * Resumes the authorization request with `result` (login, consent or an OAuth error). A page
+   * script that asked for JSON gets `{ redirect, signals }` instead of the 303 (docs/decisions/0048).
+   */
+  async finish(
+    site: SignInSite,
+    request: UidRequest,
+    reply: FastifyReply,
+    result: Parameters<Provider['interactionResult']>[2],
+    signals: PasskeySignal[] = [],
+  ) {
     // What the provider's interactionResult does, on the interaction this request read already
     // (it would read it again): the result replaces any before it, saved for the rest of its life.
     const details = this.#details.get(request);
-    if (!details)
-      return reply.redirect(await site.provider.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: false }), 303);
-    details.result = result;
-    await details.save(details.exp - Math.floor(Date.now() / 1000));
-    return reply.redirect(details.returnTo, 303);
+    let returnTo: string;
+    if (details) {
+      details.result = result;
+      await details.save(details.exp - Math.floor(Date.now() / 1000));
+      returnTo = details.returnTo;
+    } else {
+      returnTo = await site.provider.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
+    }
+    if (asksForJson(request))
+      return reply
+        .status(200)
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify({ redirect: returnTo, signals }));
+    return reply.redirect(returnTo, 303);
   }
 
   /** Consent is implied: signing in from the application is the person's consent to it. */
@@ -92,17 +112,33 @@ export class SignInFlow {
   }
 
   /** Signs `accountId` in; `deviceId`: the passkey that proved it, which the provider session then names (revocation ends it). */
-  async signInAs(site: SignInSite, request: UidRequest, reply: FastifyReply, details: Interaction, accountId: string, deviceId?: string) {
+  async signInAs(
+    site: SignInSite,
+    request: UidRequest,
+    reply: FastifyReply,
+    details: Interaction,
+    accountId: string,
+    deviceId?: string,
+    signals?: PasskeySignal[],
+  ) {
     const refused = await site.refuseAccount?.(this.stepContext(details, site, request, reply), accountId);
     if (refused) return page(reply, 403, refused);
-    return this.#signIn(site, request, reply, details, accountId, deviceId);
+    return this.#signIn(site, request, reply, details, accountId, deviceId, signals);
   }
 
   /** signInAs once the account is known not to be refused. */
-  async #signIn(site: SignInSite, request: UidRequest, reply: FastifyReply, details: Interaction, accountId: string, deviceId?: string) {
+  async #signIn(
+    site: SignInSite,
+    request: UidRequest,
+    reply: FastifyReply,
+    details: Interaction,
+    accountId: string,
+    deviceId?: string,
+    signals?: PasskeySignal[],
+  ) {
     const grantId = await this.grantFor(site, details, accountId);
     const login = deviceId === undefined ? { accountId } : { accountId, amr: [deviceAmr(deviceId)] };
-    return this.finish(site, request, reply, { login, consent: { grantId } });
+    return this.finish(site, request, reply, { login, consent: { grantId } }, signals);
   }
 
   stepContext(details: Interaction, site: SignInSite, request: UidRequest, reply: FastifyReply): StepContext {
@@ -115,7 +151,7 @@ export class SignInFlow {
     if ('page' in outcome) return page(reply, outcome.status, outcome.page);
     if ('json' in outcome) return reply.status(outcome.status).type('application/json; charset=utf-8').send(JSON.stringify(outcome.json));
     if ('verified' in outcome) return this.signInVerified(site, request, reply, details, outcome.verified);
-    return this.signInAs(site, request, reply, details, outcome.accountId, outcome.deviceId);
+    return this.signInAs(site, request, reply, details, outcome.accountId, outcome.deviceId, outcome.signals);
   }
 
   /** An identity verified (emailed code, link, custom): the passkey offer for a user without one, else signed in. */
@@ -125,8 +161,14 @@ export class SignInFlow {
     const refused = await site.refuseAccount?.(this.stepContext(details, site, request, reply), accountId);
     if (refused) return page(reply, 403, refused);
     const next = site.passkeys ? await site.passkeys.afterCode(this.stepContext(details, site, request, reply), accountId, identity, method) : null;
-    if (next) return this.settle(site, request, reply, details, next);
+    if (next) {
+      // docs/decisions/0050 offers a passkey also to a person holding passkeys elsewhere: the email
+      // sign-in's notice (0051) is theirs as much as when they are signed in at once.
+      await site.afterFallbackSignIn?.(this.stepContext(details, site, request, reply), accountId, method);
+      return this.settle(site, request, reply, details, next);
+    }
     await site.events?.signedInWithCode(requestOrigin(request, details.params.client_id), identity, accountId, method);
+    await site.afterFallbackSignIn?.(this.stepContext(details, site, request, reply), accountId, method);
     return this.#signIn(site, request, reply, details, accountId);
   }
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { InteractionGone, type SignInFlow, type UidRequest } from './flow.ts';
 import type { PasskeySteps } from './site.ts';
 
-type Step = Exclude<keyof PasskeySteps, 'afterEmail' | 'afterCode' | 'quickCodes' | 'firstPage'>;
+type Step = Exclude<keyof PasskeySteps, 'afterEmail' | 'afterCode' | 'quickCodes' | 'firstPage' | 'recoveryLink'>;
 
 /**
  * The passkey pages (docs/decisions/0013, 0017): use the passkey, create one after the identity
@@ -26,4 +26,6 @@ export function registerPasskeyStep(ui: FastifyInstance, flow: SignInFlow, base:
   passkeyRoute('get', 'quickcode', 'quickCodePage');
   passkeyRoute('post', 'quickcode', 'quickCodeSubmit');
   passkeyRoute('post', 'quickcode/continue', 'quickCodeContinue');
+  passkeyRoute('get', 'recovery', 'recoveryPage');
+  passkeyRoute('post', 'recovery', 'recoverySubmit');
 }

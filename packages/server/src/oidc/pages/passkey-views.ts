@@ -3,8 +3,10 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { TEXT_MAX_LENGTH } from '@latchkey/domain';
 import {
+  errorLine,
   escapeHtml,
   fieldError,
+  localOptionsAttribute,
   signalElement,
   signInPage,
   textsOf,
@@ -32,12 +34,15 @@ export function webauthnLibrary(): string {
  * submit, the browser's passkey dialog runs; its answer goes in the hidden `response` field and the
  * form is posted. What it may say comes in the page's language in `data-unsupported`,
  * `data-cancelled` (NotAllowedError: dismissed, or no passkey on this device) and `data-failed`.
- * Page 1's discoverable form (docs/decisions/0047) is hidden until the script finds WebAuthn; its
+ * Page 1's discoverable form (docs/decisions/0047) and its "or" (`data-or`) are hidden until the script finds WebAuthn; its
  * "Sign in with a passkey" tries immediate mediation first where the browser has it, its "Use a
  * phone or another device" (`data-hybrid`) asks with the hint `hybrid`. Elements with
  * `data-signal` pass WebAuthn Signal API calls (`data-signal` = unknownCredential,
  * allAcceptedCredentials or currentUserDetails, their options as JSON in `data-signal-options`);
- * sent where the browser supports them. Nothing is inline (CSP `script-src 'self'`).
+ * sent where the browser supports them. Where the browser has signalAllAcceptedCredentials, a
+ * sign-in answer is posted by fetch asking for JSON: a sign-in answers `{ redirect, signals }`, the
+ * signals are sent, then the browser follows the redirect (docs/decisions/0048); any other answer is
+ * the page the form would have shown. Nothing is inline (CSP `script-src 'self'`).
  */
 export const PASSKEY_SCRIPT = `(function () {
   var lib = window.SimpleWebAuthnBrowser;
@@ -52,15 +57,55 @@ export const PASSKEY_SCRIPT = `(function () {
     error.textContent = text;
     error.hidden = false;
   }
+  // After a passkey sign-in, the Signal API's accepted credentials and the user's name
+  // (docs/decisions/0048): where the browser has them, the answer is posted by fetch and the server
+  // answers JSON { redirect, signals } for a sign-in (any other answer is its page, shown as is).
+  var signalsAfter = !!(PKC && typeof PKC.signalAllAcceptedCredentials === 'function' && window.fetch && lib && lib.sendSignal);
+  function show(html) {
+    document.open();
+    document.write(html);
+    document.close();
+  }
+  function post(form) {
+    return fetch(form.action, {
+      method: 'POST',
+      body: new URLSearchParams(new FormData(form)),
+      headers: { Accept: 'application/json' },
+      credentials: 'same-origin',
+    }).then(function (answer) {
+      if ((answer.headers.get('content-type') || '').indexOf('application/json') !== 0) return answer.text().then(show);
+      return answer.json().then(function (body) {
+        var sent = (body.signals || []).map(function (options) { return lib.sendSignal(options).catch(function () {}); });
+        // The browser is told before it leaves; a signal it refuses never holds the sign-in up.
+        return Promise.all(sent).then(function () { window.location.assign(body.redirect); });
+      });
+    });
+  }
   function send(form, response) {
     form.elements.namedItem('response').value = JSON.stringify(response);
     var wanted = form.elements.namedItem('quickcode');
     if (wanted && quickCode) wanted.value = quickCode.checked ? '1' : '';
+    var kind = form.getAttribute('data-webauthn');
+    if (signalsAfter && (kind === 'discover' || kind === 'authenticate')) {
+      // A network failure: the form posted as a browser would (the server decides whether the answer is still good).
+      post(form).catch(function () { form.submit(); });
+      return;
+    }
     form.submit();
   }
   var supported = !!(lib && lib.browserSupportsWebAuthn());
   // A required passkey is never a dead end: a browser without WebAuthn continues without one.
   if (!supported) each('[data-no-webauthn]', function (el) { el.hidden = false; });
+  // docs/decisions/0049: at a custom domain a form may also carry options for the domain's own rpID
+  // (data-options-local); they are used where the browser cannot use the own host's rpID here, as
+  // getClientCapabilities tells (no relatedOrigins, or no getClientCapabilities at all). Asked once.
+  var related = PKC && typeof PKC.getClientCapabilities === 'function'
+    ? PKC.getClientCapabilities().then(function (c) { return !!(c && c.relatedOrigins); }, function () { return false; })
+    : Promise.resolve(false);
+  function optionsOf(form) {
+    var local = form.getAttribute('data-options-local');
+    return related.then(function (yes) { return JSON.parse(local && !yes ? local : form.getAttribute('data-options')); });
+  }
   // The Signal API (feature-detected: sendSignal throws where the browser has none).
   if (supported && lib.sendSignal) {
     each('[data-signal]', function (el) {
@@ -93,9 +138,9 @@ export const PASSKEY_SCRIPT = `(function () {
   }
   function autofill(form) {
     if (!document.querySelector('input[autocomplete$="webauthn"]')) return;
-    lib.browserSupportsWebAuthnAutofill().then(function (yes) {
-      if (!yes) return;
-      lib.startAuthentication({ optionsJSON: JSON.parse(form.getAttribute('data-options')), useBrowserAutofill: true }).then(
+    Promise.all([lib.browserSupportsWebAuthnAutofill(), optionsOf(form)]).then(function (both) {
+      if (!both[0]) return;
+      lib.startAuthentication({ optionsJSON: both[1], useBrowserAutofill: true }).then(
         function (response) { send(form, response); },
         function () {},
       );
@@ -113,6 +158,7 @@ export const PASSKEY_SCRIPT = `(function () {
         return;
       }
       form.hidden = false;
+      each('[data-or]', function (el) { el.hidden = false; });
       autofill(form);
     }
     form.addEventListener('submit', function (event) {
@@ -121,15 +167,16 @@ export const PASSKEY_SCRIPT = `(function () {
         say(form.getAttribute('data-unsupported'));
         return;
       }
-      var optionsJSON = JSON.parse(form.getAttribute('data-options'));
       var hybrid = !!(event.submitter && event.submitter.hasAttribute('data-hybrid'));
       if (error) error.hidden = true;
-      var ask;
-      if (kind === 'register') ask = lib.startRegistration({ optionsJSON: optionsJSON });
-      else if (hybrid) ask = direct(Object.assign({}, optionsJSON, { hints: ['hybrid'] }), {});
-      else if (kind === 'discover') ask = immediate(optionsJSON).then(function (found) { return found || lib.startAuthentication({ optionsJSON: optionsJSON }); });
-      if (!ask) ask = lib.startAuthentication({ optionsJSON: optionsJSON });
-      ask.then(
+      optionsOf(form).then(function (optionsJSON) {
+        var ask;
+        if (kind === 'register') ask = lib.startRegistration({ optionsJSON: optionsJSON });
+        else if (hybrid) ask = direct(Object.assign({}, optionsJSON, { hints: ['hybrid'] }), {});
+        else if (kind === 'discover') ask = immediate(optionsJSON).then(function (found) { return found || lib.startAuthentication({ optionsJSON: optionsJSON }); });
+        if (!ask) ask = lib.startAuthentication({ optionsJSON: optionsJSON });
+        return ask;
+      }).then(
         function (response) { send(form, response); },
         function (problem) {
           say(form.getAttribute(cancelled(problem) && form.hasAttribute('data-cancelled') ? 'data-cancelled' : 'data-failed'));
@@ -149,20 +196,20 @@ export interface PasskeyLinks extends InteractionLinks {
   /** POST target of "I have a QuickCode", and of Continue after a QuickCode was shown. */
   quickCodeAction: string;
   quickCodeContinue: string;
+  /** POST target of "Use a recovery code" (docs/decisions/0051). */
+  recoveryAction: string;
 }
+
+export { errorLine };
 
 export const PASSKEY_SCRIPTS = [WEBAUTHN_LIBRARY_PATH, PASSKEY_SCRIPT_PATH] as const;
 
-export function errorLine(error: string | undefined): string {
-  return `<p id="passkey-error" class="error" role="alert"${error ? '' : ' hidden'}>${escapeHtml(error ?? '')}</p>`;
-}
-
 /** The attributes of a ceremony's form: its kind, options, and what the page script says when it fails. */
-export function ceremonyAttributes(brand: PageBrand, kind: 'register' | 'authenticate', optionsJson: string): string {
+export function ceremonyAttributes(brand: PageBrand, kind: 'register' | 'authenticate', optionsJson: string, localOptionsJson?: string): string {
   const t = textsOf(brand);
   const failed = kind === 'register' ? t.passkeyNotCreated : t.passkeyNotUsed;
   const cancelled = kind === 'authenticate' ? ` data-cancelled="${escapeHtml(t.passkeyNotUsed)}"` : '';
-  return `data-webauthn="${kind}" data-options="${escapeHtml(optionsJson)}" data-unsupported="${escapeHtml(t.noWebAuthn)}"${cancelled} data-failed="${escapeHtml(failed)}"`;
+  return `data-webauthn="${kind}" data-options="${escapeHtml(optionsJson)}"${localOptionsAttribute(localOptionsJson)} data-unsupported="${escapeHtml(t.noWebAuthn)}"${cancelled} data-failed="${escapeHtml(failed)}"`;
 }
 
 /** What "…instead" offers: the project's verification method (docs/decisions/0018). */
@@ -231,10 +278,11 @@ export function browserWarning(brand: PageBrand): string {
  * After a fallback sign-in, a passkey on this device (docs/decisions/0050). `required`: no "Not
  * now", but never a dead end: a browser without WebAuthn (the page script reveals it, or without
  * scripts) continues. `secondPasskey`: the person's passkeys are each kept on one device only.
+ * `localOptionsJson`: the custom domain's own rpID's options (docs/decisions/0049).
  */
 export function registerPage(
   links: PasskeyLinks,
-  options: { optionsJson: string; error?: string; required?: boolean; secondPasskey?: boolean },
+  options: { optionsJson: string; localOptionsJson?: string; error?: string; required?: boolean; secondPasskey?: boolean },
   brand: PageBrand,
 ): string {
   const t = textsOf(brand);
@@ -247,7 +295,7 @@ export function registerPage(
     t.createPasskey,
     `<h1>${escapeHtml(t.createPasskey)}</h1>
 <p>${escapeHtml(options.required ? t.passkeyRequiredHint(brand.name) : t.createPasskeyHint(brand.name))}</p>
-${options.secondPasskey ? `<p class="hint">${escapeHtml(t.secondPasskeyHint)}</p>\n` : ''}<form method="post" action="${escapeHtml(links.registerAction)}" ${ceremonyAttributes(brand, 'register', options.optionsJson)}>
+${options.secondPasskey ? `<p class="hint">${escapeHtml(t.secondPasskeyHint)}</p>\n` : ''}<form method="post" action="${escapeHtml(links.registerAction)}" ${ceremonyAttributes(brand, 'register', options.optionsJson, options.localOptionsJson)}>
 <input type="hidden" name="response" value="">
 ${errorLine(options.error)}
 <button class="primary" type="submit">${escapeHtml(t.createPasskey)}</button>

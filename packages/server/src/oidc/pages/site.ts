@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
 import type { LoginCodes } from '../login-codes.service.ts';
-import type { FirstPagePasskey, InteractionLinks, PageBrand } from './views.ts';
+import type { FirstPagePasskey, InteractionLinks, PageBrand, PasskeySignal } from './views.ts';
 
 export type { FirstPagePasskey };
 
@@ -28,6 +28,11 @@ export interface SignInSite {
    * its event recorded; null: they may sign in. None: the issuer blocks no one (the console's).
    */
   refuseAccount?(ctx: StepContext, accountId: string): Promise<string | null>;
+  /**
+   * A verified identity signed `accountId` in without a passkey (`method`: email_code, email_link,
+   * custom): a project's issuer tells a person who holds passkeys, and starts its delay (docs/decisions/0051).
+   */
+  afterFallbackSignIn?(ctx: StepContext, accountId: string, method: string): Promise<void>;
   /** Passkey pages between the address and the sign-in (every issuer: docs/decisions/0013, 0027). */
   passkeys?: PasskeySteps;
   /** What the pages report as events (a project's issuer, docs/decisions/0014); the console's issuer records none. */
@@ -55,6 +60,15 @@ export interface SignInEvents {
   mailFailed(origin: RequestOrigin, email: string): Promise<void>;
 }
 
+/**
+ * docs/decisions/0048: the page script posts a passkey's answer by fetch asking for JSON, so that a
+ * sign-in answers `{ redirect, signals }` instead of a 303 (the script sends the signals, then
+ * follows the redirect); a form posted by the browser itself never asks for it.
+ */
+export function asksForJson(request: FastifyRequest): boolean {
+  return (request.headers.accept ?? '').split(',').some((type) => type.trim().split(';')[0] === 'application/json');
+}
+
 /** The origin of a request in an interaction: client address, user agent, application. */
 export function requestOrigin(request: FastifyRequest, clientId: unknown): RequestOrigin {
   const agent = request.headers['user-agent'];
@@ -70,7 +84,12 @@ export type StepOutcome =
   | { redirect: string }
   | { status: number; page: string }
   | { status: number; json: unknown }
-  | { accountId: string; deviceId?: string }
+  | {
+      accountId: string;
+      deviceId?: string;
+      /** Signal API calls for the browser once signed in (docs/decisions/0048): sent when the page script asked for JSON. */
+      signals?: PasskeySignal[];
+    }
   | { verified: VerifiedIdentity };
 
 /** An identity as page 1 takes it (spec §3 identityType): an email address or an alphanumeric user id, lower-cased. */
@@ -140,6 +159,11 @@ export interface PasskeySteps {
   registerSubmit(ctx: StepContext, form: FormBody): Promise<StepOutcome>;
   /** The project offers QuickCodes (docs/decisions/0017): page 1 links to the QuickCode page. */
   quickCodes: boolean;
+  /** Page 1's "Use a recovery code" link text (docs/decisions/0051), where the issuer has recovery codes; else null. */
+  recoveryLink: string | null;
+  /** "Use a recovery code": the identity and one of the person's codes, then a new passkey. */
+  recoveryPage(ctx: StepContext): Promise<StepOutcome>;
+  recoverySubmit(ctx: StepContext, form: FormBody): Promise<StepOutcome>;
   /** "I have a QuickCode": the address and the code, instead of verifying the address. */
   quickCodePage(ctx: StepContext): Promise<StepOutcome>;
   quickCodeSubmit(ctx: StepContext, form: FormBody): Promise<StepOutcome>;

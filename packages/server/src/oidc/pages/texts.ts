@@ -89,12 +89,16 @@ export interface PageTexts {
   passkeyUnknownHere: string;
   /** Page 1 (docs/decisions/0047): the cross-device (hybrid) request. */
   passkeyHybrid: string;
-  /** Page 1: between the address's Continue and the passkey buttons. */
+  /** Page 1: between the passkey buttons and the address (docs/decisions/0048). */
   orSeparator: string;
   /** The browser's dialog was dismissed, or this device has no passkey here (NotAllowedError). */
   passkeyCancelled: string;
   /** Page 1 in a browser without WebAuthn: the passkey buttons are hidden; this says why. */
   noWebAuthnHere: string;
+  /** Page 1 passkey first (docs/decisions/0048): above its "Sign in with a passkey". */
+  passkeyLead: string;
+  /** docs/decisions/0048: at the console's sign-in, a passkey of an application's sign-in (same relying party). */
+  passkeyNotForConsole: string;
   passkeyNotVerified: string;
   passkeyExists: string;
   revokedTitle: string;
@@ -249,7 +253,10 @@ const en: PageTexts = {
   passkeyHybrid: 'Use a phone or another device',
   orSeparator: 'or',
   passkeyCancelled: 'No passkey was used. If this device has none, use a phone or another device, or continue with your address.',
-  noWebAuthnHere: 'This browser cannot use passkeys. Continue with your address above.',
+  noWebAuthnHere: 'This browser cannot use passkeys. Continue with your address below.',
+  passkeyLead: 'Use the passkey on this device or on your phone. No password, no code.',
+  passkeyNotForConsole:
+    'This passkey is not for the Latchkey console: it signs in to an application. Use a passkey made for the console, or continue with your email.',
   passkeyNotVerified: 'The passkey could not be verified. Try again, or email me a code instead.',
   passkeyExists: 'This passkey is registered already. Try again, or choose Not now.',
   revokedTitle: 'Passkey revoked',
@@ -406,7 +413,10 @@ const fr: PageTexts = {
   orSeparator: 'ou',
   passkeyCancelled:
     'Aucune clé d’accès n’a été utilisée. Si cet appareil n’en a pas, utilisez un téléphone ou un autre appareil, ou continuez avec votre adresse.',
-  noWebAuthnHere: 'Ce navigateur ne prend pas en charge les clés d’accès. Continuez avec votre adresse ci-dessus.',
+  noWebAuthnHere: 'Ce navigateur ne prend pas en charge les clés d’accès. Continuez avec votre adresse ci-dessous.',
+  passkeyLead: 'Utilisez la clé d’accès de cet appareil ou de votre téléphone. Ni mot de passe, ni code.',
+  passkeyNotForConsole:
+    'Cette clé d’accès n’est pas pour la console Latchkey\u202f: elle sert à se connecter à une application. Utilisez une clé d’accès créée pour la console ou continuez avec votre adresse e-mail.',
   passkeyNotVerified: 'La clé d’accès n’a pas pu être vérifiée. Réessayez ou choisissez «\u202fM’envoyer plutôt un code par e-mail\u202f».',
   passkeyExists: 'Cette clé d’accès est déjà enregistrée. Réessayez ou choisissez «\u202fPas maintenant\u202f».',
   revokedTitle: 'Clé d’accès révoquée',
@@ -562,7 +572,10 @@ const ro: PageTexts = {
   orSeparator: 'sau',
   passkeyCancelled:
     'Nu a fost folosită nicio cheie de acces. Dacă acest dispozitiv nu are una, folosiți un telefon sau alt dispozitiv, ori continuați cu adresa dvs.',
-  noWebAuthnHere: 'Acest browser nu poate folosi chei de acces. Continuați cu adresa dvs. de mai sus.',
+  noWebAuthnHere: 'Acest browser nu poate folosi chei de acces. Continuați cu adresa dvs. de mai jos.',
+  passkeyLead: 'Folosiți cheia de acces de pe acest dispozitiv sau de pe telefon. Fără parolă, fără cod.',
+  passkeyNotForConsole:
+    'Această cheie de acces nu este pentru consola Latchkey: ea servește la conectarea la o aplicație. Folosiți o cheie de acces creată pentru consolă sau continuați cu adresa de e-mail.',
   passkeyNotVerified: 'Cheia de acces nu a putut fi verificată. Încercați din nou sau alegeți „Trimiteți-mi în schimb un cod prin e-mail”.',
   passkeyExists: 'Această cheie de acces este deja înregistrată. Încercați din nou sau alegeți „Nu acum”.',
   revokedTitle: 'Cheie de acces revocată',

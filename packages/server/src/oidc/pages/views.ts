@@ -26,6 +26,8 @@ export const STYLESHEET = `
 html { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; font-size: 16px; line-height: 1.5; }
 body { margin: 0; min-height: 100vh; display: flex; align-items: center; justify-content: center; background: var(--bg); color: var(--text); padding: 1rem; }
 main { width: 100%; max-width: 24rem; background: var(--card); border: 1px solid var(--border); border-radius: 12px; padding: 2rem; }
+/* At a phone's width the card keeps its buttons' labels on one line where it can. */
+@media (max-width: 30rem) { body { padding: .75rem; } main { padding: 1.5rem 1.25rem; } }
 .brand { margin: 0 0 1.5rem; font-weight: 700; letter-spacing: .02em; color: var(--muted); overflow-wrap: anywhere; }
 .logo { display: block; max-width: 100%; max-height: 3rem; width: auto; height: auto; }
 /* Most logos are drawn for a light background: in dark mode one sits on a light plate, never lost on the card. */
@@ -53,10 +55,17 @@ a { color: var(--accent); }
 a.primary { display: block; text-align: center; text-decoration: none; font-weight: 600; border-radius: 8px; padding: .625rem 1rem; }
 .wide { width: 100%; margin-top: .75rem; }
 .note { margin: 1rem 0 0; }
-/* Page 1's "or" between the address's Continue and the passkey buttons (docs/decisions/0047). */
-.or { display: flex; align-items: center; gap: .75rem; margin: 1.25rem 0 .25rem; color: var(--muted); font-size: .875rem; }
+/* Page 1 passkey first (docs/decisions/0048): the passkey buttons lead, an "or", then the address. */
+.passkey-first .primary { margin-top: 0; }
+.passkey-first .wide { margin-top: .625rem; }
+.passkey-first + .error { margin: .75rem 0 0; }
+.or { display: flex; align-items: center; gap: .75rem; margin: 1.5rem 0 1rem; color: var(--muted); font-size: .875rem; }
 .or::before, .or::after { content: ""; flex: 1; border-top: 1px solid var(--border); }
-.or + .wide { margin-top: .5rem; }
+.or[hidden] { display: none; }
+.field-hint { font-size: .875rem; margin: .375rem 0 0; }
+.code-path .error + .field-hint { margin-top: .25rem; }
+/* Beside a shown passkey block the address's Continue is the second path: drawn as a secondary button. */
+main:has(.passkey-first:not([hidden])) .code-path .primary { margin-top: 1rem; border: 1px solid var(--border); background: transparent; color: var(--text); }
 .check { display: flex; gap: .5rem; align-items: flex-start; font-weight: 400; margin: 1rem 0 0; }
 .check input { width: auto; margin: .3rem 0 0; }
 .quickcode { font-size: 2rem; font-weight: 700; letter-spacing: .2em; text-align: center; font-variant-numeric: tabular-nums; margin: 0 0 1rem; padding: .75rem; border: 1px dashed var(--border); border-radius: 8px; }
@@ -216,6 +225,8 @@ export interface InteractionLinks {
   cancel: string;
   /** The QuickCode page of the interaction, when the project offers QuickCodes (docs/decisions/0017). */
   quickCode?: string;
+  /** "Use a recovery code", at a project's issuer (docs/decisions/0051). */
+  recovery?: { href: string; text: string };
 }
 
 /**
@@ -227,6 +238,14 @@ export type PasskeySignal =
   | { signalName: 'allAcceptedCredentials'; rpID: string; userID: string; allAcceptedCredentialIDs: string[] }
   | { signalName: 'currentUserDetails'; rpID: string; userID: string; userName: string; userDisplayName: string };
 
+/**
+ * docs/decisions/0049: a form's options for the custom domain's own rpID, beside data-options (the
+ * own host's): the page script uses them where the browser lacks Related Origin Requests.
+ */
+export function localOptionsAttribute(localOptionsJson: string | undefined): string {
+  return localOptionsJson ? ` data-options-local="${escapeHtml(localOptionsJson)}"` : '';
+}
+
 /** The element that carries a signal to the page script (data-* attributes: no inline script). */
 export function signalElement({ signalName, ...options }: PasskeySignal): string {
   return `<div hidden data-signal="${escapeHtml(signalName)}" data-signal-options="${escapeHtml(JSON.stringify(options))}"></div>\n`;
@@ -235,6 +254,8 @@ export function signalElement({ signalName, ...options }: PasskeySignal): string
 /** Page 1's discoverable passkey request (docs/decisions/0047). */
 export interface FirstPagePasskey {
   optionsJson: string;
+  /** docs/decisions/0049: the same request for the custom domain's own rpID, for a browser without Related Origin Requests. */
+  localOptionsJson?: string;
   /** A WebAuthn signal for the browser (a credential presented that is unknown here). */
   signal?: PasskeySignal;
   action: string;
@@ -242,10 +263,16 @@ export interface FirstPagePasskey {
   scripts: readonly string[];
 }
 
-/** Page 1: "Sign in to {brand}", a field labelled Email (or the project's label), Continue, Cancel. */
+/**
+ * Page 1: "Sign in to {brand}", a field labelled Email (or the project's label), Continue, Cancel.
+ * With a discoverable passkey request (docs/decisions/0047, 0048) the passkey leads: its button is
+ * the first and primary action, the field offers passkeys in its autofill, and the emailed code (or
+ * the project's verification) is the secondary path below the "or". `passkeyError`: why the last
+ * passkey answer was not taken (shown by the passkey buttons, not as the field's error).
+ */
 export function emailPage(
   links: InteractionLinks,
-  options: { email?: string; error?: string; passkey?: FirstPagePasskey } = {},
+  options: { email?: string; error?: string; passkeyError?: string; passkey?: FirstPagePasskey } = {},
   brand: PageBrand = LATCHKEY_BRAND,
 ): string {
   const t = textsOf(brand);
@@ -254,33 +281,53 @@ export function emailPage(
   // docs/decisions/0047: the browser offers the relying party's passkeys in the field's autofill
   // (conditional mediation, autocomplete "… webauthn"), and at the button without an address.
   const autocomplete = passkey ? 'username webauthn' : brand.idType === 'alphanumeric' ? 'username' : 'email';
-  // Hidden until the page script finds WebAuthn (without it, or without scripts, page 1 is the form
-  // above); a browser without WebAuthn is told so in passkey-note.
-  const passkeyForm = passkey
-    ? `<form method="post" action="${escapeHtml(passkey.action)}" hidden data-webauthn="discover" data-options="${escapeHtml(passkey.optionsJson)}" data-unsupported="${escapeHtml(t.noWebAuthn)}" data-cancelled="${escapeHtml(t.passkeyCancelled)}" data-failed="${escapeHtml(t.passkeyNotUsed)}">
-<input type="hidden" name="response" value="">
-<p class="or"><span>${escapeHtml(t.orSeparator)}</span></p>
-<button class="secondary wide" type="submit">${escapeHtml(t.passkeyTitle)}</button>
-<button class="secondary wide" type="submit" data-hybrid>${escapeHtml(t.passkeyHybrid)}</button>
+  const hint = escapeHtml(brand.idHint ?? t.emailHint);
+  const field = `<label for="email">${escapeHtml(brand.idLabel)}</label>
+<input id="email" name="email" ${brand.idType === 'alphanumeric' ? `type="text" autocomplete="${autocomplete}" autocapitalize="none" spellcheck="false"` : `type="email" autocomplete="${autocomplete}" inputmode="email"`} required autofocus maxlength="${TEXT_MAX_LENGTH}" value="${escapeHtml(options.email ?? '')}"${passkey ? ` aria-describedby="email-hint${options.error ? ' email-error' : ''}"${options.error ? ' aria-invalid="true"' : ''}` : err.attrs}>
+${err.html}`;
+  const links2 = `<div class="links">${links.quickCode ? `<a href="${escapeHtml(links.quickCode)}">${escapeHtml(t.haveQuickCode)}</a>\n` : ''}${links.recovery ? `<a href="${escapeHtml(links.recovery.href)}">${escapeHtml(links.recovery.text)}</a>\n` : ''}<a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a></div>`;
+  if (!passkey) {
+    return signInPage(
+      t.signInTitle,
+      `<h1>${escapeHtml(t.signInTo(brand.name))}</h1>
+<p class="hint">${hint}</p>
+<form method="post" action="${escapeHtml(links.emailAction)}" novalidate>
+${field}
+<button class="primary" type="submit">${escapeHtml(t.continue)}</button>
 </form>
-<p id="passkey-error" class="error" role="alert" hidden></p>
-<p id="passkey-note" class="hint note" hidden>${escapeHtml(t.noWebAuthnHere)}</p>
-${passkey.signal ? signalElement(passkey.signal) : ''}`
-    : '';
+${links2}`,
+      brand,
+    );
+  }
+  // The passkey block is hidden until the page script finds WebAuthn: without it (or without
+  // scripts) page 1 is the address form alone, its Continue the primary button again (the
+  // stylesheet draws it secondary only beside a shown passkey block); passkey-note says why.
   return signInPage(
     t.signInTitle,
     `<h1>${escapeHtml(t.signInTo(brand.name))}</h1>
-<p class="hint">${escapeHtml(brand.idHint ?? t.emailHint)}</p>
-<form method="post" action="${escapeHtml(links.emailAction)}" novalidate>
-<label for="email">${escapeHtml(brand.idLabel)}</label>
-<input id="email" name="email" ${brand.idType === 'alphanumeric' ? `type="text" autocomplete="${autocomplete}" autocapitalize="none" spellcheck="false"` : `type="email" autocomplete="${autocomplete}" inputmode="email"`} required autofocus maxlength="${TEXT_MAX_LENGTH}" value="${escapeHtml(options.email ?? '')}"${err.attrs}>
-${err.html}
+<form class="passkey-first" method="post" action="${escapeHtml(passkey.action)}" hidden data-webauthn="discover" data-options="${escapeHtml(passkey.optionsJson)}"${localOptionsAttribute(passkey.localOptionsJson)} data-unsupported="${escapeHtml(t.noWebAuthn)}" data-cancelled="${escapeHtml(t.passkeyCancelled)}" data-failed="${escapeHtml(t.passkeyNotUsed)}">
+<p class="hint">${escapeHtml(t.passkeyLead)}</p>
+<input type="hidden" name="response" value="">
+<button class="primary" type="submit">${escapeHtml(t.passkeyTitle)}</button>
+<button class="secondary wide" type="submit" data-hybrid>${escapeHtml(t.passkeyHybrid)}</button>
+</form>
+${errorLine(options.passkeyError)}
+<p id="passkey-note" class="hint" hidden>${escapeHtml(t.noWebAuthnHere)}</p>
+<p class="or" data-or hidden><span>${escapeHtml(t.orSeparator)}</span></p>
+<form class="code-path" method="post" action="${escapeHtml(links.emailAction)}" novalidate>
+${field}
+<p id="email-hint" class="hint field-hint">${hint}</p>
 <button class="primary" type="submit">${escapeHtml(t.continue)}</button>
 </form>
-${passkeyForm}<div class="links">${links.quickCode ? `<a href="${escapeHtml(links.quickCode)}">${escapeHtml(t.haveQuickCode)}</a>\n` : ''}<a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a></div>`,
+${passkey.signal ? signalElement(passkey.signal) : ''}${links2}`,
     brand,
-    passkey?.scripts ?? [],
+    passkey.scripts,
   );
+}
+
+/** Where the page script (and a refused answer) says why a passkey was not used or made. */
+export function errorLine(error: string | undefined): string {
+  return `<p id="passkey-error" class="error" role="alert"${error ? '' : ' hidden'}>${escapeHtml(error ?? '')}</p>`;
 }
 
 /**

@@ -3,12 +3,14 @@ import type { SecretBox } from '../../crypto.ts';
 import type { Db } from '../../db/db.ts';
 import { hitAll, type RateLimit } from '../../db/rate-limits.repository.ts';
 import type { EndUserEvent, IssuerEvents } from '../../events/end-user-event.ts';
+import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import { rateLimitKeyOf } from '../../http/client-address.ts';
 import { revokedPage, type PasskeyLinks } from '../pages/passkey-views.ts';
 import type { Enrollment } from './enrollment.ts';
-import type { StepContext, StepOutcome } from '../pages/site.ts';
-import { emailPage, textsOf, type PageBrand } from '../pages/views.ts';
+import { asksForJson, type StepContext, type StepOutcome } from '../pages/site.ts';
+import { emailPage, textsOf, type PageBrand, type PasskeySignal } from '../pages/views.ts';
 import {
+  allowedRpIDs,
   rpIdOf,
   quickCodeHashOf,
   relyingPartyOf,
@@ -16,6 +18,7 @@ import {
   type Passkey,
   type PasskeyStore,
   type QuickCodeStore,
+  type RecoveryCodeStore,
   type RelyingParty,
 } from '../passkeys.ts';
 
@@ -41,6 +44,8 @@ export interface PasskeyStepsDeps {
   quickCodes: { enabled: false } | { enabled: true; verifiedOnly: boolean; store: QuickCodeStore };
   /** spec §3 loginOptions, as §4 normalises them. */
   login: LoginMethods;
+  /** A project's recovery codes (docs/decisions/0051); the console's issuer has none. */
+  recoveryCodes?: RecoveryCodeStore;
   /**
    * The issuer's relying party (docs/decisions/0047: a project's own host, its origins); without it,
    * publicUrl's host and origin (the console's issuer).
@@ -133,6 +138,7 @@ export class PasskeyCeremony {
       registerAction: `${base}/register`,
       quickCodeAction: `${base}/quickcode`,
       quickCodeContinue: `${base}/quickcode/continue`,
+      recoveryAction: `${base}/recovery`,
     };
   }
 
@@ -222,6 +228,34 @@ export class PasskeyCeremony {
       details,
       ...(status === 'success' && action === 'reg_code.issued' ? { usage: 'reg-code' as const } : {}),
     };
+  }
+
+  /** The user handle a passkey of `userId` was made with (base64url), as the authenticator returns it. */
+  userHandle(userId: string): string {
+    const { store } = this.deps;
+    return isoBase64URL.fromBuffer(store.userHandle ? store.userHandle(userId) : isoUint8Array.fromUTF8String(userId));
+  }
+
+  /**
+   * The Signal API right after a passkey sign-in (docs/decisions/0048), when the page script asked
+   * for JSON (it sends them before following the redirect): the user's passkeys this relying party
+   * accepts (revoked ones and those made under another rpID left out) and their identity as the
+   * passkeys' name. Nothing is read when the page did not ask.
+   */
+  async signalsAfterSignIn(ctx: StepContext, userId: string, identity: string): Promise<PasskeySignal[] | undefined> {
+    if (!asksForJson(ctx.request)) return undefined;
+    const userID = this.userHandle(userId);
+    const active = activeOf(await this.deps.store.passkeysOf(userId));
+    // docs/decisions/0049: at a custom domain with an own host, each rpID's own (the browser refuses the one it cannot use there).
+    return allowedRpIDs(this.rp).flatMap((rpID): PasskeySignal[] => [
+      {
+        signalName: 'allAcceptedCredentials',
+        rpID,
+        userID,
+        allAcceptedCredentialIDs: active.filter((p) => rpIdOf(this.rp, p) === rpID).map((p) => p.id),
+      },
+      { signalName: 'currentUserDetails', rpID, userID, userName: identity, userDisplayName: identity },
+    ]);
   }
 
   /** spec §4: a revoked device cannot sign in (result `denied`); the page says so. */

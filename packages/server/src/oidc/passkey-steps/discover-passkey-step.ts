@@ -1,9 +1,8 @@
 import { generateAuthenticationOptions, type AuthenticationResponseJSON } from '@simplewebauthn/server';
-import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import { PASSKEY_SCRIPTS } from '../pages/passkey-views.ts';
 import type { FirstPagePasskey, FormBody, StepContext, StepOutcome } from '../pages/site.ts';
 import { emailPage, textsOf, type PasskeySignal } from '../pages/views.ts';
-import { checkedAssertion, DISCOVERIES_FAILED_PER_CLIENT, parseJson } from '../passkeys.ts';
+import { answeredRpID, checkedAssertion, DISCOVERIES_FAILED_PER_CLIENT, offeredOptions, parseJson } from '../passkeys.ts';
 import { afterCrossDevice } from './new-passkey-step.ts';
 import type { PasskeyCeremony } from './ceremony.ts';
 
@@ -21,7 +20,8 @@ export async function firstPage(c: PasskeyCeremony, ctx: StepContext): Promise<F
   if (!c.deps.discoverable) return null;
   const options = await generateAuthenticationOptions({ rpID: c.rpID, userVerification: 'required' });
   c.save(ctx, { userId: '', email: '', step: 'discover', challenge: options.challenge });
-  return { optionsJson: JSON.stringify(options), action: c.links(ctx).discoverAction, scripts: PASSKEY_SCRIPTS };
+  // docs/decisions/0049: at a custom domain, also the request for its own rpID (no Related Origin Requests).
+  return { ...offeredOptions(c.rp, options, 'get'), action: c.links(ctx).discoverAction, scripts: PASSKEY_SCRIPTS };
 }
 
 /**
@@ -33,14 +33,8 @@ async function again(c: PasskeyCeremony, ctx: StepContext, error: string, signal
   const passkey = await firstPage(c, ctx);
   return {
     status: 400,
-    page: emailPage(ctx.links, { error, ...(passkey ? { passkey: { ...passkey, ...(signal ? { signal } : {}) } } : {}) }, c.deps.brand),
+    page: emailPage(ctx.links, { passkeyError: error, ...(passkey ? { passkey: { ...passkey, ...(signal ? { signal } : {}) } } : {}) }, c.deps.brand),
   };
-}
-
-/** The user handle a passkey of `userId` was made with (base64url), as the authenticator returns it. */
-function userHandleOf(c: PasskeyCeremony, userId: string): string {
-  const { store } = c.deps;
-  return isoBase64URL.fromBuffer(store.userHandle ? store.userHandle(userId) : isoUint8Array.fromUTF8String(userId));
 }
 
 export async function discoverSubmit(c: PasskeyCeremony, ctx: StepContext, form: FormBody): Promise<StepOutcome> {
@@ -50,12 +44,21 @@ export async function discoverSubmit(c: PasskeyCeremony, ctx: StepContext, form:
   const t = textsOf(brand);
   const response = parseJson<AuthenticationResponseJSON>(form.response);
   const device = typeof response?.id === 'string' ? await store.find(response.id) : null;
+  // docs/decisions/0048: at the console's issuer, a passkey of a project on the shared path (same
+  // relying party, PUBLIC_URL's host) is refused by name, and never signalled as unknown: the
+  // browser would forget a passkey its user still signs in to an application with.
+  if (!device && typeof response?.id === 'string' && (await store.heldElsewhere?.(response.id))) {
+    await events?.refusal(ctx.origin, c.signInEvent(null, 'failed', { reason: 'other_issuer' }));
+    return again(c, ctx, t.passkeyNotForConsole);
+  }
   // A credential of this project only (another project's is not found), answered for its own user.
-  if (!response || !device || response.response?.userHandle !== userHandleOf(c, device.userId)) {
+  if (!response || !device || response.response?.userHandle !== c.userHandle(device.userId)) {
     await events?.refusal(ctx.origin, c.signInEvent(null, 'failed', { reason: device ? 'user_handle' : 'unknown_credential' }));
-    // The Signal API: a credential unknown here need not be offered again by this browser.
+    // The Signal API: a credential the server knows nowhere need not be offered again by this browser.
     const unknown =
-      !device && typeof response?.id === 'string' ? { signalName: 'unknownCredential' as const, rpID: c.rpID, credentialID: response.id } : undefined;
+      !device && typeof response?.id === 'string'
+        ? { signalName: 'unknownCredential' as const, rpID: answeredRpID(c.rp, response.response?.authenticatorData), credentialID: response.id }
+        : undefined;
     return again(c, ctx, t.passkeyUnknownHere, unknown);
   }
   const identity = (await store.identityOf?.(device.userId)) ?? device.userId;
@@ -79,5 +82,6 @@ export async function discoverSubmit(c: PasskeyCeremony, ctx: StepContext, form:
   const offer = afterCrossDevice(c, ctx, device, identity, response.authenticatorAttachment);
   if (offer) return offer;
   c.clear(ctx);
-  return { accountId: device.userId, deviceId: device.id };
+  const signals = await c.signalsAfterSignIn(ctx, device.userId, identity);
+  return { accountId: device.userId, deviceId: device.id, ...(signals ? { signals } : {}) };
 }

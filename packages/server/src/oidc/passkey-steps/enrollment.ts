@@ -15,6 +15,11 @@ export interface Enrollment {
   requireAfter: number;
   /** The person's fallback sign-ins before this one (project_users.fallback_sign_ins). */
   fallbackSignIns(userId: string): Promise<number>;
+  /**
+   * The project's emailRecoveryDelay in milliseconds, 0 for none (docs/decisions/0051): while it
+   * applies, an email-only sign-in of a person holding passkeys is not offered one here.
+   */
+  emailRecoveryDelayMs: number;
 }
 
 export const LATER_COOKIE = 'lk_passkey_later';

@@ -1,11 +1,11 @@
-import { verifyRegistrationResponse, type RegistrationResponseJSON } from '@simplewebauthn/server';
+import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import { codeSignInEvent as codeSignIn, type EndUserEvent } from '../../events/end-user-event.ts';
 import { deviceNameFromUserAgent } from '../device-name.ts';
 import { registerPage } from '../pages/passkey-views.ts';
 import type { FormBody, StepContext, StepOutcome } from '../pages/site.ts';
 import { textsOf } from '../pages/views.ts';
-import { knownTransports, parseJson, registrationOptions, rpIdOf, type Passkey } from '../passkeys.ts';
+import { knownTransports, offeredOptions, parseJson, registrationOptions, rpIdOf, verifiedRegistration, type Passkey } from '../passkeys.ts';
 import { activeOf, type Ceremony, type PasskeyCeremony } from './ceremony.ts';
 import { declinedHere, rememberDecline } from './enrollment.ts';
 
@@ -27,14 +27,27 @@ export async function afterCode(
   if (!enrollment) {
     // The console's issuer: a passkey for this relying party; one made under another (the shared
     // host before an issuer move, docs/decisions/0047) is not counted, so the user is offered one.
-    if (activeOf(await store.passkeysOf(accountId)).some((p) => rpIdOf(c.rp, p) === c.rpID)) return null;
+    // (0049's custom-domain rpID is a project's only: the console has none.)
+    const wanted = c.rp.localRpID ?? c.rpID;
+    if (activeOf(await store.passkeysOf(accountId)).some((p) => rpIdOf(c.rp, p) === wanted)) return null;
     if (store.mayRegister && !(await store.mayRegister(accountId))) return null;
     c.save(ctx, { userId: accountId, email, step: 'verified', via: verifiedBy });
     return { redirect: c.links(ctx).registerAction };
   }
   // A project's: after every fallback sign-in, whatever passkeys the person holds elsewhere — the
   // server cannot tell which device this is, and a passkey here is what spares the next fallback.
+  // This covers 0049's case too: at a custom domain, one made for its rpID where the browser lacks
+  // Related Origin Requests; an own-host passkey is excluded from the new one's creation.
   if (enrollment.mode === 'off') return null;
+  // docs/decisions/0051: with an emailRecoveryDelay, a passkey holder signed in by the emailed code
+  // or link waits for it (whoever holds their mailbox must not get a passkey at once); the account
+  // page's "Add a passkey" lets them once the recovery's delay has passed.
+  if (
+    enrollment.emailRecoveryDelayMs > 0 &&
+    (verifiedBy === 'email_code' || verifiedBy === 'email_link') &&
+    activeOf(await store.passkeysOf(accountId)).length > 0
+  )
+    return null;
   if (store.mayRegister && !(await store.mayRegister(accountId))) return null;
   const required = enrollment.mode === 'require' && (await enrollment.fallbackSignIns(accountId)) >= enrollment.requireAfter;
   if (!required && declinedHere(c, ctx, accountId)) return null;
@@ -91,7 +104,8 @@ async function showRegisterPage(c: PasskeyCeremony, ctx: StepContext, ceremony: 
   const page = registerPage(
     c.links(ctx),
     {
-      optionsJson: JSON.stringify(options),
+      // docs/decisions/0049: at a custom domain, also the options for its own rpID (no Related Origin Requests).
+      ...offeredOptions(c.rp, options, 'create'),
       ...(error ? { error } : {}),
       ...(ceremony.required ? { required: true } : {}),
       ...(onlyDeviceBound(active) ? { secondPasskey: true } : {}),
@@ -130,18 +144,10 @@ export async function registerSubmit(c: PasskeyCeremony, ctx: StepContext, form:
   // Asked again: the user may have lost the right to one since the offer (a deactivated account).
   if (store.mayRegister && !(await store.mayRegister(ceremony.userId))) return c.startOver(ctx);
   const response = parseJson<RegistrationResponseJSON>(form.response);
-  const verification =
-    response && ceremony.challenge
-      ? await verifyRegistrationResponse({
-          response,
-          expectedChallenge: ceremony.challenge,
-          expectedOrigin: c.rp.origins,
-          expectedRPID: c.rpID,
-          requireUserVerification: true,
-        }).catch(() => null)
-      : null;
-  if (!verification?.verified) return showRegisterPage(c, ctx, ceremony, textsOf(brand).passkeyNotCreated);
-  const { credential, credentialDeviceType, credentialBackedUp } = verification.registrationInfo;
+  // For one of the rpIDs offered, from an origin that rpID allows (docs/decisions/0049).
+  const verified = response && ceremony.challenge ? await verifiedRegistration(c.rp, response, ceremony.challenge) : null;
+  if (!verified) return showRegisterPage(c, ctx, ceremony, textsOf(brand).passkeyNotCreated);
+  const { credential } = verified;
   const name = deviceNameFromUserAgent(ctx.request.headers['user-agent']);
   // The device, its registration event (counted as `issued`) and the sign-in it completes commit together.
   const stored = await db.transaction(async (tx) => {
@@ -155,11 +161,11 @@ export async function registerSubmit(c: PasskeyCeremony, ctx: StepContext, form:
       ip: ctx.request.ip,
       country: events?.countryOf(ctx.request.ip) ?? null,
       registeredWith: ceremony.via ?? 'email_code',
-      // docs/decisions/0047: verified against exactly this rpID from now on.
-      rpId: c.rpID,
+      // docs/decisions/0047: verified against exactly this rpID from now on (0049: the one it was made for).
+      rpId: verified.rpID,
       // docs/decisions/0050: BE (a synced passkey provider's) and BS, from the authenticator data.
-      backupEligible: credentialDeviceType === 'multiDevice',
-      backedUp: credentialBackedUp,
+      backupEligible: verified.backupEligible,
+      backedUp: verified.backedUp,
       createdAt: clock.now(),
     });
     if (!inserted) return false;
@@ -174,7 +180,7 @@ export async function registerSubmit(c: PasskeyCeremony, ctx: StepContext, form:
         mpinId: credential.id,
         verifiedBy: ceremony.via ?? 'email_code',
         // Created from the offer after a fallback sign-in: the funnel's "created" (docs/decisions/0050).
-        ...(c.deps.enrollment ? { offer: true, synced: credentialDeviceType === 'multiDevice' } : {}),
+        ...(c.deps.enrollment ? { offer: true, synced: verified.backupEligible } : {}),
       },
     });
     if (!ceremony.signedIn)

@@ -3,6 +3,7 @@ import { PasskeyCeremony, type PasskeyStepsDeps } from './ceremony.ts';
 import { afterCode, registerPageStep, registerSubmit } from './new-passkey-step.ts';
 import { quickCodePage, quickCodeSubmit } from './quick-code-step.ts';
 import { discoverSubmit, firstPage } from './discover-passkey-step.ts';
+import { recoveryLinkText, recoveryPage, recoverySubmit } from './recovery-code-step.ts';
 import { afterEmail, passkeyPageStep, passkeySubmit, quickCodeContinue } from './use-passkey-step.ts';
 
 /**
@@ -27,6 +28,9 @@ export function passkeySteps(deps: PasskeyStepsDeps): PasskeySteps {
     quickCodePage: (ctx) => quickCodePage(c, ctx),
     quickCodeSubmit: (ctx, form) => quickCodeSubmit(c, ctx, form),
     quickCodeContinue: (ctx) => quickCodeContinue(c, ctx),
+    recoveryLink: recoveryLinkText(c),
+    recoveryPage: (ctx) => recoveryPage(c, ctx),
+    recoverySubmit: (ctx, form) => recoverySubmit(c, ctx, form),
     registerPage: (ctx) => registerPageStep(c, ctx),
     registerSubmit: (ctx, form) => registerSubmit(c, ctx, form),
   };

@@ -136,7 +136,8 @@ export async function passkeySubmit(c: PasskeyCeremony, ctx: StepContext, form: 
   const offer = afterCrossDevice(c, ctx, device, ceremony.email, response.authenticatorAttachment);
   if (offer) return offer;
   c.clear(ctx);
-  return { accountId: device.userId, deviceId: device.id };
+  const signals = await c.signalsAfterSignIn(ctx, device.userId, ceremony.email);
+  return { accountId: device.userId, deviceId: device.id, ...(signals ? { signals } : {}) };
 }
 
 /** After a QuickCode was shown: the sign-in it was issued in goes on. */

@@ -52,6 +52,8 @@ export function UsageMap({ locations, range, projectId }: UsageMapProps) {
           `${countryName(p.name, t('map.unknown'))}: ${Number.isFinite(p.value) ? formatNumber(p.value as number) : 0}`,
       },
       visualMap: {
+        // The only kind registered (echart.tsx).
+        type: 'continuous',
         min: 0,
         max,
         left: 8,

@@ -1,18 +1,14 @@
 import type { Feature, FeatureCollection, MultiPolygon, Polygon, Position } from 'geojson';
 import { feature } from 'topojson-client';
-import type { GeometryCollection, Topology } from 'topojson-specification';
-import countries110m from 'world-atlas/countries-110m.json';
-import { ALPHA2_OF_NAME, ALPHA2_OF_NUMERIC } from './iso-codes.ts';
+import countries110m from 'virtual:world-110m';
 
 // The dashboard's world map (issue 10): world-atlas's 110m country shapes, bundled (no map host),
 // each named by its ISO 3166-1 alpha-2 code — the code the usage rollups count by — and cut at the
 // antimeridian, because the map draws longitude and latitude as a plane: a ring that crosses 180°
-// (Russia's Chukotka, Fiji) would otherwise be drawn as a band across the whole world.
+// (Russia's Chukotka, Fiji) would otherwise be drawn as a band across the whole world. The codes,
+// Antarctica's absence and a coarser grid are given at build time (map/slim-topology.ts, issue 38).
 
 type Ring = Position[];
-
-/** Antarctica: no one signs in there, and its band along the bottom takes a fifth of the map. */
-const LEFT_OUT = new Set(['010']);
 
 /** Does a ring jump across the antimeridian (an edge longer than half the world)? */
 function crosses(ring: Ring): boolean {
@@ -54,14 +50,11 @@ function cutGeometry(geometry: Polygon | MultiPolygon): MultiPolygon {
 
 /** The countries as GeoJSON, `properties.name` the alpha-2 code (world-atlas's own name for a shape without one). */
 export function worldGeoJson(): FeatureCollection<MultiPolygon, { name: string }> {
-  const topology = countries110m as unknown as Topology<{ countries: GeometryCollection<{ name: string }> }>;
-  const all = feature(topology, topology.objects.countries) as FeatureCollection<Polygon | MultiPolygon, { name: string }>;
-  const features: Array<Feature<MultiPolygon, { name: string }>> = [];
-  for (const f of all.features) {
-    const numeric = f.id === undefined ? undefined : String(f.id);
-    if (numeric !== undefined && LEFT_OUT.has(numeric)) continue;
-    const name = (numeric !== undefined ? ALPHA2_OF_NUMERIC[numeric] : undefined) ?? ALPHA2_OF_NAME[f.properties.name] ?? f.properties.name;
-    features.push({ type: 'Feature', properties: { name }, geometry: cutGeometry(f.geometry) });
-  }
+  const all = feature(countries110m, countries110m.objects.countries) as FeatureCollection<Polygon | MultiPolygon>;
+  const features: Array<Feature<MultiPolygon, { name: string }>> = all.features.map((f) => ({
+    type: 'Feature',
+    properties: { name: String(f.id) },
+    geometry: cutGeometry(f.geometry),
+  }));
   return { type: 'FeatureCollection', features };
 }

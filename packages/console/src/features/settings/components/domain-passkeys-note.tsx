@@ -16,7 +16,8 @@ interface DomainPasskeysNoteProps {
 /**
  * docs/decisions/0047, under the custom-domain setting: what a new domain does to the users'
  * passkeys. With its own host the project's passkeys stay that host's, which lists the custom domain
- * (Related Origin Requests); without one, passkeys belong to the issuer's domain and stop working at a
+ * (Related Origin Requests; browsers without them get passkeys of the custom domain's own, which work
+ * while the project keeps it: docs/decisions/0049); without one, passkeys belong to the issuer's domain and stop working at a
  * new one — said as a warning once the domain is being changed, with the move that avoids it when the
  * server offers one.
  */

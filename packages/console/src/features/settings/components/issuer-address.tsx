@@ -36,6 +36,9 @@ export function IssuerAddress({ projectId, issuer, fallback, closed }: IssuerAdd
   const domain = issuer.passkey_domain ?? '';
   const ownHost = issuer.own_host ?? '';
   const offered = allowed && (issuer.moves ?? []).includes('ownHost') && ownHost !== '';
+  // docs/decisions/0049: at a custom domain, a project that has its own host (no move offered) gets
+  // passkeys of the own host where the browser has Related Origin Requests, of the domain elsewhere.
+  const whereText = placement === 'customDomain' && ownHost !== '' && !(issuer.moves ?? []).includes('ownHost') ? 'customDomainOwnHost' : placement;
   const confirm = () =>
     move.mutate(
       { params: { project: projectId }, body: { to: 'ownHost' } },
@@ -58,7 +61,7 @@ export function IssuerAddress({ projectId, issuer, fallback, closed }: IssuerAdd
           <div className={classes.placement}>
             <StatusBadge tone={placement === 'sharedPath' ? 'neutral' : 'positive'}>{t(`oidc.where.badge.${placement}`)}</StatusBadge>
             <Text size="sm" className={classes.grow}>
-              {t(`oidc.where.${placement}`, { domain })}
+              {t(`oidc.where.${whereText}`, { domain })}
             </Text>
           </div>
           {offered ? (

@@ -1,4 +1,5 @@
 import {
+  EMAIL_RECOVERY_DELAYS,
   isPrimaryEditable,
   LANGUAGES,
   PASSKEY_ENROLLMENT_AFTER_MAX,
@@ -126,7 +127,29 @@ function GeneralFields({ draft }: { draft: SettingsDraft }) {
           />
         </div>
       </Fieldset>
+      <AccountRecovery draft={draft} />
     </>
+  );
+}
+
+/** Issue 37, docs/decisions/0051: how long a new passkey waits after an email-only sign-in of a person who holds passkeys. */
+function AccountRecovery({ draft }: { draft: SettingsDraft }) {
+  const { t } = useTranslation('settings');
+  return (
+    <Fieldset legend={t('general.recoverySection')} variant="unstyled" className={classes.section} classNames={{ legend: classes.sectionTitle }}>
+      <Select
+        label={t('general.emailRecoveryDelay')}
+        description={t('general.emailRecoveryDelayHelp')}
+        data={EMAIL_RECOVERY_DELAYS.map((delay) => ({ value: delay, label: t(`general.emailRecoveryDelays.${delay}`) }))}
+        value={draft.value.emailRecoveryDelay}
+        allowDeselect={false}
+        maw={360}
+        onChange={(value) => {
+          const delay = EMAIL_RECOVERY_DELAYS.find((d) => d === value);
+          if (delay) draft.set('emailRecoveryDelay', (s) => ({ ...s, emailRecoveryDelay: delay }));
+        }}
+      />
+    </Fieldset>
   );
 }
 

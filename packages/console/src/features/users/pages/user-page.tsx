@@ -20,6 +20,7 @@ import { useApiQuery } from '../../../lib/use-api.ts';
 import { UserDangerZone } from '../components/user-danger-zone.tsx';
 import { UserDevices } from '../components/user-devices.tsx';
 import { UserEvents } from '../components/user-events.tsx';
+import { UserRecovery } from '../components/user-recovery.tsx';
 import { UserSessions } from '../components/user-sessions.tsx';
 import classes from '../components/users.module.css';
 
@@ -107,6 +108,9 @@ export default function UserPage() {
           </Paper>
           <Section id="user-devices" title={t('detail.devices')}>
             <UserDevices projectId={project.id} user={data} devices={data.devices} canChange={canChange} />
+          </Section>
+          <Section id="user-recovery" title={t('recovery.title')}>
+            <UserRecovery projectId={project.id} user={data} recovery={data.recovery} canChange={canChange} />
           </Section>
           <Section id="user-sessions" title={t('detail.sessions')}>
             <UserSessions projectId={project.id} user={data} sessions={data.sessions} canChange={canChange} />

@@ -134,8 +134,16 @@ try {
   record('console first load on the wire (brotli, Chrome’s Accept-Encoding)', await wire(firstLoad, BROWSER_ACCEPT_ENCODING), 'KiB', 130);
   record("console dashboard page's own chunks on the wire (gzip, lazy)", await wire(dashboard, 'gzip, deflate'), 'KiB', 150);
   record("console dashboard page's own chunks on the wire (brotli, lazy)", await wire(dashboard, BROWSER_ACCEPT_ENCODING), 'KiB');
-  record(`console dashboard opening: all ${dashboardOpening.length} files fetched after the first load (gzip)`, await wire(dashboardOpening, 'gzip, deflate'), 'KiB');
-  record(`console dashboard opening: all ${dashboardOpening.length} files fetched after the first load (brotli)`, await wire(dashboardOpening, BROWSER_ACCEPT_ENCODING), 'KiB');
+  record(
+    `console dashboard opening: all ${dashboardOpening.length} files fetched after the first load (gzip)`,
+    await wire(dashboardOpening, 'gzip, deflate'),
+    'KiB',
+  );
+  record(
+    `console dashboard opening: all ${dashboardOpening.length} files fetched after the first load (brotli)`,
+    await wire(dashboardOpening, BROWSER_ACCEPT_ENCODING),
+    'KiB',
+  );
 } finally {
   await server.stop();
 }

@@ -1,4 +1,12 @@
-import { defaultIssuer, EMAIL_RECOVERY_DELAY_MS, LANGUAGES, newProjectSettings, type Issuer, type PasskeyEnrollment, type ProjectSettings } from '@latchkey/domain';
+import {
+  defaultIssuer,
+  EMAIL_RECOVERY_DELAY_MS,
+  LANGUAGES,
+  newProjectSettings,
+  type Issuer,
+  type PasskeyEnrollment,
+  type ProjectSettings,
+} from '@latchkey/domain';
 import type { PageLanguage } from '../oidc/pages/texts.ts';
 import type { Db } from '../db/db.ts';
 import { readAheadInteraction } from '../oidc/payloads.repository.ts';

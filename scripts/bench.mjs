@@ -10,7 +10,8 @@
 //     beside passkey first (requests, server time, rate, p95), the cost of a cold provider (bench/sign-ins.ts).
 //  4. devices list and audit log at 10 M events / 1 M devices, and the Keycloak-shaped ratio (bench/lists.ts).
 //  5. webhooks: deliveries per second and the time from an event to its delivery (bench/webhooks.ts).
-//  6. the cluster's faults: sign-in p95 while an instance is killed and restarted, failover (cluster/fault-test.ts).
+//  6. user import: users per second for a million-line file and the server's peak memory (bench/import.ts).
+//  7. the cluster's faults: sign-in p95 while an instance is killed and restarted, failover (cluster/fault-test.ts).
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
@@ -93,7 +94,7 @@ const server = await startServer();
 try {
   const html = (await download(server.url, '/', 'identity')).body.toString();
   const firstLoad = ['/', ...new Set([...html.matchAll(/(?:src|href)="(\/?assets\/[^"]+\.(?:js|css))"/g)].map((m) => `/${m[1].replace(/^\//, '')}`))];
-  // The dashboard's own chunks (issue 10: ECharts, the world's shapes), fetched only when a dashboard
+  // The dashboard's own chunks (issue 10: the chart, the map and the world's shapes), fetched only when a dashboard
   // opens, on top of the first load. Named after their modules (dashboard-page.tsx, usage-dashboard.tsx).
   const dashboardChunks = readdirSync(join(dist, 'assets')).filter((name) => /^(dashboard-page|usage-dashboard)-[\w-]+\.(js|css)$/.test(name));
   if (dashboardChunks.length < 2) {
@@ -155,7 +156,7 @@ try {
 const sizeOnly = process.argv.slice(2).includes('size');
 const serverBenches = sizeOnly
   ? []
-  : [...['run.ts', 'sign-ins.ts', 'lists.ts', 'webhooks.ts'].map((file) => join('bench', file)), join('cluster', 'fault-test.ts')];
+  : [...['run.ts', 'sign-ins.ts', 'lists.ts', 'webhooks.ts', 'import.ts'].map((file) => join('bench', file)), join('cluster', 'fault-test.ts')];
 for (const serverBench of serverBenches.map((file) => join(root, 'packages/server', file))) {
   if (!existsSync(serverBench)) continue;
   const r = spawnSync(process.execPath, ['--import', 'tsx', serverBench], {

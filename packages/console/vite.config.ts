@@ -96,9 +96,6 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     // Source maps (2.2 MB) would publish the whole source beside the bundle: not in the production build.
     sourcemap: false,
-    // The dashboard's lazy chunk holds ECharts and the world's shapes (≈690 kB, 223 KiB gzipped; npm
-    // run bench reports it): loaded only when a dashboard opens, so above Vite's 500 kB warning on purpose.
-    chunkSizeWarningLimit: 800,
     rolldownOptions: {
       output: {
         codeSplitting: {

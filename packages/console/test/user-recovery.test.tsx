@@ -23,6 +23,7 @@ function user(overrides: Partial<EndUserDetail> = {}): EndUserDetail {
     blockedAt: null,
     devices: [],
     sessions: [],
+    profile: { name: null, externalId: null },
     recovery: {
       passkeys: 0,
       recoveryCodesLeft: 7,

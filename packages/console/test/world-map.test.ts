@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { GRID, slimTopology } from '../src/features/dashboard/map/slim-topology.ts';
+import { MAP_WIDTH, naturalEarth, projectWorld } from '../src/features/dashboard/map/projection.ts';
 import { cutAtAntimeridian, worldGeoJson } from '../src/features/dashboard/map/world.ts';
 
 // Issue 10: the map's shapes are world-atlas's, named by alpha-2 code and cut at the antimeridian.
@@ -85,5 +86,33 @@ describe('the world map', () => {
       [0, 0],
     ];
     expect(cutAtAntimeridian([plain])).toEqual([[plain]]);
+  });
+
+  it('projects the world with Natural Earth into the picture’s box: every country inside it, north up, east right', () => {
+    // d3-geo's geoNaturalEarth1Raw at a few points.
+    expect(naturalEarth(0, 0)).toEqual([0, 0]);
+    const [x, y] = naturalEarth(180, 0);
+    expect(x).toBeCloseTo(0.8707 * Math.PI, 6);
+    expect(y).toBe(0);
+    expect(naturalEarth(0, 90)[1]).toBeCloseTo(1.4224, 3);
+    expect(naturalEarth(180, 60)[0]).toBeLessThan(naturalEarth(180, 0)[0]);
+
+    const { countries, height } = projectWorld();
+    expect(countries).toHaveLength(176);
+    // Antarctica out: the world is about twice as wide as it is tall.
+    expect(MAP_WIDTH / height).toBeGreaterThan(2);
+    expect(MAP_WIDTH / height).toBeLessThan(2.6);
+    for (const c of countries) {
+      const numbers = [...c.d.matchAll(/(-?[\d.]+),(-?[\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])] as const);
+      expect(numbers.length, c.code).toBeGreaterThan(3);
+      expect(
+        numbers.every(([px, py]) => px >= 0 && px <= MAP_WIDTH && py >= 0 && py <= height),
+        c.code,
+      ).toBe(true);
+    }
+    const centre = (code: string) => countries.find((c) => c.code === code)?.centre ?? [NaN, NaN];
+    expect(centre('NO')[1]).toBeLessThan(centre('ZA')[1]);
+    expect(centre('US')[0]).toBeLessThan(centre('GB')[0]);
+    expect(centre('GB')[0]).toBeLessThan(centre('JP')[0]);
   });
 });

@@ -63,29 +63,28 @@ export async function expectUsageCell(page: Page, table: string, row: RegExp, se
 const SIGN_INS_COLOUR = '#4c6ef5';
 
 /**
- * Clicks the middle of the sign-ins' column of the Usage chart, once the columns have grown into
- * place: the tallest shape drawn in their series' colour (the legend's mark is smaller).
+ * Clicks the middle of the sign-ins' column of the Usage chart, once it stands in place: the tallest
+ * SVG shape drawn in their series' colour (the legend's mark is not in the SVG).
  */
 export async function clickTallestSignInsColumn(page: Page): Promise<void> {
-  const bars = usage(page).locator(`svg path[fill="${SIGN_INS_COLOUR}"]`);
+  const bars = usage(page).locator(`svg rect[fill="${SIGN_INS_COLOUR}"]`);
   const tallestBar = async () => {
-    const boxes = await bars.evaluateAll((paths) =>
-      paths.map((p) => p.getBoundingClientRect()).map((r) => ({ x: r.x + r.width / 2, y: r.y + r.height / 2, h: r.height })),
-    );
-    return boxes.sort((a, b) => b.h - a.h)[0] ?? { x: 0, y: 0, h: 0 };
+    const heights = await bars.evaluateAll((shapes) => shapes.map((s) => s.getBoundingClientRect().height));
+    const h = Math.max(0, ...heights);
+    return { index: heights.indexOf(h), h };
   };
-  // The columns grow into place when the range changes: wait until the column stands at its height.
+  // The chart is drawn again once its box is measured: wait until the column stands at its height.
   let previous = -1;
   await expect
     .poll(async () => {
-      const h = (await tallestBar()).h;
+      const { h } = await tallestBar();
       const settled = h > 20 && Math.abs(h - previous) < 0.5;
       previous = h;
       return settled;
     })
     .toBe(true);
-  const tallest = await tallestBar();
-  await page.mouse.click(tallest.x, tallest.y);
+  // Its middle, scrolled into view first (the chart may stand below the window's fold).
+  await bars.nth((await tallestBar()).index).click();
 }
 
 export async function clickUsageOfAllProjects(page: Page): Promise<void> {

@@ -146,3 +146,20 @@ export async function registerPasskey(browser: Browser, app: RelyingParty, proje
   await expectSignedInAtApp(user);
   return { context, user, authenticator };
 }
+
+/** docs/decisions/0052: the code page's "Or use your previous password", filled and sent. */
+export async function fillPreviousPasswordAndSignIn(page: Page, password: string): Promise<void> {
+  await page.getByLabel('Previous password').fill(password);
+  await page.getByRole('button', { name: 'Sign in with password' }).click();
+}
+
+/**
+ * After the password: the browser's automatic upgrade (conditional create) may make the passkey at
+ * once and go on to the app; else the offer is shown and the person creates it.
+ */
+export async function createPasskeyWhenOffered(page: Page): Promise<void> {
+  const offer = page.getByRole('heading', { name: 'Create a passkey' });
+  const app = page.getByRole('heading', { name: 'Signed in to the test app' });
+  await expect(offer.or(app)).toBeVisible();
+  if (await offer.isVisible()) await clickCreatePasskey(page);
+}

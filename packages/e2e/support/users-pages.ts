@@ -59,3 +59,29 @@ export async function clickUserAction(page: Page, button: 'Block' | 'Unblock' | 
 export async function expectSignInBlocked(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { name: 'You cannot sign in' })).toBeVisible();
 }
+
+// Issue 37 "Migration" (docs/decisions/0052): the Users page's import and its progress.
+
+/** "Import users": the file chosen in the browser's file picker. */
+export async function importUsersFile(page: Page, file: { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Import users' }).click();
+  await (await chooser).setFiles(file);
+}
+
+/** The newest import in the Imports table is done with `imported` people added and `refused` lines refused. */
+export async function expectImportDone(page: Page, imported: number, refused: number): Promise<void> {
+  const row = listRows(page, 'Imports').first();
+  await expect(row).toContainText('Done');
+  await expect(row.getByRole('cell').nth(3)).toHaveText(String(imported));
+  await expect(row.getByRole('cell').nth(5)).toHaveText(String(refused));
+}
+
+/** The import's report: each refused line's number and why. */
+export async function openImportReport(page: Page): Promise<void> {
+  await listRows(page, 'Imports').first().getByRole('button', { name: 'Report' }).click();
+}
+
+export async function expectRefusedLine(page: Page, line: number, why: string): Promise<void> {
+  await expect(listRows(page, 'Refused lines').filter({ hasText: why }).getByRole('cell').first()).toHaveText(String(line));
+}

@@ -45,6 +45,7 @@ import { webhookKind } from './modules/webhooks/webhook-delivery.ts';
 import { WEBHOOK_KIND } from './events/audit-events.repository.ts';
 import { createOutbox, type Outbox } from './outbox/outbox.ts';
 import { sealStoredPushKeys } from './modules/projects/push-keys.ts';
+import { deleteExpiredImportedPasswords } from './people/imported-passwords.repository.ts';
 import { erasureScrubber } from './people/erasure-scrub.ts';
 import { pseudonymiseLegacyIdentities } from './people/legacy-identities.ts';
 import { serviceTokenAuthenticator } from './modules/accounts/service-token-auth.ts';
@@ -346,6 +347,8 @@ function startHousekeeping(
       await deleteRetiredSigningKeys(db);
       await ensureEventPartitions(db, clock.now(), config.eventRetentionMonths);
       await deleteEndedRegistrationCodes(db, clock.now());
+      // docs/decisions/0052: an imported password hash lives its project's chosen days at most.
+      await deleteExpiredImportedPasswords(db, clock.now());
       await outbox.housekeeping();
       // After the sweeps above, so what they deleted goes from the files too (docs/decisions/0046).
       await scrub();

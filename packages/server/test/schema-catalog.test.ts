@@ -42,6 +42,10 @@ const DISTRIBUTED: Record<string, string> = {
   event_identities_to_pseudonymise: 'project_id',
   // Erasures waiting for the scrub of the tables that held the person (docs/decisions/0046).
   erasure_scrubs: 'project_id',
+  // Issue 37's imports (docs/decisions/0052).
+  imported_passwords: 'project_id',
+  user_imports: 'project_id',
+  user_import_refusals: 'project_id',
 };
 const REFERENCE = [
   'accounts',

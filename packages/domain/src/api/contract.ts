@@ -74,6 +74,7 @@ import {
   webhookSchema,
 } from '../webhook/schema.ts';
 import { EXPORT_FORMATS, exportFileSchema } from '../list/export.ts';
+import { IMPORT_FORMATS, userImportListSchema, userImportQuerySchema, userImportReportSchema, userImportSchema } from '../end-user/user-import.ts';
 import { searchQuerySchema, searchResponseSchema } from '../search/schema.ts';
 import {
   enrollmentFunnelSchema,
@@ -493,6 +494,58 @@ export const endUsersApi = {
   }),
 };
 
+// Issue 37 "Migration" (docs/decisions/0052): users brought in from a file, and taken out with
+// their passkeys' public data. Importing creates people: the permission that changes end users.
+const importParams = z.object({ project: id(), import: id() });
+export const userImportsApi = {
+  importEndUsers: endpoint({
+    method: 'POST',
+    path: '/projects/:project/user-imports',
+    tag: 'users',
+    summary:
+      'Import users from the body, a file streamed as it is read: JSON Lines (application/x-ndjson) or CSV (text/csv) with a header row. One person a line: email, verified, name, externalId, passwordHash (bcrypt, Argon2id, scrypt, PBKDF2-SHA256). A person the project has already is left as is; a refused line is reported with its number and stores nothing. Answers the finished import; its progress can be read meanwhile (listUserImports)',
+    auth: 'session',
+    permission: guards.endUserChanges,
+    params: projectParams,
+    query: userImportQuerySchema,
+    consumes: Object.values(IMPORT_FORMATS),
+    response: userImportSchema,
+    status: 201,
+  }),
+  listUserImports: endpoint({
+    method: 'GET',
+    path: '/projects/:project/user-imports',
+    tag: 'users',
+    summary: "The project's imports, newest first (the last 20), with their progress",
+    auth: 'session',
+    permission: guards.endUsers,
+    params: projectParams,
+    response: userImportListSchema,
+  }),
+  getUserImport: endpoint({
+    method: 'GET',
+    path: '/projects/:project/user-imports/:import',
+    tag: 'users',
+    summary: 'One import with its report: each refused line, its number and why',
+    auth: 'session',
+    permission: guards.endUsers,
+    params: importParams,
+    response: userImportReportSchema,
+  }),
+  exportEndUsersForMigration: endpoint({
+    method: 'GET',
+    path: '/projects/:project/users/migration-export',
+    tag: 'users',
+    summary:
+      "Every user of the project as JSON Lines in the import's format, with each one's passkeys' public data (credential id, public key, counter, transports, rpId, createdAt): to move the users elsewhere",
+    auth: 'session',
+    permission: guards.endUserChanges,
+    params: projectParams,
+    response: exportFileSchema,
+    produces: [IMPORT_FORMATS.jsonl],
+  }),
+};
+
 // Issue 24 "Webhooks": guarded like the project's settings (docs/decisions/0039).
 const webhookParams = z.object({ project: id(), webhook: id() });
 const administerWebhooks = { tag: 'webhooks', auth: 'session', permission: guards.projectAdmin } as const;
@@ -733,6 +786,7 @@ export const api = {
   ...appsApi,
   ...devicesApi,
   ...endUsersApi,
+  ...userImportsApi,
   ...webhooksApi,
   ...auditApi,
   ...usageApi,

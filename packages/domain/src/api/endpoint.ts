@@ -59,6 +59,11 @@ export interface Endpoint<
    */
   produces?: readonly string[];
   /**
+   * The media types of a request body that is a file, handed to the handler as a stream (an import,
+   * read as it arrives, never held whole); `body` is then absent.
+   */
+  consumes?: readonly string[];
+  /**
    * The answer is a versioned resource (docs/decisions/0007): its version goes out as a strong
    * ETag, and a write that updates it honours If-Match — a stale one is 412. The server's handler
    * answers the value with its version; no route sets the header or reads If-Match itself.

@@ -98,5 +98,7 @@ export function errorStatusesOf(endpoint: Endpoint): ApiErrorStatus[] {
   if (endpoint.permission && (/\/:[A-Za-z]/.test(endpoint.path) || endpoint.projectFrom === 'body.projectId')) statuses.add(404);
   if (endpoint.method === 'PUT') statuses.add(412);
   if (endpoint.body) statuses.add(413).add(415);
+  // A file body is read as it comes (no size limit); another media type is refused.
+  if (endpoint.consumes) statuses.add(415);
   return API_ERROR_STATUSES.filter((status) => statuses.has(status));
 }

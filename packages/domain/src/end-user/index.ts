@@ -1,1 +1,2 @@
 export * from './schema.ts';
+export * from './user-import.ts';

@@ -75,11 +75,15 @@ export const endUserRecoverySchema = z.object({
 });
 export type EndUserRecovery = z.infer<typeof endUserRecoverySchema>;
 
+/** What an import brought of a person (issue 37, docs/decisions/0052): a display name and the team's own id for them. */
+export const endUserProfileSchema = z.object({ name: z.string().nullable(), externalId: z.string().nullable() });
+
 /** The user's page: the user, every passkey of theirs (newest first), their open sessions, their recovery state. */
 export const endUserDetailSchema = endUserSchema.extend({
   devices: z.array(deviceIdentitySchema),
   sessions: z.array(endUserSessionSchema),
   recovery: endUserRecoverySchema,
+  profile: endUserProfileSchema,
 });
 
 /**
@@ -102,6 +106,7 @@ export const endUserDataSchema = z.object({
   exportedAt: z.string(),
   projectId: z.string(),
   user: endUserSchema,
+  profile: endUserProfileSchema,
   devices: z.array(deviceIdentitySchema),
   sessions: z.array(endUserSessionSchema),
   events: z.array(z.record(z.string(), z.unknown())),

@@ -94,6 +94,54 @@ export interface EnrollmentHit {
  * Answers how many webhook messages it queued (their sender is nudged: webhooksQueued).
  */
 export async function insertAuditEvent(db: Db, e: NewAuditEvent, usage?: UsageHit, signedIn = false, enrollment?: EnrollmentHit): Promise<number> {
+  return (await insertAuditEventWith(db, e, usage, signedIn, undefined, enrollment)).queued;
+}
+
+/**
+ * The change an event records, made by the event's own statement (its first data-modifying CTE,
+ * named `name`): one round trip instead of a transaction's four (issue 38). `sql` writes the CTE's
+ * body, its values as parameters through `param`. `required`: the event and all that follows from
+ * it are written only when the CTE returned a row (a code consumed only once writes its exchange
+ * once); `changed` then says whether it did.
+ */
+export interface EventChange {
+  name: string;
+  sql(param: (value: unknown) => string): string;
+  required?: boolean;
+}
+
+/**
+ * A statement of its own (its $1… are `values`) as the EventChange `name`: its parameters renumbered
+ * into the event's statement, a value named twice passed once.
+ */
+export function changeOf(name: string, sql: string, values: readonly unknown[], required = false): EventChange {
+  return {
+    name,
+    required,
+    sql(param) {
+      const named = new Map<number, string>();
+      return sql.replace(/\$(\d+)/g, (_, n: string) => {
+        const index = Number(n);
+        let placeholder = named.get(index);
+        if (placeholder === undefined) named.set(index, (placeholder = param(values[index - 1])));
+        return placeholder;
+      });
+    },
+  };
+}
+
+/**
+ * insertAuditEvent, with the change it records in the same statement (EventChange): the enrollment
+ * funnel's count too (docs/decisions/0050 and 0054), written only when a required change happened.
+ */
+export async function insertAuditEventWith(
+  db: Db,
+  e: NewAuditEvent,
+  usage?: UsageHit,
+  signedIn = false,
+  change?: EventChange,
+  enrollment?: EnrollmentHit,
+): Promise<{ queued: number; changed: boolean }> {
   const id = eventId();
   const params: unknown[] = [
     e.projectId ?? '',
@@ -110,23 +158,30 @@ export async function insertAuditEvent(db: Db, e: NewAuditEvent, usage?: UsageHi
     JSON.stringify(e.details),
   ];
   const next = (value: unknown) => `$${params.push(value)}`;
+  // Everything below is written only when the required change happened.
+  const only = change?.required ? `EXISTS (SELECT 1 FROM ${change.name})` : null;
+  const andOnly = only ? ` AND ${only}` : '';
+  // INSERT … VALUES, or INSERT … SELECT … WHERE the change happened (whose unknown-typed values need casts).
+  const values = (list: string) => (only ? `SELECT ${list} WHERE ${only}` : `VALUES (${list})`);
+  const effects: string[] = change ? [`${change.name} AS (${change.sql(next)})`] : [];
   // What user_id holds: the person's id when the identity is one of the project's people.
   const userRef =
     e.unknownAs !== undefined && e.userId !== null
       ? `coalesce((SELECT u.id FROM project_users u WHERE u.project_id = $1 AND u.identity_key = $4), ${next(e.unknownAs)})`
       : '$4';
-  const effects: string[] = [];
   if (signedIn && e.projectId && e.userId) {
     const fallback = enrollment?.fallback ? ', fallback_sign_ins = fallback_sign_ins + 1' : '';
-    // Whether they hold an active passkey as they sign in (a passkey made in this transaction included):
+    // Whether they hold an active passkey as they sign in (a passkey made in an earlier statement of
+    // this transaction included; one the event's own change makes is not seen by its snapshot):
     // the enrollment funnel's share of active users holding one (migration 0038).
     effects.push(`signed_in AS (UPDATE project_users SET last_sign_in_at = $2${fallback},
          passkey_at_sign_in = EXISTS (SELECT 1 FROM devices d WHERE d.project_id = $1 AND d.user_id = project_users.id AND NOT d.revoked)
-       WHERE project_id = $1 AND identity_key = $4)`);
+       WHERE project_id = $1 AND identity_key = $4${andOnly})`);
   }
   if (enrollment && e.projectId) {
+    const day = next(e.createdAt.toISOString().slice(0, 10));
     effects.push(`enrollment AS (
-       INSERT INTO enrollment_daily AS f (project_id, day, key, count) VALUES ($1, ${next(e.createdAt.toISOString().slice(0, 10))}, ${next(enrollment.key)}, 1)
+       INSERT INTO enrollment_daily AS f (project_id, day, key, count) ${values(`$1, ${day}::date, ${next(enrollment.key)}::text, 1`)}
        ON CONFLICT (project_id, day, key) DO UPDATE SET count = f.count + 1)`);
   }
   const type = e.projectId
@@ -137,7 +192,7 @@ export async function insertAuditEvent(db: Db, e: NewAuditEvent, usage?: UsageHi
     effects.push(`webhook AS (
        INSERT INTO outbox_messages (project_id, kind, recipient, id, topic, payload, subject, created_at, status, next_attempt_at)
        SELECT $1, ${next(WEBHOOK_KIND)}, w.id, ${next(`msg_${id}`)}, ${next(type)}, ${next(body)}, ${userRef}, $2, 'pending', $2
-         FROM webhook_endpoints w WHERE w.project_id = $1 AND w.enabled AND ${next(type)} = ANY(w.event_types) RETURNING 1)`);
+         FROM webhook_endpoints w WHERE w.project_id = $1 AND w.enabled AND ${next(type)} = ANY(w.event_types)${andOnly} RETURNING 1)`);
   }
   if (usage) {
     const hour = next(new Date(Math.floor(e.createdAt.getTime() / 3_600_000) * 3_600_000));
@@ -146,27 +201,27 @@ export async function insertAuditEvent(db: Db, e: NewAuditEvent, usage?: UsageHi
     const country = next(e.country ?? 'ZZ');
     effects.push(
       `hourly AS (
-       INSERT INTO usage_hourly AS u (project_id, hour, key, count) VALUES ($1, ${hour}, ${key}, 1)
+       INSERT INTO usage_hourly AS u (project_id, hour, key, count) ${values(`$1, ${hour}::timestamptz, ${key}, 1`)}
        ON CONFLICT (project_id, hour, key) DO UPDATE SET count = u.count + 1)`,
       `daily AS (
-       INSERT INTO usage_daily AS u (project_id, day, key, count) VALUES ($1, ${day}, ${key}, 1)
+       INSERT INTO usage_daily AS u (project_id, day, key, count) ${values(`$1, ${day}::date, ${key}, 1`)}
        ON CONFLICT (project_id, day, key) DO UPDATE SET count = u.count + 1)`,
       `by_country AS (
-       INSERT INTO usage_daily_country AS u (project_id, day, country, key, count) VALUES ($1, ${day}, ${country}, ${key}, 1)
+       INSERT INTO usage_daily_country AS u (project_id, day, country, key, count) ${values(`$1, ${day}::date, ${country}, ${key}, 1`)}
        ON CONFLICT (project_id, day, country, key) DO UPDATE SET count = u.count + 1)`,
     );
   }
   const event = `INSERT INTO audit_events (project_id, created_at, id, user_id, device_name, scope, event_status, ip, country, client_id, user_agent, details)
-     VALUES ($1, $2, $3, ${userRef}, $5, $6, $7, $8, $9, $10, $11, $12::jsonb)`;
+     ${values(`$1::text, $2::timestamptz, $3::uuid, ${userRef}, $5::text, $6::text, $7::text, $8::text, $9::text, $10::text, $11::text, $12::jsonb`)}`;
   if (effects.length === 0) {
     await db.query(event, params);
-    return 0;
+    return { queued: 0, changed: true };
   }
   const { rows } = await db.query<{ queued: number }>(
     `WITH ${effects.join(', ')} ${event} RETURNING ${type ? '(SELECT count(*) FROM webhook)::int' : '0'} AS queued`,
     params,
   );
-  return rows[0]?.queued ?? 0;
+  return { queued: rows[0]?.queued ?? 0, changed: rows.length > 0 };
 }
 
 /** The event as a webhook's `data` tells it: the audit log's fields, by the audit list's names. */

@@ -1,6 +1,7 @@
 import type { AuditResult, Scope, UsageKey } from '@latchkey/domain';
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
+import type { EventChange } from './audit-events.repository.ts';
 
 /**
  * What an event stores for an identity that is no person of the project (a refusal, a code mailed
@@ -46,6 +47,11 @@ export function codeSignInEvent(email: string, deviceName: string | null = null)
 export interface IssuerEvents {
   /** Inside the transaction of the change it records. */
   record(tx: Db, origin: EventOrigin, event: EndUserEvent): Promise<void>;
+  /**
+   * The event and the change it records in one statement (no transaction needed): answers whether
+   * it was written (false: the change was `required` and did not happen, so neither was written).
+   */
+  recordWith(db: Db, origin: EventOrigin, event: EndUserEvent, change: EventChange): Promise<boolean>;
   /** An event whose change is not in a transaction of ours (a login the provider is about to save). */
   recordNow(origin: EventOrigin, event: EndUserEvent): Promise<void>;
   /** What changes nothing, within the caller's allowance; answers whether it was written. */

@@ -5,7 +5,7 @@ import type { CountryLookup } from '../geoip.ts';
 import { rateLimitKeyOf } from '../http/client-address.ts';
 import { identityPseudonym, type EndUserEvent, type EventOrigin, type IssuerEvents } from './end-user-event.ts';
 import { hitAll } from '../db/rate-limits.repository.ts';
-import { insertAuditEvent, type EnrollmentHit } from './audit-events.repository.ts';
+import { insertAuditEventWith, type EnrollmentHit, type EventChange } from './audit-events.repository.ts';
 import { countEvent, type Metrics } from '../http/metrics.ts';
 
 /** Refusal events one client address (IPv6: its /64) may add to one project's log per window. */
@@ -54,11 +54,11 @@ export function projectEvents(deps: {
 }): IssuerEvents {
   const { db, clock, secretBox, countries, projectId, metrics } = deps;
 
-  async function write(tx: Db, origin: EventOrigin, event: EndUserEvent, refused = false): Promise<void> {
+  async function write(tx: Db, origin: EventOrigin, event: EndUserEvent, refused = false, change?: EventChange): Promise<boolean> {
     if (metrics) countEvent(metrics, event, refused);
     const at = clock.now();
     const country = countries.countryOf(origin.ip);
-    const queued = await insertAuditEvent(
+    const { queued, changed } = await insertAuditEventWith(
       tx,
       {
         projectId,
@@ -77,19 +77,28 @@ export function projectEvents(deps: {
       },
       event.usage ? { key: event.usage } : undefined,
       event.action === 'sign_in' && event.status === 'success',
+      change,
       enrollmentHitOf(event),
     );
     if (queued > 0) deps.webhooksQueued?.();
+    return changed;
   }
 
   const bucket = (parts: string[]) => secretBox.hmac('rate-limit', ['event-refusals', projectId, ...parts].join('\n'));
 
   return {
-    record: write,
+    async record(tx: Db, origin: EventOrigin, event: EndUserEvent): Promise<void> {
+      await write(tx, origin, event);
+    },
 
-    /** An event whose change is not in a transaction of ours (a login the provider is about to save). */
+    recordWith: (on: Db, origin: EventOrigin, event: EndUserEvent, change: EventChange) => write(on, origin, event, false, change),
+
+    /**
+     * An event whose change is not in a transaction of ours (a login the provider is about to save):
+     * its one statement is atomic by itself, so no transaction (issue 38: a BEGIN and a COMMIT less).
+     */
     async recordNow(origin: EventOrigin, event: EndUserEvent): Promise<void> {
-      await db.transaction((tx) => write(tx, origin, event));
+      await write(db, origin, event);
     },
 
     /** Answers whether the event was written (false: an allowance is used up). */
@@ -109,7 +118,7 @@ export function projectEvents(deps: {
         if (metrics) countEvent(metrics, event, true);
         return false;
       }
-      await db.transaction((tx) => write(tx, origin, event, true));
+      await write(db, origin, event, true);
       return true;
     },
 

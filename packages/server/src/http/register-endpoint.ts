@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, RouteOptions } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { API_BASE_PATH, DomainError, errorStatusesOf, guards, hasAnyPermission, isCleanText, operationIdOf, type Endpoint } from '@latchkey/domain';
 import { notFound, signInToContinue } from '../errors.ts';
 import type { Actor } from './actor.ts';
@@ -40,6 +40,28 @@ export interface EndpointContext<P, Q, B> {
   actor(): Actor;
   /** The version the request's If-Match names (null: no precondition), for a `versioned` entry's write. */
   ifMatch: number | null;
+  /** A `consumes` entry's body: the file as it arrives (its media type is one of the entry's). */
+  upload(): { type: string; stream: Readable };
+}
+
+/** A `consumes` entry's body in the OpenAPI document: the file, as text. */
+const fileBodySchema = z.any().meta({ description: 'The file (JSON Lines or CSV), sent as the body' });
+
+const mediaTypeOf = (request: FastifyRequest) => (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+
+/** A file body's media types are handed over as the request stream, unread (no body limit: it is read as it comes). */
+function acceptFiles(app: FastifyInstance, types: readonly string[]): void {
+  for (const type of types) {
+    if (!app.hasContentTypeParser(type)) app.addContentTypeParser(type, (_request, payload, done) => done(null, payload));
+  }
+}
+
+function uploadOf(request: FastifyRequest, types: readonly string[]): { type: string; stream: Readable } {
+  const type = mediaTypeOf(request);
+  if (!types.includes(type) || !(request.body instanceof Readable)) {
+    throw Object.assign(new Error(`The body is a file: Content-Type ${types.join(' or ')}`), { statusCode: 415 });
+  }
+  return { type, stream: request.body };
 }
 
 /** The answer of an entry that `produces` a file: its media type, the name to save it as, and its body, streamed. */
@@ -123,6 +145,9 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
     ...(endpoint.params ? { params: endpoint.params } : {}),
     ...(endpoint.query ? { querystring: endpoint.query } : {}),
     ...(endpoint.body ? { body: endpoint.body } : {}),
+    // A file body is documented under each of its media types (the OpenAPI document); it is the
+    // request stream, handed over unread, so its schema checks nothing.
+    ...(endpoint.consumes ? { body: fileBodySchema, consumes: [...endpoint.consumes] } : {}),
     // The error answers derived from the entry, each an ErrorBody: documented, and serialized through it.
     response: {
       // A file answer (an export) is documented under each of its media types; it is streamed, never serialized.
@@ -132,6 +157,7 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
       ...Object.fromEntries(errorStatusesOf(endpoint).map((s) => [s, errorResponseSchema(s)])),
     },
   };
+  if (endpoint.consumes) acceptFiles(app, endpoint.consumes);
   const route: RouteOptions = {
     method: endpoint.method,
     url: `${API_BASE_PATH}${endpoint.path}`,
@@ -176,6 +202,7 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
           return request.actor;
         },
         ifMatch: endpoint.versioned ? ifMatchVersion(request) : null,
+        upload: () => uploadOf(request, endpoint.consumes ?? []),
       });
       reply.status(status);
       if (endpoint.versioned) return sendVersioned(reply, result as Versioned<z.output<R>>);

@@ -9,7 +9,7 @@ import {
 } from '@latchkey/domain';
 import type { PageLanguage } from '../oidc/pages/texts.ts';
 import type { Db } from '../db/db.ts';
-import { readAheadInteraction } from '../oidc/payloads.repository.ts';
+import { readAheadInteraction, type ReadAheadInteraction } from '../oidc/payloads.repository.ts';
 
 /** What a project's issuer is built from; `version` changes with any of it (the projects row's version). */
 export interface IssuerState {
@@ -87,16 +87,21 @@ export const HOST_ORIGINS = `(SELECT origin FROM project_hosts h WHERE h.project
 /**
  * One primary-key read per request: cheap enough to notice a settings change at once. With
  * `interactionRef` (a sign-in page's or the provider's resume request names its interaction), the
- * same statement reads that interaction's row ahead for the provider (oidc/payloads.repository.ts).
+ * same statement reads that interaction's row ahead for the provider (oidc/payloads.repository.ts),
+ * and the grant its result consents to, which the resume loads next (issue 38).
  */
 export async function findIssuerState(db: Db, projectId: string, interactionRef?: string): Promise<IssuerState | null> {
-  const { rows } = await db.query<Row & { interaction?: { id: string; payload: string; consumed_at: string | null } | null }>(
+  const { rows } = await db.query<Row & { interaction?: ReadAheadInteraction | null }>(
     `SELECT id, version, clients_version, enabled, name, settings - 'associationIOS' - 'associationAndroid' AS settings, issuer,
             ${HOST_ORIGINS}
             ${
               interactionRef === undefined
                 ? ''
-                : `, (SELECT json_build_object('id', p.id, 'payload', p.payload, 'consumed_at', p.consumed_at) FROM oidc_payloads p
+                : `, (SELECT json_build_object('id', p.id, 'payload', p.payload, 'consumed_at', p.consumed_at,
+                        'grant', (SELECT json_build_object('id', g.id, 'payload', g.payload, 'consumed_at', g.consumed_at) FROM oidc_payloads g
+                                   WHERE g.issuer = p.issuer AND g.grant_id = p.grant_id AND g.kind = 'Grant'
+                                     AND (g.expires_at IS NULL OR g.expires_at > $3) LIMIT 1))
+                      FROM oidc_payloads p
                       WHERE p.issuer = projects.id AND p.kind = 'Interaction' AND p.id = $2
                         AND (p.expires_at IS NULL OR p.expires_at > $3)) AS interaction`
             }

@@ -7,7 +7,7 @@ import { passkeySteps } from '../oidc/passkey-steps/passkey-steps.ts';
 import type { LoginMethods, PasskeyStore, QuickCodeStore, RecoveryCodeStore, RelyingParty } from '../oidc/passkeys.ts';
 import type { PasskeySteps } from '../oidc/pages/site.ts';
 import type { PageBrand } from '../oidc/pages/views.ts';
-import { findDevice, insertDevice, markDeviceUsed, userDevices, userWithDevices } from '../people/devices.repository.ts';
+import { deviceUseChange, findDevice, insertDevice, markDeviceUsed, userDevices, userWithDevices } from '../people/devices.repository.ts';
 import { fallbackSignInsOf, findProjectUser, findProjectUserByEmail, findProjectUserByIdentity } from '../people/end-users.repository.ts';
 import {
   countRegistrationCodeTry,
@@ -28,6 +28,7 @@ function projectDevices(db: Db, projectId: string): PasskeyStore {
     find: (id) => findDevice(db, projectId, id),
     identityOf: async (userId) => (await findProjectUser(db, projectId, userId))?.identity ?? null,
     markUsed: (tx, p) => markDeviceUsed(tx, { projectId, ...p }),
+    useChange: (p) => deviceUseChange({ projectId, ...p }),
     insert: (tx, p) => insertDevice(tx, { projectId, ...p }),
   };
 }

@@ -12,6 +12,7 @@ import type { Db } from '../db/db.ts';
 import { interactionRefOf } from '../oidc/payloads.repository.ts';
 import { findProjectUser, findProjectUserByIdentity, userIdForEmail } from '../people/end-users.repository.ts';
 import { accountRecovery, type AccountRecovery } from '../people/account-recovery.ts';
+import { projectImportedPasswords } from './imported-passwords.ts';
 import { issuerAt } from './custom-domains.ts';
 import { MOUNT_ROUTE, type IssuerFlow } from './issuer-flow.ts';
 import { findIssuerState } from './issuer-state.repository.ts';
@@ -150,6 +151,8 @@ export async function registerProjectSignInPages(app: FastifyInstance, flow: Iss
           recoveryCodes: recoveryCodeStore(db, projectId, recovery, brand),
         }),
         events: signInEvents(events),
+        // docs/decisions/0052: imported people may use their previous password once (email identities only).
+        ...(verification.identityType === 'email' ? { importedPasswords: projectImportedPasswords({ db, clock: deps.clock, projectId }) } : {}),
         verification: projectVerification({
           db,
           clock: deps.clock,

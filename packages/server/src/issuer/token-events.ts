@@ -7,26 +7,31 @@ import { originOf, type UserReader } from './provider-requests.ts';
 
 /**
  * A code issued to the application (scope `authcode`) and exchanged for tokens (the ID token it
- * yields counts as `jwt` usage), each in the transaction that stores or consumes the code; a code
- * presented twice is refused (and every token of its grant revoked) with a `failed` event.
+ * yields counts as `jwt` usage), each with the change that stores or consumes the code; a code
+ * presented twice is refused (and every token of its grant revoked) with a `failed` event. Each is
+ * written by the very statement that stores or consumes the code (EventChange): no transaction.
  */
 export function codeEvents(db: Db, userOf: UserReader, events: IssuerEvents): CodeEvents {
   const who = async (tx: Db, code: AdapterPayload) =>
     typeof code.accountId === 'string' ? ((await userOf(tx, code.accountId))?.identity ?? null) : null;
   return {
-    async issued(tx, code) {
-      const userId = await who(tx, code);
-      await events.record(tx, originOf(Provider.ctx, code.clientId), { scope: 'authcode', status: 'success', action: 'code.issued', userId });
+    async issued(on, code, store) {
+      const userId = await who(on, code);
+      await events.recordWith(
+        on,
+        originOf(Provider.ctx, code.clientId),
+        { scope: 'authcode', status: 'success', action: 'code.issued', userId },
+        store,
+      );
     },
-    async exchanged(tx, code) {
-      const userId = await who(tx, code);
-      await events.record(tx, originOf(Provider.ctx, code.clientId), {
-        scope: 'authcode',
-        status: 'success',
-        action: 'code.exchanged',
-        userId,
-        usage: 'jwt',
-      });
+    async exchanged(on, code, consume) {
+      const userId = await who(on, code);
+      return events.recordWith(
+        on,
+        originOf(Provider.ctx, code.clientId),
+        { scope: 'authcode', status: 'success', action: 'code.exchanged', userId, usage: 'jwt' },
+        consume,
+      );
     },
     async reused(code) {
       const userId = code ? await who(db, code) : null;

@@ -92,6 +92,38 @@ export function createLoginCodes(
     return (await hitAll(db, issuer, limits, clock.now()))?.name ?? null;
   }
 
+  /** One try at the interaction's code: the limits, one attempt counted, then `matches` decides. */
+  async function tryCode(
+    interactionUid: string,
+    clientIp: string,
+    matches: (row: { email: string; codeHash: string }, interactionRef: string) => Promise<boolean>,
+  ): Promise<VerifyCodeResult> {
+    const interactionRef = ref(interactionUid);
+    const row = await findLoginCode(db, issuer, interactionRef);
+    if (!row) return { ok: false, reason: 'none' };
+    if (row.consumedAt) return { ok: false, reason: 'used' };
+    if (row.attempts >= MAX_CODE_ATTEMPTS) return { ok: false, reason: 'too_many' };
+    const now = clock.now();
+    if (row.expiresAt.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
+    const client = rateLimitKeyOf(clientIp);
+    const refused = await hitAll(
+      db,
+      issuer,
+      [
+        limit('address', ['try', row.email, client], MAX_TRIES_PER_ADDRESS, TRIES_WINDOW_MS),
+        limit('client', ['try', client], MAX_TRIES_PER_CLIENT, TRIES_WINDOW_MS),
+      ],
+      now,
+    );
+    if (refused) return { ok: false, reason: 'address_locked' };
+
+    const attempts = await countAttempt(db, issuer, interactionRef, row.codeHash, MAX_CODE_ATTEMPTS);
+    if (attempts === null) return { ok: false, reason: 'too_many' };
+    if (!(await matches(row, interactionRef))) return { ok: false, reason: 'wrong', attemptsLeft: MAX_CODE_ATTEMPTS - attempts };
+    if (!(await consumeLoginCode(db, issuer, interactionRef, row.codeHash, now))) return { ok: false, reason: 'used' };
+    return { ok: true, email: row.email };
+  }
+
   return {
     async request(email: string, interactionUid: string, clientIp: string): Promise<RequestCodeResult> {
       const now = clock.now();
@@ -130,32 +162,16 @@ export function createLoginCodes(
     },
 
     async verify(interactionUid: string, code: string, clientIp: string): Promise<VerifyCodeResult> {
-      const interactionRef = ref(interactionUid);
-      const row = await findLoginCode(db, issuer, interactionRef);
-      if (!row) return { ok: false, reason: 'none' };
-      if (row.consumedAt) return { ok: false, reason: 'used' };
-      if (row.attempts >= MAX_CODE_ATTEMPTS) return { ok: false, reason: 'too_many' };
-      const now = clock.now();
-      if (row.expiresAt.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
-      const client = rateLimitKeyOf(clientIp);
-      const refused = await hitAll(
-        db,
-        issuer,
-        [
-          limit('address', ['try', row.email, client], MAX_TRIES_PER_ADDRESS, TRIES_WINDOW_MS),
-          limit('client', ['try', client], MAX_TRIES_PER_CLIENT, TRIES_WINDOW_MS),
-        ],
-        now,
-      );
-      if (refused) return { ok: false, reason: 'address_locked' };
+      return tryCode(interactionUid, clientIp, async (row, interactionRef) => safeEqual(hashCode(interactionRef, row.email, code), row.codeHash));
+    },
 
-      const attempts = await countAttempt(db, issuer, interactionRef, row.codeHash, MAX_CODE_ATTEMPTS);
-      if (attempts === null) return { ok: false, reason: 'too_many' };
-      if (!safeEqual(hashCode(interactionRef, row.email, code), row.codeHash)) {
-        return { ok: false, reason: 'wrong', attemptsLeft: MAX_CODE_ATTEMPTS - attempts };
-      }
-      if (!(await consumeLoginCode(db, issuer, interactionRef, row.codeHash, now))) return { ok: false, reason: 'used' };
-      return { ok: true, email: row.email };
+    /**
+     * docs/decisions/0052: an imported person's previous password instead of the code, under the
+     * code's own limits — each try uses one of its attempts and counts against the address's and the
+     * client's tries, before the (costly) check runs.
+     */
+    async verifyWith(interactionUid: string, clientIp: string, check: (email: string) => Promise<boolean>): Promise<VerifyCodeResult> {
+      return tryCode(interactionUid, clientIp, (row) => check(row.email));
     },
 
     async purgeExpired(): Promise<void> {

@@ -11,6 +11,8 @@ import { createHash, randomInt } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
+import type { EventChange } from '../events/audit-events.repository.ts';
+import type { EndUserEvent, EventOrigin, IssuerEvents } from '../events/end-user-event.ts';
 import { PASSKEY_SCRIPT, PASSKEY_SCRIPT_PATH, WEBAUTHN_LIBRARY_PATH, webauthnLibrary } from './pages/passkey-views.ts';
 import type { Identity } from './pages/site.ts';
 
@@ -41,6 +43,26 @@ export interface Passkey {
   backedUp?: boolean | null;
 }
 
+/**
+ * A passkey's use and its sign-in event, committed together (docs/decisions/0014): in one statement
+ * where the store can make the use part of the event's (issue 38), else in a transaction. False: the
+ * passkey was revoked meanwhile, and neither is written.
+ */
+export async function markUsedWithEvent(
+  db: Db,
+  store: PasskeyStore,
+  events: IssuerEvents | undefined,
+  signIn: { origin: EventOrigin; event: EndUserEvent },
+  use: { id: string; counter: number; now: Date; backedUp?: boolean },
+): Promise<boolean> {
+  if (events && store.useChange) return events.recordWith(db, signIn.origin, signIn.event, store.useChange(use));
+  return db.transaction(async (tx) => {
+    if (!(await store.markUsed(tx, use))) return false;
+    await events?.record(tx, signIn.origin, signIn.event);
+    return true;
+  });
+}
+
 /** Where an issuer keeps its users' passkeys: a project's devices, the console's administrators' passkeys. */
 export interface PasskeyStore {
   /** The user this identity names here, or null (no such user yet). */
@@ -53,6 +75,8 @@ export interface PasskeyStore {
   find(id: string): Promise<Passkey | null>;
   /** Records a sign-in with it (its new signature counter); false when it was revoked meanwhile. */
   markUsed(tx: Db, p: { id: string; counter: number; now: Date; backedUp?: boolean }): Promise<boolean>;
+  /** markUsed as the change its sign-in event records, made by the event's own statement (a project's devices). */
+  useChange?(p: { id: string; counter: number; now: Date; backedUp?: boolean }): EventChange;
   /** May this user be offered a passkey and register one? (a project's end user: always; the console: an active account). */
   mayRegister?(userId: string): Promise<boolean>;
   /** The WebAuthn user handle of a user (at most 64 bytes, nothing personal): the user id's bytes unless said otherwise. */
@@ -181,13 +205,18 @@ export function offeredOptions(
  * an origin that rpID allows, user verified; answers the credential, the rpID it was made
  * under and its backup flags (stored with it), or null.
  */
-export async function verifiedRegistration(rp: RelyingParty, response: RegistrationResponseJSON, challenge: string) {
+export async function verifiedRegistration(
+  rp: RelyingParty,
+  response: RegistrationResponseJSON,
+  challenge: string,
+  options: { userVerified: boolean } = { userVerified: true },
+) {
   const verification = await verifyRegistrationResponse({
     response,
     expectedChallenge: challenge,
     expectedOrigin: rp.origins,
     expectedRPID: allowedRpIDs(rp),
-    requireUserVerification: true,
+    requireUserVerification: options.userVerified,
   }).catch(() => null);
   if (!verification?.verified) return null;
   const { credential, rpID, origin, credentialDeviceType, credentialBackedUp } = verification.registrationInfo;

@@ -1,6 +1,7 @@
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
+import { changeOf, type EventChange } from '../events/audit-events.repository.ts';
 
 interface Row {
   id: string;
@@ -39,31 +40,34 @@ const readAhead = new Map<string, { row: Row | null; at: number }>();
 const READ_AHEAD_MS = 1000;
 const READ_AHEAD_MAX = 10_000;
 const aheadKey = (issuer: string, kind: string, idRef: string) => `${issuer}\n${kind}\n${idRef}`;
+/** The key of a row read ahead for a find by its uid (a session's, which a code or token depends on). */
+const aheadUidKey = (issuer: string, kind: string, uidRef: string) => `${issuer}\n${kind}\nuid\n${uidRef}`;
 
 /** The stored id of an interaction (what a read ahead of it asks for). */
 export const interactionRefOf = (box: SecretBox, uid: string): string => oidcRefs(box).id('Interaction', uid);
 
-/** Keeps what a statement read of the interaction `idRef` at `issuer` (null: no such row, or expired). */
-export function readAheadInteraction(
-  issuer: string,
-  idRef: string,
-  row: { id: string; payload: string; consumed_at: string | Date | null } | null,
-): void {
-  readAheadRow(issuer, 'Interaction', idRef, row);
+/** A row read ahead as a statement's JSON gives it. */
+interface ReadAheadRow {
+  id: string;
+  payload: string;
+  consumed_at: string | Date | null;
 }
 
-function readAheadRow(
-  issuer: string,
-  kind: string,
-  idRef: string,
-  row: { id: string; payload: string; consumed_at: string | Date | null } | null,
-): void {
+/** An interaction read ahead, with the grant its result consents to (null: none, or none stored). */
+export type ReadAheadInteraction = ReadAheadRow & { grant?: ReadAheadRow | null };
+
+/** Keeps what a statement read of the interaction `idRef` at `issuer` (null: no such row, or expired), and of its grant. */
+export function readAheadInteraction(issuer: string, idRef: string, row: ReadAheadInteraction | null): void {
+  if (row?.grant) readAheadRow(issuer, 'Grant', row.grant.id, row.grant);
+  readAheadRow(issuer, 'Interaction', idRef, row && { id: row.id, payload: row.payload, consumed_at: row.consumed_at });
+}
+
+function readAheadRow(issuer: string, kind: string, idRef: string, row: ReadAheadRow | null, key = aheadKey(issuer, kind, idRef)): void {
   const at = Date.now();
-  for (const [key, entry] of readAhead) {
+  for (const [old, entry] of readAhead) {
     if (at - entry.at < READ_AHEAD_MS && readAhead.size < READ_AHEAD_MAX) break;
-    readAhead.delete(key);
+    readAhead.delete(old);
   }
-  const key = aheadKey(issuer, kind, idRef);
   readAhead.delete(key);
   readAhead.set(key, { row: row && { ...row, consumed_at: row.consumed_at === null ? null : new Date(row.consumed_at) }, at });
 }
@@ -74,6 +78,13 @@ function takeReadAhead(key: string): Row | null | undefined {
   if (!entry) return undefined;
   readAhead.delete(key);
   return Date.now() - entry.at < READ_AHEAD_MS ? entry.row : undefined;
+}
+
+/** The grant an interaction's result consents to, if any. */
+function consentedGrantOf(payload: AdapterPayload): string | undefined {
+  const consent: unknown = (payload.result as { consent?: unknown } | undefined)?.consent;
+  const grantId = consent && typeof consent === 'object' ? (consent as { grantId?: unknown }).grantId : undefined;
+  return typeof grantId === 'string' ? grantId : undefined;
 }
 
 /**
@@ -116,10 +127,33 @@ export interface PayloadScope {
  * a refusal, written on its own.
  */
 export interface CodeEvents {
-  issued(tx: Db, code: AdapterPayload): Promise<void>;
-  exchanged(tx: Db, code: AdapterPayload): Promise<void>;
+  /** Stores the code (`store`, the INSERT) and writes its issued event, in one statement. */
+  issued(db: Db, code: AdapterPayload, store: EventChange): Promise<void>;
+  /** Consumes the code (`consume`, required) and writes its exchange, in one statement; false: consumed already, nothing written. */
+  exchanged(db: Db, code: AdapterPayload, consume: EventChange): Promise<boolean>;
   reused(code: AdapterPayload | null): Promise<void>;
 }
+
+const UPSERT_SQL = `INSERT INTO oidc_payloads (issuer, kind, id, payload, grant_id, user_code, uid, account_ref, device_ref, expires_at, session_ref)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
+           COALESCE($9::text,
+             (SELECT s.device_ref FROM oidc_payloads s WHERE s.issuer = $1 AND s.kind = 'Session' AND s.uid = $11::text),
+             (SELECT g.device_ref FROM oidc_payloads g WHERE g.issuer = $1 AND g.grant_id = $5::text AND g.device_ref IS NOT NULL LIMIT 1)),
+           $10, $11::text)
+         ON CONFLICT (issuer, kind, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id,
+           user_code = EXCLUDED.user_code, uid = EXCLUDED.uid, account_ref = EXCLUDED.account_ref, device_ref = EXCLUDED.device_ref,
+           expires_at = EXCLUDED.expires_at, session_ref = EXCLUDED.session_ref`;
+
+const CONSUME_SQL = `UPDATE oidc_payloads SET consumed_at = $4
+          WHERE issuer = $1 AND kind = $2 AND id = $3 AND consumed_at IS NULL RETURNING id`;
+
+/** What is found with its grant and session read ahead (#findWithGrant): what the provider checks them against next. */
+const WITH_GRANT = new Set(['AuthorizationCode', 'RefreshToken', 'AccessToken']);
+
+/** Codes found and not yet consumed (their payloads, for the exchange's event), at most this many per issuer. */
+const FOUND_CODES_MAX = 1000;
+/** A code lives 60 s (FIXED_TTL): one found longer ago than this is read again. */
+const FOUND_CODE_MS = 60_000;
 
 /**
  * What a sealed payload is bound to: its issuer, kind and row. The issuer's part keeps the words it
@@ -161,9 +195,32 @@ class DbAdapter implements Adapter {
     return db.query<R & object>(sql, [this.#issuer, ...params]);
   }
 
-  /** Runs `fn` in a transaction when the code events need one, else on the pool. */
-  #withEvents<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-    return this.#codeEvents ? this.#db.transaction(fn) : fn(this.#db);
+  /** Codes this adapter found, not yet consumed: idRef → payload, and when it was read. */
+  readonly #found = new Map<string, { payload: AdapterPayload; at: number }>();
+
+  #keepFound(idRef: string, payload: AdapterPayload): void {
+    this.#found.delete(idRef);
+    this.#found.set(idRef, { payload, at: Date.now() });
+    for (const oldest of this.#found.keys()) {
+      if (this.#found.size <= FOUND_CODES_MAX) break;
+      this.#found.delete(oldest);
+    }
+  }
+
+  /** The artefact `idRef` as stored, unless consumed (or gone). */
+  async #unconsumed(idRef: string): Promise<AdapterPayload | undefined> {
+    const { rows } = await this.#query<Row>(
+      'SELECT id, payload FROM oidc_payloads WHERE issuer = $1 AND kind = $2 AND id = $3 AND consumed_at IS NULL',
+      [this.#kind, idRef],
+    );
+    const row = rows[0];
+    return (row && this.#open(row)) ?? undefined;
+  }
+
+  #takeFound(idRef: string): AdapterPayload | undefined {
+    const entry = this.#found.get(idRef);
+    this.#found.delete(idRef);
+    return entry && Date.now() - entry.at < FOUND_CODE_MS ? entry.payload : undefined;
   }
 
   #open(row: { id: string; payload: string }): AdapterPayload | null {
@@ -183,6 +240,7 @@ class DbAdapter implements Adapter {
     const expiresAt = typeof expiresIn === 'number' ? new Date(Date.now() + expiresIn * 1000) : null;
     const idRef = this.#refs.id(this.#kind, id);
     readAhead.delete(aheadKey(this.#issuer, this.#kind, idRef));
+    if (given.uid) readAhead.delete(aheadUidKey(this.#issuer, this.#kind, this.#refs.uid(this.#kind, given.uid)));
     // A session keeps its device mark (it is how its device is known); anything else drops it.
     const stripped = withoutDeviceMark(given);
     const payload = this.#kind === 'Session' ? given : stripped.payload;
@@ -190,64 +248,83 @@ class DbAdapter implements Adapter {
     // A provider session names its account: logout ends the account's sessions through it.
     const accountRef = this.#kind === 'Session' && typeof payload.accountId === 'string' ? this.#refs.account(payload.accountId) : null;
     // A grant's row is found by its grant id like everything issued under it (a device's revocation
-    // ends them together); its payload names it as its jti.
-    const grantId = this.#kind === 'Grant' ? id : payload.grantId;
+    // ends them together); its payload names it as its jti. An interaction's row names the grant its
+    // result consents to (read ahead with it at the resume, findIssuerState; revoking the grant ends it too).
+    const grantId = this.#kind === 'Grant' ? id : this.#kind === 'Interaction' ? (payload.grantId ?? consentedGrantOf(payload)) : payload.grantId;
     // Codes and tokens are bound to the passkey of the session they came from, or of the grant they
     // continue (a rotated refresh token whose session has ended): docs/decisions/0028.
     const sessionUidRef = this.#kind !== 'Session' && typeof payload.sessionUid === 'string' ? this.#refs.uid('Session', payload.sessionUid) : null;
-    await this.#withEvents(async (db) => {
-      await this.#query(
-        `INSERT INTO oidc_payloads (issuer, kind, id, payload, grant_id, user_code, uid, account_ref, device_ref, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
-           COALESCE($9::text,
-             (SELECT s.device_ref FROM oidc_payloads s WHERE s.issuer = $1 AND s.kind = 'Session' AND s.uid = $11::text),
-             (SELECT g.device_ref FROM oidc_payloads g WHERE g.issuer = $1 AND g.grant_id = $5::text AND g.device_ref IS NOT NULL LIMIT 1)),
-           $10)
-         ON CONFLICT (issuer, kind, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id,
-           user_code = EXCLUDED.user_code, uid = EXCLUDED.uid, account_ref = EXCLUDED.account_ref, device_ref = EXCLUDED.device_ref,
-           expires_at = EXCLUDED.expires_at`,
-        [
-          this.#kind,
-          idRef,
-          this.#box.sealJson(payload, this.#context(idRef)),
-          grantId ? this.#refs.grant(grantId) : null,
-          payload.userCode ? this.#refs.userCode(this.#kind, payload.userCode) : null,
-          payload.uid ? this.#refs.uid(this.#kind, payload.uid) : null,
-          accountRef,
-          deviceRef,
-          expiresAt,
-          sessionUidRef,
-        ],
-        db,
-      );
-      await this.#codeEvents?.issued(db, payload);
-    });
+    const values = [
+      this.#issuer,
+      this.#kind,
+      idRef,
+      this.#box.sealJson(payload, this.#context(idRef)),
+      grantId ? this.#refs.grant(grantId) : null,
+      payload.userCode ? this.#refs.userCode(this.#kind, payload.userCode) : null,
+      payload.uid ? this.#refs.uid(this.#kind, payload.uid) : null,
+      accountRef,
+      deviceRef,
+      expiresAt,
+      sessionUidRef,
+    ];
+    // A code and its issued event: one statement, atomic by itself (issue 38: no transaction).
+    if (this.#codeEvents) await this.#codeEvents.issued(this.#db, payload, changeOf('stored', UPSERT_SQL, values));
+    else await this.#db.query(UPSERT_SQL, values);
   }
 
   /**
-   * A code or a refresh token by its id, and the grant it continues read ahead in the same
-   * statement: the token endpoint asks for that grant next.
+   * A code or a token by its id, and in the same statement what the provider asks for next: the
+   * grant it continues, and the session it is bound to (oidc-provider's checkSessionBinding finds
+   * it by its uid; issue 38) — read ahead, each taken once by that find.
    */
   async #findWithGrant(ref: string): Promise<Row | undefined> {
-    const { rows } = await this.#query<Row & { grant_row_id: string | null; grant_payload: string | null; grant_consumed_at: Date | null }>(
-      `SELECT p.id, p.payload, p.consumed_at, g.id AS grant_row_id, g.payload AS grant_payload, g.consumed_at AS grant_consumed_at
+    const { rows } = await this.#query<
+      Row & {
+        grant_row_id: string | null;
+        grant_payload: string | null;
+        grant_consumed_at: Date | null;
+        session_ref: string | null;
+        session_row_id: string | null;
+        session_payload: string | null;
+        session_consumed_at: Date | null;
+      }
+    >(
+      `SELECT p.id, p.payload, p.consumed_at, g.id AS grant_row_id, g.payload AS grant_payload, g.consumed_at AS grant_consumed_at,
+              p.session_ref, s.id AS session_row_id, s.payload AS session_payload, s.consumed_at AS session_consumed_at
          FROM oidc_payloads p
          LEFT JOIN LATERAL (
            SELECT id, payload, consumed_at FROM oidc_payloads g
             WHERE g.issuer = p.issuer AND g.grant_id = p.grant_id AND g.kind = 'Grant' AND (g.expires_at IS NULL OR g.expires_at > $4)
             LIMIT 1) g ON true
+         LEFT JOIN LATERAL (
+           SELECT id, payload, consumed_at FROM oidc_payloads s
+            WHERE s.issuer = p.issuer AND s.kind = 'Session' AND s.uid = p.session_ref AND (s.expires_at IS NULL OR s.expires_at > $4)
+            LIMIT 1) s ON true
         WHERE p.issuer = $1 AND p.kind = $2 AND p.id = $3 AND (p.expires_at IS NULL OR p.expires_at > $4)`,
       [this.#kind, ref, now()],
     );
     const row = rows[0];
     if (row?.grant_row_id && row.grant_payload !== null)
       readAheadRow(this.#issuer, 'Grant', row.grant_row_id, { id: row.grant_row_id, payload: row.grant_payload, consumed_at: row.grant_consumed_at });
+    // A session that has ended is read ahead as none: the binding check fails without asking again.
+    if (row?.session_ref) {
+      const session =
+        row.session_row_id && row.session_payload !== null
+          ? { id: row.session_row_id, payload: row.session_payload, consumed_at: row.session_consumed_at }
+          : null;
+      readAheadRow(this.#issuer, 'Session', row.session_ref, session, aheadUidKey(this.#issuer, 'Session', row.session_ref));
+    }
     return row;
   }
 
   async #findBy(column: 'id' | 'uid' | 'user_code', ref: string): Promise<AdapterPayload | undefined> {
-    const ahead = column === 'id' ? takeReadAhead(aheadKey(this.#issuer, this.#kind, ref)) : undefined;
-    const withGrant = column === 'id' && ahead === undefined && (this.#kind === 'AuthorizationCode' || this.#kind === 'RefreshToken');
+    const ahead =
+      column === 'id'
+        ? takeReadAhead(aheadKey(this.#issuer, this.#kind, ref))
+        : column === 'uid'
+          ? takeReadAhead(aheadUidKey(this.#issuer, this.#kind, ref))
+          : undefined;
+    const withGrant = column === 'id' && ahead === undefined && WITH_GRANT.has(this.#kind);
     const row =
       ahead !== undefined
         ? ahead
@@ -264,7 +341,10 @@ class DbAdapter implements Adapter {
     // Sealed under a key this server no longer has (rotated away): as good as gone.
     const payload = this.#open(row);
     if (!payload) return undefined;
-    if (!row.consumed_at) return payload;
+    if (!row.consumed_at) {
+      if (this.#codeEvents && column === 'id') this.#keepFound(ref, payload);
+      return payload;
+    }
     // A code presented again: the provider refuses it and revokes its grant; the event says so.
     await this.#codeEvents?.reused(payload);
     return { ...payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) };
@@ -290,19 +370,16 @@ class DbAdapter implements Adapter {
   async consume(id: string): Promise<void> {
     const idRef = this.#refs.id(this.#kind, id);
     readAhead.delete(aheadKey(this.#issuer, this.#kind, idRef));
-    const consumed = await this.#withEvents(async (db) => {
-      const { rows } = await this.#query<{ id: string; payload: string }>(
-        `UPDATE oidc_payloads SET consumed_at = $4
-          WHERE issuer = $1 AND kind = $2 AND id = $3 AND consumed_at IS NULL RETURNING id, payload`,
-        [this.#kind, idRef, now()],
-        db,
-      );
-      const row = rows[0];
-      if (!row) return false;
-      const payload = this.#codeEvents ? this.#open(row) : null;
-      if (payload) await this.#codeEvents?.exchanged(db, payload);
-      return true;
-    });
+    const values = [this.#issuer, this.#kind, idRef, now()];
+    let consumed: boolean;
+    if (this.#codeEvents) {
+      // The code as its find read it a moment ago in this request (a code's payload never changes),
+      // else as stored: its exchange's event is written by the statement that consumes it.
+      const code = this.#takeFound(idRef) ?? (await this.#unconsumed(idRef));
+      consumed = code !== undefined && (await this.#codeEvents.exchanged(this.#db, code, changeOf('consumed', CONSUME_SQL, values, true)));
+    } else {
+      consumed = (await this.#db.query(CONSUME_SQL, values)).rows.length > 0;
+    }
     if (consumed) return;
     const { rows: used } = await this.#query<{ id: string; payload: string; grant_id: string | null }>(
       'SELECT id, payload, grant_id FROM oidc_payloads WHERE issuer = $1 AND kind = $2 AND id = $3',
@@ -317,6 +394,11 @@ class DbAdapter implements Adapter {
   async destroy(id: string): Promise<void> {
     const idRef = this.#refs.id(this.#kind, id);
     readAhead.delete(aheadKey(this.#issuer, this.#kind, idRef));
+    // A session read ahead by its uid is known here by that uid only: every one of this issuer goes.
+    if (this.#kind === 'Session') {
+      const prefix = aheadUidKey(this.#issuer, 'Session', '');
+      for (const key of readAhead.keys()) if (key.startsWith(prefix)) readAhead.delete(key);
+    }
     await this.#query('DELETE FROM oidc_payloads WHERE issuer = $1 AND kind = $2 AND id = $3', [this.#kind, idRef]);
   }
 

@@ -1,9 +1,11 @@
 import { deviceList, type DateRange, type DeviceFilter, type DeviceIdentity } from '@latchkey/domain';
 import type { Db } from '../db/db.ts';
+import { deleteImportedPassword } from './imported-passwords.repository.ts';
 import { rangedListTable, type FilterCondition } from '../db/list-kit.ts';
 import { bind, type Condition } from '../db/list-page.ts';
 import { CREATED_AT_TEXT, type SeekColumn } from '../db/ranged-list-page.ts';
 import { iso } from '../db/rows.ts';
+import { changeOf, type EventChange } from '../events/audit-events.repository.ts';
 import type { Passkey } from '../oidc/passkeys.ts';
 
 // devices' one owner (issue 35): a passkey as the ceremonies read it (Device) and as the
@@ -97,6 +99,8 @@ export async function insertDevice(
       d.backedUp ?? null,
     ],
   );
+  // docs/decisions/0052: the person's first passkey ends their imported password, in the same transaction.
+  if (rows.length === 1) await deleteImportedPassword(db, d.projectId, d.userId);
   return rows.length === 1;
 }
 
@@ -154,13 +158,21 @@ export async function userWithDevices(
  * Records a sign-in with the device: its new signature counter and when. Answers false when the
  * device was revoked meanwhile, so a revocation racing a sign-in wins.
  */
+// The backup state (BS) may change after registration (a provider starts syncing): kept as last seen.
+const MARK_USED_SQL =
+  'UPDATE devices SET counter = $3, last_used_at = $4, backed_up = coalesce($5, backed_up) WHERE project_id = $1 AND id = $2 AND NOT revoked RETURNING id';
+
 export async function markDeviceUsed(db: Db, p: { projectId: string; id: string; counter: number; now: Date; backedUp?: boolean }): Promise<boolean> {
-  // The backup state (BS) may change after registration (a provider starts syncing): kept as last seen.
-  const { rows } = await db.query<{ id: string }>(
-    `UPDATE devices SET counter = $3, last_used_at = $4, backed_up = coalesce($5, backed_up) WHERE project_id = $1 AND id = $2 AND NOT revoked RETURNING id`,
-    [p.projectId, p.id, p.counter, p.now, p.backedUp ?? null],
-  );
+  const { rows } = await db.query<{ id: string }>(MARK_USED_SQL, [p.projectId, p.id, p.counter, p.now, p.backedUp ?? null]);
   return rows.length === 1;
+}
+
+/**
+ * markDeviceUsed as the change its sign-in event records, in the event's statement (issue 38):
+ * required — a device revoked meanwhile is not marked, and no event is written.
+ */
+export function deviceUseChange(p: { projectId: string; id: string; counter: number; now: Date; backedUp?: boolean }): EventChange {
+  return changeOf('used', MARK_USED_SQL, [p.projectId, p.id, p.counter, p.now, p.backedUp ?? null], true);
 }
 
 /**
@@ -308,4 +320,45 @@ export async function activeMatchingIds(db: Db, projectId: string, range: DateRa
     params,
   );
   return rows.map((r) => r.id);
+}
+
+/** A passkey's public data as the migration export writes it (issue 37, docs/decisions/0052). */
+export interface ExportedPasskey {
+  credentialId: string;
+  publicKey: string;
+  counter: number;
+  transports: string[];
+  rpId: string | null;
+  createdAt: string;
+}
+
+/** The active passkeys of these users, by user (devices_user_idx). */
+export async function passkeysOfUsers(db: Db, projectId: string, userIds: readonly string[]): Promise<Map<string, ExportedPasskey[]>> {
+  const { rows } = await db.query<{
+    userId: string;
+    credentialId: string;
+    publicKey: string;
+    counter: string | number;
+    transports: string[];
+    rpId: string | null;
+    createdAt: Date;
+  }>(
+    `SELECT user_id AS "userId", id AS "credentialId", public_key AS "publicKey", counter, transports, rp_id AS "rpId", created_at AS "createdAt"
+       FROM devices WHERE project_id = $1 AND user_id = ANY($2::text[]) AND NOT revoked ORDER BY user_id, created_at, id`,
+    [projectId, userIds],
+  );
+  const byUser = new Map<string, ExportedPasskey[]>();
+  for (const r of rows) {
+    const list = byUser.get(r.userId) ?? [];
+    list.push({
+      credentialId: r.credentialId,
+      publicKey: r.publicKey,
+      counter: Number(r.counter),
+      transports: r.transports,
+      rpId: r.rpId,
+      createdAt: iso(r.createdAt),
+    });
+    byUser.set(r.userId, list);
+  }
+  return byUser;
 }

@@ -38,7 +38,7 @@ export async function userIdForIdentity(db: Db, p: { projectId: string; identity
   const column = columnOf(p.identity);
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO project_users (project_id, id, ${column}, created_at) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (project_id, ${column}) DO UPDATE SET ${column} = EXCLUDED.${column}
+     ON CONFLICT (project_id, ${column}) DO UPDATE SET ${column} = EXCLUDED.${column}, email_verified = true
      RETURNING id`,
     [p.projectId, randomToken(16), p.identity.value, p.now],
   );
@@ -152,4 +152,75 @@ export async function setBlocked(tx: Db, projectId: string, id: string, at: Date
 /** Deletes the user; their passkeys and registration codes go with them (foreign keys). */
 export async function deleteEndUser(tx: Db, projectId: string, id: string): Promise<void> {
   await tx.query('DELETE FROM project_users WHERE project_id = $1 AND id = $2', [projectId, id]);
+}
+
+// Issue 37 "Migration" (docs/decisions/0052): people brought in by an import, and taken out.
+
+/** One person of an import's batch. */
+export interface ImportedUserRow {
+  email: string;
+  verified: boolean;
+  name: string | null;
+  externalId: string | null;
+}
+
+/**
+ * Creates the batch's people the project does not have yet (by address): one statement for the
+ * batch. A person it has already is left exactly as is, so an import run twice changes nothing.
+ * Answers the ids of those created, by address.
+ */
+export async function insertImportedUsers(tx: Db, projectId: string, people: readonly ImportedUserRow[], now: Date): Promise<Map<string, string>> {
+  if (people.length === 0) return new Map();
+  const { rows } = await tx.query<{ id: string; email: string }>(
+    `INSERT INTO project_users (project_id, id, email, email_verified, display_name, external_id, created_at)
+     SELECT $1, u.id, u.email, u.verified, u.name, u.external_id, $7
+       FROM unnest($2::text[], $3::text[], $4::boolean[], $5::text[], $6::text[]) AS u(id, email, verified, name, external_id)
+     ON CONFLICT (project_id, email) DO NOTHING
+     RETURNING id, email`,
+    [
+      projectId,
+      people.map(() => randomToken(16)),
+      people.map((p) => p.email),
+      people.map((p) => p.verified),
+      people.map((p) => p.name),
+      people.map((p) => p.externalId),
+      now,
+    ],
+  );
+  return new Map(rows.map((r) => [r.email, r.id]));
+}
+
+/** A person as the migration export writes them (docs/decisions/0052), without their passkeys. */
+export interface ExportedUserRow {
+  id: string;
+  email: string | null;
+  verified: boolean;
+  name: string | null;
+  externalId: string | null;
+  createdAt: Date;
+}
+
+/** The project's people in id order, `limit` after `afterId` (null: from the start); the primary key reads them. */
+export async function usersAfter(db: Db, projectId: string, afterId: string | null, limit: number): Promise<ExportedUserRow[]> {
+  const { rows } = await db.query<ExportedUserRow>(
+    `SELECT id, COALESCE(email, username) AS email, email_verified AS verified, display_name AS name, external_id AS "externalId", created_at AS "createdAt"
+       FROM project_users WHERE project_id = $1 AND ($2::text IS NULL OR id > $2) ORDER BY id LIMIT $3`,
+    [projectId, afterId, limit],
+  );
+  return rows;
+}
+
+/** The project's identity type (spec §3 identityType), or null when there is no such project. */
+export async function identityTypeOf(db: Db, projectId: string): Promise<string | null> {
+  const { rows } = await db.query<{ type: string | null }>(`SELECT settings->>'identityType' AS type FROM projects WHERE id = $1`, [projectId]);
+  return rows[0] ? (rows[0].type ?? 'email') : null;
+}
+
+/** What an import brought of the person: their display name and the team's id for them (issue 37). */
+export async function profileOf(db: Db, projectId: string, id: string): Promise<{ name: string | null; externalId: string | null }> {
+  const { rows } = await db.query<{ name: string | null; externalId: string | null }>(
+    'SELECT display_name AS name, external_id AS "externalId" FROM project_users WHERE project_id = $1 AND id = $2',
+    [projectId, id],
+  );
+  return rows[0] ?? { name: null, externalId: null };
 }

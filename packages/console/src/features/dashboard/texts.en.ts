@@ -19,6 +19,9 @@ export const dashboardTexts = {
     periods: { hour: 'hour', day: 'day', month: 'month' },
     failed: 'Failed to load usage',
     clickHint: 'Select a column to open its events in the audit log.',
+    keyboard: "Arrow keys move between the periods and, up and down, between a period's columns.",
+    keyboardOpens:
+      "Arrow keys move between the periods and, up and down, between a period's columns; Enter opens the chosen one's events in the audit log.",
     downloadCsv: 'Download CSV',
   },
   keys: {
@@ -45,6 +48,8 @@ export const dashboardTexts = {
     none: 'No events with a known location in this period.',
     failed: 'Failed to load the locations',
     unknown: 'Unknown location',
+    keyboard: 'Arrow keys go through the countries with events, busiest first.',
+    keyboardOpens: "Arrow keys go through the countries with events, busiest first; Enter opens the chosen country's events in the audit log.",
   },
   enrollment: {
     title: 'Passkey enrollment',

@@ -20,6 +20,9 @@ export const dashboardTextsFr: Translation<typeof dashboardTexts, 'fr'> = {
     periods: { hour: 'heure', day: 'jour', month: 'mois' },
     failed: 'Échec du chargement de l’utilisation',
     clickHint: 'Sélectionnez une colonne pour ouvrir ses événements dans le journal d’audit.',
+    keyboard: 'Les flèches passent d’une période à l’autre et, vers le haut ou le bas, d’une colonne à l’autre de la période.',
+    keyboardOpens:
+      'Les flèches passent d’une période à l’autre et, vers le haut ou le bas, d’une colonne à l’autre de la période ; Entrée ouvre ses événements dans le journal d’audit.',
     downloadCsv: 'Télécharger le CSV',
   },
   keys: {
@@ -46,6 +49,9 @@ export const dashboardTextsFr: Translation<typeof dashboardTexts, 'fr'> = {
     none: 'Aucun événement avec une localisation connue sur cette période.',
     failed: 'Échec du chargement des localisations',
     unknown: 'Localisation inconnue',
+    keyboard: 'Les flèches parcourent les pays ayant des événements, du plus actif au moins actif.',
+    keyboardOpens:
+      'Les flèches parcourent les pays ayant des événements, du plus actif au moins actif ; Entrée ouvre les événements du pays choisi dans le journal d’audit.',
   },
   enrollment: {
     title: 'Adoption des clés d’accès',

@@ -19,6 +19,9 @@ export const dashboardTextsRo: Translation<typeof dashboardTexts, 'ro'> = {
     periods: { hour: 'oră', day: 'zi', month: 'lună' },
     failed: 'Încărcarea utilizării a eșuat',
     clickHint: 'Selectați o coloană pentru a-i deschide evenimentele în jurnalul de audit.',
+    keyboard: 'Săgețile trec de la o perioadă la alta și, în sus sau în jos, între coloanele perioadei.',
+    keyboardOpens:
+      'Săgețile trec de la o perioadă la alta și, în sus sau în jos, între coloanele perioadei; Enter deschide evenimentele ei în jurnalul de audit.',
     downloadCsv: 'Descărcați CSV',
   },
   keys: {
@@ -45,6 +48,8 @@ export const dashboardTextsRo: Translation<typeof dashboardTexts, 'ro'> = {
     none: 'Niciun eveniment cu locație cunoscută în această perioadă.',
     failed: 'Încărcarea locațiilor a eșuat',
     unknown: 'Locație necunoscută',
+    keyboard: 'Săgețile parcurg țările cu evenimente, de la cea mai activă.',
+    keyboardOpens: 'Săgețile parcurg țările cu evenimente, de la cea mai activă; Enter deschide evenimentele țării alese în jurnalul de audit.',
   },
   enrollment: {
     title: 'Adoptarea cheilor de acces',

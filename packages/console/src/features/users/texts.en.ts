@@ -3,6 +3,28 @@
  * the main catalogue (`pages.projectUsers`, `pages.userDetail`).
  */
 export const usersTexts = {
+  imports: {
+    title: 'Imports',
+    import: 'Import users',
+    export: 'Export for migration',
+    exported_one: '{{count}} user exported with their passkeys',
+    exported_other: '{{count}} users exported with their passkeys',
+    exportFailed: 'Failed to export the users',
+    done: 'Import finished: {{imported}} added, {{refused}} refused',
+    failed: 'The import stopped',
+    started: 'Started',
+    running: 'Importing',
+    finished: 'Done',
+    lines: 'Lines',
+    imported: 'Added',
+    unchanged: 'Already there',
+    refused: 'Refused',
+    report: 'Refused lines',
+    showReport: 'Report',
+    line: 'Line',
+    reason: 'Why',
+    noRefusals: 'No line was refused.',
+  },
   list: {
     intro: 'The people who sign in to your applications, newest first. Open one to see their passkeys and sessions, block or delete them.',
     label: 'Users',
@@ -19,6 +41,8 @@ export const usersTexts = {
     openOf: 'Open {{user}}',
   },
   detail: {
+    name: 'Name',
+    externalId: 'External ID',
     loadFailed: 'Failed to load the user',
     status: 'Status',
     created: 'Created',

@@ -3,6 +3,29 @@ import type { usersTexts } from './texts.en.ts';
 
 /** The users pages in French (namespace `users`). */
 export const usersTextsFr: Translation<typeof usersTexts, 'fr'> = {
+  imports: {
+    title: 'Importations',
+    import: 'Importer des utilisateurs',
+    export: 'Exporter pour une migration',
+    exported_one: '{{count}} utilisateur exporté avec ses clés d’accès',
+    exported_many: '{{count}} d’utilisateurs exportés avec leurs clés d’accès',
+    exported_other: '{{count}} utilisateurs exportés avec leurs clés d’accès',
+    exportFailed: 'Échec de l’export des utilisateurs',
+    done: 'Importation terminée : {{imported}} ajoutés, {{refused}} refusées',
+    failed: 'L’importation s’est arrêtée',
+    started: 'Commencée le',
+    running: 'En cours',
+    finished: 'Terminée',
+    lines: 'Lignes',
+    imported: 'Ajoutés',
+    unchanged: 'Déjà présents',
+    refused: 'Refusées',
+    report: 'Lignes refusées',
+    showReport: 'Rapport',
+    line: 'Ligne',
+    reason: 'Motif',
+    noRefusals: 'Aucune ligne refusée.',
+  },
   list: {
     intro:
       'Les personnes qui se connectent à vos applications, les plus récentes d’abord. Ouvrez-en une pour voir ses clés d’accès et ses sessions, la bloquer ou la supprimer.',
@@ -20,6 +43,8 @@ export const usersTextsFr: Translation<typeof usersTexts, 'fr'> = {
     openOf: 'Ouvrir {{user}}',
   },
   detail: {
+    name: 'Nom',
+    externalId: 'Identifiant externe',
     loadFailed: 'Échec du chargement de l’utilisateur',
     status: 'Statut',
     created: 'Créé le',

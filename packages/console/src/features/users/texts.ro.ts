@@ -3,6 +3,29 @@ import type { usersTexts } from './texts.en.ts';
 
 /** The users pages in Romanian (namespace `users`). */
 export const usersTextsRo: Translation<typeof usersTexts, 'ro'> = {
+  imports: {
+    title: 'Importuri',
+    import: 'Importă utilizatori',
+    export: 'Exportă pentru migrare',
+    exported_one: '{{count}} utilizator exportat cu cheile de acces',
+    exported_few: '{{count}} utilizatori exportați cu cheile de acces',
+    exported_other: '{{count}} de utilizatori exportați cu cheile de acces',
+    exportFailed: 'Exportul utilizatorilor a eșuat',
+    done: 'Import încheiat: {{imported}} adăugați, {{refused}} refuzate',
+    failed: 'Importul s-a oprit',
+    started: 'Început',
+    running: 'În curs',
+    finished: 'Încheiat',
+    lines: 'Linii',
+    imported: 'Adăugați',
+    unchanged: 'Existau deja',
+    refused: 'Refuzate',
+    report: 'Linii refuzate',
+    showReport: 'Raport',
+    line: 'Linia',
+    reason: 'Motiv',
+    noRefusals: 'Nicio linie refuzată.',
+  },
   list: {
     intro:
       'Persoanele care se conectează la aplicațiile dumneavoastră, cele mai noi primele. Deschideți una pentru a-i vedea cheile de acces și sesiunile, a o bloca sau a o șterge.',
@@ -20,6 +43,8 @@ export const usersTextsRo: Translation<typeof usersTexts, 'ro'> = {
     openOf: 'Deschide {{user}}',
   },
   detail: {
+    name: 'Nume',
+    externalId: 'ID extern',
     loadFailed: 'Utilizatorul nu a putut fi încărcat',
     status: 'Stare',
     created: 'Creat la',

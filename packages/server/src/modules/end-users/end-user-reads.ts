@@ -8,7 +8,7 @@ import { eventsOfUser } from '../../events/audit-events.repository.ts';
 import { identityPseudonym } from '../../events/end-user-event.ts';
 import { oidcRefs, sessionsOfUser } from '../../oidc/payloads.repository.ts';
 import { devicesOfUser } from '../../people/devices.repository.ts';
-import { findEndUser } from '../../people/end-users.repository.ts';
+import { findEndUser, profileOf } from '../../people/end-users.repository.ts';
 import { applicationNamesOf } from '../apps/apps.repository.ts';
 
 /** An end user as read: their page, and everything held about them (issue 24). */
@@ -52,7 +52,7 @@ export function createEndUserReads({
         sessionsAnswer(db, projectId, userId, devices),
         recoveryOf(db, projectId, userId, devices.filter((d) => !d.revoked).length),
       ]);
-      return { ...user, devices, sessions, recovery };
+      return { ...user, devices, sessions, recovery, profile: await profileOf(db, projectId, userId) };
     },
 
     /** Art. 15/20: everything held about the user, as one document. */
@@ -64,6 +64,7 @@ export function createEndUserReads({
         exportedAt: iso(clock.now()),
         projectId,
         user,
+        profile: await profileOf(db, projectId, userId),
         devices,
         sessions: await sessionsAnswer(db, projectId, userId, devices),
         // Their events name them by id, or by their identity's pseudonym before they were a person (docs/decisions/0046).

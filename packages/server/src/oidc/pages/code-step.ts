@@ -8,7 +8,7 @@ import { codePage, textsOf, type InteractionLinks } from './views.ts';
  * The code page's interaction: in the login prompt, with a code sent to an address during it;
  * 'no-code' when no code was sent yet (the browser goes back to page 1); null when refused.
  */
-async function codeStep(
+export async function codeStep(
   flow: SignInFlow,
   site: SignInSite,
   request: UidRequest,
@@ -20,6 +20,16 @@ async function codeStep(
   return email ? { details, links: linksFor(site, details.uid), email } : 'no-code';
 }
 
+/** The code page's previous-password form (docs/decisions/0052), where the site offers one. */
+export async function passwordOption(
+  site: SignInSite,
+  links: InteractionLinks,
+  error?: string,
+): Promise<{ password?: { action: string; error?: string } }> {
+  if (!site.importedPasswords || !(await site.importedPasswords.offered())) return {};
+  return { password: { action: `${links.emailPage}/password`, ...(error ? { error } : {}) } };
+}
+
 /** Page 2, the emailed code: six digits, a few tries; right, the identity is verified. */
 export function registerCodeStep(ui: FastifyInstance, flow: SignInFlow, base: string): void {
   ui.get(`${base}/code`, async (request: UidRequest, reply) => {
@@ -28,7 +38,8 @@ export function registerCodeStep(ui: FastifyInstance, flow: SignInFlow, base: st
     if (step === null) return reply;
     if (step === 'no-code') return reply.redirect(linksFor(site, request.params.uid).emailPage, 303);
     const notice = request.query.resent ? textsOf(site.brand).newCodeSent : undefined;
-    return page(reply, 200, codePage(step.links, { email: step.email, ...(notice ? { notice } : {}) }, site.brand));
+    const password = await passwordOption(site, step.links);
+    return page(reply, 200, codePage(step.links, { email: step.email, ...(notice ? { notice } : {}), ...password }, site.brand));
   });
 
   ui.post(`${base}/code`, async (request: UidRequest, reply) => {
@@ -38,7 +49,8 @@ export function registerCodeStep(ui: FastifyInstance, flow: SignInFlow, base: st
     if (step === 'no-code') return reply.redirect(linksFor(site, request.params.uid).emailPage, 303);
     const { details, links, email } = step;
     const code = (request.body?.code ?? '').replace(/\s+/g, '');
-    if (!/^\d{6}$/.test(code)) return page(reply, 400, codePage(links, { email, error: textsOf(site.brand).codeFormat }, site.brand));
+    const password = await passwordOption(site, links);
+    if (!/^\d{6}$/.test(code)) return page(reply, 400, codePage(links, { email, error: textsOf(site.brand).codeFormat, ...password }, site.brand));
 
     const result = await site.loginCodes.verify(details.uid, code, request.ip);
     if (!result.ok) {
@@ -46,7 +58,7 @@ export function registerCodeStep(ui: FastifyInstance, flow: SignInFlow, base: st
       await site.events?.codeRefused(requestOrigin(request, details.params.client_id), email, result.reason);
       const texts = textsOf(site.brand);
       const error = result.reason === 'wrong' && result.attemptsLeft === 0 ? texts.wrongCodeLast : texts.codeErrors[result.reason];
-      return page(reply, 400, codePage(links, { email, error }, site.brand));
+      return page(reply, 400, codePage(links, { email, error, ...password }, site.brand));
     }
     const accountId = await site.accountFor(result.email);
     return flow.signInVerified(site, request, reply, details, { accountId, identity: result.email, method: 'email_code' });

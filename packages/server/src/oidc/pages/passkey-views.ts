@@ -149,8 +149,28 @@ export const PASSKEY_SCRIPT = `(function () {
   function cancelled(problem) {
     return !!problem && (problem.name === 'NotAllowedError' || (problem.cause && problem.cause.name === 'NotAllowedError'));
   }
+  // docs/decisions/0052: the automatic passkey upgrade after a password sign-in (conditional
+  // create), where the browser has it; it answers only if its password manager just filled the
+  // password, else the offer stays as it is.
+  // Pending while the browser waits for its password manager; the person's own click ends it first
+  // (one ceremony at a time).
+  var upgrading = null;
+  function upgrade(form) {
+    if (!supported || !PKC || typeof PKC.getClientCapabilities !== 'function' || typeof PKC.parseCreationOptionsFromJSON !== 'function') return;
+    PKC.getClientCapabilities().then(function (capabilities) {
+      if (!capabilities || !capabilities.conditionalCreate) return null;
+      var publicKey = PKC.parseCreationOptionsFromJSON(JSON.parse(form.getAttribute('data-options')));
+      upgrading = new AbortController();
+      return navigator.credentials.create({ publicKey: publicKey, mediation: 'conditional', signal: upgrading.signal }).then(function (credential) {
+        if (!credential) return;
+        form.elements.namedItem('conditional').value = '1';
+        send(form, credential.toJSON());
+      });
+    }).catch(function () {});
+  }
   each('form[data-webauthn]', function (form) {
     var kind = form.getAttribute('data-webauthn');
+    if (kind === 'register' && form.hasAttribute('data-conditional')) upgrade(form);
     if (kind === 'discover') {
       var note = document.getElementById('passkey-note');
       if (!supported) {
@@ -169,6 +189,10 @@ export const PASSKEY_SCRIPT = `(function () {
       }
       var hybrid = !!(event.submitter && event.submitter.hasAttribute('data-hybrid'));
       if (error) error.hidden = true;
+      if (upgrading) {
+        upgrading.abort();
+        upgrading = null;
+      }
       optionsOf(form).then(function (optionsJSON) {
         var ask;
         if (kind === 'register') ask = lib.startRegistration({ optionsJSON: optionsJSON });
@@ -282,7 +306,7 @@ export function browserWarning(brand: PageBrand): string {
  */
 export function registerPage(
   links: PasskeyLinks,
-  options: { optionsJson: string; localOptionsJson?: string; error?: string; required?: boolean; secondPasskey?: boolean },
+  options: { optionsJson: string; localOptionsJson?: string; error?: string; required?: boolean; secondPasskey?: boolean; conditional?: boolean },
   brand: PageBrand,
 ): string {
   const t = textsOf(brand);
@@ -291,12 +315,15 @@ export function registerPage(
   const way = options.required
     ? `${skip('unsupported', ' data-no-webauthn hidden')}\n<noscript>${skip('unsupported', '')}</noscript>`
     : skip('1', '');
+  // docs/decisions/0052: after a password sign-in, the browser's automatic upgrade is asked first.
+  const conditional = options.conditional ? ' data-conditional="1"' : '';
   return signInPage(
     t.createPasskey,
     `<h1>${escapeHtml(t.createPasskey)}</h1>
 <p>${escapeHtml(options.required ? t.passkeyRequiredHint(brand.name) : t.createPasskeyHint(brand.name))}</p>
-${options.secondPasskey ? `<p class="hint">${escapeHtml(t.secondPasskeyHint)}</p>\n` : ''}<form method="post" action="${escapeHtml(links.registerAction)}" ${ceremonyAttributes(brand, 'register', options.optionsJson, options.localOptionsJson)}>
+${options.secondPasskey ? `<p class="hint">${escapeHtml(t.secondPasskeyHint)}</p>\n` : ''}<form method="post" action="${escapeHtml(links.registerAction)}" ${ceremonyAttributes(brand, 'register', options.optionsJson, options.localOptionsJson)}${conditional}>
 <input type="hidden" name="response" value="">
+<input type="hidden" name="conditional" value="">
 ${errorLine(options.error)}
 <button class="primary" type="submit">${escapeHtml(t.createPasskey)}</button>
 </form>

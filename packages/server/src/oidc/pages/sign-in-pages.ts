@@ -5,6 +5,7 @@ import { registerCodeStep } from './code-step.ts';
 import { InteractionGone, SignInFlow, type SiteOf, type UidRequest } from './flow.ts';
 import { registerIdentityStep } from './identity-step.ts';
 import { registerPasskeyStep } from './passkey-step.ts';
+import { registerPasswordStep } from './password-step.ts';
 import type { SignInSite } from './site.ts';
 import { registerVerificationStep } from './verification-step.ts';
 import { errorPage, textsOf } from './views.ts';
@@ -97,6 +98,7 @@ export async function registerSignInPages(
 
     registerIdentityStep(ui, flow, base);
     registerCodeStep(ui, flow, base);
+    registerPasswordStep(ui, flow, base);
     registerVerificationStep(ui, flow, base);
     registerPasskeyStep(ui, flow, base);
 

@@ -39,6 +39,18 @@ export interface SignInSite {
   events?: SignInEvents;
   /** The project's identity type and verification method (docs/decisions/0018); none: email + emailed code. */
   verification?: VerificationSteps;
+  /** docs/decisions/0052: imported people's previous passwords, once each; none: the issuer imports no one (the console's). */
+  importedPasswords?: ImportedPasswords;
+}
+
+/** Imported password hashes at sign-in (docs/decisions/0052). */
+export interface ImportedPasswords {
+  /** The code page offers the previous password: the project holds a hash that may still be used. */
+  offered(): Promise<boolean>;
+  /** Does `password` match the usable hash of `email`? False, after the same kind of work, when it has none. */
+  check(email: string, password: string): Promise<boolean>;
+  /** The hash served its one sign-in: it goes. */
+  used(email: string): Promise<void>;
 }
 
 /** Where a request of the sign-in pages comes from, for its events. */

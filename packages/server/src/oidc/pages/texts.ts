@@ -34,6 +34,12 @@ export interface PageTexts {
   codeErrors: Record<CodeRefusal, string>;
   /** A wrong code that was the last try. */
   wrongCodeLast: string;
+  // docs/decisions/0052: an imported person's old password, once, instead of the code.
+  passwordHeading: string;
+  passwordHint: string;
+  passwordLabel: string;
+  passwordSignIn: string;
+  wrongPassword: string;
   // Identity types and verification methods (docs/decisions/0018).
   /** Page 1's label for an alphanumeric user id when the project names none. */
   userIdLabel: string;
@@ -204,6 +210,11 @@ const en: PageTexts = {
     wrong: 'That code is not right',
   },
   wrongCodeLast: 'That code is not right. Ask for a new one.',
+  passwordHeading: 'Or use your previous password',
+  passwordHint: 'If your account was moved here with its password, you can use it once. You will then create a passkey.',
+  passwordLabel: 'Previous password',
+  passwordSignIn: 'Sign in with password',
+  wrongPassword: 'That password is not right, or cannot be used here. Use the code from the email.',
   userIdLabel: 'User ID',
   invalidUserId: 'Enter a user ID of 1 to 64 letters, digits, dots, hyphens, underscores or @',
   linkHint: 'We will email you a sign-in link. No password needed.',
@@ -358,6 +369,11 @@ const fr: PageTexts = {
     wrong: 'Ce code n’est pas correct',
   },
   wrongCodeLast: 'Ce code n’est pas correct. Demandez-en un nouveau.',
+  passwordHeading: 'Ou utilisez votre ancien mot de passe',
+  passwordHint: 'Si votre compte a été transféré ici avec son mot de passe, vous pouvez l’utiliser une fois. Vous créerez ensuite une clé d’accès.',
+  passwordLabel: 'Ancien mot de passe',
+  passwordSignIn: 'Se connecter avec le mot de passe',
+  wrongPassword: 'Ce mot de passe n’est pas correct ou ne peut pas être utilisé ici. Utilisez le code reçu par e-mail.',
   userIdLabel: 'Identifiant',
   invalidUserId: 'Saisissez un identifiant de 1 à 64 lettres, chiffres, points, tirets, traits de soulignement ou @',
   linkHint: 'Nous vous enverrons un lien de connexion par e-mail. Aucun mot de passe n’est nécessaire.',
@@ -519,6 +535,11 @@ const ro: PageTexts = {
     wrong: 'Acest cod nu este corect',
   },
   wrongCodeLast: 'Acest cod nu este corect. Solicitați unul nou.',
+  passwordHeading: 'Sau folosiți parola anterioară',
+  passwordHint: 'Dacă contul dumneavoastră a fost mutat aici împreună cu parola, o puteți folosi o singură dată. Apoi veți crea o cheie de acces.',
+  passwordLabel: 'Parola anterioară',
+  passwordSignIn: 'Conectare cu parola',
+  wrongPassword: 'Parola nu este corectă sau nu poate fi folosită aici. Folosiți codul din e-mail.',
   userIdLabel: 'ID utilizator',
   invalidUserId: 'Introduceți un ID de utilizator din 1–64 litere, cifre, puncte, cratime, liniuțe de subliniere sau @',
   linkHint: 'Vă vom trimite prin e-mail un link de conectare. Nu aveți nevoie de parolă.',

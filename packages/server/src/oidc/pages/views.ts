@@ -44,6 +44,7 @@ input:focus-visible, button:focus-visible, a:focus-visible { outline: 3px solid 
 button { font: inherit; font-weight: 600; cursor: pointer; border-radius: 8px; padding: .625rem 1rem; }
 .primary { width: 100%; margin-top: 1.25rem; border: 0; background: var(--accent); color: var(--accent-text); }
 .secondary { border: 1px solid var(--border); background: transparent; color: var(--text); }
+.password .secondary { width: 100%; margin-top: .75rem; }
 /* A passkey form has no field: its button follows the text above it, an error sits between them. */
 form[data-webauthn] .primary { margin-top: .5rem; }
 form[data-webauthn] .error { margin: 0 0 .5rem; }
@@ -358,11 +359,28 @@ export function withMarkup(render: (value: string) => string, html: string): str
 /** Page 2: "We sent a 6-digit code to {email}", a field labelled Code, Sign in, resend, change email, Cancel. */
 export function codePage(
   links: InteractionLinks,
-  options: { email: string; error?: string; notice?: string },
+  options: { email: string; error?: string; notice?: string; password?: { action: string; error?: string } },
   brand: PageBrand = LATCHKEY_BRAND,
 ): string {
   const t = textsOf(brand);
   const err = fieldError('code', options.error);
+  const pw = options.password ? fieldError('password', options.password.error) : null;
+  // docs/decisions/0052: the previous password, once, for a project that imported hashes; shown for
+  // every address, so it tells nothing about this one. The username field lets a password manager
+  // fill it, and offer its automatic passkey upgrade after.
+  const password =
+    options.password && pw
+      ? `<form class="password" method="post" action="${escapeHtml(options.password.action)}" novalidate>
+<h2>${escapeHtml(t.passwordHeading)}</h2>
+<p class="hint">${escapeHtml(t.passwordHint)}</p>
+<input type="email" name="username" autocomplete="username" value="${escapeHtml(options.email)}" hidden readonly>
+<label for="password">${escapeHtml(t.passwordLabel)}</label>
+<input id="password" name="password" type="password" autocomplete="current-password" maxlength="256" required${pw.attrs}>
+${pw.html}
+<button class="secondary" type="submit">${escapeHtml(t.passwordSignIn)}</button>
+</form>
+`
+      : '';
   return signInPage(
     t.codeTitle,
     `<h1>${escapeHtml(t.signInTo(brand.name))}</h1>
@@ -374,7 +392,7 @@ ${options.notice ? `<p class="hint" role="status">${escapeHtml(options.notice)}<
 ${err.html}
 <button class="primary" type="submit">${escapeHtml(t.signIn)}</button>
 </form>
-<div class="links">
+${password}<div class="links">
 <form class="inline" method="post" action="${escapeHtml(links.emailAction)}"><input type="hidden" name="email" value="${escapeHtml(options.email)}"><input type="hidden" name="resend" value="1"><button class="secondary" type="submit">${escapeHtml(t.sendNewCode)}</button></form>
 <a href="${escapeHtml(links.emailPage)}">${escapeHtml(t.useDifferentEmail)}</a>
 <a href="${escapeHtml(links.cancel)}">${escapeHtml(t.cancel)}</a>

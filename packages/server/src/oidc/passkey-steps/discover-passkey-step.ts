@@ -2,7 +2,7 @@ import { generateAuthenticationOptions, type AuthenticationResponseJSON } from '
 import { PASSKEY_SCRIPTS } from '../pages/passkey-views.ts';
 import type { FirstPagePasskey, FormBody, StepContext, StepOutcome } from '../pages/site.ts';
 import { emailPage, textsOf, type PasskeySignal } from '../pages/views.ts';
-import { answeredRpID, checkedAssertion, DISCOVERIES_FAILED_PER_CLIENT, offeredOptions, parseJson } from '../passkeys.ts';
+import { answeredRpID, checkedAssertion, DISCOVERIES_FAILED_PER_CLIENT, markUsedWithEvent, offeredOptions, parseJson } from '../passkeys.ts';
 import { afterCrossDevice } from './new-passkey-step.ts';
 import type { PasskeyCeremony } from './ceremony.ts';
 
@@ -71,12 +71,13 @@ export async function discoverSubmit(c: PasskeyCeremony, ctx: StepContext, form:
     return again(c, ctx, t.passkeyNotVerified);
   }
   // The device's use and its sign-in event commit together (docs/decisions/0014), as after page 1's address.
-  const used = await db.transaction(async (tx) => {
-    if (!(await store.markUsed(tx, { id: device.id, counter: verification.newCounter, now: clock.now(), backedUp: verification.backedUp })))
-      return false;
-    await events?.record(tx, ctx.origin, c.signInEvent(identity, 'success', {}, device));
-    return true;
-  });
+  const used = await markUsedWithEvent(
+    db,
+    store,
+    events,
+    { origin: ctx.origin, event: c.signInEvent(identity, 'success', {}, device) },
+    { id: device.id, counter: verification.newCounter, now: clock.now(), backedUp: verification.backedUp },
+  );
   if (!used) return c.refused(ctx, identity, device);
   // docs/decisions/0050: a phone's passkey used from here (cross-device): a passkey on this device is offered.
   const offer = afterCrossDevice(c, ctx, device, identity, response.authenticatorAttachment);

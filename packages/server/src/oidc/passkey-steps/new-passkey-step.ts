@@ -15,6 +15,9 @@ import { declinedHere, rememberDecline } from './enrollment.ts';
  * "Not now" signs them in without it, remembered in this browser a while; a project may require one.
  */
 
+/** How a person who signed in with an imported password (docs/decisions/0052) came to the offer. */
+export const IMPORTED_PASSWORD = 'imported_password';
+
 /** The code (or `verifiedBy`, docs/decisions/0018) verified the user `accountId`: the offer, or null (signed in at once). */
 export async function afterCode(
   c: PasskeyCeremony,
@@ -38,7 +41,9 @@ export async function afterCode(
   // server cannot tell which device this is, and a passkey here is what spares the next fallback.
   // This covers 0049's case too: at a custom domain, one made for its rpID where the browser lacks
   // Related Origin Requests; an own-host passkey is excluded from the new one's creation.
-  if (enrollment.mode === 'off') return null;
+  // `off` (0050) leaves the offer to what leads to a passkey by itself: 0052's one password sign-in
+  // of an imported person (their hash is gone now; a passkey is what they go on with).
+  if (enrollment.mode === 'off' && verifiedBy !== IMPORTED_PASSWORD) return null;
   // docs/decisions/0051: with an emailRecoveryDelay, a passkey holder signed in by the emailed code
   // or link waits for it (whoever holds their mailbox must not get a passkey at once); the account
   // page's "Add a passkey" lets them once the recovery's delay has passed.
@@ -109,6 +114,8 @@ async function showRegisterPage(c: PasskeyCeremony, ctx: StepContext, ceremony: 
       ...(error ? { error } : {}),
       ...(ceremony.required ? { required: true } : {}),
       ...(onlyDeviceBound(active) ? { secondPasskey: true } : {}),
+      // docs/decisions/0052: after a password sign-in, the browser's automatic upgrade is asked first.
+      ...(ceremony.via === IMPORTED_PASSWORD ? { conditional: true } : {}),
     },
     brand,
   );
@@ -131,12 +138,16 @@ export async function registerSubmit(c: PasskeyCeremony, ctx: StepContext, form:
   if (form.skip !== undefined) {
     const unsupported = form.skip === 'unsupported';
     if (ceremony.required && !unsupported) return showRegisterPage(c, ctx, ceremony, textsOf(brand).passkeyRequiredError);
-    await db.transaction(async (tx) => {
-      if (c.deps.enrollment)
-        await events?.record(tx, ctx.origin, offerEvent(ceremony, 'passkey.offer.declined', unsupported ? { reason: 'no_webauthn' } : {}));
-      if (!ceremony.signedIn)
-        await events?.record(tx, ctx.origin, { ...codeSignIn(ceremony.email), details: { method: ceremony.via ?? 'email_code' } });
-    });
+    const written: EndUserEvent[] = [
+      ...(c.deps.enrollment ? [offerEvent(ceremony, 'passkey.offer.declined', unsupported ? { reason: 'no_webauthn' } : {})] : []),
+      ...(ceremony.signedIn ? [] : [{ ...codeSignIn(ceremony.email), details: { method: ceremony.via ?? 'email_code' } }]),
+    ];
+    // One event is one statement, atomic by itself (docs/decisions/0054); two commit together.
+    if (written.length === 1 && written[0]) await events?.recordNow(ctx.origin, written[0]);
+    else if (written.length > 1)
+      await db.transaction(async (tx) => {
+        for (const event of written) await events?.record(tx, ctx.origin, event);
+      });
     if (c.deps.enrollment && !ceremony.required && !unsupported) rememberDecline(c, ctx, ceremony.userId);
     c.clear(ctx);
     return signedIn();
@@ -144,8 +155,11 @@ export async function registerSubmit(c: PasskeyCeremony, ctx: StepContext, form:
   // Asked again: the user may have lost the right to one since the offer (a deactivated account).
   if (store.mayRegister && !(await store.mayRegister(ceremony.userId))) return c.startOver(ctx);
   const response = parseJson<RegistrationResponseJSON>(form.response);
-  // For one of the rpIDs offered, from an origin that rpID allows (docs/decisions/0049).
-  const verified = response && ceremony.challenge ? await verifiedRegistration(c.rp, response, ceremony.challenge) : null;
+  // For one of the rpIDs offered, from an origin that rpID allows (docs/decisions/0049). docs/decisions/0052:
+  // a conditional create (the browser's automatic upgrade) verifies no user; the person was just
+  // verified by their password, and only then is it taken without.
+  const userVerified = !(form.conditional === '1' && ceremony.via === IMPORTED_PASSWORD);
+  const verified = response && ceremony.challenge ? await verifiedRegistration(c.rp, response, ceremony.challenge, { userVerified }) : null;
   if (!verified) return showRegisterPage(c, ctx, ceremony, textsOf(brand).passkeyNotCreated);
   const { credential } = verified;
   const name = deviceNameFromUserAgent(ctx.request.headers['user-agent']);

@@ -6,6 +6,7 @@ import {
   checkedAssertion,
   LOOKUPS_PER_CLIENT,
   loginMethods,
+  markUsedWithEvent,
   mayIssueQuickCodes,
   newQuickCode,
   parseJson,
@@ -112,19 +113,22 @@ export async function passkeySubmit(c: PasskeyCeremony, ctx: StepContext, form: 
   // with a QuickCode when the project limits QuickCodes to verified identities.
   const wantsCode = codes !== null && form.quickcode === '1';
   const code = wantsCode && mayIssueQuickCodes(device.registeredWith, codes.verifiedOnly) ? newQuickCode() : null;
-  // The device's use, its sign-in event, and a QuickCode with its event commit together (docs/decisions/0014).
-  const used = await db.transaction(async (tx) => {
-    const now = clock.now();
-    if (!(await store.markUsed(tx, { id: device.id, counter, now, backedUp: verification.backedUp }))) return false;
-    await events?.record(tx, ctx.origin, c.signInEvent(ceremony.email, 'success', {}, device));
-    if (code && codes) {
-      const codeHash = c.quickCodeHash(device.userId, code);
-      const expiresAt = new Date(now.getTime() + QUICK_CODE_TTL_MS);
-      await codes.store.replace(tx, { userId: device.userId, codeHash, issuedBy: device.id, createdAt: now, expiresAt });
-      await events?.record(tx, ctx.origin, c.quickCodeEvent(ceremony.email, 'success', 'reg_code.issued', { mpinId: device.id }, device.name));
-    }
-    return true;
-  });
+  // The device's use, its sign-in event, and a QuickCode with its event commit together (docs/decisions/0014);
+  // without a QuickCode, the use and its event are one statement where the store can (markUsedWithEvent).
+  const signIn = { origin: ctx.origin, event: c.signInEvent(ceremony.email, 'success', {}, device) };
+  const use = { id: device.id, counter, now: clock.now(), backedUp: verification.backedUp };
+  const used = !(code && codes)
+    ? await markUsedWithEvent(db, store, events, signIn, use)
+    : await db.transaction(async (tx) => {
+        const { now } = use;
+        if (!(await store.markUsed(tx, use))) return false;
+        await events?.record(tx, signIn.origin, signIn.event);
+        const codeHash = c.quickCodeHash(device.userId, code);
+        const expiresAt = new Date(now.getTime() + QUICK_CODE_TTL_MS);
+        await codes.store.replace(tx, { userId: device.userId, codeHash, issuedBy: device.id, createdAt: now, expiresAt });
+        await events?.record(tx, ctx.origin, c.quickCodeEvent(ceremony.email, 'success', 'reg_code.issued', { mpinId: device.id }, device.name));
+        return true;
+      });
   if (!used) return c.refused(ctx, ceremony.email, device);
   if (wantsCode) {
     if (!code)

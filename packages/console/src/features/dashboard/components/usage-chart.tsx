@@ -7,7 +7,7 @@ import { formatUtcDate } from '../../../lib/format-date.ts';
 import { auditLinkOfPeriod, CHART_KEYS, countOf, periodLabel } from '../usage-data.ts';
 import classes from './dashboard.module.css';
 import { DataTableToggle } from './data-table-toggle.tsx';
-import { EChart, type ChartOption } from './echart.tsx';
+import { ColumnChart, type ColumnSeries } from './column-chart.tsx';
 import { formatNumber } from '../../../lib/format-number.ts';
 
 /** One colour a key, the same in both schemes (Mantine's palette at shade 6; readable on white and on dark). */
@@ -38,41 +38,36 @@ export function UsageChart({ usage, range, projectId }: UsageChartProps) {
   const navigate = useNavigate();
   const labels = useMemo(() => usage.periods.map((p) => periodLabel(p.period, usage.periodType)), [usage]);
 
-  const option = useMemo<ChartOption>(
-    () => ({
-      color: CHART_KEYS.map((k) => KEY_COLORS[k]),
-      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-      legend: { top: 0, type: 'scroll' },
-      // ECharts 6 keeps the axis labels inside this box (outerBounds), as containLabel did.
-      grid: { left: 8, right: 8, top: 40, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' },
-      xAxis: { type: 'category', data: labels, axisTick: { alignWithLabel: true } },
-      yAxis: { type: 'value', minInterval: 1 },
-      series: CHART_KEYS.map((key) => ({
-        type: 'bar',
+  const series = useMemo<ColumnSeries[]>(
+    () =>
+      CHART_KEYS.map((key) => ({
         name: t(`keys.${key}`),
+        colour: KEY_COLORS[key],
         // Registrations stand beside the events, which stack: the column's height is the period's event sum.
         stack: key === 'issued' ? 'issued' : 'events',
-        barMaxWidth: 28,
-        emphasis: { focus: 'series' },
-        cursor: projectId ? 'pointer' : 'default',
-        data: usage.periods.map((p) => countOf(p.keys, key)),
+        values: usage.periods.map((p) => countOf(p.keys, key)),
       })),
-    }),
-    [labels, usage, projectId, t],
+    [usage, t],
   );
 
   const periodName = t(`chart.periods.${usage.periodType}`);
   return (
     <>
-      <EChart
-        option={option}
+      <ColumnChart
+        categories={labels}
+        series={series}
         height={CHART_HEIGHT}
         label={t('chart.label', { period: periodName, from: formatUtcDate(range.fromDate), to: formatUtcDate(range.toDate) })}
-        onItemClick={({ seriesIndex, dataIndex }) => {
-          const key = CHART_KEYS[seriesIndex];
-          const period = usage.periods[dataIndex];
-          if (projectId && key && period) void navigate(auditLinkOfPeriod(projectId, period.period, usage.periodType, key));
-        }}
+        keyboardHint={t(projectId ? 'chart.keyboardOpens' : 'chart.keyboard')}
+        onSelect={
+          projectId
+            ? (seriesIndex, dataIndex) => {
+                const key = CHART_KEYS[seriesIndex];
+                const period = usage.periods[dataIndex];
+                if (key && period) void navigate(auditLinkOfPeriod(projectId, period.period, usage.periodType, key));
+              }
+            : undefined
+        }
       />
       <DataTableToggle
         label={t('table.periodsLabel', { period: periodName })}

@@ -90,6 +90,18 @@ export default function UserPage() {
             <dl className={classes.facts}>
               <dt>{identityLabel}</dt>
               <dd>{data.identity}</dd>
+              {data.profile.name ? (
+                <>
+                  <dt>{t('detail.name')}</dt>
+                  <dd>{data.profile.name}</dd>
+                </>
+              ) : null}
+              {data.profile.externalId ? (
+                <>
+                  <dt>{t('detail.externalId')}</dt>
+                  <dd>{data.profile.externalId}</dd>
+                </>
+              ) : null}
               <dt>{t('detail.created')}</dt>
               <dd>
                 <UtcTime iso={data.createdAt} />

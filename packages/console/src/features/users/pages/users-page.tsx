@@ -1,4 +1,5 @@
 import { endUserList, type EndUser } from '@latchkey/domain';
+import { Group } from '@mantine/core';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { DataList } from '../../../components/list/data-list.tsx';
@@ -15,6 +16,9 @@ import { routes } from '../../../lib/routes.ts';
 import { api } from '../../../lib/api/index.ts';
 import { rangedListCalls } from '../../../lib/list-state/declared-calls.ts';
 import classes from '../components/users.module.css';
+import { MigrationActions, UserImports } from '../components/user-imports.tsx';
+import { usePermission } from '../../../lib/use-permission.ts';
+import { guards } from '@latchkey/domain';
 
 /** GET projects/{project}/users with the declared filters, sort and paging; and its export (issue 24). */
 const { useList: useUsers, exportFile: exportUsers } = rangedListCalls({
@@ -43,6 +47,8 @@ export default function UsersPage() {
     },
   });
   const users = useUsers(project.id, list.state);
+  // docs/decisions/0052: importing and the migration export create and hand out people: who may change them.
+  const canMigrate = usePermission(guards.endUserChanges) && project.enabled;
 
   const columns = useMemo<Column<EndUser>[]>(
     () => [
@@ -107,8 +113,14 @@ export default function UsersPage() {
     <PageFrame
       title={tc('pages.projectUsers')}
       description={t('list.intro')}
-      actions={<ExportMenu expected={users.data} load={(format, options) => exportUsers(project.id, list.state, format, options)} />}
+      actions={
+        <Group gap="xs">
+          {canMigrate ? <MigrationActions projectId={project.id} /> : null}
+          <ExportMenu expected={users.data} load={(format, options) => exportUsers(project.id, list.state, format, options)} />
+        </Group>
+      }
     >
+      <UserImports projectId={project.id} />
       <DataList label={t('list.label')} list={list} result={users} columns={columns} rowKey={(user) => user.id} filters={filterBar} />
     </PageFrame>
   );

@@ -1,0 +1,39 @@
+import { IMPORT_FORMATS, XSRF_COOKIE, XSRF_HEADER, type UserImport } from '@latchkey/domain';
+import { api, API_BASE, readCookie } from '../../../lib/api/index.ts';
+import { ApiError } from '../../../lib/api/api-error.ts';
+import { pathOf, readJson, toApiError } from '../../../lib/api/client.ts';
+import { emitSessionExpired } from '../../../lib/api/session-events.ts';
+
+/** A file's import format, by its name: `.csv` is CSV, anything else JSON Lines. */
+export const formatOfFile = (file: File) => (file.name.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl');
+
+/**
+ * POST projects/{project}/user-imports with the file as the body (docs/decisions/0052): the
+ * browser streams it from disk, never read into the page. The answer comes when the whole file is
+ * imported; its progress meanwhile is read from the imports list (useUserImports), so the page may
+ * be left: the upload goes on while the console stays open.
+ */
+export async function uploadUsers(projectId: string, file: File, passwordDays?: number): Promise<UserImport> {
+  const format = formatOfFile(file);
+  const query = passwordDays ? `?format=${format}&passwordDays=${passwordDays}` : `?format=${format}`;
+  const headers = new Headers({ Accept: 'application/json', 'Content-Type': IMPORT_FORMATS[format] });
+  const token = readCookie(XSRF_COOKIE);
+  if (token) headers.set(XSRF_HEADER, token);
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}${pathOf(api.importEndUsers, { params: { project: projectId } })}${query}`, {
+      method: 'POST',
+      headers,
+      credentials: 'include',
+      body: file,
+    });
+  } catch (cause) {
+    throw new ApiError(0, 'network_error', cause instanceof Error ? cause.message : 'Network error');
+  }
+  const body = await readJson(response);
+  if (!response.ok) {
+    if (response.status === 401) emitSessionExpired();
+    throw toApiError(response.status, response.statusText, body);
+  }
+  return body as UserImport;
+}

@@ -56,6 +56,19 @@ function recoveryCodeStore(db: Db, projectId: string, recovery: AccountRecovery,
   };
 }
 
+/** docs/decisions/0051: recovery codes at sign-in, the notice of an email-only sign-in. */
+function recoveryOf(flow: IssuerFlow): AccountRecovery {
+  const { deps } = flow;
+  return accountRecovery({
+    db: deps.db,
+    clock: deps.clock,
+    secretBox: deps.secretBox,
+    mailer: deps.mailer,
+    eventsOf: (id) => flow.eventsOf(id),
+    warn: (error) => deps.warn(error),
+  });
+}
+
 /**
  * A project's sign-in pages (oidc/pages/sign-in-pages.ts) as its issuer sets them: its brand and
  * language, its identity type and verification method, its passkeys and QuickCodes, its refusals.
@@ -63,15 +76,7 @@ function recoveryCodeStore(db: Db, projectId: string, recovery: AccountRecovery,
 export async function registerProjectSignInPages(app: FastifyInstance, flow: IssuerFlow): Promise<void> {
   const { deps } = flow;
   const { db, secretBox, publicUrl } = deps;
-  // docs/decisions/0051: recovery codes at sign-in, the notice of an email-only sign-in.
-  const recovery = accountRecovery({
-    db,
-    clock: deps.clock,
-    secretBox,
-    mailer: deps.mailer,
-    eventsOf: (id) => flow.eventsOf(id),
-    warn: (error) => deps.warn(error),
-  });
+  const recovery = recoveryOf(flow);
   await registerSignInPages(app, {
     mountRoute: MOUNT_ROUTE,
     publicUrl,

@@ -91,7 +91,7 @@ describe('the usage chart', () => {
   it('opens a column’s events in the audit log when it is clicked', async () => {
     const { ui, bars } = chart();
     await ui.user.click(bars(COLOUR.jwt)[0] as SVGRectElement);
-    expect(ui.location()).toBe('/project/p1/audit#fromDate=2025-03-01&toDate=2025-03-31&scope=authcode&result=success');
+    expect(ui.location()).toBe('/project/p1/audit#fromDate=2025-03-01&toDate=2025-03-31&scope=authcode&result=success&action=code.exchanged');
   });
 
   it('opens nothing on the usage of every project', async () => {
@@ -115,7 +115,7 @@ describe('the usage chart', () => {
     expect(within(screen.getByRole('tooltip')).getByText('May 2025')).toBeInTheDocument();
     await ui.user.keyboard('{ArrowLeft}{ArrowLeft}{ArrowUp}{ArrowUp}{Enter}');
     // Up from the ground: the registrations' column, then the sign-ins.
-    expect(ui.location()).toBe('/project/p1/audit#fromDate=2025-03-01&toDate=2025-03-31&scope=oidc&result=success');
+    expect(ui.location()).toBe('/project/p1/audit#fromDate=2025-03-01&toDate=2025-03-31&scope=oidc&result=success&action=sign_in');
   });
 
   it('shows the tooltip of the period under the pointer, and turns a series off and on from the legend', async () => {

@@ -19,6 +19,15 @@ function server(routes: Routes, permissions = ACCOUNT.permissions) {
     'GET /config': { body: consoleConfig() },
     'GET /accounts/acc-1/projects': { body: [projectSummary()] },
     'GET /projects/p1': { body: project() },
+    // The enrollment funnel's card (docs/decisions/0050): passkey-enrollment.test.tsx tests it.
+    'GET /projects/p1/usage/enrollment': {
+      body: {
+        offers: { shown: 0, created: 0, declined: 0 },
+        signIns: { passkey: 0, fallback: 0 },
+        activeUsers: { total: 0, withPasskey: 0 },
+        ceremonies: { started: 0, completed: 0 },
+      },
+    },
     ...routes,
   });
 }
@@ -86,9 +95,15 @@ describe('project dashboard (spec §2 "Dashboard", §7 "Usage")', () => {
     const march = within(table).getByRole('row', { name: new RegExp(`^Mar ${thisYear}`) });
     const signIns = within(march).getByRole('link', { name: `Open the events of Sign-ins (oidc), Mar ${thisYear} in the audit log` });
     expect(signIns).toHaveTextContent('5');
-    expect(signIns).toHaveAttribute('href', `/project/p1/audit#fromDate=${thisYear}-03-01&toDate=${thisYear}-03-31&scope=oidc&result=success`);
+    expect(signIns).toHaveAttribute(
+      'href',
+      `/project/p1/audit#fromDate=${thisYear}-03-01&toDate=${thisYear}-03-31&scope=oidc&result=success&action=sign_in`,
+    );
     const registrations = within(march).getByRole('link', { name: /^Open the events of Registrations \(issued\)/ });
-    expect(registrations).toHaveAttribute('href', `/project/p1/audit#fromDate=${thisYear}-03-01&toDate=${thisYear}-03-31&scope=oidc&result=created`);
+    expect(registrations).toHaveAttribute(
+      'href',
+      `/project/p1/audit#fromDate=${thisYear}-03-01&toDate=${thisYear}-03-31&scope=oidc&result=created&action=device.register`,
+    );
     // A zero is not a link.
     expect(within(within(table).getByRole('row', { name: new RegExp(`^Jan ${thisYear}`) })).queryByRole('link')).not.toBeInTheDocument();
   });

@@ -105,6 +105,8 @@ test('an end user verifies by emailed code, creates a passkey, signs in again wi
   await test.step('each registration, sign-in, code, revocation and refusal is an event; usage counts them', async () => {
     const { events, usage } = await eventsAndUsageOf(projectId);
     expect(events).toEqual([
+      // The offer after the emailed code (docs/decisions/0050).
+      'oidc passkey.offer.shown success',
       'oidc device.register created',
       'oidc sign_in success',
       'authcode code.issued success',

@@ -60,8 +60,8 @@ describeWithDatabase('the account page at a project’s issuer', (t) => {
     ).rows;
   const deviceRow = async (projectId: string, id: string) =>
     (
-      await t.db.query<{ name: string; revoked: boolean; revoke_reason: string | null }>(
-        'SELECT name, revoked, revoke_reason FROM devices WHERE project_id = $1 AND id = $2',
+      await t.db.query<{ name: string; revoked: boolean; revoke_reason: string | null; backup_eligible: boolean | null; backed_up: boolean | null }>(
+        'SELECT name, revoked, revoke_reason, backup_eligible, backed_up FROM devices WHERE project_id = $1 AND id = $2',
         [projectId, id],
       )
     ).rows[0];
@@ -232,6 +232,23 @@ describeWithDatabase('the account page at a project’s issuer', (t) => {
     const after = await browser.get(accountUrl(p));
     expect(after.status).toBe(303);
     expect(after.location).toContain('/auth?');
+  });
+
+  it('says which passkeys are synced (their backup flags) and suggests a second passkey while each is on one device only', async () => {
+    const { p, email, passkey } = await setUp();
+    const { browser, page } = await signInToAccount(p, email, passkey);
+    expect(page.text).toContain('<dt>Kept</dt><dd>On this device only</dd>');
+    expect(page.text).toContain('Your passkeys are each kept on one device only.');
+    const create = /<a class="button secondary" href="([^"]+)">Create a passkey<\/a>/.exec(page.text)?.[1] as string;
+    const newPage = await browser.get(new URL(create, page.url).href);
+    const { passkey: synced, response } = createPasskey(pageOptions<CreationOptions>(newPage.text), app.baseUrl, { synced: true });
+    const added = await last(
+      browser,
+      browser.request(formAction(newPage), { form: { ...formNamed(newPage, 'Create a passkey').fields, response: JSON.stringify(response) } }),
+    );
+    expect(added.text).toContain('<dt>Kept</dt><dd>Synced to your other devices</dd>');
+    expect(added.text).not.toContain('Your passkeys are each kept on one device only.');
+    expect(await deviceRow(p.projectId, synced.id)).toMatchObject({ backup_eligible: true, backed_up: true });
   });
 
   it('lists the other sessions and signs out of them, then signs out here', async () => {

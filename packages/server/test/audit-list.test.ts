@@ -255,11 +255,17 @@ describeEachDatabase('the audit log (GET projects/{project}/audit)', (t) => {
       'authcode code.issued success',
       'oidc sign_in success',
       'oidc device.register created',
+      // docs/decisions/0050: the passkey offer after the emailed code.
+      'oidc passkey.offer.shown success',
     ]);
     expect(log.list[1]).toMatchObject({ deviceName: 'Chrome on Linux', details: { mpinId: passkey.id, reason: REVOCATION_REASON } });
-    expect(log.list.at(-1)).toMatchObject({ userID: email, ip: '81.2.69.160', country: 'GB', clientId: p.keys.clientId, userAgent: CHROME_ON_LINUX });
+    expect(log.list.at(-2)).toMatchObject({ userID: email, ip: '81.2.69.160', country: 'GB', clientId: p.keys.clientId, userAgent: CHROME_ON_LINUX });
     expect(actions(await listed(admin, p.projectId, { userId: email, result: 'denied' }))).toEqual(['sign_in']);
     expect(actions(await listed(admin, p.projectId, { scope: 'console', deviceName: 'chrome' }))).toEqual(['device.revoke']);
+    // The dashboard's enrollment funnel opens the log by action (docs/decisions/0050): the whole action, as stored.
+    expect(actions(await listed(admin, p.projectId, { action: 'passkey.offer.shown' }))).toEqual(['passkey.offer.shown']);
+    expect(actions(await listed(admin, p.projectId, { action: 'sign_in', result: 'success' }))).toEqual(['sign_in']);
+    expect(actions(await listed(admin, p.projectId, { action: 'passkey.offer' }))).toEqual([]);
     const revokedDevice = await admin.api.get<DeviceList>(`${apiPath(api.listDevices, { project: p.projectId })}?revoked=true`);
     expect(revokedDevice.body.list.map((d) => d.mpinId)).toEqual([passkey.id]);
   });

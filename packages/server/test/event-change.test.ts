@@ -65,6 +65,20 @@ describeEachDatabase('an event and the change it records, in one statement', (d)
     expect(rows[1]?.user_id).toBe('someone@example.com');
   });
 
+  it("counts the enrollment funnel (docs/decisions/0050) in the event's statement, only when the required change happened", async () => {
+    const funnel = () => count("SELECT COALESCE(sum(count), 0) AS n FROM enrollment_daily WHERE project_id = $1 AND key = 'sign_in_passkey'");
+    const signIn = { ...event({ action: 'sign_in', method: 'passkey' }), scope: 'oidc' };
+    const hit = { key: 'sign_in_passkey' } as const;
+    const before = await funnel();
+    const done = await insertAuditEventWith(d.db, signIn, undefined, true, mark('evchange-c'), hit);
+    expect(done.changed).toBe(true);
+    expect(await funnel()).toBe(before + 1);
+    // The change refused (a passkey revoked meanwhile): no event, and nothing counted in the funnel.
+    const refused = await insertAuditEventWith(d.db, signIn, undefined, true, mark('evchange-c'), hit);
+    expect(refused.changed).toBe(false);
+    expect(await funnel()).toBe(before + 1);
+  });
+
   it('a value named twice in the change is passed once', () => {
     const params: unknown[] = [];
     const sql = changeOf('c', 'SELECT $1, $2, $1', ['a', 'b']).sql((value) => `$${params.push(value)}`);

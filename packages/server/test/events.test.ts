@@ -129,7 +129,12 @@ describeEachDatabase('end-user events and usage at a project issuer', (d) => {
          FROM audit_events WHERE project_id = $1 ORDER BY created_at, id`,
       [projectId],
     );
-    return rows.filter((e) => e.scope !== 'console' || !/^(project\.create|app\.)/.test(String(e.details.action)));
+    // The passkey offer's own events (docs/decisions/0050) are passkey-enrollment.test.ts's.
+    return rows.filter(
+      (e) =>
+        (e.scope !== 'console' || !/^(project\.create|app\.)/.test(String(e.details.action))) &&
+        !String(e.details.action).startsWith('passkey.offer.'),
+    );
   }
   const summary = (rows: EventRow[]) => rows.map((e) => `${e.scope} ${String(e.details.action)} ${e.event_status}`);
 
@@ -315,13 +320,15 @@ describeEachDatabase('end-user events and usage at a project issuer', (d) => {
     );
     expect(byAddress.body.list.map((e) => [e.userID, e.details['action'], e.eventStatus])).toEqual([
       [anon, 'sign_in', 'failed'],
+      [email, 'passkey.offer.shown', 'success'],
+      [email, 'passkey.offer.declined', 'success'],
       [email, 'sign_in', 'success'],
       [email, 'code.issued', 'success'],
       [email, 'code.exchanged', 'success'],
       [email, 'code.exchanged', 'failed'],
     ]);
     const bySub = await owner.api.get<AuditList>(`${apiPath(api.listAuditEvents, { project: p.projectId })}?userId=${sub}`);
-    expect(bySub.body.total).toBe(4);
+    expect(bySub.body.total).toBe(6);
     const byPseudonym = await owner.api.get<AuditList>(`${apiPath(api.listAuditEvents, { project: p.projectId })}?userId=${anon}`);
     expect(byPseudonym.body.total).toBe(1);
     expect(events[5]).toMatchObject({ client_id: p.keys.clientId, details: { reason: 'invalid_client' } });

@@ -100,6 +100,7 @@ const EXPECTED: Record<keyof typeof api, ApiErrorStatus[]> = {
   rotateServiceToken: [400, 401, 403, 404, 409, 413, 415],
   revokeServiceToken: [400, 401, 403, 404, 409],
   getUsage: [400, 401, 403, 404],
+  getEnrollmentFunnel: [400, 401, 403, 404],
   getGlobalUsage: [400, 401, 403],
   search: [400, 401, 403],
 };

@@ -227,8 +227,14 @@ describeEachDatabase('passkeys at a custom domain without Related Origin Request
     expect(localOptions(first.offer.text)).toBeNull();
     const made = createPasskey(pageOptions<Creation>(first.offer.text), ownOrigin(projectId));
     await untilApp(first.browser, await first.browser.request(formAction(first.offer), { form: { response: JSON.stringify(made.response) } }));
-    // At the own host, a later code sign-in offers none (they have one for this rpID).
-    expect(isPasskeyOffer((await offerAfterCode(onOwn, email)).offer)).toBe(false);
+    // At the own host, a later code sign-in offers one on this device again (docs/decisions/0050: after
+    // every fallback sign-in), with the one they have excluded, so the authenticator holding it declines.
+    const again = (await offerAfterCode(onOwn, email)).offer;
+    expect(isPasskeyOffer(again)).toBe(true);
+    expect(localOptions(again.text)).toBeNull();
+    expect(pageOptions<Creation & { excludeCredentials: Array<{ id: string }> }>(again.text).excludeCredentials.map((c) => c.id)).toEqual([
+      made.passkey.id,
+    ]);
 
     const custom = customOf(projectId);
     const moved = { ...(await setDomain(onOwn, custom)), custom };
@@ -253,8 +259,16 @@ describeEachDatabase('passkeys at a custom domain without Related Origin Request
     // Both sign in at the custom domain: the own host's (Related Origin Requests) and the new one.
     expect((await answerPage1(moved, made.passkey, (page1) => pageOptions<Request>(page1.text), custom)).done.location).toMatch(/^https:\/\/app/);
     expect((await answerPage1(moved, passkey, local, custom)).done.location).toMatch(/^https:\/\/app/);
-    // And no further offer there.
-    expect(isPasskeyOffer((await offerAfterCode(moved, email)).offer)).toBe(false);
+    // A further code sign-in there is offered one again (0050), both passkeys excluded from either rpID's creation.
+    const next = (await offerAfterCode(moved, email)).offer;
+    expect(isPasskeyOffer(next)).toBe(true);
+    expect(
+      (
+        localOptions<Creation & { excludeCredentials: Array<{ id: string }> }>(next.text) as Creation & { excludeCredentials: Array<{ id: string }> }
+      ).excludeCredentials
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual([made.passkey.id, passkey.id].sort());
   });
 
   it("the account page at the custom domain: its new passkey may be the custom domain's, stored so; it signals both rpIDs", async () => {

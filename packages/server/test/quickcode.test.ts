@@ -122,11 +122,13 @@ describeWithDatabase('QuickCode: a signed-in device lets another device register
     expect(again.next.text).toContain('That QuickCode is not right, was used, or has expired');
 
     expect(await eventsOf(p.projectId)).toEqual([
+      'oidc passkey.offer.shown success',
       'oidc device.register created',
       'oidc sign_in success',
       'oidc sign_in success',
       'reg-code reg_code.issued success',
       'reg-code reg_code.used success',
+      'oidc passkey.offer.shown success',
       'oidc device.register created',
       'oidc sign_in success',
       'reg-code reg_code.used failed no_code',

@@ -33,6 +33,8 @@ const DISTRIBUTED: Record<string, string> = {
   usage_daily: 'project_id',
   usage_daily_country: 'project_id',
   usage_hourly: 'project_id',
+  // The passkey enrollment funnel's rollup (docs/decisions/0050).
+  enrollment_daily: 'project_id',
   oidc_payloads: 'issuer',
   rate_limit_windows: 'issuer',
   login_codes: 'issuer',

@@ -6,7 +6,16 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import bcrypt from 'bcryptjs';
 import { expect, it } from 'vitest';
-import { endUsersApi, userImportsApi, XSRF_COOKIE, XSRF_HEADER, type EndUserDetail, type UserImport, type UserImportReport } from '@latchkey/domain';
+import {
+  api,
+  endUsersApi,
+  userImportsApi,
+  XSRF_COOKIE,
+  XSRF_HEADER,
+  type EndUserDetail,
+  type UserImport,
+  type UserImportReport,
+} from '@latchkey/domain';
 import { SESSION_COOKIE } from '../src/http/cookies.ts';
 import * as client from 'openid-client';
 import { deleteExpiredImportedPasswords } from '../src/people/imported-passwords.repository.ts';
@@ -17,7 +26,7 @@ import { authorizationRequest, projectWithRelyingParty, untilApp, type RelyingPa
 import { formAction, formHolding, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
 import { anonymous, signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { describeEachDatabase, describeWithDatabase } from './support/databases.ts';
-import { apiPath, closeProject, createProject, databaseFingerprint, storeDevice } from './support/fixtures.ts';
+import { apiPath, closeProject, createProject, databaseFingerprint, getProject, storeDevice } from './support/fixtures.ts';
 
 // Issue 37 "Migration" (docs/decisions/0052): importing users from a file, and exporting them.
 
@@ -396,6 +405,23 @@ describeEachDatabase('an imported person signs in once with their previous passw
     // Next time: page 1 asks for the passkey; asked for a code instead, the password is refused.
     const again = await codePageOf(new Browser(), p, email);
     expect(again.codePage.text).toContain('Sign in with a passkey');
+  });
+
+  it('a project whose passkey enrollment is off (docs/decisions/0050) still offers the passkey after the one password sign-in', async () => {
+    const admin = await signedInAccount(app, t.db);
+    const p = await projectWithRelyingParty(app, admin);
+    const current = await getProject(admin, p.projectId);
+    const res = await admin.api.put(apiPath(api.updateProject, { project: p.projectId }), {
+      ...current,
+      passkeyEnrollment: { mode: 'off', requireAfter: 3 },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const email = await importedInto(admin, p.projectId, 'old pass 2');
+    const browser = new Browser();
+    const { codePage } = await codePageOf(browser, p, email);
+    const offer = await postPassword(browser, codePage, 'old pass 2');
+    expect(isPasskeyOffer(offer), offer.text).toBe(true);
+    expect(offer.text).toContain('data-conditional="1"');
   });
 
   it('a first passkey made after a code sign-in deletes the hash too', async () => {

@@ -9,7 +9,7 @@ import { describeWithDatabase } from './support/databases.ts';
 import { apiPath, getProject, personOf, REDIRECT, setEnabled } from './support/fixtures.ts';
 import { MINUTE } from './support/fakes.ts';
 import { authorizationRequest, projectWithRelyingParty, untilApp, type RelyingParty } from './support/relying-party.ts';
-import { formAction, isPasskeyOffer, signInThroughProvider } from './support/sign-in.ts';
+import { formAction, formHolding, isPasskeyOffer, signInThroughProvider } from './support/sign-in.ts';
 
 const CHROME_ON_LINUX = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const VERIFY_URL = 'https://verify.example.com/start?from=latchkey';
@@ -335,6 +335,37 @@ describeWithDatabase('identity types and verification methods at a project issue
         expect.objectContaining({ action: 'device.register', verifiedBy: 'custom', userId: tokens.claims()?.sub }),
       ]),
     );
+  });
+
+  it('Custom: a user holding a passkey on another device who verifies again here is offered a passkey on this device (docs/decisions/0050)', async () => {
+    const p = await customProject();
+    const first = new Browser();
+    const { page } = await page1(first, p);
+    const started = await submitId(first, page, 'bob.member');
+    const made = await confirm(p, { request: requestOf(started) });
+    const { passkey } = await register(first, await untilApp(first, await first.get(made.body.redirect_to as string)));
+
+    // Another browser: the user id, the passkey page, "Verify instead", the project's backend confirms.
+    const other = new Browser();
+    const { request, page: again } = await page1(other, p);
+    const passkeyPage = await submitId(other, again, 'bob.member');
+    expect(passkeyPage.text).toContain('Sign in with a passkey');
+    const instead = await untilApp(
+      other,
+      await other.request(formHolding(passkeyPage, 'name="method" value="code"'), { form: { email: 'bob.member', method: 'code' } }),
+    );
+    const answer = await confirm(p, { request: requestOf(instead) });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const offer = await untilApp(other, await other.get(answer.body.redirect_to as string));
+    expect(isPasskeyOffer(offer), offer.text).toBe(true);
+    const back = await untilApp(other, await other.request(formAction(offer, 1), { form: { skip: '1' } }));
+    expect((await tokensOf(p, back, request.verifier)).claims()?.sub).toBe(await signInWithPasskey(p, 'bob.member', passkey));
+    const offers = (await eventsOf(p.projectId)).filter((e) => String(e.action).startsWith('passkey.offer.'));
+    expect(offers.map((e) => `${String(e.action)} ${String(e.via)}`)).toEqual([
+      'passkey.offer.shown custom',
+      'passkey.offer.shown custom',
+      'passkey.offer.declined custom',
+    ]);
   });
 
   it("Custom: the user lands on the project's Custom Confirmation URL, which sends them on; the label is the project's", async () => {

@@ -76,7 +76,14 @@ import {
 import { EXPORT_FORMATS, exportFileSchema } from '../list/export.ts';
 import { IMPORT_FORMATS, userImportListSchema, userImportQuerySchema, userImportReportSchema, userImportSchema } from '../end-user/user-import.ts';
 import { searchQuerySchema, searchResponseSchema } from '../search/schema.ts';
-import { globalUsageQuerySchema, globalUsageSchema, usageQuerySchema, usageSchema } from '../usage/schema.ts';
+import {
+  enrollmentFunnelSchema,
+  enrollmentQuerySchema,
+  globalUsageQuerySchema,
+  globalUsageSchema,
+  usageQuerySchema,
+  usageSchema,
+} from '../usage/schema.ts';
 
 // Ids in paths: the one text rule (no control characters, no lone surrogates), at most 100 characters.
 const id = () => cleanString(100).min(1, { error: 'validation.required' });
@@ -732,6 +739,18 @@ export const usageApi = {
     params: projectParams,
     query: usageQuerySchema,
     response: usageSchema,
+  }),
+  getEnrollmentFunnel: endpoint({
+    method: 'GET',
+    path: '/projects/:project/usage/enrollment',
+    tag: 'usage',
+    summary:
+      "A project's passkey enrollment funnel over whole UTC days (issue 37, docs/decisions/0050): offers shown, created, declined; passkey against fallback sign-ins; active people holding a passkey; passkey ceremonies started against completed",
+    auth: 'session',
+    permission: guards.dashboard,
+    params: projectParams,
+    query: enrollmentQuerySchema,
+    response: enrollmentFunnelSchema,
   }),
   getGlobalUsage: endpoint({
     method: 'GET',

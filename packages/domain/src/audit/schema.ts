@@ -37,7 +37,7 @@ export type AuditEvent = z.infer<typeof auditEventSchema>;
  * current month. userId: the whole identity or account, any case; deviceName: starting with the
  * text, any case; scope and result: one value each. An empty text filters nothing. country (issue
  * 10: a country of the dashboard's map opens its events): an ISO 3166-1 alpha-2 code (ZZ: no known
- * location), any case. Its export (issue 9): the same filter and range as a file, always in
+ * location), any case. action: details.action whole (issue 37). Its export (issue 9): the same filter and range as a file, always in
  * created-at order (a sort by a column that can be empty cannot be read in batches by seek).
  */
 export const auditList = declareRangedList({
@@ -48,6 +48,9 @@ export const auditList = declareRangedList({
     deviceName: { kind: 'text', match: 'prefix', caseless: true },
     scope: { kind: 'oneOf', values: AUDIT_SCOPES },
     result: { kind: 'oneOf', values: AUDIT_RESULTS },
+    // Issue 37 (docs/decisions/0050): the dashboard's enrollment funnel opens its events by action
+    // (`passkey.offer.shown`, `sign_in`, …), the whole action as details.action holds it.
+    action: { kind: 'text', match: 'exact', caseless: false },
     country: {
       kind: 'text',
       match: 'exact',

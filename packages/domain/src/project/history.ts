@@ -24,6 +24,7 @@ export const SETTINGS_PAGE_FIELDS: Record<SettingsPage, readonly string[]> = {
     'enableBrowserWarning',
     'enableRegistrationCode',
     'limitRegCodeVerified',
+    'passkeyEnrollment',
     'emailRecoveryDelay',
     'enabled',
   ],

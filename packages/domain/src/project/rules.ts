@@ -29,6 +29,8 @@ export function newProjectSettings(name: string, pinLength: number = PIN_LENGTH_
     identityType: 'email',
     enableRegistrationCode: false,
     limitRegCodeVerified: false,
+    // docs/decisions/0050: offered after each fallback sign-in; required after 3 only when chosen.
+    passkeyEnrollment: { mode: 'offer', requireAfter: 3 },
     emailRecoveryDelay: 'none',
     mobileAndroidLocation: '',
     mobileIOSLocation: '',

@@ -37,6 +37,23 @@ export const loginOptionsSchema = z.object({
 });
 export type LoginOptions = z.infer<typeof loginOptionsSchema>;
 
+/**
+ * Issue 37 "Enrollment" (docs/decisions/0050): after a fallback sign-in (code, link, verification,
+ * QuickCode) the person is offered a passkey on that device: `off`, `offer` ("Not now" remembered a
+ * while), or `require` once they signed in `requireAfter` times by a fallback (1–20).
+ */
+export const PASSKEY_ENROLLMENT_MODES = ['off', 'offer', 'require'] as const;
+export const PASSKEY_ENROLLMENT_AFTER_MAX = 20;
+export const passkeyEnrollmentSchema = z.object({
+  mode: oneOf(PASSKEY_ENROLLMENT_MODES),
+  requireAfter: z
+    .number({ error: 'validation.not_a_number' })
+    .int({ error: 'validation.not_a_number' })
+    .min(1, { error: 'validation.out_of_range' })
+    .max(PASSKEY_ENROLLMENT_AFTER_MAX, { error: 'validation.out_of_range' }),
+});
+export type PasskeyEnrollment = z.infer<typeof passkeyEnrollmentSchema>;
+
 export const verificationOptionsSchema = z.object({
   method: oneOf(VERIFICATION_METHODS),
   url: optionalUri(),
@@ -82,6 +99,7 @@ const projectSettingsShape = z.object({
   identityType: oneOf(IDENTITY_TYPES),
   enableRegistrationCode: bool(),
   limitRegCodeVerified: bool(),
+  passkeyEnrollment: passkeyEnrollmentSchema,
   // A project saved before the setting existed (or a client that does not send it) has none.
   emailRecoveryDelay: oneOf(EMAIL_RECOVERY_DELAYS).default('none'),
   mobileAndroidLocation: optionalUrl(),

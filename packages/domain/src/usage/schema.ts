@@ -144,3 +144,44 @@ export const usageSchema = z.union([usagePeriodsSchema, usageLocationsSchema]);
 export type Usage = z.infer<typeof usageSchema>;
 export const globalUsageSchema = z.union([usagePeriodsSchema, usageLocationsSchema, usageProjectsSchema]);
 export type GlobalUsage = z.infer<typeof globalUsageSchema>;
+
+/**
+ * Issue 37 "Enrollment" (docs/decisions/0050): GET projects/{project}/usage/enrollment over whole
+ * UTC days (fromDate, toDate; default the current year, at most about five years).
+ */
+export const enrollmentQuerySchema = z
+  .object({ fromDate: usageQueryFields.fromDate, toDate: usageQueryFields.toDate })
+  .superRefine((q, ctx) => refineRange(q, ctx, USAGE_RANGE));
+export type EnrollmentQuery = z.infer<typeof enrollmentQuerySchema>;
+export type EnrollmentParams = z.input<typeof enrollmentQuerySchema>;
+
+/**
+ * The enrollment funnel of a project over a range, from its rollup (enrollment_daily) and its
+ * people: the passkey offers after fallback sign-ins and what became of them, the sign-ins by
+ * kind, the people who signed in in the range and how many of them hold an active passkey, and the
+ * passkey ceremonies the server saw start and complete.
+ */
+export const enrollmentFunnelSchema = z.object({
+  offers: z.object({
+    shown: count().describe('Passkey offers shown after a fallback sign-in (event passkey.offer.shown)'),
+    created: count().describe('Passkeys created from an offer (event device.register with details.offer)'),
+    declined: count().describe('"Not now" (event passkey.offer.declined)'),
+  }),
+  signIns: z.object({
+    passkey: count().describe('Sign-ins with a passkey'),
+    fallback: count().describe('Sign-ins by an emailed code, a link, the verification method or a QuickCode'),
+  }),
+  activeUsers: z.object({
+    total: count().describe('People whose last sign-in falls in the range'),
+    withPasskey: count().describe('Of them, those holding an active passkey'),
+  }),
+  ceremonies: z.object({
+    started: count().describe('Passkey ceremonies the server asked for: offers shown and passkey answers received'),
+    completed: count().describe('Passkeys created and passkey sign-ins'),
+  }),
+});
+export type EnrollmentFunnel = z.infer<typeof enrollmentFunnelSchema>;
+
+/** The rollup's keys (migration 0038), counted with the event that makes each. */
+export const ENROLLMENT_KEYS = ['offer_shown', 'offer_created', 'offer_declined', 'sign_in_passkey', 'sign_in_fallback', 'passkey_refused'] as const;
+export type EnrollmentKey = (typeof ENROLLMENT_KEYS)[number];

@@ -20,7 +20,10 @@ export interface AccountActor {
 }
 
 /** A passkey the browser created and the page verified, as it is stored. */
-export type NewPasskey = Pick<Device, 'id' | 'publicKey' | 'counter' | 'transports' | 'name' | 'ip' | 'country' | 'registeredWith' | 'rpId'>;
+export type NewPasskey = Pick<
+  Device,
+  'id' | 'publicKey' | 'counter' | 'transports' | 'name' | 'ip' | 'country' | 'registeredWith' | 'rpId' | 'backupEligible' | 'backedUp'
+>;
 
 /** What the changes need: the database, the time, the sealing keys and each project's event recorder. */
 type ChangesDeps = { db: Db; clock: Clock; secretBox: SecretBox; eventsOf(projectId: string): IssuerEvents };

@@ -21,6 +21,11 @@ export interface AccountTexts {
   never: string;
   unknownPlace: string;
   thisSignIn: string;
+  /** docs/decisions/0050: where a passkey is kept (its backup flags), and the nudge to a second one. */
+  kept: string;
+  synced: string;
+  deviceBound: string;
+  secondPasskey: string;
   rename: string;
   nameLabel: string;
   save: string;
@@ -81,6 +86,11 @@ const en: AccountTexts = {
   never: 'Never',
   unknownPlace: 'Unknown',
   thisSignIn: 'Used to sign in here',
+  kept: 'Kept',
+  synced: 'Synced to your other devices',
+  deviceBound: 'On this device only',
+  secondPasskey:
+    'Your passkeys are each kept on one device only. Add a second passkey (or one your password manager syncs) so you can still sign in if a device is lost.',
   rename: 'Rename',
   nameLabel: 'Passkey name',
   save: 'Save',
@@ -144,6 +154,11 @@ const fr: AccountTexts = {
   never: 'Jamais',
   unknownPlace: 'Inconnu',
   thisSignIn: 'Utilisée pour cette connexion',
+  kept: 'Conservée',
+  synced: 'Synchronisée avec vos autres appareils',
+  deviceBound: 'Sur cet appareil uniquement',
+  secondPasskey:
+    'Chacune de vos clés d’accès n’est gardée que sur un seul appareil. Ajoutez-en une deuxième (ou une que votre gestionnaire de mots de passe synchronise) pour pouvoir vous connecter si un appareil est perdu.',
   rename: 'Renommer',
   nameLabel: 'Nom de la clé d’accès',
   save: 'Enregistrer',
@@ -212,6 +227,11 @@ const ro: AccountTexts = {
   never: 'Niciodată',
   unknownPlace: 'Necunoscut',
   thisSignIn: 'Folosită pentru această conectare',
+  kept: 'Păstrată',
+  synced: 'Sincronizată pe celelalte dispozitive',
+  deviceBound: 'Doar pe acest dispozitiv',
+  secondPasskey:
+    'Fiecare cheie de acces este păstrată pe un singur dispozitiv. Adăugați o a doua (sau una sincronizată de managerul de parole) ca să vă puteți conecta dacă pierdeți un dispozitiv.',
   rename: 'Redenumiți',
   nameLabel: 'Numele cheii de acces',
   save: 'Salvați',

@@ -141,6 +141,9 @@ export function registerNewPasskeyStep(pages: FastifyInstance, flow: AccountFlow
         registeredWith,
         // The rpID it was made for (docs/decisions/0049: the custom domain's own, without Related Origin Requests).
         rpId: verified.rpID,
+        // docs/decisions/0050: BE and BS, so the page can say which are synced.
+        backupEligible: verified.backupEligible,
+        backedUp: verified.backedUp,
       });
       if (!stored) return showNewPasskey(flow, site, reply, signed, t.passkeyExists);
       // The recovery the passkey waited for has done its work.

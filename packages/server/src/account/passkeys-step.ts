@@ -23,6 +23,7 @@ const asPasskey = (d: Device, current: Device | null): AccountPasskey => ({
   lastUsedAt: d.lastUsedAt,
   country: d.country,
   current: current?.id === d.id,
+  synced: d.backupEligible ?? null,
 });
 
 /**

@@ -15,6 +15,11 @@ export interface AccountPasskey {
   country: string | null;
   /** The passkey this browser's session was signed in with. */
   current: boolean;
+  /**
+   * docs/decisions/0050: kept by a synced passkey provider (the credential's BE flag), or on this
+   * one device only (false); null: registered before the flags were stored.
+   */
+  synced: boolean | null;
 }
 
 export interface AccountView {
@@ -57,6 +62,7 @@ ${facts([
   [t.created, when(brand, p.createdAt)],
   [t.lastUsed, p.lastUsedAt ? when(brand, p.lastUsedAt) : t.never],
   [t.where, place(brand, p.country)],
+  ...(p.synced === null ? [] : [[t.kept, p.synced ? t.synced : t.deviceBound] as [string, string]]),
 ])}
 <div class="actions">
 <details${refused ? ' open' : ''}><summary>${escapeHtml(t.rename)}<span class="visually-hidden"> ${escapeHtml(p.name)}</span></summary>
@@ -89,7 +95,10 @@ export function accountPage(links: AccountLinks, view: AccountView, brand: PageB
     view.passkeys.length === 0
       ? `<p>${escapeHtml(t.noPasskeys)}</p>`
       : `<p class="hint">${escapeHtml(t.passkeysIntro)}</p>
-<ul class="items">
+${
+  // Every passkey on one device only: losing it leaves only the fallback, so a second one is suggested.
+  view.passkeys.every((p) => p.synced === false) ? `<div class="notice" role="note"><p>${escapeHtml(t.secondPasskey)}</p></div>\n` : ''
+}<ul class="items">
 ${view.passkeys.map((p) => passkeyItem(links, view, p, brand)).join('\n')}
 </ul>`;
   const quickCode = view.quickCodes

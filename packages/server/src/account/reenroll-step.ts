@@ -110,7 +110,7 @@ export function registerReenrollStep(pages: FastifyInstance, flow: AccountFlow, 
           }).catch(() => null)
         : null;
     if (!verification?.verified) return ceremony(site, reply, user, token, t.passkeyNotCreated);
-    const { credential } = verification.registrationInfo;
+    const { credential, credentialDeviceType, credentialBackedUp } = verification.registrationInfo;
     const done = await flow.recovery.reenroll(
       { projectId: site.state.projectId, id: user.id, identity: user.identity, email: user.email },
       token,
@@ -124,6 +124,9 @@ export function registerReenrollStep(pages: FastifyInstance, flow: AccountFlow, 
         country: flow.deps.eventsOf(site.state.projectId).countryOf(request.ip),
         registeredWith: 'reenrollment_link',
         rpId: site.site.rpID,
+        // docs/decisions/0050: BE and BS, as every passkey registered since.
+        backupEligible: credentialDeviceType === 'multiDevice',
+        backedUp: credentialBackedUp,
       },
       flow.originOf(request),
     );

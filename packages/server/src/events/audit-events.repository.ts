@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { webhookEventTypeOf, type AuditResult, type UsageKey } from '@latchkey/domain';
+import { webhookEventTypeOf, type AuditResult, type EnrollmentKey, type UsageKey } from '@latchkey/domain';
 import type { Db } from '../db/db.ts';
 import { iso } from '../db/rows.ts';
 
@@ -70,19 +70,31 @@ export interface UsageHit {
 }
 
 /**
+ * What an end user's event counts in the enrollment funnel (migration 0038, docs/decisions/0050):
+ * its key in enrollment_daily (its day is the event's), and whether it is a fallback sign-in (the
+ * person's fallback_sign_ins counts up with their last sign-in).
+ */
+export interface EnrollmentHit {
+  key: EnrollmentKey;
+  fallback?: boolean;
+}
+
+/**
  * Writes one event, in one statement (data-modifying CTEs) with what follows from it, so none of
  * these exists without the others, in one round trip:
  * - with `usage`, its counts in the usage rollups: the hour, the day and the day × country of its
  *   time (UTC);
  * - `signedIn` (the user's successful sign-in): the user's last sign-in (the users list, migration
- *   0030) moves to its time;
+ *   0030) moves to its time, with whether they hold an active passkey then, and a fallback sign-in
+ *   counts in their fallback_sign_ins (migration 0038);
+ * - with `enrollment`, its count in the enrollment funnel's daily rollup (migration 0038);
  * - when its kind is one webhooks tell of (webhookEventTypeOf), a message to each enabled endpoint of
  *   the project subscribed to it, in the outbox (migration 0033, docs/decisions/0039 and 0045): the
  *   body as it will be signed and sent.
  * Answers how many webhook messages it queued (their sender is nudged: webhooksQueued).
  */
-export async function insertAuditEvent(db: Db, e: NewAuditEvent, usage?: UsageHit, signedIn = false): Promise<number> {
-  return (await insertAuditEventWith(db, e, usage, signedIn)).queued;
+export async function insertAuditEvent(db: Db, e: NewAuditEvent, usage?: UsageHit, signedIn = false, enrollment?: EnrollmentHit): Promise<number> {
+  return (await insertAuditEventWith(db, e, usage, signedIn, undefined, enrollment)).queued;
 }
 
 /**
@@ -118,13 +130,17 @@ export function changeOf(name: string, sql: string, values: readonly unknown[], 
   };
 }
 
-/** insertAuditEvent, with the change it records in the same statement (EventChange). */
+/**
+ * insertAuditEvent, with the change it records in the same statement (EventChange): the enrollment
+ * funnel's count too (docs/decisions/0050 and 0054), written only when a required change happened.
+ */
 export async function insertAuditEventWith(
   db: Db,
   e: NewAuditEvent,
   usage?: UsageHit,
   signedIn = false,
   change?: EventChange,
+  enrollment?: EnrollmentHit,
 ): Promise<{ queued: number; changed: boolean }> {
   const id = eventId();
   const params: unknown[] = [
@@ -154,7 +170,19 @@ export async function insertAuditEventWith(
       ? `coalesce((SELECT u.id FROM project_users u WHERE u.project_id = $1 AND u.identity_key = $4), ${next(e.unknownAs)})`
       : '$4';
   if (signedIn && e.projectId && e.userId) {
-    effects.push(`signed_in AS (UPDATE project_users SET last_sign_in_at = $2 WHERE project_id = $1 AND identity_key = $4${andOnly})`);
+    const fallback = enrollment?.fallback ? ', fallback_sign_ins = fallback_sign_ins + 1' : '';
+    // Whether they hold an active passkey as they sign in (a passkey made in an earlier statement of
+    // this transaction included; one the event's own change makes is not seen by its snapshot):
+    // the enrollment funnel's share of active users holding one (migration 0038).
+    effects.push(`signed_in AS (UPDATE project_users SET last_sign_in_at = $2${fallback},
+         passkey_at_sign_in = EXISTS (SELECT 1 FROM devices d WHERE d.project_id = $1 AND d.user_id = project_users.id AND NOT d.revoked)
+       WHERE project_id = $1 AND identity_key = $4${andOnly})`);
+  }
+  if (enrollment && e.projectId) {
+    const day = next(e.createdAt.toISOString().slice(0, 10));
+    effects.push(`enrollment AS (
+       INSERT INTO enrollment_daily AS f (project_id, day, key, count) ${values(`$1, ${day}::date, ${next(enrollment.key)}::text, 1`)}
+       ON CONFLICT (project_id, day, key) DO UPDATE SET count = f.count + 1)`);
   }
   const type = e.projectId
     ? webhookEventTypeOf({ scope: e.scope, action: typeof e.details['action'] === 'string' ? e.details['action'] : undefined, result: e.eventStatus })

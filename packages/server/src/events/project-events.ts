@@ -5,7 +5,7 @@ import type { CountryLookup } from '../geoip.ts';
 import { rateLimitKeyOf } from '../http/client-address.ts';
 import { identityPseudonym, type EndUserEvent, type EventOrigin, type IssuerEvents } from './end-user-event.ts';
 import { hitAll } from '../db/rate-limits.repository.ts';
-import { insertAuditEventWith, type EventChange } from './audit-events.repository.ts';
+import { insertAuditEventWith, type EnrollmentHit, type EventChange } from './audit-events.repository.ts';
 import { countEvent, type Metrics } from '../http/metrics.ts';
 
 /** Refusal events one client address (IPv6: its /64) may add to one project's log per window. */
@@ -13,6 +13,27 @@ export const REFUSALS_PER_CLIENT = 30;
 /** Refusal events one project's log takes per window from everyone together. */
 export const REFUSALS_PER_PROJECT = 2_000;
 export const REFUSALS_WINDOW_MS = 10 * 60 * 1000;
+
+/**
+ * Where an end user's event counts in the enrollment funnel (docs/decisions/0050), read from the
+ * event itself so every step that records a sign-in counts it without knowing of the funnel.
+ */
+export function enrollmentHitOf(event: EndUserEvent): EnrollmentHit | undefined {
+  const method = event.details?.['method'];
+  switch (event.action) {
+    case 'passkey.offer.shown':
+      return { key: 'offer_shown' };
+    case 'passkey.offer.declined':
+      return { key: 'offer_declined' };
+    case 'device.register':
+      return event.status === 'created' && event.details?.['offer'] === true ? { key: 'offer_created' } : undefined;
+    case 'sign_in':
+      if (event.status === 'success') return method === 'passkey' ? { key: 'sign_in_passkey' } : { key: 'sign_in_fallback', fallback: true };
+      return method === 'passkey' ? { key: 'passkey_refused' } : undefined;
+    default:
+      return undefined;
+  }
+}
 
 /**
  * Writes a project's end-user events and usage counts. `record` runs inside the transaction of the
@@ -57,6 +78,7 @@ export function projectEvents(deps: {
       event.usage ? { key: event.usage } : undefined,
       event.action === 'sign_in' && event.status === 'success',
       change,
+      enrollmentHitOf(event),
     );
     if (queued > 0) deps.webhooksQueued?.();
     return changed;

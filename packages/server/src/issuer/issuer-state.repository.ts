@@ -1,4 +1,12 @@
-import { defaultIssuer, EMAIL_RECOVERY_DELAY_MS, LANGUAGES, newProjectSettings, type Issuer, type ProjectSettings } from '@latchkey/domain';
+import {
+  defaultIssuer,
+  EMAIL_RECOVERY_DELAY_MS,
+  LANGUAGES,
+  newProjectSettings,
+  type Issuer,
+  type PasskeyEnrollment,
+  type ProjectSettings,
+} from '@latchkey/domain';
 import type { PageLanguage } from '../oidc/pages/texts.ts';
 import type { Db } from '../db/db.ts';
 import { readAheadInteraction, type ReadAheadInteraction } from '../oidc/payloads.repository.ts';
@@ -27,6 +35,8 @@ export interface IssuerState {
   browserWarning: boolean;
   /** spec §3 enableRegistrationCode, limitRegCodeVerified (docs/decisions/0017). */
   quickCodes: { enabled: boolean; verifiedOnly: boolean };
+  /** Issue 37 (docs/decisions/0050): the passkey offer after a fallback sign-in. */
+  passkeyEnrollment: PasskeyEnrollment;
   /** Issue 37 emailRecoveryDelay (docs/decisions/0051), in milliseconds: 0 for none. */
   emailRecoveryDelayMs: number;
   /** spec §3 loginOptions (stored normalised by §4's rules): Browser Login, Mobile Login, the primary. */
@@ -66,6 +76,7 @@ function settingsOf(row: Row): ProjectSettings {
     ...stored,
     verificationOptions: { ...defaults.verificationOptions, ...stored.verificationOptions },
     loginOptions: { ...defaults.loginOptions, ...stored.loginOptions },
+    passkeyEnrollment: { ...defaults.passkeyEnrollment, ...stored.passkeyEnrollment },
   };
 }
 
@@ -117,6 +128,7 @@ export async function findIssuerState(db: Db, projectId: string, interactionRef?
     supportPhone: s.supportPhone,
     browserWarning: s.enableBrowserWarning,
     quickCodes: { enabled: s.enableRegistrationCode, verifiedOnly: s.enableRegistrationCode && s.limitRegCodeVerified },
+    passkeyEnrollment: s.passkeyEnrollment,
     emailRecoveryDelayMs: EMAIL_RECOVERY_DELAY_MS[s.emailRecoveryDelay] ?? 0,
     login: { browser: s.loginOptions.browserLoginEnabled, mobile: s.loginOptions.mobileLoginEnabled, primary: s.loginOptions.primary },
     allowedOrigins: s.allowedCORSDomains,

@@ -1,3 +1,4 @@
+import type { PasskeyEnrollment } from '@latchkey/domain';
 import type { Clock } from '../clock.ts';
 import type { SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
@@ -7,7 +8,7 @@ import type { LoginMethods, PasskeyStore, QuickCodeStore, RecoveryCodeStore, Rel
 import type { PasskeySteps } from '../oidc/pages/site.ts';
 import type { PageBrand } from '../oidc/pages/views.ts';
 import { deviceUseChange, findDevice, insertDevice, markDeviceUsed, userDevices, userWithDevices } from '../people/devices.repository.ts';
-import { findProjectUser, findProjectUserByEmail, findProjectUserByIdentity } from '../people/end-users.repository.ts';
+import { fallbackSignInsOf, findProjectUser, findProjectUserByEmail, findProjectUserByIdentity } from '../people/end-users.repository.ts';
 import {
   countRegistrationCodeTry,
   findRegistrationCode,
@@ -59,12 +60,17 @@ export function projectPasskeys(deps: {
   /** docs/decisions/0047: the project's relying party, and whether it is its own (passkeys are then discoverable). */
   relyingParty: RelyingParty;
   discoverable: boolean;
+  /** docs/decisions/0050: the project's passkeyEnrollment. */
+  enrollment: PasskeyEnrollment;
+  /** docs/decisions/0051: the project's emailRecoveryDelay (0: none), which holds the offer back. */
+  emailRecoveryDelayMs: number;
   /** docs/decisions/0051: the project's recovery codes. */
   recoveryCodes: RecoveryCodeStore;
 }): PasskeySteps {
-  const { db, projectId, quickCodes } = deps;
+  const { db, projectId, quickCodes, enrollment, emailRecoveryDelayMs } = deps;
   return passkeySteps({
     ...deps,
+    enrollment: { ...enrollment, emailRecoveryDelayMs, fallbackSignIns: (userId) => fallbackSignInsOf(db, projectId, userId) },
     issuerKey: projectId,
     store: projectDevices(db, projectId),
     quickCodes: quickCodes.enabled

@@ -6,10 +6,12 @@ import { createLoginCodes } from '../oidc/login-codes.service.ts';
 import { blockedPage } from '../oidc/pages/passkey-views.ts';
 import { registerSignInPages } from '../oidc/pages/sign-in-pages.ts';
 import type { SignInEvents, SignInSite } from '../oidc/pages/site.ts';
-import { LATCHKEY_BRAND } from '../oidc/pages/views.ts';
+import { LATCHKEY_BRAND, type PageBrand } from '../oidc/pages/views.ts';
+import type { RecoveryCodeStore } from '../oidc/passkeys.ts';
+import type { Db } from '../db/db.ts';
 import { interactionRefOf } from '../oidc/payloads.repository.ts';
 import { findProjectUser, findProjectUserByIdentity, userIdForEmail } from '../people/end-users.repository.ts';
-import { accountRecovery } from '../people/account-recovery.ts';
+import { accountRecovery, type AccountRecovery } from '../people/account-recovery.ts';
 import { projectImportedPasswords } from './imported-passwords.ts';
 import { issuerAt } from './custom-domains.ts';
 import { MOUNT_ROUTE, type IssuerFlow } from './issuer-flow.ts';
@@ -43,6 +45,30 @@ function signInEvents(events: IssuerEvents): SignInEvents {
   };
 }
 
+/** docs/decisions/0051: the project's recovery codes as its sign-in page's "Use a recovery code" uses them. */
+function recoveryCodeStore(db: Db, projectId: string, recovery: AccountRecovery, brand: PageBrand): RecoveryCodeStore {
+  return {
+    personOf: (identity) => findProjectUserByIdentity(db, projectId, identity),
+    async use(userId, code, origin) {
+      const user = await findProjectUser(db, projectId, userId);
+      return user ? recovery.useCode({ projectId, ...user }, code, origin, brand) : null;
+    },
+  };
+}
+
+/** docs/decisions/0051: recovery codes at sign-in, the notice of an email-only sign-in. */
+function recoveryOf(flow: IssuerFlow): AccountRecovery {
+  const { deps } = flow;
+  return accountRecovery({
+    db: deps.db,
+    clock: deps.clock,
+    secretBox: deps.secretBox,
+    mailer: deps.mailer,
+    eventsOf: (id) => flow.eventsOf(id),
+    warn: (error) => deps.warn(error),
+  });
+}
+
 /**
  * A project's sign-in pages (oidc/pages/sign-in-pages.ts) as its issuer sets them: its brand and
  * language, its identity type and verification method, its passkeys and QuickCodes, its refusals.
@@ -50,15 +76,7 @@ function signInEvents(events: IssuerEvents): SignInEvents {
 export async function registerProjectSignInPages(app: FastifyInstance, flow: IssuerFlow): Promise<void> {
   const { deps } = flow;
   const { db, secretBox, publicUrl } = deps;
-  // docs/decisions/0051: recovery codes at sign-in, the notice of an email-only sign-in.
-  const recovery = accountRecovery({
-    db,
-    clock: deps.clock,
-    secretBox,
-    mailer: deps.mailer,
-    eventsOf: (id) => flow.eventsOf(id),
-    warn: (error) => deps.warn(error),
-  });
+  const recovery = recoveryOf(flow);
   await registerSignInPages(app, {
     mountRoute: MOUNT_ROUTE,
     publicUrl,
@@ -133,13 +151,9 @@ export async function registerProjectSignInPages(app: FastifyInstance, flow: Iss
           },
           // docs/decisions/0047: a relying party of the project's own: passkey first, page 1 tells nothing.
           discoverable: state.ownOrigin !== null,
-          recoveryCodes: {
-            personOf: (identity) => findProjectUserByIdentity(db, projectId, identity),
-            async use(userId, code, origin) {
-              const user = await findProjectUser(db, projectId, userId);
-              return user ? recovery.useCode({ projectId, ...user }, code, origin, brand) : null;
-            },
-          },
+          enrollment: state.passkeyEnrollment,
+          emailRecoveryDelayMs: state.emailRecoveryDelayMs,
+          recoveryCodes: recoveryCodeStore(db, projectId, recovery, brand),
         }),
         events: signInEvents(events),
         // docs/decisions/0052: imported people may use their previous password once (email identities only).

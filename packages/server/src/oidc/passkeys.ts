@@ -34,6 +34,13 @@ export interface Passkey {
    * were stored, under PUBLIC_URL's host (the one relying party of docs/decisions/0013).
    */
   rpId: string | null;
+  /**
+   * The registration's backup flags (docs/decisions/0050): BE, it may be synced (a passkey
+   * provider's), and BS, it is backed up as last seen; null or absent: not known (made before they
+   * were stored, or an issuer that keeps none).
+   */
+  backupEligible?: boolean | null;
+  backedUp?: boolean | null;
 }
 
 /**
@@ -46,7 +53,7 @@ export async function markUsedWithEvent(
   store: PasskeyStore,
   events: IssuerEvents | undefined,
   signIn: { origin: EventOrigin; event: EndUserEvent },
-  use: { id: string; counter: number; now: Date },
+  use: { id: string; counter: number; now: Date; backedUp?: boolean },
 ): Promise<boolean> {
   if (events && store.useChange) return events.recordWith(db, signIn.origin, signIn.event, store.useChange(use));
   return db.transaction(async (tx) => {
@@ -67,9 +74,9 @@ export interface PasskeyStore {
   /** A passkey of this issuer by its credential id (one of another issuer is not found). */
   find(id: string): Promise<Passkey | null>;
   /** Records a sign-in with it (its new signature counter); false when it was revoked meanwhile. */
-  markUsed(tx: Db, p: { id: string; counter: number; now: Date }): Promise<boolean>;
+  markUsed(tx: Db, p: { id: string; counter: number; now: Date; backedUp?: boolean }): Promise<boolean>;
   /** markUsed as the change its sign-in event records, made by the event's own statement (a project's devices). */
-  useChange?(p: { id: string; counter: number; now: Date }): EventChange;
+  useChange?(p: { id: string; counter: number; now: Date; backedUp?: boolean }): EventChange;
   /** May this user be offered a passkey and register one? (a project's end user: always; the console: an active account). */
   mayRegister?(userId: string): Promise<boolean>;
   /** The WebAuthn user handle of a user (at most 64 bytes, nothing personal): the user id's bytes unless said otherwise. */
@@ -195,8 +202,8 @@ export function offeredOptions(
 
 /**
  * A registration answer to offeredOptions' challenge, verified for one of the rpIDs offered, from
- * an origin that rpID allows, user verified; answers the credential and the rpID it was made
- * under (stored with it), or null.
+ * an origin that rpID allows, user verified; answers the credential, the rpID it was made
+ * under and its backup flags (stored with it), or null.
  */
 export async function verifiedRegistration(
   rp: RelyingParty,
@@ -212,10 +219,11 @@ export async function verifiedRegistration(
     requireUserVerification: options.userVerified,
   }).catch(() => null);
   if (!verification?.verified) return null;
-  const { credential, rpID, origin } = verification.registrationInfo;
+  const { credential, rpID, origin, credentialDeviceType, credentialBackedUp } = verification.registrationInfo;
   const madeFor = rpID ?? rp.rpID;
   if (!originsFor(rp, madeFor).includes(origin)) return null;
-  return { credential, rpID: madeFor };
+  // docs/decisions/0050: BE and BS from the authenticator data, stored so pages can say which are synced.
+  return { credential, rpID: madeFor, backupEligible: credentialDeviceType === 'multiDevice', backedUp: credentialBackedUp };
 }
 
 /** The rpID an assertion was made for is the first 32 bytes of its authenticator data, as SHA-256: is it `rpID`'s? */
@@ -235,7 +243,7 @@ export async function checkedAssertion(
   device: Passkey,
   response: AuthenticationResponseJSON,
   challenge: string,
-): Promise<'wrongRp' | { newCounter: number } | null> {
+): Promise<'wrongRp' | { newCounter: number; backedUp: boolean } | null> {
   const rpID = rpIdOf(rp, device);
   // docs/decisions/0049: its own rpID, and only while the project allows it.
   if (!allowedRpIDs(rp).includes(rpID) || !assertedFor(response.response?.authenticatorData, rpID)) return 'wrongRp';
@@ -247,7 +255,9 @@ export async function checkedAssertion(
     credential: { id: device.id, publicKey: isoBase64URL.toBuffer(device.publicKey), counter: device.counter, transports: device.transports },
     requireUserVerification: true,
   }).catch(() => null);
-  return verification?.verified ? { newCounter: verification.authenticationInfo.newCounter } : null;
+  return verification?.verified
+    ? { newCounter: verification.authenticationInfo.newCounter, backedUp: verification.authenticationInfo.credentialBackedUp }
+    : null;
 }
 
 /** The sign-in pages' scripts: @simplewebauthn/browser's bundle and the page script, from our origin. */

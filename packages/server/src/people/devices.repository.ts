@@ -35,6 +35,8 @@ interface Row {
   country: string | null;
   registered_with: string;
   rp_id: string | null;
+  backup_eligible: boolean | null;
+  backed_up: boolean | null;
   created_at: Date;
   last_used_at: Date | null;
   revoked: boolean;
@@ -43,7 +45,7 @@ interface Row {
 }
 
 const COLUMNS =
-  'project_id, id, user_id, public_key, counter, transports, name, ip, country, registered_with, rp_id, created_at, last_used_at, revoked, revoked_at, revoke_reason';
+  'project_id, id, user_id, public_key, counter, transports, name, ip, country, registered_with, rp_id, backup_eligible, backed_up, created_at, last_used_at, revoked, revoked_at, revoke_reason';
 
 function toDevice(row: Row): Device {
   return {
@@ -58,6 +60,8 @@ function toDevice(row: Row): Device {
     country: row.country,
     registeredWith: row.registered_with,
     rpId: row.rp_id,
+    backupEligible: row.backup_eligible,
+    backedUp: row.backed_up,
     createdAt: new Date(row.created_at),
     lastUsedAt: row.last_used_at ? new Date(row.last_used_at) : null,
     revoked: row.revoked,
@@ -70,11 +74,12 @@ function toDevice(row: Row): Device {
 export async function insertDevice(
   db: Db,
   d: Pick<Device, 'projectId' | 'id' | 'userId' | 'publicKey' | 'counter' | 'transports' | 'name' | 'ip' | 'country' | 'createdAt'> &
-    Partial<Pick<Device, 'registeredWith' | 'rpId'>>,
+    Partial<Pick<Device, 'registeredWith' | 'rpId' | 'backupEligible' | 'backedUp'>>,
 ): Promise<boolean> {
   const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO devices (project_id, id, user_id, public_key, counter, transports, name, ip, country, registered_with, created_at, rp_id)
-     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12
+    `INSERT INTO devices (project_id, id, user_id, public_key, counter, transports, name, ip, country, registered_with, created_at, rp_id,
+                          backup_eligible, backed_up)
+     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14
        FROM project_users u WHERE u.project_id = $1 AND u.id = $3
      ON CONFLICT (project_id, id) DO NOTHING RETURNING id`,
     [
@@ -90,6 +95,8 @@ export async function insertDevice(
       d.registeredWith ?? 'email_code',
       d.createdAt,
       d.rpId ?? null,
+      d.backupEligible ?? null,
+      d.backedUp ?? null,
     ],
   );
   // docs/decisions/0052: the person's first passkey ends their imported password, in the same transaction.
@@ -151,10 +158,12 @@ export async function userWithDevices(
  * Records a sign-in with the device: its new signature counter and when. Answers false when the
  * device was revoked meanwhile, so a revocation racing a sign-in wins.
  */
-const MARK_USED_SQL = 'UPDATE devices SET counter = $3, last_used_at = $4 WHERE project_id = $1 AND id = $2 AND NOT revoked RETURNING id';
+// The backup state (BS) may change after registration (a provider starts syncing): kept as last seen.
+const MARK_USED_SQL =
+  'UPDATE devices SET counter = $3, last_used_at = $4, backed_up = coalesce($5, backed_up) WHERE project_id = $1 AND id = $2 AND NOT revoked RETURNING id';
 
-export async function markDeviceUsed(db: Db, p: { projectId: string; id: string; counter: number; now: Date }): Promise<boolean> {
-  const { rows } = await db.query<{ id: string }>(MARK_USED_SQL, [p.projectId, p.id, p.counter, p.now]);
+export async function markDeviceUsed(db: Db, p: { projectId: string; id: string; counter: number; now: Date; backedUp?: boolean }): Promise<boolean> {
+  const { rows } = await db.query<{ id: string }>(MARK_USED_SQL, [p.projectId, p.id, p.counter, p.now, p.backedUp ?? null]);
   return rows.length === 1;
 }
 
@@ -162,8 +171,8 @@ export async function markDeviceUsed(db: Db, p: { projectId: string; id: string;
  * markDeviceUsed as the change its sign-in event records, in the event's statement (issue 38):
  * required — a device revoked meanwhile is not marked, and no event is written.
  */
-export function deviceUseChange(p: { projectId: string; id: string; counter: number; now: Date }): EventChange {
-  return changeOf('used', MARK_USED_SQL, [p.projectId, p.id, p.counter, p.now], true);
+export function deviceUseChange(p: { projectId: string; id: string; counter: number; now: Date; backedUp?: boolean }): EventChange {
+  return changeOf('used', MARK_USED_SQL, [p.projectId, p.id, p.counter, p.now, p.backedUp ?? null], true);
 }
 
 /**

@@ -55,6 +55,15 @@ export async function findProjectUser(db: Db, projectId: string, id: string): Pr
   return rows[0] ?? null;
 }
 
+/** The fallback sign-ins the person made so far (migration 0038, docs/decisions/0050); 0 for no such person. */
+export async function fallbackSignInsOf(db: Db, projectId: string, id: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT fallback_sign_ins AS n FROM project_users WHERE project_id = $1 AND id = $2', [
+    projectId,
+    id,
+  ]);
+  return rows[0]?.n ?? 0;
+}
+
 /** The user known by this identity in this project, or null. */
 export async function findProjectUserByIdentity(db: Db, projectId: string, identity: UserIdentity): Promise<ProjectUser | null> {
   const { rows } = await db.query<ProjectUser>(`SELECT ${USER} FROM project_users WHERE project_id = $1 AND ${columnOf(identity)} = $2`, [

@@ -11,6 +11,7 @@ export interface Passkey {
   userHandle: string;
   privateKey: KeyObject;
   counter: number;
+  kind?: AuthenticatorKind;
 }
 
 const b64url = (bytes: Uint8Array | Buffer) => Buffer.from(bytes).toString('base64url');
@@ -29,6 +30,16 @@ function clientData(type: 'webauthn.create' | 'webauthn.get', challenge: string,
 // Flags: UP (user present) 0x01, UV (user verified) 0x04, AT (attested credential data) 0x40.
 const UP_UV = 0x05;
 const UP_UV_AT = 0x45;
+// BE (backup eligible) 0x08, BS (backed up) 0x10: a synced passkey provider's (docs/decisions/0050).
+const BE_BS = 0x18;
+
+/** How the software authenticator behaves: a synced passkey (BE, BS), its transports, how it is attached. */
+export interface AuthenticatorKind {
+  synced?: boolean;
+  transports?: string[];
+  /** `cross-platform`: a phone reached by the cross-device (hybrid) flow, or a security key. */
+  attachment?: 'platform' | 'cross-platform';
+}
 
 export interface CreationOptions {
   challenge: string;
@@ -43,7 +54,11 @@ export interface RequestOptions {
 }
 
 /** navigator.credentials.create: a new credential for `options.user` at `origin`. */
-export function createPasskey(options: CreationOptions, origin: string): { passkey: Passkey; response: Record<string, unknown> } {
+export function createPasskey(
+  options: CreationOptions,
+  origin: string,
+  kind: AuthenticatorKind = {},
+): { passkey: Passkey; response: Record<string, unknown> } {
   const rpId = options.rp.id ?? new URL(origin).hostname;
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const jwk = publicKey.export({ format: 'jwk' });
@@ -59,7 +74,7 @@ export function createPasskey(options: CreationOptions, origin: string): { passk
   idLength.writeUInt16BE(credentialId.length);
   const authData = Buffer.concat([
     sha256(rpId),
-    Buffer.from([UP_UV_AT]),
+    Buffer.from([UP_UV_AT | (kind.synced ? BE_BS : 0)]),
     counterBytes(0),
     Buffer.alloc(16), // AAGUID
     idLength,
@@ -75,7 +90,7 @@ export function createPasskey(options: CreationOptions, origin: string): { passk
   );
   const id = b64url(credentialId);
   return {
-    passkey: { id, userHandle: options.user.id, privateKey, counter: 0 },
+    passkey: { id, userHandle: options.user.id, privateKey, counter: 0, kind },
     response: {
       id,
       rawId: id,
@@ -83,10 +98,10 @@ export function createPasskey(options: CreationOptions, origin: string): { passk
       response: {
         clientDataJSON: b64url(clientData('webauthn.create', options.challenge, origin)),
         attestationObject: b64url(attestationObject),
-        transports: ['internal'],
+        transports: kind.transports ?? ['internal'],
       },
       clientExtensionResults: {},
-      authenticatorAttachment: 'platform',
+      authenticatorAttachment: kind.attachment ?? 'platform',
     },
   };
 }
@@ -95,7 +110,7 @@ export function createPasskey(options: CreationOptions, origin: string): { passk
 export function usePasskey(passkey: Passkey, options: RequestOptions, origin: string): Record<string, unknown> {
   const rpId = options.rpId ?? new URL(origin).hostname;
   passkey.counter += 1;
-  const authData = Buffer.concat([sha256(rpId), Buffer.from([UP_UV]), counterBytes(passkey.counter)]);
+  const authData = Buffer.concat([sha256(rpId), Buffer.from([UP_UV | (passkey.kind?.synced ? BE_BS : 0)]), counterBytes(passkey.counter)]);
   const data = clientData('webauthn.get', options.challenge, origin);
   const signature = createSign('sha256')
     .update(Buffer.concat([authData, sha256(data)]))
@@ -111,7 +126,7 @@ export function usePasskey(passkey: Passkey, options: RequestOptions, origin: st
       userHandle: passkey.userHandle,
     },
     clientExtensionResults: {},
-    authenticatorAttachment: 'platform',
+    authenticatorAttachment: passkey.kind?.attachment ?? 'platform',
   };
 }
 

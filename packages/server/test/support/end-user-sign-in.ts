@@ -5,7 +5,7 @@ import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Pass
 import type { Browser, BrowserResponse } from './browser.ts';
 import { REDIRECT } from './fixtures.ts';
 import { authorizationRequest, untilApp, type RelyingParty } from './relying-party.ts';
-import { codeInsteadAction, formAction, isPasskeyOffer, submitEmail } from './sign-in.ts';
+import { codeInsteadAction, declinePasskey, formAction, isPasskeyOffer, submitEmail } from './sign-in.ts';
 
 /**
  * An end user's whole sign-ins at a project's issuer, as their browser does them, with a standard
@@ -60,7 +60,9 @@ export function endUserSignIns(app: TestApp) {
     const { request, end: page1 } = await open(browser, p, extra);
     const passkeyPage = await submitEmail(browser, page1, email);
     const codePage = await untilApp(browser, await browser.request(codeInsteadAction(passkeyPage), { form: { email, method: 'code' } }));
-    const after = await untilApp(browser, await browser.request(formAction(codePage), { form: { code: app.mailer.lastCode(email) } }));
+    let after = await untilApp(browser, await browser.request(formAction(codePage), { form: { code: app.mailer.lastCode(email) } }));
+    // docs/decisions/0050: every fallback sign-in offers a passkey on this device; "Not now".
+    if (isPasskeyOffer(after)) after = await untilApp(browser, await declinePasskey(browser, after));
     return tokensFrom(p, after, request.verifier);
   }
 

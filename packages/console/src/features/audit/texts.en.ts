@@ -8,6 +8,8 @@ export const auditTexts = {
     deviceName: 'Device name',
     scope: 'Scope',
     result: 'Result',
+    action: 'Action',
+    actionHint: 'e.g. sign_in',
     country: 'Country',
     countryHint: 'Two letters, e.g. NL',
     details: 'Details',

@@ -12,6 +12,8 @@ export const auditTextsFr: Translation<typeof auditTexts, 'fr'> = {
     deviceName: 'Nom de l’appareil',
     scope: 'Portée',
     result: 'Résultat',
+    action: 'Action',
+    actionHint: 'par ex. sign_in',
     country: 'Pays',
     countryHint: 'Deux lettres, par ex. NL',
     details: 'Détails',

@@ -12,6 +12,8 @@ export const auditTextsRo: Translation<typeof auditTexts, 'ro'> = {
     deviceName: 'Numele dispozitivului',
     scope: 'Domeniu',
     result: 'Rezultat',
+    action: 'Acțiune',
+    actionHint: 'de ex. sign_in',
     country: 'Țară',
     countryHint: 'Două litere, de ex. NL',
     details: 'Detalii',

@@ -39,14 +39,16 @@ export function periodDays(period: string, type: UsagePeriodType): { fromDate: s
 
 /**
  * The audit events a usage key counts (docs/decisions/0014 "What counts where"), as the audit log's
- * filters: a registration is an oidc event `created`, a sign-in an oidc `success`, an ID token an
- * authcode `success` (the codes issued are listed beside the exchanges), a QuickCode a reg-code `success`.
+ * filters: a registration is an oidc `device.register` `created`, a sign-in an oidc `sign_in`
+ * `success`, an ID token an authcode `code.exchanged` `success`, a QuickCode a reg-code
+ * `reg_code.issued` `success`. The action (issue 37) keeps out what else succeeds in the same scope:
+ * the passkey offer's events, the codes issued beside the exchanges.
  */
-const AUDIT_FILTER_OF_KEY: Record<UsageKey, { scope: AuditScope; result?: AuditResult }> = {
-  issued: { scope: 'oidc', result: 'created' },
-  oidc: { scope: 'oidc', result: 'success' },
-  jwt: { scope: 'authcode', result: 'success' },
-  'reg-code': { scope: 'reg-code', result: 'success' },
+const AUDIT_FILTER_OF_KEY: Record<UsageKey, { scope: AuditScope; result?: AuditResult; action?: string }> = {
+  issued: { scope: 'oidc', result: 'created', action: 'device.register' },
+  oidc: { scope: 'oidc', result: 'success', action: 'sign_in' },
+  jwt: { scope: 'authcode', result: 'success', action: 'code.exchanged' },
+  'reg-code': { scope: 'reg-code', result: 'success', action: 'reg_code.issued' },
   'dvs-auth': { scope: 'dvs-auth' },
   'dvs-verify': { scope: 'dvs-verify' },
 };
@@ -58,17 +60,37 @@ function auditLink(projectId: string, filters: Record<string, string>): string {
 /** The audit log of a column: the events of `key` in the period's days (an hour's column opens its day). */
 export function auditLinkOfPeriod(projectId: string, period: string, type: UsagePeriodType, key: UsageKey): string {
   const filter = AUDIT_FILTER_OF_KEY[key];
-  return auditLink(projectId, { ...periodDays(period, type), scope: filter.scope, ...(filter.result ? { result: filter.result } : {}) });
+  return auditLink(projectId, {
+    ...periodDays(period, type),
+    scope: filter.scope,
+    ...(filter.result ? { result: filter.result } : {}),
+    ...(filter.action ? { action: filter.action } : {}),
+  });
+}
+
+/** The audit log answers at most a year: a longer range opens its last 366 days. */
+function auditRange(range: { fromDate: string; toDate: string }): { fromDate: string; toDate: string } {
+  const last = new Date(`${range.toDate}T00:00:00Z`);
+  const earliest = utcDay(new Date(last.getTime() - (MAX_RANGE_DAYS - 1) * 86_400_000));
+  return { fromDate: range.fromDate < earliest ? earliest : range.fromDate, toDate: range.toDate };
+}
+
+/** The audit log of a country over the dashboard's range. */
+export function auditLinkOfCountry(projectId: string, country: string, range: { fromDate: string; toDate: string }): string {
+  return auditLink(projectId, { ...auditRange(range), country });
 }
 
 /**
- * The audit log of a country over the dashboard's range. The audit log answers at most a year: a
- * longer range opens its last 366 days.
+ * The audit log of the events of one action (details.action) over the dashboard's range, with a
+ * result where the action has several (docs/decisions/0050: the enrollment funnel's figures).
  */
-export function auditLinkOfCountry(projectId: string, country: string, range: { fromDate: string; toDate: string }): string {
-  const last = new Date(`${range.toDate}T00:00:00Z`);
-  const earliest = utcDay(new Date(last.getTime() - (MAX_RANGE_DAYS - 1) * 86_400_000));
-  return auditLink(projectId, { fromDate: range.fromDate < earliest ? earliest : range.fromDate, toDate: range.toDate, country });
+export function auditLinkOfAction(projectId: string, action: string, range: { fromDate: string; toDate: string }, result?: AuditResult): string {
+  return auditLink(projectId, { ...auditRange(range), scope: 'oidc', ...(result ? { result } : {}), action });
+}
+
+/** `part` of `whole` as a whole percentage, or null where there is no whole. */
+export function shareOf(part: number, whole: number): number | null {
+  return whole > 0 ? Math.round((part / whole) * 100) : null;
 }
 
 /** The chart's data as CSV (RFC 4180; every cell is a date or a number): one row a period, one column a key. */

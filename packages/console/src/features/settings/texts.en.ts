@@ -48,6 +48,17 @@ export const settingsTexts = {
     primaryHelp: 'Offered first on the sign-in page. Editable when both methods are on.',
     browserWarning: 'Browser Data Clear Warning',
     browserWarningHelp: "Tells users that clearing this browser's data can delete a passkey saved in it.",
+    enrollmentSection: 'Passkey enrollment',
+    enrollment: 'Offer a passkey after a sign-in by code, link or QuickCode',
+    enrollmentHelp: {
+      off: 'Users who sign in without a passkey are not asked to create one.',
+      offer: 'Users are offered a passkey on the device they use; "Not now" is remembered on that device for 30 days.',
+      require:
+        'Users are offered a passkey; after the number of sign-ins below, they must create one to continue (a browser that cannot use passkeys still continues).',
+    },
+    enrollmentModes: { off: 'Off', offer: 'Offer', require: 'Require' },
+    enrollmentAfter: 'Require after this many sign-ins without a passkey',
+    enrollmentAfterHelp: 'From 1 to {{max}}.',
     recoverySection: 'Account recovery',
     emailRecoveryDelay: 'New passkey after an email sign-in',
     emailRecoveryDelayHelp:

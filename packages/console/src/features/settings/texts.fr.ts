@@ -48,6 +48,17 @@ export const settingsTextsFr: Translation<typeof settingsTexts, 'fr'> = {
     browserWarning: 'Avertissement d’effacement des données du navigateur',
     browserWarningHelp:
       'Prévient les utilisateurs que l’effacement des données de ce navigateur peut supprimer une clé d’accès qui y est enregistrée.',
+    enrollmentSection: 'Adoption des clés d’accès',
+    enrollment: 'Proposer une clé d’accès après une connexion par code, lien ou QuickCode',
+    enrollmentHelp: {
+      off: 'Les utilisateurs qui se connectent sans clé d’accès ne sont pas invités à en créer une.',
+      offer: 'Une clé d’accès est proposée sur l’appareil utilisé\u202f; «\u202fPas maintenant\u202f» est retenu 30 jours sur cet appareil.',
+      require:
+        'Une clé d’accès est proposée\u202f; après le nombre de connexions ci-dessous, il faut en créer une pour continuer (un navigateur sans clés d’accès continue quand même).',
+    },
+    enrollmentModes: { off: 'Désactivé', offer: 'Proposer', require: 'Exiger' },
+    enrollmentAfter: 'Exiger après ce nombre de connexions sans clé d’accès',
+    enrollmentAfterHelp: 'De 1 à {{max}}.',
     recoverySection: 'Récupération de compte',
     emailRecoveryDelay: 'Nouvelle clé d’accès après une connexion par e-mail',
     emailRecoveryDelayHelp:

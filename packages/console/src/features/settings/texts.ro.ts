@@ -47,6 +47,17 @@ export const settingsTextsRo: Translation<typeof settingsTexts, 'ro'> = {
     primaryHelp: 'Oferită prima pe pagina de conectare. Poate fi modificată când ambele metode sunt activate.',
     browserWarning: 'Avertisment la ștergerea datelor browserului',
     browserWarningHelp: 'Îi avertizează pe utilizatori că ștergerea datelor acestui browser poate șterge o cheie de acces salvată în el.',
+    enrollmentSection: 'Adoptarea cheilor de acces',
+    enrollment: 'Oferiți o cheie de acces după o conectare prin cod, link sau QuickCode',
+    enrollmentHelp: {
+      off: 'Utilizatorii care se conectează fără cheie de acces nu sunt invitați să creeze una.',
+      offer: 'Li se oferă o cheie de acces pe dispozitivul folosit; „Nu acum” este reținut 30 de zile pe acel dispozitiv.',
+      require:
+        'Li se oferă o cheie de acces; după numărul de conectări de mai jos, trebuie să creeze una pentru a continua (un browser fără chei de acces continuă totuși).',
+    },
+    enrollmentModes: { off: 'Dezactivat', offer: 'Oferă', require: 'Cere' },
+    enrollmentAfter: 'Cereți după acest număr de conectări fără cheie de acces',
+    enrollmentAfterHelp: 'De la 1 la {{max}}.',
     recoverySection: 'Recuperarea contului',
     emailRecoveryDelay: 'Cheie de acces nouă după o conectare prin e-mail',
     emailRecoveryDelayHelp:

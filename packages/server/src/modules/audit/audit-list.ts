@@ -57,7 +57,14 @@ export const auditTableFor = (secretBox: SecretBox) =>
     select: `id, created_at AS "createdAt", ${USER_ID_SHOWN} AS "userID", device_name AS "deviceName", scope,
     event_status AS "eventStatus", ip, country, client_id AS "clientId", user_agent AS "userAgent", details`,
     fromRow: auditEventFromRow,
-    filters: { userId: userFilter(secretBox), deviceName: 'device_key', scope: 'scope', result: 'event_status', country: 'country' },
+    filters: {
+      userId: userFilter(secretBox),
+      deviceName: 'device_key',
+      scope: 'scope',
+      result: 'event_status',
+      action: "(details->>'action')",
+      country: 'country',
+    },
     sorts: {
       createdAt: { columns: [CREATED, ID], reads: KEY, seekable: true },
       userId: { columns: [{ column: 'user_id', text: 'user_id', cast: 'text' }, CREATED, ID], reads: `${KEY}, user_id`, seekable: false },

@@ -7,6 +7,7 @@ export default apiModule(usageApi, {
   services: ({ readDb, clock }) => createUsageService({ db: readDb, clock }),
   endpoints: (usage) => ({
     getUsage: async ({ params, query }) => usage.project(params.project, query),
+    getEnrollmentFunnel: async ({ params, query }) => usage.enrollment(params.project, query),
     getGlobalUsage: async ({ query }) => usage.global(query),
   }),
 });

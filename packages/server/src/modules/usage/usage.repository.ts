@@ -1,4 +1,4 @@
-import type { UsageKey, UsagePeriodType } from '@latchkey/domain';
+import type { EnrollmentKey, UsageKey, UsagePeriodType } from '@latchkey/domain';
 import type { Db } from '../../db/db.ts';
 
 export interface UsageSelection {
@@ -92,4 +92,27 @@ export async function usageByProject(
     [keys, day(from), day(end), limit],
   );
   return rows;
+}
+
+/** The enrollment rollup's counts (migration 0038) of a project's days from `from` up to `end` (exclusive), by key. */
+export async function enrollmentCounts(db: Db, projectId: string, from: Date, end: Date): Promise<Map<EnrollmentKey, number>> {
+  const { rows } = await db.query<{ key: EnrollmentKey; n: number }>(
+    `SELECT key, sum(count)::float8 AS n FROM enrollment_daily
+      WHERE project_id = $1 AND day >= $2::date AND day < $3::date GROUP BY key`,
+    [projectId, day(from), day(end)],
+  );
+  return new Map(rows.map((r) => [r.key, r.n]));
+}
+
+/**
+ * The project's people whose last sign-in falls from `from` up to `end`, and how many of them held
+ * an active passkey at it: a range of project_users_sign_in_passkey_idx, read index-only (migration 0038).
+ */
+export async function activeUsersWithPasskeys(db: Db, projectId: string, from: Date, end: Date): Promise<{ total: number; withPasskey: number }> {
+  const { rows } = await db.query<{ total: number; withPasskey: number }>(
+    `SELECT count(*)::float8 AS total, count(*) FILTER (WHERE passkey_at_sign_in)::float8 AS "withPasskey"
+       FROM project_users WHERE project_id = $1 AND last_sign_in_at >= $2 AND last_sign_in_at < $3`,
+    [projectId, from, end],
+  );
+  return rows[0] ?? { total: 0, withPasskey: 0 };
 }

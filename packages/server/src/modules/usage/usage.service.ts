@@ -6,6 +6,9 @@ import {
   USAGE_EVENT_KEYS,
   usageKeysOf,
   type DateRange,
+  type EnrollmentFunnel,
+  type EnrollmentKey,
+  type EnrollmentQuery,
   type GlobalUsage,
   type GlobalUsageQuery,
   type Usage,
@@ -15,7 +18,15 @@ import {
 } from '@latchkey/domain';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/db.ts';
-import { bucketName, usageByBucket, usageByCountry, usageByProject, type UsageSelection } from './usage.repository.ts';
+import {
+  activeUsersWithPasskeys,
+  bucketName,
+  enrollmentCounts,
+  usageByBucket,
+  usageByCountry,
+  usageByProject,
+  type UsageSelection,
+} from './usage.repository.ts';
 
 export interface UsageServiceDeps {
   db: Db;
@@ -64,6 +75,28 @@ export function createUsageService({ db, clock }: UsageServiceDeps) {
     /** GET projects/{project}/usage: the guard has checked `usage` on the project; a closed project's usage is read like any other. */
     async project(projectId: string, q: UsageQuery): Promise<Usage> {
       return q.type === 'locations' ? locations(projectId, q) : periods(projectId, q);
+    },
+    /**
+     * GET projects/{project}/usage/enrollment (docs/decisions/0050): the funnel from the enrollment
+     * rollup, counted in each event's transaction like the usage figures, and the range's people.
+     */
+    async enrollment(projectId: string, q: EnrollmentQuery): Promise<EnrollmentFunnel> {
+      const { range } = requireUsagePeriods(q, clock.now());
+      const { from, end } = wholeDays(range);
+      const [counts, activeUsers] = await Promise.all([
+        enrollmentCounts(db, projectId, from, end),
+        activeUsersWithPasskeys(db, projectId, from, end),
+      ]);
+      const of = (key: EnrollmentKey) => counts.get(key) ?? 0;
+      return {
+        offers: { shown: of('offer_shown'), created: of('offer_created'), declined: of('offer_declined') },
+        signIns: { passkey: of('sign_in_passkey'), fallback: of('sign_in_fallback') },
+        activeUsers,
+        ceremonies: {
+          started: of('offer_shown') + of('sign_in_passkey') + of('passkey_refused'),
+          completed: of('offer_created') + of('sign_in_passkey'),
+        },
+      };
     },
     /** GET usage (glb::usage): every project's usage together, or the top projects of the range. */
     async global(q: GlobalUsageQuery): Promise<GlobalUsage> {

@@ -161,7 +161,12 @@ export class SignInFlow {
     const refused = await site.refuseAccount?.(this.stepContext(details, site, request, reply), accountId);
     if (refused) return page(reply, 403, refused);
     const next = site.passkeys ? await site.passkeys.afterCode(this.stepContext(details, site, request, reply), accountId, identity, method) : null;
-    if (next) return this.settle(site, request, reply, details, next);
+    if (next) {
+      // docs/decisions/0050 offers a passkey also to a person holding passkeys elsewhere: the email
+      // sign-in's notice (0051) is theirs as much as when they are signed in at once.
+      await site.afterFallbackSignIn?.(this.stepContext(details, site, request, reply), accountId, method);
+      return this.settle(site, request, reply, details, next);
+    }
     await site.events?.signedInWithCode(requestOrigin(request, details.params.client_id), identity, accountId, method);
     await site.afterFallbackSignIn?.(this.stepContext(details, site, request, reply), accountId, method);
     return this.#signIn(site, request, reply, details, accountId);

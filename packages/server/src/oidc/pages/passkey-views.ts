@@ -94,6 +94,8 @@ export const PASSKEY_SCRIPT = `(function () {
     form.submit();
   }
   var supported = !!(lib && lib.browserSupportsWebAuthn());
+  // A required passkey is never a dead end: a browser without WebAuthn continues without one.
+  if (!supported) each('[data-no-webauthn]', function (el) { el.hidden = false; });
   // docs/decisions/0049: at a custom domain a form may also carry options for the domain's own rpID
   // (data-options-local); they are used where the browser cannot use the own host's rpID here, as
   // getClientCapabilities tells (no relatedOrigins, or no getClientCapabilities at all). Asked once.
@@ -296,27 +298,37 @@ export function browserWarning(brand: PageBrand): string {
   return `<div class="notice" role="note"><p><strong>${escapeHtml(t.browserWarningHeading)}</strong></p><p>${escapeHtml(t.browserWarning)}</p></div>\n`;
 }
 
-/** After the emailed code, a user with no passkey yet is offered one on this device. */
+/**
+ * After a fallback sign-in, a passkey on this device (docs/decisions/0050). `required`: no "Not
+ * now", but never a dead end: a browser without WebAuthn (the page script reveals it, or without
+ * scripts) continues. `secondPasskey`: the person's passkeys are each kept on one device only.
+ * `localOptionsJson`: the custom domain's own rpID's options (docs/decisions/0049).
+ */
 export function registerPage(
   links: PasskeyLinks,
-  options: { optionsJson: string; localOptionsJson?: string; error?: string; conditional?: boolean },
+  options: { optionsJson: string; localOptionsJson?: string; error?: string; required?: boolean; secondPasskey?: boolean; conditional?: boolean },
   brand: PageBrand,
 ): string {
   const t = textsOf(brand);
+  const skip = (value: string, hidden: string) =>
+    `<form class="inline" method="post" action="${escapeHtml(links.registerAction)}"${hidden}><input type="hidden" name="skip" value="${value}"><button class="secondary" type="submit">${escapeHtml(value === '1' ? t.notNow : t.continueWithoutPasskey)}</button></form>`;
+  const way = options.required
+    ? `${skip('unsupported', ' data-no-webauthn hidden')}\n<noscript>${skip('unsupported', '')}</noscript>`
+    : skip('1', '');
   // docs/decisions/0052: after a password sign-in, the browser's automatic upgrade is asked first.
   const conditional = options.conditional ? ' data-conditional="1"' : '';
   return signInPage(
     t.createPasskey,
     `<h1>${escapeHtml(t.createPasskey)}</h1>
-<p>${escapeHtml(t.createPasskeyHint(brand.name))}</p>
-<form method="post" action="${escapeHtml(links.registerAction)}" ${ceremonyAttributes(brand, 'register', options.optionsJson, options.localOptionsJson)}${conditional}>
+<p>${escapeHtml(options.required ? t.passkeyRequiredHint(brand.name) : t.createPasskeyHint(brand.name))}</p>
+${options.secondPasskey ? `<p class="hint">${escapeHtml(t.secondPasskeyHint)}</p>\n` : ''}<form method="post" action="${escapeHtml(links.registerAction)}" ${ceremonyAttributes(brand, 'register', options.optionsJson, options.localOptionsJson)}${conditional}>
 <input type="hidden" name="response" value="">
 <input type="hidden" name="conditional" value="">
 ${errorLine(options.error)}
 <button class="primary" type="submit">${escapeHtml(t.createPasskey)}</button>
 </form>
 ${browserWarning(brand)}<div class="links">
-<form class="inline" method="post" action="${escapeHtml(links.registerAction)}"><input type="hidden" name="skip" value="1"><button class="secondary" type="submit">${escapeHtml(t.notNow)}</button></form>
+${way}
 </div>`,
     brand,
     PASSKEY_SCRIPTS,

@@ -81,6 +81,12 @@ export interface PageTexts {
   createPasskey: string;
   createPasskeyHint(name: string): string;
   notNow: string;
+  /** docs/decisions/0050: the offer the project requires (no "Not now"), and the way on without WebAuthn. */
+  passkeyRequiredHint(name: string): string;
+  continueWithoutPasskey: string;
+  passkeyRequiredError: string;
+  /** The person's passkeys are all kept on one device each (not synced): a second one here. */
+  secondPasskeyHint: string;
   noWebAuthn: string;
   passkeyNotCreated: string;
   passkeyNotUsed: string;
@@ -245,6 +251,11 @@ const en: PageTexts = {
   createPasskey: 'Create a passkey',
   createPasskeyHint: (name) => `Next time, sign in to ${name} with this device's screen lock or security key instead of an emailed code.`,
   notNow: 'Not now',
+  passkeyRequiredHint: (name) =>
+    `${name} asks you to create a passkey on this device to continue. It takes a moment: your screen lock or a security key.`,
+  continueWithoutPasskey: 'Continue without a passkey',
+  passkeyRequiredError: 'Create a passkey to continue.',
+  secondPasskeyHint: 'Your passkey is kept on one device only. A second passkey here keeps you signed in if that device is lost.',
   noWebAuthn: 'This browser cannot use passkeys.',
   passkeyNotCreated: 'No passkey was created. Try again, or choose Not now.',
   passkeyNotUsed: 'The passkey was not used. Try again, or email me a code instead.',
@@ -402,6 +413,12 @@ const fr: PageTexts = {
   createPasskeyHint: (name) =>
     `La prochaine fois, connectez-vous à ${name} avec le verrouillage de l’écran de cet appareil ou une clé de sécurité, au lieu d’un code reçu par e-mail.`,
   notNow: 'Pas maintenant',
+  passkeyRequiredHint: (name) =>
+    `${name} vous demande de créer une clé d’accès sur cet appareil pour continuer. C’est rapide : le verrouillage de votre écran ou une clé de sécurité.`,
+  continueWithoutPasskey: 'Continuer sans clé d’accès',
+  passkeyRequiredError: 'Créez une clé d’accès pour continuer.',
+  secondPasskeyHint:
+    'Votre clé d’accès n’est gardée que sur un seul appareil. Une deuxième clé ici vous permet de vous connecter si cet appareil est perdu.',
   noWebAuthn: 'Ce navigateur ne prend pas en charge les clés d’accès.',
   passkeyNotCreated: 'Aucune clé d’accès n’a été créée. Réessayez ou choisissez «\u202fPas maintenant\u202f».',
   passkeyNotUsed: 'La clé d’accès n’a pas été utilisée. Réessayez ou choisissez «\u202fM’envoyer plutôt un code par e-mail\u202f».',
@@ -560,6 +577,12 @@ const ro: PageTexts = {
   createPasskeyHint: (name) =>
     `Data viitoare, conectați-vă la ${name} cu blocarea ecranului acestui dispozitiv sau cu o cheie de securitate, în loc de un cod primit prin e-mail.`,
   notNow: 'Nu acum',
+  passkeyRequiredHint: (name) =>
+    `${name} vă cere să creați o cheie de acces pe acest dispozitiv pentru a continua. Durează o clipă: blocarea ecranului sau o cheie de securitate.`,
+  continueWithoutPasskey: 'Continuați fără cheie de acces',
+  passkeyRequiredError: 'Creați o cheie de acces pentru a continua.',
+  secondPasskeyHint:
+    'Cheia dvs. de acces este păstrată pe un singur dispozitiv. O a doua cheie aici vă permite să vă conectați dacă acel dispozitiv se pierde.',
   noWebAuthn: 'Acest browser nu poate folosi chei de acces.',
   passkeyNotCreated: 'Nu a fost creată nicio cheie de acces. Încercați din nou sau alegeți „Nu acum”.',
   passkeyNotUsed: 'Cheia de acces nu a fost folosită. Încercați din nou sau alegeți „Trimiteți-mi în schimb un cod prin e-mail”.',

@@ -51,6 +51,7 @@ form[data-webauthn] .error { margin: 0 0 .5rem; }
 .links { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between; margin-top: 1.5rem; }
 a { color: var(--accent); }
 .inline { display: inline; }
+.inline[hidden] { display: none; }
 /* A link that leaves for the project's own verification page, drawn as the page's main button. */
 a.primary { display: block; text-align: center; text-decoration: none; font-weight: 600; border-radius: 8px; padding: .625rem 1rem; }
 .wide { width: 100%; margin-top: .75rem; }

@@ -6,6 +6,7 @@ import type { EndUserEvent, IssuerEvents } from '../../events/end-user-event.ts'
 import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import { rateLimitKeyOf } from '../../http/client-address.ts';
 import { revokedPage, type PasskeyLinks } from '../pages/passkey-views.ts';
+import type { Enrollment } from './enrollment.ts';
 import { asksForJson, type StepContext, type StepOutcome } from '../pages/site.ts';
 import { emailPage, textsOf, type PageBrand, type PasskeySignal } from '../pages/views.ts';
 import {
@@ -55,6 +56,11 @@ export interface PasskeyStepsDeps {
    * page 1 offers them without an address and tells nobody whether an address has one.
    */
   discoverable?: boolean;
+  /**
+   * docs/decisions/0050: a project's passkey offer after every fallback sign-in (its setting, the
+   * person's fallback sign-ins); without it (the console's issuer) a user without a passkey is offered one.
+   */
+  enrollment?: Enrollment;
 }
 
 /** The ceremony under way in one interaction (sealed in a cookie: no instance keeps it, DESIGN "The data plane"). */
@@ -69,8 +75,14 @@ export interface Ceremony {
    * address (docs/decisions/0047; no user yet: `userId` and `email` are empty).
    */
   step: 'passkey' | 'verified' | 'quickcode' | 'discover';
-  /** How a `verified` user proved who they are: what their new device is registered with. */
+  /** How a `verified` user proved who they are: what their new device is registered with (`hybrid`: a passkey of another device). */
   via?: string;
+  /** docs/decisions/0050: the offer may not be declined (the project requires a passkey by now). */
+  required?: boolean;
+  /** The offer's page was shown once already (its `passkey.offer.shown` event is recorded once). */
+  shown?: boolean;
+  /** The sign-in is recorded already (with the other device's passkey): the offer's answer records none. */
+  signedIn?: boolean;
   deviceId?: string;
   /** The challenge of the options last shown (base64url), when the page was shown. */
   challenge?: string;

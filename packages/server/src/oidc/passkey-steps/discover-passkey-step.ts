@@ -3,6 +3,7 @@ import { PASSKEY_SCRIPTS } from '../pages/passkey-views.ts';
 import type { FirstPagePasskey, FormBody, StepContext, StepOutcome } from '../pages/site.ts';
 import { emailPage, textsOf, type PasskeySignal } from '../pages/views.ts';
 import { answeredRpID, checkedAssertion, DISCOVERIES_FAILED_PER_CLIENT, markUsedWithEvent, offeredOptions, parseJson } from '../passkeys.ts';
+import { afterCrossDevice } from './new-passkey-step.ts';
 import type { PasskeyCeremony } from './ceremony.ts';
 
 /**
@@ -75,9 +76,12 @@ export async function discoverSubmit(c: PasskeyCeremony, ctx: StepContext, form:
     store,
     events,
     { origin: ctx.origin, event: c.signInEvent(identity, 'success', {}, device) },
-    { id: device.id, counter: verification.newCounter, now: clock.now() },
+    { id: device.id, counter: verification.newCounter, now: clock.now(), backedUp: verification.backedUp },
   );
   if (!used) return c.refused(ctx, identity, device);
+  // docs/decisions/0050: a phone's passkey used from here (cross-device): a passkey on this device is offered.
+  const offer = afterCrossDevice(c, ctx, device, identity, response.authenticatorAttachment);
+  if (offer) return offer;
   c.clear(ctx);
   const signals = await c.signalsAfterSignIn(ctx, device.userId, identity);
   return { accountId: device.userId, deviceId: device.id, ...(signals ? { signals } : {}) };

@@ -15,6 +15,7 @@ import {
   type Passkey,
 } from '../passkeys.ts';
 import { activeOf, type Ceremony, type PasskeyCeremony } from './ceremony.ts';
+import { afterCrossDevice } from './new-passkey-step.ts';
 
 /**
  * Signing in with a passkey: page 1's address sends a user with one here; the passkey page asks
@@ -115,11 +116,12 @@ export async function passkeySubmit(c: PasskeyCeremony, ctx: StepContext, form: 
   // The device's use, its sign-in event, and a QuickCode with its event commit together (docs/decisions/0014);
   // without a QuickCode, the use and its event are one statement where the store can (markUsedWithEvent).
   const signIn = { origin: ctx.origin, event: c.signInEvent(ceremony.email, 'success', {}, device) };
+  const use = { id: device.id, counter, now: clock.now(), backedUp: verification.backedUp };
   const used = !(code && codes)
-    ? await markUsedWithEvent(db, store, events, signIn, { id: device.id, counter, now: clock.now() })
+    ? await markUsedWithEvent(db, store, events, signIn, use)
     : await db.transaction(async (tx) => {
-        const now = clock.now();
-        if (!(await store.markUsed(tx, { id: device.id, counter, now }))) return false;
+        const { now } = use;
+        if (!(await store.markUsed(tx, use))) return false;
         await events?.record(tx, signIn.origin, signIn.event);
         const codeHash = c.quickCodeHash(device.userId, code);
         const expiresAt = new Date(now.getTime() + QUICK_CODE_TTL_MS);
@@ -134,6 +136,9 @@ export async function passkeySubmit(c: PasskeyCeremony, ctx: StepContext, form: 
     c.save(ctx, { userId: device.userId, email: ceremony.email, step: 'quickcode', deviceId: device.id });
     return { status: 200, page: quickCodeShownPage(c.links(ctx), { code, minutes: QUICK_CODE_TTL_MS / 60_000 }, brand) };
   }
+  // docs/decisions/0050: a phone's passkey used from here (cross-device): a passkey on this device is offered.
+  const offer = afterCrossDevice(c, ctx, device, ceremony.email, response.authenticatorAttachment);
+  if (offer) return offer;
   c.clear(ctx);
   const signals = await c.signalsAfterSignIn(ctx, device.userId, ceremony.email);
   return { accountId: device.userId, deviceId: device.id, ...(signals ? { signals } : {}) };

@@ -61,6 +61,8 @@ export default function AuditPage() {
     deviceName: { label: t('list.deviceName') },
     scope: { label: t('list.scope') },
     result: { label: t('list.result'), options: AUDIT_RESULTS.map((result) => ({ value: result, label: resultText(result) })) },
+    // The whole action (details.action), as the dashboard's enrollment funnel links it.
+    action: { label: t('list.action'), placeholder: t('list.actionHint') },
     // A two-letter code (ISO 3166-1, as the dashboard's map links it): it filters once whole.
     country: { label: t('list.country'), placeholder: t('list.countryHint'), maxLength: 2, chip: countryText },
   });

@@ -1,4 +1,4 @@
-import type { Scope, UsageLocations, UsagePeriods, UsageProjects } from '@latchkey/domain';
+import type { EnrollmentFunnel, Scope, UsageLocations, UsagePeriods, UsageProjects } from '@latchkey/domain';
 import { useQuery } from '@tanstack/react-query';
 import { api, request } from '../../../lib/api/index.ts';
 import { dateRangeQuery } from '../../../lib/list-state/use-ranged-list.ts';
@@ -75,6 +75,16 @@ export function useUsageProjects(filters: UsageFilters) {
   return useQuery({
     queryKey: usageKey(null, query),
     queryFn: async ({ signal }) => narrow(await request(api.getGlobalUsage, { query, signal }), isProjects),
+    placeholderData: (previous) => previous,
+  });
+}
+
+/** Issue 37 (docs/decisions/0050): a project's passkey enrollment funnel over the dashboard's days. */
+export function useEnrollmentFunnel(projectId: string, range: { fromDate: string; toDate: string }) {
+  const query = dateRangeQuery(range);
+  return useQuery<EnrollmentFunnel>({
+    queryKey: readKey(api.getEnrollmentFunnel, { params: { project: projectId }, query }),
+    queryFn: ({ signal }) => request(api.getEnrollmentFunnel, { params: { project: projectId }, query, signal }),
     placeholderData: (previous) => previous,
   });
 }

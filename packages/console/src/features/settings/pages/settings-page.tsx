@@ -1,4 +1,15 @@
-import { EMAIL_RECOVERY_DELAYS, isPrimaryEditable, LANGUAGES, PIN_LENGTH_MAX, PIN_LENGTH_MIN, THEMES, type LoginOptions } from '@latchkey/domain';
+import {
+  EMAIL_RECOVERY_DELAYS,
+  isPrimaryEditable,
+  LANGUAGES,
+  PASSKEY_ENROLLMENT_AFTER_MAX,
+  PASSKEY_ENROLLMENT_MODES,
+  PIN_LENGTH_MAX,
+  PIN_LENGTH_MIN,
+  THEMES,
+  type LoginOptions,
+  type PasskeyEnrollment,
+} from '@latchkey/domain';
 import { Fieldset, NumberInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from '../../../lib/i18n/react.tsx';
 import { useCurrentProject } from '../../../lib/project-context.ts';
@@ -97,6 +108,7 @@ function GeneralFields({ draft }: { draft: SettingsDraft }) {
       <DomainPasskeysNote projectId={project.id} saved={project.customDomain} typed={v.customDomain} fallback={v.verificationOptions.method} />
       <CorsOriginsField draft={draft} />
       <LoginMethods draft={draft} />
+      <PasskeyEnrollmentField draft={draft} />
       <Fieldset legend={t('general.quickCodeSection')} variant="unstyled" className={classes.section} classNames={{ legend: classes.sectionTitle }}>
         <div className={classes.switches}>
           <SettingSwitch
@@ -190,6 +202,47 @@ function LoginMethods({ draft }: { draft: SettingsDraft }) {
           description={t('general.browserWarningHelp')}
           checked={draft.value.enableBrowserWarning}
           onChange={(on) => draft.set('enableBrowserWarning', (s) => ({ ...s, enableBrowserWarning: on }))}
+        />
+      </Stack>
+    </Fieldset>
+  );
+}
+
+/**
+ * Issue 37 (docs/decisions/0050): the passkey offer after a fallback sign-in — off, offered ("Not
+ * now" remembered a month on that device), or required once a person signed in N times by a fallback.
+ */
+function PasskeyEnrollmentField({ draft }: { draft: SettingsDraft }) {
+  const { t } = useTranslation('settings');
+  const { t: tc } = useTranslation();
+  const enrollment = draft.value.passkeyEnrollment;
+  const set = (path: string, change: (e: PasskeyEnrollment) => PasskeyEnrollment) =>
+    draft.set(path, (s) => ({ ...s, passkeyEnrollment: change(s.passkeyEnrollment) }));
+  const issue = draft.issue('passkeyEnrollment.requireAfter');
+  return (
+    <Fieldset legend={t('general.enrollmentSection')} variant="unstyled" className={classes.section} classNames={{ legend: classes.sectionTitle }}>
+      <Stack gap="md">
+        <LabelledChoice
+          label={t('general.enrollment')}
+          description={t(`general.enrollmentHelp.${enrollment.mode}`)}
+          value={enrollment.mode}
+          onChange={(mode) => set('passkeyEnrollment.mode', (e) => ({ ...e, mode }))}
+          data={PASSKEY_ENROLLMENT_MODES.map((mode) => ({ value: mode, label: t(`general.enrollmentModes.${mode}`) }))}
+        />
+        <NumberInput
+          label={t('general.enrollmentAfter')}
+          description={t('general.enrollmentAfterHelp', { max: PASSKEY_ENROLLMENT_AFTER_MAX })}
+          min={1}
+          max={PASSKEY_ENROLLMENT_AFTER_MAX}
+          clampBehavior="none"
+          allowDecimal={false}
+          allowNegative={false}
+          // Kept while another mode is chosen, so switching back finds it as it was.
+          disabled={enrollment.mode !== 'require'}
+          value={enrollment.requireAfter}
+          onChange={(value) => set('passkeyEnrollment.requireAfter', (e) => ({ ...e, requireAfter: typeof value === 'number' ? value : Number.NaN }))}
+          error={issue ? tc(validationKey(issue)) : undefined}
+          maw={320}
         />
       </Stack>
     </Fieldset>

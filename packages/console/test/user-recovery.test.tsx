@@ -25,7 +25,8 @@ function user(overrides: Partial<EndUserDetail> = {}): EndUserDetail {
     sessions: [],
     profile: { name: null, externalId: null },
     recovery: {
-      passkeys: 0,
+      passkeys: 2,
+      syncedPasskeys: 1,
       recoveryCodesLeft: 7,
       recoveryCodesCreatedAt: '2026-01-06T10:00:00.000Z',
       emailRecoveryUntil: '2026-01-08T12:30:00.000Z',
@@ -55,7 +56,7 @@ describe('the user page’s recovery (issue 37)', () => {
     const api = server(ACCOUNT, { body: { url, expiresAt: '2026-01-09T08:00:00.000Z' } });
     const ui = renderApp('/project/p1/user/u1');
     const section = await screen.findByRole('region', { name: 'Recovery' });
-    expect(section).toHaveTextContent('0 passkeys');
+    expect(section).toHaveTextContent('2 passkeys (1 synced)');
     expect(section).toHaveTextContent('7 left');
     expect(section).toHaveTextContent('A new passkey waits until');
 

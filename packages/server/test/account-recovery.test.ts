@@ -361,7 +361,16 @@ describeEachDatabase('account recovery at a project’s issuer', (t) => {
     expect(await activePasskeys(p.projectId, email)).toHaveLength(1);
     // The user's page shows the recovery state.
     const detail = await admin.api.get<EndUserDetail>(userPath(p.projectId, userId));
-    expect(detail.body.recovery).toEqual({ passkeys: 1, recoveryCodesLeft: null, recoveryCodesCreatedAt: null, emailRecoveryUntil: null });
+    expect(detail.body.recovery).toEqual({
+      passkeys: 1,
+      syncedPasskeys: 0,
+      recoveryCodesLeft: null,
+      recoveryCodesCreatedAt: null,
+      emailRecoveryUntil: null,
+    });
+    // Backed up by its authenticator (the BS flag last seen): counted as synced.
+    await t.db.query('UPDATE devices SET backed_up = true WHERE project_id = $1 AND user_id = $2', [p.projectId, userId]);
+    expect((await admin.api.get<EndUserDetail>(userPath(p.projectId, userId))).body.recovery).toMatchObject({ passkeys: 1, syncedPasskeys: 1 });
   });
 
   it('a re-enrollment link expires; a link for a blocked user, an unknown user or a bad id is refused, nothing stored', async () => {

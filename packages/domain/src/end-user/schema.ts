@@ -69,6 +69,8 @@ export type EndUserSession = z.infer<typeof endUserSessionSchema>;
  */
 export const endUserRecoverySchema = z.object({
   passkeys: z.number().int(),
+  /** Of those, the ones their authenticator backs up (synced, docs/decisions/0050's backup flags); unknown for passkeys made before the flags were stored. */
+  syncedPasskeys: z.number().int(),
   recoveryCodesLeft: z.number().int().nullable(),
   recoveryCodesCreatedAt: z.string().nullable(),
   emailRecoveryUntil: z.string().nullable(),

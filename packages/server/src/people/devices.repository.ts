@@ -122,6 +122,15 @@ export async function credentialHeldByAProject(db: Db, id: string): Promise<bool
   return rows.length === 1;
 }
 
+/** How many of the person's active passkeys their authenticator backs up (synced: the BS flag last seen, docs/decisions/0050). */
+export async function countSyncedPasskeys(db: Db, projectId: string, userId: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM devices WHERE project_id = $1 AND user_id = $2 AND NOT revoked AND backed_up',
+    [projectId, userId],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
 /** Every device of one user in one project, revoked ones included, oldest first. */
 export async function userDevices(db: Db, projectId: string, userId: string): Promise<Device[]> {
   const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM devices WHERE project_id = $1 AND user_id = $2 ORDER BY created_at, id`, [

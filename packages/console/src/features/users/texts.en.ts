@@ -82,6 +82,7 @@ export const usersTexts = {
     passkeys: 'Active passkeys',
     passkeysCount_one: '{{count}} passkey',
     passkeysCount_other: '{{count}} passkeys',
+    passkeysSynced: '{{count}} synced',
     codes: 'Recovery codes',
     codesNone: 'None created',
     codesLeft_one: '{{count}} left',

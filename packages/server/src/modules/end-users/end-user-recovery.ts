@@ -6,6 +6,7 @@ import type { Actor } from '../../http/actor.ts';
 import { recoveryTokenHash } from '../../oidc/recovery-codes.ts';
 import { EMAIL_RECOVERY_USABLE_MS } from '../../people/account-recovery.ts';
 import { insertReenrollmentLink, openEmailRecoveries, recoveryCodesOf } from '../../people/recovery.repository.ts';
+import { countSyncedPasskeys } from '../../people/devices.repository.ts';
 import { findIssuer } from '../projects/projects.repository.ts';
 import { lockUser, type EndUsersServiceDeps } from './end-user-changes.ts';
 import type { IssuerHosts } from '../../issuer/custom-domains.ts';
@@ -28,13 +29,15 @@ export function createEndUserRecovery({ db, clock, audit, secretBox, issuerAddre
     /** The person's ways back in: active passkeys, recovery codes left, an email recovery under way. */
     async recoveryOf(from: Db, projectId: string, userId: string, activePasskeys: number): Promise<EndUserRecovery> {
       const now = clock.now().getTime();
-      const [codes, open] = await Promise.all([
+      const [codes, open, synced] = await Promise.all([
         recoveryCodesOf(from, projectId, userId),
         openEmailRecoveries(from, projectId, userId, new Date(now - EMAIL_RECOVERY_USABLE_MS)),
+        countSyncedPasskeys(from, projectId, userId),
       ]);
       const waiting = open.find((r) => r.notBefore.getTime() > now);
       return {
         passkeys: activePasskeys,
+        syncedPasskeys: synced,
         recoveryCodesLeft: codes.createdAt ? codes.left : null,
         recoveryCodesCreatedAt: codes.createdAt && iso(codes.createdAt),
         emailRecoveryUntil: waiting ? iso(waiting.notBefore) : null,

@@ -36,7 +36,10 @@ export function UserRecovery({
       <Stack gap="md">
         <dl className={classes.facts}>
           <dt>{t('recovery.passkeys')}</dt>
-          <dd>{t('recovery.passkeysCount', { count: recovery.passkeys })}</dd>
+          <dd>
+            {t('recovery.passkeysCount', { count: recovery.passkeys })}
+            {recovery.passkeys > 0 ? ` (${t('recovery.passkeysSynced', { count: recovery.syncedPasskeys })})` : ''}
+          </dd>
           <dt>{t('recovery.codes')}</dt>
           <dd>{recovery.recoveryCodesLeft === null ? t('recovery.codesNone') : t('recovery.codesLeft', { count: recovery.recoveryCodesLeft })}</dd>
           <dt>{t('recovery.emailRecovery')}</dt>

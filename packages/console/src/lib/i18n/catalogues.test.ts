@@ -102,6 +102,7 @@ const SAME_WORDS: Record<TranslatedLanguage, Set<string>> = {
     'Page {{page}}',
     'Type',
     'Date',
+    'Action',
     'Actions',
     'min',
     'Sessions',

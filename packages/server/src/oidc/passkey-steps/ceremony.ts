@@ -6,7 +6,6 @@ import type { EndUserEvent, IssuerEvents } from '../../events/end-user-event.ts'
 import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import { rateLimitKeyOf } from '../../http/client-address.ts';
 import { revokedPage, type PasskeyLinks } from '../pages/passkey-views.ts';
-import type { Enrollment } from './enrollment.ts';
 import { asksForJson, type StepContext, type StepOutcome } from '../pages/site.ts';
 import { emailPage, textsOf, type PageBrand, type PasskeySignal } from '../pages/views.ts';
 import {
@@ -61,6 +60,20 @@ export interface PasskeyStepsDeps {
    * person's fallback sign-ins); without it (the console's issuer) a user without a passkey is offered one.
    */
   enrollment?: Enrollment;
+}
+
+/** A project's passkey offer after every fallback sign-in (issue 37 "Enrollment", docs/decisions/0050; oidc/passkey-steps/enrollment.ts). */
+export interface Enrollment {
+  /** The project's passkeyEnrollment: off, offer, or require once `requireAfter` fallback sign-ins were made. */
+  mode: 'off' | 'offer' | 'require';
+  requireAfter: number;
+  /** The person's fallback sign-ins before this one (project_users.fallback_sign_ins). */
+  fallbackSignIns(userId: string): Promise<number>;
+  /**
+   * The project's emailRecoveryDelay in milliseconds, 0 for none (docs/decisions/0051): while it
+   * applies, an email-only sign-in of a person holding passkeys is not offered one here.
+   */
+  emailRecoveryDelayMs: number;
 }
 
 /** The ceremony under way in one interaction (sealed in a cookie: no instance keeps it, DESIGN "The data plane"). */

@@ -9,19 +9,6 @@ import type { PasskeyCeremony } from './ceremony.ts';
  * issuer can read), each with when it lapses.
  */
 
-export interface Enrollment {
-  /** The project's passkeyEnrollment: off, offer, or require once `requireAfter` fallback sign-ins were made. */
-  mode: 'off' | 'offer' | 'require';
-  requireAfter: number;
-  /** The person's fallback sign-ins before this one (project_users.fallback_sign_ins). */
-  fallbackSignIns(userId: string): Promise<number>;
-  /**
-   * The project's emailRecoveryDelay in milliseconds, 0 for none (docs/decisions/0051): while it
-   * applies, an email-only sign-in of a person holding passkeys is not offered one here.
-   */
-  emailRecoveryDelayMs: number;
-}
-
 export const LATER_COOKIE = 'lk_passkey_later';
 /** How long "Not now" holds on one device: a month, then the offer comes back once. */
 export const LATER_TTL_MS = 30 * 24 * 60 * 60 * 1000;

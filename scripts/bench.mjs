@@ -11,6 +11,7 @@
 //  4. devices list and audit log at 10 M events / 1 M devices, and the Keycloak-shaped ratio (bench/lists.ts).
 //  5. webhooks: deliveries per second and the time from an event to its delivery (bench/webhooks.ts).
 //  6. user import: users per second for a million-line file and the server's peak memory (bench/import.ts).
+//  7. the enrollment funnel's read at a million people a project (bench/enrollment-funnel.ts).
 //  7. the cluster's faults: sign-in p95 while an instance is killed and restarted, failover (cluster/fault-test.ts).
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -156,7 +157,10 @@ try {
 const sizeOnly = process.argv.slice(2).includes('size');
 const serverBenches = sizeOnly
   ? []
-  : [...['run.ts', 'sign-ins.ts', 'lists.ts', 'webhooks.ts', 'import.ts'].map((file) => join('bench', file)), join('cluster', 'fault-test.ts')];
+  : [
+      ...['run.ts', 'sign-ins.ts', 'lists.ts', 'webhooks.ts', 'import.ts', 'enrollment-funnel.ts'].map((file) => join('bench', file)),
+      join('cluster', 'fault-test.ts'),
+    ];
 for (const serverBench of serverBenches.map((file) => join(root, 'packages/server', file))) {
   if (!existsSync(serverBench)) continue;
   const r = spawnSync(process.execPath, ['--import', 'tsx', serverBench], {

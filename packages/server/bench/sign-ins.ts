@@ -2,6 +2,8 @@
  * Issuer bench (`node --import tsx packages/server/bench/sign-ins.ts`, run by `npm run bench`) on
  * PostgreSQL, over real HTTP on loopback, the server in a process of its own (bench/issuer-server.ts)
  * and its clients — the load generator — in this one:
+ *  0. single calls on an idle server, 50 in a row (median): an authorization request with a session
+ *     to the code at the callback, the token exchange, userinfo, discovery;
  *  1. end-to-end sign-ins per second: authorization request → the returning user's address →
  *     passkey assertion (software authenticator, a registered user) → the redirect back with the
  *     code → token exchange (code + PKCE + client secret, ID token verified against the JWKS), by
@@ -59,6 +61,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const MAX_SIGN_INS = Number(process.env.BENCH_MAX_SIGN_INS ?? 10_000);
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 20);
 const WARM_REQUESTS = 200;
+/** Calls in a row for each single-call median. */
+const SINGLE_CALLS = 50;
 /** Sign-ins one at a time on an otherwise idle server, for the requests and server time of one. */
 const IDLE_SIGN_INS = Number(process.env.BENCH_IDLE_SIGN_INS ?? 20);
 /** Rounds of every user signing in at once before a flow's figures. */
@@ -447,6 +451,69 @@ async function refreshGrantsPerSecond(server: Server): Promise<void> {
   figure('one refresh token grant p95', percentile(times, 95), 'ms', 100);
 }
 
+/** The median of `runs` calls made one after another (an idle server: nothing else runs meanwhile). */
+async function medianOf(runs: number, call: () => Promise<void>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const t0 = performance.now();
+    await call();
+    times.push(performance.now() - t0);
+  }
+  return percentile(
+    times.sort((a, b) => a - b),
+    50,
+  );
+}
+
+/**
+ * Single calls on an idle server, SINGLE_CALLS in a row from openid-client and the test Browser
+ * (issue 38's aims): an authorization request by a browser that holds a session, from the request
+ * to the code at the callback (its redirects included); the token exchange of such a code; userinfo
+ * with its access token; the discovery document.
+ */
+async function singleCalls(server: Server): Promise<void> {
+  const post = await adminApi(server);
+  const { projectId, keys } = await projectWithKeys(post, 3);
+  const config = await client.discovery(new URL(`${server.baseUrl}${projectIssuerPath(projectId)}`), keys.clientId, keys.clientSecret, undefined, {
+    execute: [client.allowInsecureRequests],
+  });
+  const user = await registerUser(server, config, 'bench-single@example.test');
+  const browser = new Browser();
+  const first = await authorizationUrl(config);
+  await identifierFirst(browser, first.url, user, server.baseUrl);
+  const codes: Array<{ back: string; verifier: string }> = [];
+  let requests = 0;
+  const authorization = await medianOf(SINGLE_CALLS, async () => {
+    const start = await authorizationUrl(config);
+    const chain = await browser.follow(await browser.get(start.url.href), (url) => url.startsWith(REDIRECT));
+    requests = chain.length;
+    const back = chain.at(-1)?.location;
+    if (!back?.startsWith(REDIRECT)) throw new Error(`the authorization with a session did not return to the app: ${chain.at(-1)?.status}`);
+    codes.push({ back, verifier: start.verifier });
+  });
+  const tokens: string[] = [];
+  let next = 0;
+  const token = await medianOf(SINGLE_CALLS, async () => {
+    const { back, verifier } = codes[next++] as { back: string; verifier: string };
+    tokens.push((await client.authorizationCodeGrant(config, new URL(back), { pkceCodeVerifier: verifier })).access_token);
+  });
+  next = 0;
+  const userinfo = await medianOf(SINGLE_CALLS, async () => {
+    await client.fetchUserInfo(config, tokens[next++] as string, user.sub);
+  });
+  const discovery = await medianOf(SINGLE_CALLS, async () => {
+    const res = await fetch(`${server.baseUrl}${projectIssuerPath(projectId)}/.well-known/openid-configuration`);
+    await res.arrayBuffer();
+  });
+  say(
+    `  single calls, ${SINGLE_CALLS} in a row on an idle server (median): authorization with a session ${authorization.toFixed(1)} ms (${requests} request${requests === 1 ? '' : 's'}), token ${token.toFixed(1)} ms, userinfo ${userinfo.toFixed(1)} ms, discovery ${discovery.toFixed(1)} ms`,
+  );
+  figure('single call: authorization with a session, to the code at the callback (median, idle)', authorization, 'ms', 6);
+  figure('single call: token exchange (median, idle)', token, 'ms', 6);
+  figure('single call: userinfo (median, idle)', userinfo, 'ms', 3);
+  figure('single call: discovery (median, idle)', discovery, 'ms', undefined);
+}
+
 /** A new user signs in with an emailed code asking for offline_access ("Not now" to the passkey); answers the refresh token. */
 async function offlineSignIn(server: Server, config: client.Configuration, email: string): Promise<string> {
   const browser = new Browser();
@@ -476,6 +543,7 @@ async function main(): Promise<void> {
   try {
     await migrate(scratch.db);
     server = await startServer(scratch.url);
+    await singleCalls(server);
     await signInsPerSecond(server);
     await returningUserSignIns(server, scratch.url);
     await twoProcessSignIns(server, scratch.url);

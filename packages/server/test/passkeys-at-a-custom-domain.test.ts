@@ -7,7 +7,7 @@ import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
 import { apiPath, createApp, createKeys, createProject, REDIRECT } from './support/fixtures.ts';
 import { resolveLocalNames } from './support/localhost-names.ts';
-import { untilApp } from './support/relying-party.ts';
+import { authorizationRequest, untilApp } from './support/relying-party.ts';
 import { discoverAction, formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
 
 resolveLocalNames();
@@ -64,13 +64,7 @@ describeEachDatabase('passkeys at a custom domain without Related Origin Request
   }
 
   async function open(browser: Browser, app: App) {
-    const verifier = client.randomPKCECodeVerifier();
-    const url = client.buildAuthorizationUrl(app.config, {
-      redirect_uri: REDIRECT,
-      scope: 'openid email',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-    });
+    const { url, verifier } = await authorizationRequest(app);
     return { verifier, page1: await untilApp(browser, await browser.get(url.href)) };
   }
 

@@ -7,7 +7,7 @@ import { Browser, type BrowserResponse } from './support/browser.ts';
 import { describeEachDatabase } from './support/databases.ts';
 import { apiPath, createApp, createKeys, createProject, databaseFingerprint, REDIRECT, storeDevice } from './support/fixtures.ts';
 import { resolveLocalNames } from './support/localhost-names.ts';
-import { untilApp } from './support/relying-party.ts';
+import { authorizationRequest, untilApp } from './support/relying-party.ts';
 import { DISCOVERIES_FAILED_PER_CLIENT } from '../src/oidc/passkeys.ts';
 import { declinePasskey, discoverAction, emailAction, formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
 
@@ -34,13 +34,7 @@ async function discover(issuer: string, keys: ApplicationKeys): Promise<client.C
 
 /** An emailed-code sign-in of `email` at the app (the passkey offer declined); answers the ID token's claims. */
 async function signInByCode(t: TestApp, browser: Browser, app: App, email: string) {
-  const verifier = client.randomPKCECodeVerifier();
-  const url = client.buildAuthorizationUrl(app.config, {
-    redirect_uri: REDIRECT,
-    scope: 'openid email',
-    code_challenge: await client.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-  });
+  const { url, verifier } = await authorizationRequest(app);
   const page1 = await untilApp(browser, await browser.get(url.href));
   const codePage = await submitEmail(browser, page1, email);
   let last = await untilApp(browser, await browser.request(formAction(codePage), { form: { code: t.mailer.lastCode(email) } }));
@@ -294,13 +288,7 @@ describeEachDatabase('a relying party per project: discoverable passkeys', (d) =
 
   /** Opens the app's authorization request in `browser`: page 1, and the PKCE verifier. */
   async function open(browser: Browser, app: App) {
-    const verifier = client.randomPKCECodeVerifier();
-    const url = client.buildAuthorizationUrl(app.config, {
-      redirect_uri: REDIRECT,
-      scope: 'openid email',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-    });
+    const { url, verifier } = await authorizationRequest(app);
     return { verifier, page1: await untilApp(browser, await browser.get(url.href)) };
   }
 

@@ -25,7 +25,10 @@ export async function projectWithRelyingParty(t: TestApp, admin: SignedIn): Prom
 }
 
 /** An authorization request of the relying party: code + PKCE S256, back to REDIRECT (`extra`: more parameters, or other scopes). */
-export async function authorizationRequest(p: RelyingParty, extra: Record<string, string> = {}): Promise<{ url: URL; verifier: string }> {
+export async function authorizationRequest(
+  p: Pick<RelyingParty, 'config'>,
+  extra: Record<string, string> = {},
+): Promise<{ url: URL; verifier: string }> {
   const verifier = client.randomPKCECodeVerifier();
   const url = client.buildAuthorizationUrl(p.config, {
     redirect_uri: REDIRECT,

@@ -23,7 +23,8 @@ export async function expectPasskeyFirstPage(page: Page, language: PageLanguage 
   const continueTop = (await page.getByRole('button', { name: CONTINUE[language], exact: true }).boundingBox())?.y ?? -Infinity;
   expect(passkeyTop).toBeLessThan(continueTop);
   if (language === 'en') await expect(phoneButton(page)).toBeVisible();
-  await expect(page.locator('input#email')).toHaveAttribute('autocomplete', 'username webauthn');
+  // Page 1's one field, the address: the browser offers passkeys in its autofill.
+  await expect(page.getByRole('textbox')).toHaveAttribute('autocomplete', 'username webauthn');
 }
 
 /** The page's scripts must have run for the buttons to ask the browser (clickCreatePasskey's reason). */
@@ -43,7 +44,7 @@ export async function expectInvalidAddress(page: Page): Promise<void> {
 
 /** The browser's dialog dismissed, or no passkey on this device: what to do next, and Continue (the fallback) at hand. */
 export async function expectNoPasskeyUsed(page: Page, language: PageLanguage = 'en'): Promise<void> {
-  const alert = page.locator('#passkey-error');
+  const alert = page.getByRole('alert');
   await expect(alert).toBeVisible();
   if (language === 'en') await expect(alert).toHaveText(/No passkey was used\. If this device has none, use a phone or another device/);
   await expect(page.getByRole('button', { name: CONTINUE[language], exact: true })).toBeVisible();
@@ -81,6 +82,6 @@ export async function atPhoneWidth(page: Page, run: () => Promise<void>): Promis
 
 /** The console's page 1 refused a passkey of an application's sign-in (docs/decisions/0048), and still offers the passkey and the address. */
 export async function expectPasskeyNotForConsole(page: Page): Promise<void> {
-  await expect(page.locator('#passkey-error')).toHaveText(/^This passkey is not for the Latchkey console/);
+  await expect(page.getByRole('alert')).toHaveText(/^This passkey is not for the Latchkey console/);
   await expectPasskeyFirstPage(page);
 }

@@ -63,7 +63,7 @@ export type EndUserSession = z.infer<typeof endUserSessionSchema>;
 
 /**
  * Issue 37, docs/decisions/0051: how the person can get back in. `passkeys`: their active passkeys
- * (whether each is synced is not stored yet: the credential's backup flags are another slice's);
+ * and `syncedPasskeys` how many of them their authenticator backs up (docs/decisions/0050);
  * `recoveryCodesLeft`: unused codes of their set (null: they never made one); `emailRecoveryUntil`:
  * an email recovery under way waits until then (null: none).
  */

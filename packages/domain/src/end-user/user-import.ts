@@ -22,6 +22,8 @@ export const EXPORT_ONLY_FIELDS = ['id', 'createdAt', 'passkeys'] as const;
 /** A line longer than this is refused unread (no person's line needs more). */
 export const IMPORT_LINE_MAX_BYTES = 8 * 1024;
 export const EXTERNAL_ID_MAX_LENGTH = 200;
+/** The longest password hash taken (any of the formats, with its parameters and salt). */
+export const PASSWORD_HASH_MAX_LENGTH = 512;
 /** Kept days of an imported password hash: its one sign-in must happen within them. */
 export const PASSWORD_DAYS = { default: 90, min: 1, max: 365 } as const;
 
@@ -83,8 +85,8 @@ export function importedPerson(fields: Record<string, unknown>): ImportedPerson 
   if (externalValue === undefined) {
     return refuse('external_id_invalid', `The external id is text of at most ${EXTERNAL_ID_MAX_LENGTH} characters, without control characters`);
   }
-  const hashValue = text(passwordHash, 512);
-  if (hashValue === undefined) return refuse('password_hash_invalid', 'The password hash is text of at most 512 characters');
+  const hashValue = text(passwordHash, PASSWORD_HASH_MAX_LENGTH);
+  if (hashValue === undefined) return refuse('password_hash_invalid', `The password hash is text of at most ${PASSWORD_HASH_MAX_LENGTH} characters`);
   return { email: address, verified: verifiedValue, name: nameValue, externalId: externalValue, passwordHash: hashValue };
 }
 

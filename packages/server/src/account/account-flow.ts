@@ -7,6 +7,7 @@ import { refusalPage } from '../issuer/project-pages.ts';
 import { requestOrigin, type RequestOrigin } from '../oidc/pages/site.ts';
 import { errorPage } from '../oidc/pages/views.ts';
 import { oidcRefs, sessionsOfUser } from '../oidc/payloads.repository.ts';
+import type { RelyingParty } from '../oidc/passkeys.ts';
 import { userDevices } from '../people/devices.repository.ts';
 import { findProjectUser, type ProjectUser } from '../people/end-users.repository.ts';
 import { accountChanges, type AccountActor } from './account-changes.ts';
@@ -40,6 +41,18 @@ interface PendingSignIn {
 
 const SIGN_IN_COOKIE = 'lk_account_sign_in';
 /** What adds or removes a way into the account needs a sign-in this recent (else it is made again). */
+/**
+ * The account page's relying party: the project's (docs/decisions/0047), passkeys stored before
+ * rpIDs were read as PUBLIC_URL's host, and at a custom domain with an own host that domain's own
+ * rpID too (docs/decisions/0049).
+ */
+export const siteRelyingParty = (flow: AccountFlow, site: AccountSite): RelyingParty => ({
+  rpID: site.site.rpID,
+  origins: site.site.origins,
+  legacyRpID: new URL(flow.deps.publicUrl).hostname,
+  localRpID: site.site.localRpID,
+});
+
 export const FRESH_SIGN_IN_MS = 10 * 60 * 1000;
 /** Changes one person may make on the page per window (each an audit event). */
 export const CHANGES_PER_WINDOW = 30;

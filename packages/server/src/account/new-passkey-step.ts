@@ -9,10 +9,9 @@ import {
   parseJson,
   registrationOptions,
   verifiedRegistration,
-  type RelyingParty,
 } from '../oidc/passkeys.ts';
 import { errorPage, escapeHtml, signInPage, textsOf } from '../oidc/pages/views.ts';
-import { PENDING_MS, type AccountFlow, type SignedIn } from './account-flow.ts';
+import { PENDING_MS, siteRelyingParty, type AccountFlow, type SignedIn } from './account-flow.ts';
 import { html, type AccountRequest, type AccountSite } from './account-site.ts';
 import { accountTextsOf } from './account-views.ts';
 import { newPasskeyPage } from './new-passkey-views.ts';
@@ -29,14 +28,6 @@ interface PendingPasskey {
   challenge: string;
   expiresAt: number;
 }
-
-/** The page's relying party: the project's, and at a custom domain with an own host that domain's own rpID too (docs/decisions/0049). */
-const relyingPartyOf = (flow: AccountFlow, site: AccountSite): RelyingParty => ({
-  rpID: site.site.rpID,
-  origins: site.site.origins,
-  legacyRpID: new URL(flow.deps.publicUrl).hostname,
-  localRpID: site.site.localRpID,
-});
 
 /**
  * docs/decisions/0051: a person who holds passkeys but signed in without one (an emailed code) adds
@@ -88,7 +79,7 @@ async function showNewPasskey(flow: AccountFlow, site: AccountSite, reply: Fasti
     expiresAt: flow.deps.clock.now().getTime() + PENDING_MS,
   };
   flow.setSealedCookie(site, reply, PASSKEY_COOKIE, 'passkey', pending);
-  const offered = offeredOptions(relyingPartyOf(flow, site), options, 'create');
+  const offered = offeredOptions(siteRelyingParty(flow, site), options, 'create');
   const body = newPasskeyPage(site.links, { csrf: signed.csrf, ...offered, ...(error ? { error } : {}) }, site.brand);
   return html(reply, error ? 400 : 200, body);
 }
@@ -98,7 +89,7 @@ async function verifiedAnswer(flow: AccountFlow, site: AccountSite, request: Acc
   const pending = flow.unseal<PendingPasskey>(site, request.cookies[PASSKEY_COOKIE], 'passkey');
   if (!pending || pending.session !== signed.sessionRow || pending.expiresAt <= flow.deps.clock.now().getTime()) return null;
   const response = parseJson<RegistrationResponseJSON>(request.body?.response);
-  return response ? verifiedRegistration(relyingPartyOf(flow, site), response, pending.challenge) : null;
+  return response ? verifiedRegistration(siteRelyingParty(flow, site), response, pending.challenge) : null;
 }
 
 /** Create another passkey on this device: the browser's dialog, its answer verified and stored. */

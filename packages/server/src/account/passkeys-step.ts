@@ -5,7 +5,8 @@ import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import type { PageBrand, PasskeySignal } from '../oidc/pages/views.ts';
 import type { Device } from '../people/devices.repository.ts';
 import { RECOVERY_CODES_PER_SET } from '../oidc/recovery-codes.ts';
-import { DONE, type AccountFlow, type SignedIn } from './account-flow.ts';
+import { acceptedCredentialSignals } from '../oidc/passkeys.ts';
+import { DONE, siteRelyingParty, type AccountFlow, type SignedIn } from './account-flow.ts';
 import { html, notFoundPage, type AccountSite } from './account-site.ts';
 import type { FallbackVerification } from './account-texts.ts';
 import { accountTextsOf } from './account-views.ts';
@@ -34,19 +35,9 @@ const asPasskey = (d: Device, current: Device | null): AccountPasskey => ({
  * relying party's); the user handle is the one registration gave (the user id's UTF-8 bytes).
  */
 function signalsOf(flow: AccountFlow, site: AccountSite, signed: SignedIn, active: Device[]): PasskeySignal[] {
-  const legacy = new URL(flow.deps.publicUrl).hostname;
   const userID = isoBase64URL.fromBuffer(isoUint8Array.fromUTF8String(signed.user.id));
   // docs/decisions/0049: at a custom domain with an own host, the custom domain's own rpID's passkeys too, signalled under it.
-  const rpIDs = site.site.localRpID ? [site.site.rpID, site.site.localRpID] : [site.site.rpID];
-  return rpIDs.flatMap((rpID): PasskeySignal[] => [
-    {
-      signalName: 'allAcceptedCredentials',
-      rpID,
-      userID,
-      allAcceptedCredentialIDs: active.filter((d) => (d.rpId ?? legacy) === rpID).map((d) => d.id),
-    },
-    { signalName: 'currentUserDetails', rpID, userID, userName: signed.user.identity, userDisplayName: signed.user.identity },
-  ]);
+  return acceptedCredentialSignals(siteRelyingParty(flow, site), userID, active, signed.user.identity);
 }
 
 /** The page: the person's active passkeys, and the sessions they are signed in with (this browser's first). */

@@ -1,13 +1,13 @@
-import { verifyRegistrationResponse, type RegistrationResponseJSON } from '@simplewebauthn/server';
+import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { deviceNameFromUserAgent } from '../oidc/device-name.ts';
 import { browserWarning, ceremonyAttributes, errorLine, PASSKEY_SCRIPTS } from '../oidc/pages/passkey-views.ts';
-import { knownTransports, parseJson, registrationOptions } from '../oidc/passkeys.ts';
+import { knownTransports, parseJson, registrationOptions, verifiedRegistration } from '../oidc/passkeys.ts';
 import { escapeHtml, signInPage, textsOf, type PageBrand } from '../oidc/pages/views.ts';
 import { userDevices } from '../people/devices.repository.ts';
 import { findProjectUser, type ProjectUser } from '../people/end-users.repository.ts';
-import { PENDING_MS, type AccountFlow } from './account-flow.ts';
+import { PENDING_MS, siteRelyingParty, type AccountFlow } from './account-flow.ts';
 import { html, type AccountRequest, type AccountSite } from './account-site.ts';
 import { accountTextsOf, hidden, pathOf, type AccountLinks } from './account-views.ts';
 import { recoveryTextsOf } from '../oidc/recovery-codes.ts';
@@ -99,18 +99,13 @@ export function registerReenrollStep(pages: FastifyInstance, flow: AccountFlow, 
     const t = textsOf(site.brand);
     const pending = flow.unseal<PendingReenrollment>(site, request.cookies[REENROLL_COOKIE], 'reenroll');
     const response = parseJson<RegistrationResponseJSON>(request.body?.response);
-    const verification =
+    // The page offers the project's rpID alone (no custom domain's own: localRpID null).
+    const verified =
       pending && pending.token === token && pending.expiresAt > flow.deps.clock.now().getTime() && response
-        ? await verifyRegistrationResponse({
-            response,
-            expectedChallenge: pending.challenge,
-            expectedOrigin: site.site.origins,
-            expectedRPID: site.site.rpID,
-            requireUserVerification: true,
-          }).catch(() => null)
+        ? await verifiedRegistration({ ...siteRelyingParty(flow, site), localRpID: null }, response, pending.challenge)
         : null;
-    if (!verification?.verified) return ceremony(site, reply, user, token, t.passkeyNotCreated);
-    const { credential, credentialDeviceType, credentialBackedUp } = verification.registrationInfo;
+    if (!verified) return ceremony(site, reply, user, token, t.passkeyNotCreated);
+    const { credential } = verified;
     const done = await flow.recovery.reenroll(
       { projectId: site.state.projectId, id: user.id, identity: user.identity, email: user.email },
       token,
@@ -123,10 +118,10 @@ export function registerReenrollStep(pages: FastifyInstance, flow: AccountFlow, 
         ip: request.ip,
         country: flow.deps.eventsOf(site.state.projectId).countryOf(request.ip),
         registeredWith: 'reenrollment_link',
-        rpId: site.site.rpID,
+        rpId: verified.rpID,
         // docs/decisions/0050: BE and BS, as every passkey registered since.
-        backupEligible: credentialDeviceType === 'multiDevice',
-        backedUp: credentialBackedUp,
+        backupEligible: verified.backupEligible,
+        backedUp: verified.backedUp,
       },
       flow.originOf(request),
     );

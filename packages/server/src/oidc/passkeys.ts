@@ -15,6 +15,7 @@ import type { EventChange } from '../events/audit-events.repository.ts';
 import type { EndUserEvent, EventOrigin, IssuerEvents } from '../events/end-user-event.ts';
 import { PASSKEY_SCRIPT, PASSKEY_SCRIPT_PATH, WEBAUTHN_LIBRARY_PATH, webauthnLibrary } from './pages/passkey-views.ts';
 import type { Identity } from './pages/site.ts';
+import type { PasskeySignal } from './pages/views.ts';
 
 /** A passkey credential as the steps need it: the spec's device at a project, an administrator's at the console. */
 export interface Passkey {
@@ -159,6 +160,23 @@ export interface RelyingParty {
 export const rpIdOf = (rp: RelyingParty, passkey: Pick<Passkey, 'rpId'>): string => passkey.rpId ?? rp.legacyRpID;
 
 /**
+ * The Signal API's picture of a person for the browser (docs/decisions/0047, 0049): for each rpID
+ * the page offers, the passkeys of theirs this relying party accepts (`active`, of that rpID) and
+ * their identity as the passkeys' name. `userID`: the user handle registration gave.
+ */
+export function acceptedCredentialSignals(
+  rp: RelyingParty,
+  userID: string,
+  active: ReadonlyArray<Pick<Passkey, 'id' | 'rpId'>>,
+  identity: string,
+): PasskeySignal[] {
+  return allowedRpIDs(rp).flatMap((rpID): PasskeySignal[] => [
+    { signalName: 'allAcceptedCredentials', rpID, userID, allAcceptedCredentialIDs: active.filter((p) => rpIdOf(rp, p) === rpID).map((p) => p.id) },
+    { signalName: 'currentUserDetails', rpID, userID, userName: identity, userDisplayName: identity },
+  ]);
+}
+
+/**
  * docs/decisions/0049: the rpIDs the project allows now, for making passkeys and using them: its
  * relying party's, and at a custom domain of a project with an own host the custom domain's host.
  * A passkey stored for any other (a custom domain since removed or changed, the shared host before
@@ -171,7 +189,7 @@ export const allowedRpIDs = (rp: RelyingParty): string[] => (rp.localRpID ? [rp.
  * party's (the own host lists them for Related Origin Requests); for the custom domain's own rpID,
  * only the origins under that name (no related origins are published for it).
  */
-export function originsFor(rp: RelyingParty, rpID: string): string[] {
+function originsFor(rp: RelyingParty, rpID: string): string[] {
   if (rpID === rp.rpID) return rp.origins;
   return rp.origins.filter((origin) => {
     const host = new URL(origin).hostname;

@@ -332,7 +332,7 @@ export async function activeMatchingIds(db: Db, projectId: string, range: DateRa
 }
 
 /** A passkey's public data as the migration export writes it (issue 37, docs/decisions/0052). */
-export interface ExportedPasskey {
+interface ExportedPasskey {
   credentialId: string;
   publicKey: string;
   counter: number;

@@ -5,7 +5,7 @@ import type { Db } from '../db/db.ts';
  * entries hold their address (or what names them) until the space is reused: measured by
  * test/erasure-data-files.test.ts, which greps the data files for the address after a scrub.
  */
-export const SCRUBBED_TABLES = ['project_users', 'login_codes', 'identity_verifications', 'outbox_messages', 'webhook_messages'] as const;
+const SCRUBBED_TABLES = ['project_users', 'login_codes', 'identity_verifications', 'outbox_messages', 'webhook_messages'] as const;
 
 /** Inside the erasure's transaction (docs/decisions/0046): the next housekeeping round scrubs. */
 export async function requestScrub(tx: Db, projectId: string, now: Date): Promise<void> {

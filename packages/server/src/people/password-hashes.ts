@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { pbkdf2, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import bcrypt from 'bcryptjs';
+import { PASSWORD_HASH_MAX_LENGTH } from '@latchkey/domain';
 
 /**
  * Password hashes brought in by an import (issue 37, docs/decisions/0052): the formats taken, their
@@ -16,10 +17,7 @@ import bcrypt from 'bcryptjs';
  *   `pbkdf2_sha256$rounds$salt$hash` (rounds 1 000–1 000 000).
  */
 
-export type HashKind = 'bcrypt' | 'argon2id' | 'scrypt' | 'pbkdf2-sha256';
-
-export const MAX_HASH_LENGTH = 512;
-export const LIMITS = {
+const LIMITS = {
   bcryptCost: 12,
   argon2Memory: 65_536,
   argon2Passes: 10,
@@ -49,7 +47,7 @@ type Argon2 = (algorithm: 'argon2id', options: Argon2Options, callback: (error: 
 
 // Node ≥ 24.7 has crypto.argon2; the project runs on Node ≥ 22, where it is missing (read at run time).
 const nodeCrypto = createRequire(import.meta.url)('node:crypto') as { argon2?: Argon2 };
-export const argon2Available = typeof nodeCrypto.argon2 === 'function';
+const argon2Available = typeof nodeCrypto.argon2 === 'function';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, length: number, options: object) => Promise<Buffer>;
 const pbkdf2Async = promisify(pbkdf2);
@@ -79,7 +77,7 @@ const inRange = (value: number | undefined, min: number, max: number): value is 
 
 /** The hash as the import stores it, or why it is refused. */
 export function parsePasswordHash(text: string): ParsedHash | HashRefusal {
-  if (text.length > MAX_HASH_LENGTH) return unknown('The password hash is longer than any format taken');
+  if (text.length > PASSWORD_HASH_MAX_LENGTH) return unknown('The password hash is longer than any format taken');
   const bcryptMatch = /^\$2[aby]\$(\d\d)\$[./A-Za-z0-9]{53}$/.exec(text);
   if (bcryptMatch) {
     const cost = Number(bcryptMatch[1]);

@@ -26,7 +26,6 @@ export interface RecoveryTexts {
   continue: string;
   delayHeading: string;
   delayText(until: string): string;
-  delayCancelled: string;
   notMeHeading: string;
   notMeText: string;
   notMeButton: string;
@@ -67,7 +66,6 @@ const en: RecoveryTexts = {
   delayHeading: 'A new passkey has to wait',
   delayText: (until) =>
     `You signed in with an emailed code. To protect your account, a new passkey can be added from ${until}. We emailed you about it.`,
-  delayCancelled: 'This recovery was stopped from the email we sent. Sign in again to start a new one.',
   notMeHeading: 'Was this not you?',
   notMeText: 'Stop the recovery of your account: no passkey can be added with it.',
   notMeButton: 'Stop the recovery',
@@ -111,7 +109,6 @@ const fr: RecoveryTexts = {
   delayHeading: 'Une nouvelle clé d’accès doit attendre',
   delayText: (until) =>
     `Vous vous êtes connecté avec un code envoyé par e-mail. Pour protéger votre compte, une nouvelle clé d’accès pourra être ajoutée à partir du ${until}. Nous vous avons prévenu par e-mail.`,
-  delayCancelled: 'Cette récupération a été arrêtée depuis l’e-mail envoyé. Connectez-vous à nouveau pour en commencer une autre.',
   notMeHeading: 'Ce n’était pas vous ?',
   notMeText: 'Arrêtez la récupération de votre compte : aucune clé d’accès ne pourra être ajoutée par elle.',
   notMeButton: 'Arrêter la récupération',
@@ -155,7 +152,6 @@ const ro: RecoveryTexts = {
   delayHeading: 'O cheie de acces nouă trebuie să aștepte',
   delayText: (until) =>
     `V-ați conectat cu un cod primit prin e-mail. Pentru a vă proteja contul, o cheie de acces nouă poate fi adăugată începând cu ${until}. V-am anunțat prin e-mail.`,
-  delayCancelled: 'Această recuperare a fost oprită din e-mailul trimis. Conectați-vă din nou pentru a începe alta.',
   notMeHeading: 'Nu ați fost dvs.?',
   notMeText: 'Opriți recuperarea contului: nicio cheie de acces nu mai poate fi adăugată prin ea.',
   notMeButton: 'Opriți recuperarea',

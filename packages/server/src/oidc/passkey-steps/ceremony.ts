@@ -9,7 +9,7 @@ import { revokedPage, type PasskeyLinks } from '../pages/passkey-views.ts';
 import { asksForJson, type StepContext, type StepOutcome } from '../pages/site.ts';
 import { emailPage, textsOf, type PageBrand, type PasskeySignal } from '../pages/views.ts';
 import {
-  allowedRpIDs,
+  acceptedCredentialSignals,
   rpIdOf,
   quickCodeHashOf,
   relyingPartyOf,
@@ -260,15 +260,7 @@ export class PasskeyCeremony {
     const userID = this.userHandle(userId);
     const active = activeOf(await this.deps.store.passkeysOf(userId));
     // docs/decisions/0049: at a custom domain with an own host, each rpID's own (the browser refuses the one it cannot use there).
-    return allowedRpIDs(this.rp).flatMap((rpID): PasskeySignal[] => [
-      {
-        signalName: 'allAcceptedCredentials',
-        rpID,
-        userID,
-        allAcceptedCredentialIDs: active.filter((p) => rpIdOf(this.rp, p) === rpID).map((p) => p.id),
-      },
-      { signalName: 'currentUserDetails', rpID, userID, userName: identity, userDisplayName: identity },
-    ]);
+    return acceptedCredentialSignals(this.rp, userID, active, identity);
   }
 
   /** spec §4: a revoked device cannot sign in (result `denied`); the page says so. */

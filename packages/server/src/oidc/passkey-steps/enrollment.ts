@@ -9,7 +9,7 @@ import type { PasskeyCeremony } from './ceremony.ts';
  * issuer can read), each with when it lapses.
  */
 
-export const LATER_COOKIE = 'lk_passkey_later';
+const LATER_COOKIE = 'lk_passkey_later';
 /** How long "Not now" holds on one device: a month, then the offer comes back once. */
 export const LATER_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** People remembered per browser (a shared computer): the oldest goes first. */

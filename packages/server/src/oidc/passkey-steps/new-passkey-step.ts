@@ -16,7 +16,7 @@ import { declinedHere, rememberDecline } from './enrollment.ts';
  */
 
 /** How a person who signed in with an imported password (docs/decisions/0052) came to the offer. */
-export const IMPORTED_PASSWORD = 'imported_password';
+const IMPORTED_PASSWORD = 'imported_password';
 
 /** The code (or `verifiedBy`, docs/decisions/0018) verified the user `accountId`: the offer, or null (signed in at once). */
 export async function afterCode(

@@ -1,6 +1,5 @@
 import { isCleanText, isEmail, TEXT_MAX_LENGTH } from '@latchkey/domain';
-import { recoveryCodeOf } from '../recovery-codes.ts';
-import { RECOVERY_TEXTS } from '../pages/recovery-texts.ts';
+import { recoveryCodeOf, recoveryTextsOf as recoveryTexts } from '../recovery-codes.ts';
 import { hitAll, type RateLimit } from '../../db/rate-limits.repository.ts';
 import { rateLimitKeyOf } from '../../http/client-address.ts';
 import { MAX_TRIES_PER_ADDRESS, MAX_TRIES_PER_CLIENT, TRIES_WINDOW_MS } from '../login-codes.service.ts';
@@ -17,8 +16,6 @@ import type { PasskeyCeremony } from './ceremony.ts';
  * guesses use up their own allowance and never lock the person out (a code has 50 bits: the
  * allowances make guessing hopeless).
  */
-
-const recoveryTexts = (brand: PageBrand) => RECOVERY_TEXTS[brand.language];
 
 /** Page 1's link, where the issuer has recovery codes. */
 export const recoveryLinkText = (c: PasskeyCeremony): string | null => (c.deps.recoveryCodes ? recoveryTexts(c.deps.brand).useCodeLink : null);

@@ -5,7 +5,7 @@ import { pathOf, readJson, toApiError } from '../../../lib/api/client.ts';
 import { emitSessionExpired } from '../../../lib/api/session-events.ts';
 
 /** A file's import format, by its name: `.csv` is CSV, anything else JSON Lines. */
-export const formatOfFile = (file: File) => (file.name.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl');
+const formatOfFile = (file: File) => (file.name.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl');
 
 /**
  * POST projects/{project}/user-imports with the file as the body (docs/decisions/0052): the
@@ -13,9 +13,9 @@ export const formatOfFile = (file: File) => (file.name.toLowerCase().endsWith('.
  * imported; its progress meanwhile is read from the imports list (useUserImports), so the page may
  * be left: the upload goes on while the console stays open.
  */
-export async function uploadUsers(projectId: string, file: File, passwordDays?: number): Promise<UserImport> {
+export async function uploadUsers(projectId: string, file: File): Promise<UserImport> {
   const format = formatOfFile(file);
-  const query = passwordDays ? `?format=${format}&passwordDays=${passwordDays}` : `?format=${format}`;
+  const query = `?format=${format}`;
   const headers = new Headers({ Accept: 'application/json', 'Content-Type': IMPORT_FORMATS[format] });
   const token = readCookie(XSRF_COOKIE);
   if (token) headers.set(XSRF_HEADER, token);

@@ -13,7 +13,7 @@ import { findProjectUser, type ProjectUser } from '../people/end-users.repositor
 import { accountChanges, type AccountActor } from './account-changes.ts';
 import { accountSiteOf, html, PageAnswer, type AccountPagesDeps, type AccountRequest, type AccountSite } from './account-site.ts';
 import { accountTextsOf } from './account-views.ts';
-import { accountRecovery, type AccountRecovery, type RecoveringPerson } from '../people/account-recovery.ts';
+import { accountRecovery, recoveryStopUrl, type AccountRecovery, type RecoveringPerson } from '../people/account-recovery.ts';
 
 /**
  * What every page of the account page shares (passkeys-step.ts, new-passkey-step.ts,
@@ -233,7 +233,7 @@ export class AccountFlow {
 
   /** Where "This wasn't me" of an email recovery points (recovery-stop-step.ts). */
   stopUrl(site: AccountSite): string {
-    return `${site.site.issuer}/account/recovery/stop`;
+    return recoveryStopUrl(site.site.issuer);
   }
 
   /** The page again, saying what a change did. */

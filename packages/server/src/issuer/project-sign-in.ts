@@ -11,7 +11,7 @@ import type { RecoveryCodeStore } from '../oidc/passkeys.ts';
 import type { Db } from '../db/db.ts';
 import { interactionRefOf } from '../oidc/payloads.repository.ts';
 import { findProjectUser, findProjectUserByIdentity, userIdForEmail } from '../people/end-users.repository.ts';
-import { accountRecovery, type AccountRecovery } from '../people/account-recovery.ts';
+import { accountRecovery, recoveryStopUrl, type AccountRecovery } from '../people/account-recovery.ts';
 import { projectImportedPasswords } from './imported-passwords.ts';
 import { issuerAt } from './custom-domains.ts';
 import { MOUNT_ROUTE, type IssuerFlow } from './issuer-flow.ts';
@@ -129,7 +129,7 @@ export async function registerProjectSignInPages(app: FastifyInstance, flow: Iss
           if (!user) return;
           await recovery.emailSignIn(
             { projectId, ...user },
-            { delayMs: state.emailRecoveryDelayMs, stopUrl: `${at.site.issuer}/account/recovery/stop`, origin: ctx.origin, brand },
+            { delayMs: state.emailRecoveryDelayMs, stopUrl: recoveryStopUrl(at.site.issuer), origin: ctx.origin, brand },
           );
         },
         passkeys: projectPasskeys({

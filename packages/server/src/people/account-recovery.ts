@@ -53,6 +53,12 @@ export interface RecoveringPerson {
   email: string | null;
 }
 
+/** "This wasn't me": the account page's step that ends an email recovery, at the project's issuer (account/recovery-stop-step.ts). */
+export const recoveryStopUrl = (issuer: string): string => `${issuer}/account/recovery/stop`;
+
+/** An administrator's one-time re-enrollment link at the project's issuer (account/reenroll-step.ts). */
+export const reenrollmentUrl = (issuer: string, token: string): string => `${issuer}/account/reenroll?t=${encodeURIComponent(token)}`;
+
 /** A passkey created through a re-enrollment link, as it is stored. */
 export type ReenrolledPasskey = Omit<Parameters<typeof insertDevice>[1], 'projectId' | 'userId' | 'createdAt'>;
 

@@ -4,7 +4,7 @@ import type { Db } from '../../db/db.ts';
 import { iso } from '../../db/rows.ts';
 import type { Actor } from '../../http/actor.ts';
 import { recoveryTokenHash } from '../../oidc/recovery-codes.ts';
-import { EMAIL_RECOVERY_USABLE_MS } from '../../people/account-recovery.ts';
+import { EMAIL_RECOVERY_USABLE_MS, reenrollmentUrl } from '../../people/account-recovery.ts';
 import { insertReenrollmentLink, openEmailRecoveries, recoveryCodesOf } from '../../people/recovery.repository.ts';
 import { countSyncedPasskeys } from '../../people/devices.repository.ts';
 import { findIssuer } from '../projects/projects.repository.ts';
@@ -72,7 +72,7 @@ export function createEndUserRecovery({ db, clock, audit, secretBox, issuerAddre
           details: { userRef: userId, expiresAt: iso(expiresAt) },
           subject: { userId: user.identity, deviceName: null },
         });
-        return { url: `${issuerAddress(projectId, issuer.hosts)}/account/reenroll?t=${encodeURIComponent(token)}`, expiresAt: iso(expiresAt) };
+        return { url: reenrollmentUrl(issuerAddress(projectId, issuer.hosts), token), expiresAt: iso(expiresAt) };
       });
     },
   };

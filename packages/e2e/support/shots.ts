@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 
@@ -31,4 +32,12 @@ export async function saveShots(page: Page, name: string, options: { fullPage?: 
   await expect(page.getByRole('navigation', { name: 'Project menu' })).not.toBeInViewport();
   await page.screenshot({ path: join(dir, `${name}-phone.png`), fullPage: true });
   if (size) await page.setViewportSize(size);
+}
+
+/** HOSTED_PAGE_SHOTS=<dir> saves one picture of a hosted page (sign-in, account) as the person sees it now. */
+export async function saveHostedShot(page: Page, name: string): Promise<void> {
+  const dir = process.env.HOSTED_PAGE_SHOTS;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
 }

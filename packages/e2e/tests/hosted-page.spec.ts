@@ -1,8 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { join } from 'node:path';
 import { api } from '@latchkey/domain';
 import type { Page } from '@playwright/test';
+import { saveHostedShot } from '../support/shots.ts';
 import { expectLanguagesDeclared, expectWcagClean } from '../support/axe.ts';
 import { callApiOk, createAppWithKeysThroughApi, createProjectThroughApi } from '../support/call-api.ts';
 import { expect, test } from '../support/fixtures.ts';
@@ -98,13 +97,6 @@ const WALKS = [
   ['ro', 'light'],
 ] as const;
 
-async function saveShot(page: Page, name: string): Promise<void> {
-  const dir = process.env.HOSTED_PAGE_SHOTS;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
-}
-
 test('the hosted page wears the project brand in en, fr and ro and passes axe (WCAG 2.2 AA) in light and dark', async ({
   page,
   browser,
@@ -165,7 +157,7 @@ test('the hosted page wears the project brand in en, fr and ro and passes axe (W
       // The logo really loaded (the CSP let exactly its origin through).
       await expectLogoLoaded(user, DISPLAY_NAME);
       await expectAccessibleIn(user, language, `page 1 (${language}, ${colorScheme})`);
-      await saveShot(user, `page1-${language}-${colorScheme}`);
+      await saveHostedShot(user, `page1-${language}-${colorScheme}`);
 
       await fillIdentityAndContinueIn(user, email, reads);
       await expectCodeField(user, reads.code);
@@ -175,13 +167,13 @@ test('the hosted page wears the project brand in en, fr and ro and passes axe (W
       await expectHeading(user, reads.offer);
       await expectNote(user, reads.warning);
       await expectAccessibleIn(user, language, `passkey offer (${language}, ${colorScheme})`);
-      await saveShot(user, `offer-${language}-${colorScheme}`);
+      await saveHostedShot(user, `offer-${language}-${colorScheme}`);
 
       const refused = await user.goto(disabledAuthUrl);
       expect(refused?.status()).toBe(403);
       await expectHeading(user, reads.refused);
       await expectAccessibleIn(user, language, `refusal page (${language}, ${colorScheme})`);
-      await saveShot(user, `refusal-${language}-${colorScheme}`);
+      await saveHostedShot(user, `refusal-${language}-${colorScheme}`);
       await context.close();
     });
   }

@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import { api } from '@latchkey/domain';
-import type { Page } from '@playwright/test';
 import { callApiOk, createAppWithKeysThroughApi, createProjectThroughApi, revokeDeviceThroughApi } from '../support/call-api.ts';
+import { saveHostedShot } from '../support/shots.ts';
 import { expect, expectAccessible, test } from '../support/fixtures.ts';
 import {
   addVirtualAuthenticator,
@@ -26,12 +25,6 @@ import {
 import { startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
 import { countCodesSentTo, newEmail, readCode, signIn } from '../support/sign-in.ts';
 import { eventsAndUsageOf } from '../support/database.ts';
-
-/** HOSTED_PAGE_SHOTS=<dir> saves the pages a person sees, to look at them. */
-async function saveShot(page: Page, name: string): Promise<void> {
-  const dir = process.env.HOSTED_PAGE_SHOTS;
-  if (dir) await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
-}
 
 let app: RelyingParty;
 test.beforeAll(async () => {
@@ -154,11 +147,11 @@ test('a QuickCode from the signed-in laptop lets the phone create its own passke
     await expectPasskeyStep(onLaptop);
     await checkAlsoGetQuickCode(onLaptop);
     await expectAccessible(onLaptop);
-    await saveShot(onLaptop, 'passkey-page-quickcode');
+    await saveHostedShot(onLaptop, 'passkey-page-quickcode');
     await clickSignInWithPasskey(onLaptop);
     await expectQuickCodeShown(onLaptop);
     await expectAccessible(onLaptop);
-    await saveShot(onLaptop, 'quickcode-shown');
+    await saveHostedShot(onLaptop, 'quickcode-shown');
     const shown = await readQuickCode(onLaptop);
     await clickContinue(onLaptop);
     expect(await expectSignedInAtApp(onLaptop)).toBe(subject);
@@ -175,7 +168,7 @@ test('a QuickCode from the signed-in laptop lets the phone create its own passke
     await clickIHaveAQuickCode(onPhone);
     await expectQuickCodeEntry(onPhone);
     await expectAccessible(onPhone);
-    await saveShot(onPhone, 'quickcode-entry-dark');
+    await saveHostedShot(onPhone, 'quickcode-entry-dark');
     await fillQuickCodeAndContinue(onPhone, email, quickCode);
     await expectPasskeyOffer(onPhone);
     await clickCreatePasskey(onPhone);

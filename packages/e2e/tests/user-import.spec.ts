@@ -1,7 +1,6 @@
 import { pbkdf2Sync, randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import type { Page } from '@playwright/test';
 import { createAppWithKeysThroughApi, createProjectThroughApi } from '../support/call-api.ts';
+import { saveHostedShot } from '../support/shots.ts';
 import { expect, expectAccessible, test } from '../support/fixtures.ts';
 import {
   addVirtualAuthenticator,
@@ -24,12 +23,6 @@ function oldSystemHash(password: string): string {
   const salt = randomBytes(16);
   const ab64 = (b: Buffer) => b.toString('base64').replace(/=+$/, '').replaceAll('+', '.');
   return `$pbkdf2-sha256$29000$${ab64(salt)}$${ab64(pbkdf2Sync(password, salt, 29000, 32, 'sha256'))}`;
-}
-
-/** HOSTED_PAGE_SHOTS=<dir> saves the pages a person sees, to look at them. */
-async function saveShot(page: Page, name: string): Promise<void> {
-  const dir = process.env.HOSTED_PAGE_SHOTS;
-  if (dir) await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
 }
 
 let app: RelyingParty;
@@ -71,7 +64,7 @@ test('a team imports its users with their password hashes; one of them signs in 
     await openImportReport(page);
     await expectRefusedLine(page, 2, 'The email address is not valid');
     await expectAccessible(page);
-    await saveShot(page, 'users-import-report');
+    await saveHostedShot(page, 'users-import-report');
   });
 
   const context = await browser.newContext();
@@ -82,7 +75,7 @@ test('a team imports its users with their password hashes; one of them signs in 
     await goToAppSignIn(user, app.url, projectName);
     await fillIdentityAndContinue(user, email);
     await expectAccessible(user);
-    await saveShot(user, 'code-page-with-previous-password');
+    await saveHostedShot(user, 'code-page-with-previous-password');
     await fillPreviousPasswordAndSignIn(user, password);
     await createPasskeyWhenOffered(user);
     const signedIn = await expectSignedInAtApp(user);

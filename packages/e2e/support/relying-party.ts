@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import type { Page } from '@playwright/test';
+import { createAppWithKeysThroughApi } from './call-api.ts';
 import { freePort } from './start-server.ts';
 
 /**
@@ -94,4 +96,14 @@ export async function startRelyingParty(): Promise<RelyingParty> {
     },
     close: () => new Promise((ok) => server.close(() => ok())),
   };
+}
+
+/**
+ * Registers the test app in the project through the API (its redirect URI, a secret) and points it
+ * at the project's issuer on the shared path, `{baseURL}/p/{project}`; answers the app's keys.
+ */
+export async function connectTestAppThroughApi(page: Page, app: RelyingParty, projectId: string, baseURL: string | undefined) {
+  const keys = await createAppWithKeysThroughApi(page, projectId, [app.redirectUri]);
+  app.useClient({ issuer: `${baseURL}/p/${projectId}`, clientId: keys.clientId, clientSecret: keys.clientSecret });
+  return keys;
 }

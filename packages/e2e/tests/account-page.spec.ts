@@ -1,4 +1,4 @@
-import { createAppWithKeysThroughApi, createProjectThroughApi } from '../support/call-api.ts';
+import { createProjectThroughApi } from '../support/call-api.ts';
 import {
   clickBackToAccount,
   clickRemovePasskey,
@@ -15,7 +15,7 @@ import {
 } from '../support/end-user-account-pages.ts';
 import { expectAccessible, test } from '../support/fixtures.ts';
 import { clickSignInWithPasskey, expectPasskeyStep, fillIdentityAndContinue, registerPasskey } from '../support/passkey-pages.ts';
-import { startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
+import { connectTestAppThroughApi, startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
 import { newEmail, signIn } from '../support/sign-in.ts';
 
 let app: RelyingParty;
@@ -30,8 +30,7 @@ test('an end user signs in to their account page with their passkey, renames it 
   const issuer = await test.step('an admin creates a project with the test app', async () => {
     await signIn(page, newEmail('account-admin'));
     const id = await createProjectThroughApi(page, projectName);
-    const keys = await createAppWithKeysThroughApi(page, id, [app.redirectUri]);
-    app.useClient({ issuer: `${baseURL}/p/${id}`, clientId: keys.clientId, clientSecret: keys.clientSecret });
+    await connectTestAppThroughApi(page, app, id, baseURL);
     return `${baseURL}/p/${id}`;
   });
 

@@ -1,4 +1,4 @@
-import { createAppWithKeysThroughApi, createProjectThroughApi, revokeDeviceThroughApi } from '../support/call-api.ts';
+import { createProjectThroughApi, revokeDeviceThroughApi } from '../support/call-api.ts';
 import { expectAccountPage, goToAccountPage, saveAccountShots } from '../support/end-user-account-pages.ts';
 import { expectAccessible, test } from '../support/fixtures.ts';
 import {
@@ -32,7 +32,7 @@ import {
   reenrollWithLink,
   saveShownOnceShots,
 } from '../support/recovery-pages.ts';
-import { startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
+import { connectTestAppThroughApi, startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
 import { saveShots } from '../support/shots.ts';
 import { countCodesSentTo, newEmail, readCode, signIn } from '../support/sign-in.ts';
 import { clickSaveAndWait, goToSettings } from '../support/settings-pages.ts';
@@ -54,8 +54,7 @@ test('a person who lost their passkey recovers with a recovery code and ends up 
   const { projectId, issuer } = await test.step('an admin creates a project with the test app', async () => {
     await signIn(page, newEmail('recovery-admin'));
     const id = await createProjectThroughApi(page, projectName);
-    const keys = await createAppWithKeysThroughApi(page, id, [app.redirectUri]);
-    app.useClient({ issuer: `${baseURL}/p/${id}`, clientId: keys.clientId, clientSecret: keys.clientSecret });
+    await connectTestAppThroughApi(page, app, id, baseURL);
     return { projectId: id, issuer: `${baseURL}/p/${id}` };
   });
 
@@ -145,8 +144,7 @@ test('with a delay, an email-only sign-in cannot add a passkey at once, and the 
   const { issuer } = await test.step('an admin creates a project and sets a 24-hour delay on General', async () => {
     await signIn(page, newEmail('delay-admin'));
     const id = await createProjectThroughApi(page, projectName);
-    const keys = await createAppWithKeysThroughApi(page, id, [app.redirectUri]);
-    app.useClient({ issuer: `${baseURL}/p/${id}`, clientId: keys.clientId, clientSecret: keys.clientSecret });
+    await connectTestAppThroughApi(page, app, id, baseURL);
     await goToSettings(page, id, 'settings', 'General settings');
     await chooseEmailRecoveryDelay(page, 'After 24 hours');
     await clickSaveAndWait(page);

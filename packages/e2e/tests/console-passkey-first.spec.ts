@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { createAppWithKeysThroughApi, createProjectThroughApi } from '../support/call-api.ts';
+import { createProjectThroughApi } from '../support/call-api.ts';
 import { expect, expectAccessible, test } from '../support/fixtures.ts';
 import { clickLogOut, expectText } from '../support/layout.ts';
 import {
@@ -19,7 +19,7 @@ import {
   expectPasskeyNotForConsole,
   waitForConsoleSignInPage,
 } from '../support/passkey-first-pages.ts';
-import { startRelyingParty } from '../support/relying-party.ts';
+import { connectTestAppThroughApi, startRelyingParty } from '../support/relying-party.ts';
 import { countCodesSentTo, expectSignedIn, fillCodeAndSignIn, fillEmailAndContinue, newEmail, readCode, signIn } from '../support/sign-in.ts';
 import { recordWebAuthn } from '../support/webauthn-record.ts';
 
@@ -113,8 +113,7 @@ test("an end user's passkey of a project on the shared path, offered at the cons
     const projectName = `Shared path ${Date.now().toString(36)}`;
     await signIn(page, newEmail('developer'));
     const projectId = await createProjectThroughApi(page, projectName);
-    const keys = await createAppWithKeysThroughApi(page, projectId, [app.redirectUri]);
-    app.useClient({ issuer: `${baseURL}/p/${projectId}`, clientId: keys.clientId, clientSecret: keys.clientSecret });
+    await connectTestAppThroughApi(page, app, projectId, baseURL);
 
     const webauthn = await recordWebAuthn(context);
     webauthn.holdAutofill = true; // the person presses the button (the virtual authenticator would answer the autofill at once)

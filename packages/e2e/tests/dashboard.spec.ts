@@ -1,4 +1,4 @@
-import { createAppWithKeysThroughApi, createProjectThroughApi } from '../support/call-api.ts';
+import { createProjectThroughApi } from '../support/call-api.ts';
 import {
   clickShowMapTable,
   clickShowUsageTable,
@@ -19,7 +19,7 @@ import { expect, expectAccessible, test } from '../support/fixtures.ts';
 import { saveShots } from '../support/shots.ts';
 import { registerPasskey } from '../support/passkey-pages.ts';
 import { expectPageTitle } from '../support/project-pages.ts';
-import { startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
+import { connectTestAppThroughApi, startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
 import { newEmail, OWNER_EMAIL, signIn } from '../support/sign-in.ts';
 
 /** A public address in Great Britain (the offline GeoIP database's answer, as the server tests use it). */
@@ -43,8 +43,7 @@ test('sign-ins a second ago show in today’s hour and on the map, and their col
   const projectName = `Dashboard shop ${Date.now().toString(36)}`;
   await signIn(page, newEmail('dashboard-admin'));
   const projectId = await createProjectThroughApi(page, projectName);
-  const keys = await createAppWithKeysThroughApi(page, projectId, [app.redirectUri]);
-  app.useClient({ issuer: `${baseURL}/p/${projectId}`, clientId: keys.clientId, clientSecret: keys.clientSecret });
+  await connectTestAppThroughApi(page, app, projectId, baseURL);
   const people = [newEmail('dash-one'), newEmail('dash-two')];
   // Two end users behind a proxy the server trusts, from a British address: each registers a passkey and is signed in.
   for (const email of people) await (await registerPasskey(browser, app, projectName, email, BRITISH_ADDRESS)).context.close();
@@ -98,8 +97,7 @@ test('an administrator of every project sees their usage together, and the busie
   const projectName = `Global usage shop ${Date.now().toString(36)}`;
   await signIn(page, OWNER_EMAIL);
   const projectId = await createProjectThroughApi(page, projectName);
-  const keys = await createAppWithKeysThroughApi(page, projectId, [app.redirectUri]);
-  app.useClient({ issuer: `${baseURL}/p/${projectId}`, clientId: keys.clientId, clientSecret: keys.clientSecret });
+  await connectTestAppThroughApi(page, app, projectId, baseURL);
   await (await registerPasskey(browser, app, projectName, newEmail('global-one'), BRITISH_ADDRESS)).context.close();
 
   await page.goto('/');

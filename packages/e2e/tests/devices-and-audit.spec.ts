@@ -1,5 +1,5 @@
 import { api, projectPermission } from '@latchkey/domain';
-import { callApi, callApiOk, createAppWithKeysThroughApi, createProjectThroughApi, revokeDeviceThroughApi } from '../support/call-api.ts';
+import { callApi, callApiOk, createProjectThroughApi, revokeDeviceThroughApi } from '../support/call-api.ts';
 import { setPermissions } from '../support/database.ts';
 import {
   auditRow,
@@ -23,7 +23,7 @@ import { expect, expectAccessible, test } from '../support/fixtures.ts';
 import { saveShots } from '../support/shots.ts';
 import { expectAlert, expectForbidden } from '../support/layout.ts';
 import { expectPasskeyRevoked, fillIdentityAndContinue, goToAppSignIn, registerPasskey } from '../support/passkey-pages.ts';
-import { startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
+import { connectTestAppThroughApi, startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
 import { newEmail, signIn, signInInNewContext } from '../support/sign-in.ts';
 
 let app: RelyingParty;
@@ -42,8 +42,7 @@ test('a project admin finds a user’s device, revokes it, and finds the revocat
   const projectId = await test.step('an admin creates a project with the test app', async () => {
     await signIn(page, adminEmail);
     const id = await createProjectThroughApi(page, projectName);
-    const keys = await createAppWithKeysThroughApi(page, id, [app.redirectUri]);
-    app.useClient({ issuer: `${baseURL}/p/${id}`, clientId: keys.clientId, clientSecret: keys.clientSecret });
+    await connectTestAppThroughApi(page, app, id, baseURL);
     return id;
   });
 
@@ -137,8 +136,7 @@ test('an admin exports the audit log and the devices, and revokes every device o
   const projectName = `Bulk shop ${Date.now().toString(36)}`;
   await signIn(page, newEmail('bulk-admin'));
   const projectId = await createProjectThroughApi(page, projectName);
-  const keys = await createAppWithKeysThroughApi(page, projectId, [app.redirectUri]);
-  app.useClient({ issuer: `${baseURL}/p/${projectId}`, clientId: keys.clientId, clientSecret: keys.clientSecret });
+  await connectTestAppThroughApi(page, app, projectId, baseURL);
   const people = [newEmail('bulk-one'), newEmail('bulk-two')];
   for (const email of people) await (await registerPasskey(browser, app, projectName, email)).context.close();
 

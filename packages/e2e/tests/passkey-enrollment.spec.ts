@@ -1,4 +1,4 @@
-import { callApiOk, createAppWithKeysThroughApi, createProjectThroughApi } from '../support/call-api.ts';
+import { callApiOk, createProjectThroughApi } from '../support/call-api.ts';
 import { api } from '@latchkey/domain';
 import { auditRow, listRows } from '../support/devices-pages.ts';
 import {
@@ -26,7 +26,7 @@ import {
   goToAppSignIn,
 } from '../support/passkey-pages.ts';
 import { expectPageTitle } from '../support/project-pages.ts';
-import { startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
+import { connectTestAppThroughApi, startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
 import { clickSaveAndWait, goToSettings } from '../support/settings-pages.ts';
 import { saveShots } from '../support/shots.ts';
 import { countCodesSentTo, newEmail, readCode, signIn } from '../support/sign-in.ts';
@@ -47,8 +47,7 @@ test('a code user is offered a passkey, creates it and next time signs in with i
   const projectId = await test.step('a developer requires a passkey after 3 fallback sign-ins (General settings)', async () => {
     await signIn(page, newEmail('enrollment-developer'));
     const id = await createProjectThroughApi(page, projectName);
-    const keys = await createAppWithKeysThroughApi(page, id, [app.redirectUri]);
-    app.useClient({ issuer: `${baseURL}/p/${id}`, clientId: keys.clientId, clientSecret: keys.clientSecret });
+    await connectTestAppThroughApi(page, app, id, baseURL);
     await goToSettings(page, id, 'settings', 'General settings');
     await expectEnrollment(page, 'Offer', 3);
     await chooseEnrollment(page, 'Require', 3);

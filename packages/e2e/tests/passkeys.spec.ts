@@ -1,5 +1,5 @@
 import { api } from '@latchkey/domain';
-import { callApiOk, createAppWithKeysThroughApi, createProjectThroughApi, revokeDeviceThroughApi } from '../support/call-api.ts';
+import { callApiOk, createProjectThroughApi, revokeDeviceThroughApi } from '../support/call-api.ts';
 import { saveHostedShot } from '../support/shots.ts';
 import { expect, expectAccessible, test } from '../support/fixtures.ts';
 import {
@@ -22,7 +22,7 @@ import {
   goToAppSignIn,
   readQuickCode,
 } from '../support/passkey-pages.ts';
-import { startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
+import { connectTestAppThroughApi, startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
 import { countCodesSentTo, newEmail, readCode, signIn } from '../support/sign-in.ts';
 import { eventsAndUsageOf } from '../support/database.ts';
 
@@ -41,8 +41,7 @@ test('an end user verifies by emailed code, creates a passkey, signs in again wi
   const projectId = await test.step('a developer creates a project and an application whose redirect URI is the test app', async () => {
     await signIn(page, newEmail('developer'));
     const id = await createProjectThroughApi(page, projectName);
-    const keys = await createAppWithKeysThroughApi(page, id, [app.redirectUri]);
-    app.useClient({ issuer: `${baseURL}/p/${id}`, clientId: keys.clientId, clientSecret: keys.clientSecret });
+    await connectTestAppThroughApi(page, app, id, baseURL);
     return id;
   });
 
@@ -123,8 +122,7 @@ test('a QuickCode from the signed-in laptop lets the phone create its own passke
     const id = await createProjectThroughApi(page, projectName);
     const project = await callApiOk(page, api.getProject, { params: { project: id } });
     await callApiOk(page, api.updateProject, { params: { project: id }, body: { ...project, enableRegistrationCode: true } });
-    const keys = await createAppWithKeysThroughApi(page, id, [app.redirectUri]);
-    app.useClient({ issuer: `${baseURL}/p/${id}`, clientId: keys.clientId, clientSecret: keys.clientSecret });
+    await connectTestAppThroughApi(page, app, id, baseURL);
     return id;
   });
   const email = newEmail('two-devices');
@@ -191,8 +189,7 @@ test('response_mode=form_post: the issuer posts the code back to the application
   const projectName = `Form post shop ${Date.now().toString(36)}`;
   await signIn(page, newEmail('form-post-developer'));
   const id = await createProjectThroughApi(page, projectName);
-  const keys = await createAppWithKeysThroughApi(page, id, [app.redirectUri]);
-  app.useClient({ issuer: `${baseURL}/p/${id}`, clientId: keys.clientId, clientSecret: keys.clientSecret });
+  await connectTestAppThroughApi(page, app, id, baseURL);
 
   const context = await browser.newContext();
   const user = await context.newPage();

@@ -1,5 +1,5 @@
 import { pbkdf2Sync, randomBytes } from 'node:crypto';
-import { createAppWithKeysThroughApi, createProjectThroughApi } from '../support/call-api.ts';
+import { createProjectThroughApi } from '../support/call-api.ts';
 import { saveHostedShot } from '../support/shots.ts';
 import { expect, expectAccessible, test } from '../support/fixtures.ts';
 import {
@@ -12,7 +12,7 @@ import {
   fillPreviousPasswordAndSignIn,
   goToAppSignIn,
 } from '../support/passkey-pages.ts';
-import { startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
+import { connectTestAppThroughApi, startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
 import { newEmail, signIn } from '../support/sign-in.ts';
 import { expectImportDone, expectRefusedLine, goToUsers, importUsersFile, openImportReport } from '../support/users-pages.ts';
 
@@ -43,8 +43,7 @@ test('a team imports its users with their password hashes; one of them signs in 
   const projectId = await test.step('a developer creates a project and an application whose redirect URI is the test app', async () => {
     await signIn(page, newEmail('developer'));
     const id = await createProjectThroughApi(page, projectName);
-    const keys = await createAppWithKeysThroughApi(page, id, [app.redirectUri]);
-    app.useClient({ issuer: `${baseURL}/p/${id}`, clientId: keys.clientId, clientSecret: keys.clientSecret });
+    await connectTestAppThroughApi(page, app, id, baseURL);
     return id;
   });
 

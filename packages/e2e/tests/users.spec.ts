@@ -1,4 +1,4 @@
-import { createAppWithKeysThroughApi, createProjectThroughApi } from '../support/call-api.ts';
+import { createProjectThroughApi } from '../support/call-api.ts';
 import { expectAccessible, test } from '../support/fixtures.ts';
 import {
   clickSignInWithPasskey,
@@ -9,7 +9,7 @@ import {
   registerPasskey,
 } from '../support/passkey-pages.ts';
 import { expectRowsWhollyInView } from '../support/devices-pages.ts';
-import { startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
+import { connectTestAppThroughApi, startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
 import { clickLanguage, expectPageLanguage } from '../support/language-pages.ts';
 import { clickPaletteOptionIn, openPalette, search } from '../support/search-pages.ts';
 import { saveShots } from '../support/shots.ts';
@@ -42,8 +42,7 @@ test('an administrator finds a user by the palette, blocks them (their next sign
   const projectId = await test.step('an admin creates a project with the test app', async () => {
     await signIn(page, newEmail('users-admin'));
     const id = await createProjectThroughApi(page, projectName);
-    const keys = await createAppWithKeysThroughApi(page, id, [app.redirectUri]);
-    app.useClient({ issuer: `${baseURL}/p/${id}`, clientId: keys.clientId, clientSecret: keys.clientSecret });
+    await connectTestAppThroughApi(page, app, id, baseURL);
     return id;
   });
 

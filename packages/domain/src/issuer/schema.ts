@@ -97,6 +97,15 @@ export const issuerSchema = z.object({
 });
 export type Issuer = z.output<typeof issuerSchema>;
 
+/**
+ * docs/decisions/0047, 0049: the project holds an own host (its passkeys are made for it and keep
+ * working at a custom domain): `own_host` names one and no move to it is offered (`own_host` alone
+ * may be the host a move would give).
+ */
+export function holdsOwnHost(issuer: Pick<Issuer, 'own_host' | 'moves'>): boolean {
+  return (issuer.own_host ?? '') !== '' && !(issuer.moves ?? []).includes('ownHost');
+}
+
 export const issuerMoveSchema = z.object({
   to: z.enum(ISSUER_MOVES, { error: 'validation.invalid_value' }),
 });

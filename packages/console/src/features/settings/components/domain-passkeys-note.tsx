@@ -1,4 +1,4 @@
-import type { VerificationOptions } from '@latchkey/domain';
+import { holdsOwnHost, type VerificationOptions } from '@latchkey/domain';
 import { Text } from '@mantine/core';
 import { WarningAlert } from '../../../components/warning-alert.tsx';
 import { api } from '../../../lib/api/index.ts';
@@ -25,10 +25,10 @@ export function DomainPasskeysNote({ projectId, saved, typed, fallback }: Domain
   const { t } = useTranslation('settings');
   const issuer = useApiQuery(api.getIssuer, { params: { project: projectId } });
   if (!issuer.data) return null;
-  const { own_host: ownHost = '', moves = [], passkey_domain: domain = '' } = issuer.data;
+  const { moves = [], passkey_domain: domain = '' } = issuer.data;
   const movable = moves.includes('ownHost');
   const values = { domain, fallback: t(`fallback.${fallback}`) };
-  if (ownHost !== '' && !movable)
+  if (holdsOwnHost(issuer.data))
     return (
       <Text size="sm" c="dimmed">
         {t('general.domainPasskeys.ownHost', values)}

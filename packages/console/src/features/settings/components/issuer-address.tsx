@@ -1,4 +1,4 @@
-import { guards, type Issuer, type VerificationOptions } from '@latchkey/domain';
+import { guards, holdsOwnHost, type Issuer, type VerificationOptions } from '@latchkey/domain';
 import { Button, Fieldset, List, Paper, Stack, Text } from '@mantine/core';
 import { IconArrowsMove } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -38,7 +38,7 @@ export function IssuerAddress({ projectId, issuer, fallback, closed }: IssuerAdd
   const offered = allowed && (issuer.moves ?? []).includes('ownHost') && ownHost !== '';
   // docs/decisions/0049: at a custom domain, a project that has its own host (no move offered) gets
   // passkeys of the own host where the browser has Related Origin Requests, of the domain elsewhere.
-  const whereText = placement === 'customDomain' && ownHost !== '' && !(issuer.moves ?? []).includes('ownHost') ? 'customDomainOwnHost' : placement;
+  const whereText = placement === 'customDomain' && holdsOwnHost(issuer) ? 'customDomainOwnHost' : placement;
   const confirm = () =>
     move.mutate(
       { params: { project: projectId }, body: { to: 'ownHost' } },

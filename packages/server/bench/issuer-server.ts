@@ -24,6 +24,8 @@ export type BenchQuestion =
 export interface BenchHandling {
   requests: number;
   ms: number;
+  /** CPU time of the whole server process so far (user + system), milliseconds. */
+  cpuMs: number;
 }
 export type BenchRequest = BenchQuestion & { id: number };
 export type BenchAnswer = { id: number; value?: unknown; error?: string };
@@ -34,7 +36,7 @@ export interface BenchReady {
 }
 
 const counter = { statements: 0, show: false };
-const handling: BenchHandling = { requests: 0, ms: 0 };
+const handling = { requests: 0, ms: 0 };
 /** Requests whose response is not sent yet ('finish' can come a turn after the client has read it all). */
 let inFlight = 0;
 
@@ -52,6 +54,11 @@ function countingDb(db: Db): Db {
   };
 }
 
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
 async function main(): Promise<void> {
   const port = Number(process.env.BENCH_PORT);
   const config = loadConfig({
@@ -64,7 +71,10 @@ async function main(): Promise<void> {
     // docs/decisions/0047: with an issuer domain, new projects get a host (and a relying party) of their own.
     ...(process.env.BENCH_ISSUER_DOMAIN ? { ISSUER_DOMAIN: process.env.BENCH_ISSUER_DOMAIN } : {}),
   });
-  const db = countingDb(openPostgres(process.env.BENCH_DATABASE_URL as string));
+  // DATABASE_PREPARED_STATEMENTS=off: the sign-in path's statements planned at each call, as before issue 38 (for an A/B).
+  const db = countingDb(
+    openPostgres(process.env.BENCH_DATABASE_URL as string, { preparedStatements: process.env.DATABASE_PREPARED_STATEMENTS !== 'off' }),
+  );
   const mailer = new RecordingMailer();
   const built = await buildApp({ config, db, mailer, logger: false, consoleDist: '/nonexistent/console/dist' });
   await built.app.listen({ host: '127.0.0.1', port });
@@ -94,7 +104,7 @@ async function main(): Promise<void> {
       case 'handling':
         // Asked between sign-ins: every response has reached the client, so wait for the last one's event here.
         while (inFlight > 0) await new Promise((resolve) => setImmediate(resolve));
-        return { ...handling };
+        return { ...handling, cpuMs: cpuMs() } satisfies BenchHandling;
       case 'statements':
         if (request.show !== undefined) counter.show = request.show;
         return counter.statements;

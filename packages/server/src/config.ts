@@ -23,6 +23,8 @@ export interface Config {
   databaseUrl: string | null;
   /** A read replica of `databaseUrl` for lists that may be a few seconds stale (docs/decisions/0035); null: none. */
   databaseReadUrl: string | null;
+  /** Whether the sign-in path's statements are prepared once per connection (docs/decisions/0055); off behind PgBouncer before 1.21. */
+  databasePreparedStatements: boolean;
   /** An external OpenID provider; null: the built-in one under `/idp`. */
   oidc: ExternalOidcConfig | null;
   /** `smtp://…` or `smtps://…`; null: sign-in codes are written to the server's output. */
@@ -177,6 +179,7 @@ const envSchema = z
     OIDC_CLIENT_SECRET: optional(z.string()),
     SMTP_URL: optional(urlOf('SMTP_URL', ['smtp:', 'smtps:'], 'an smtp:// or smtps:// URL')),
     SMTP_FROM: optional(z.string().max(320, { error: 'SMTP_FROM is too long' })),
+    DATABASE_PREPARED_STATEMENTS: optional(z.enum(['on', 'off'], { error: 'DATABASE_PREPARED_STATEMENTS must be on or off' })),
     REGISTRATION: optional(z.enum(['open', 'closed'], { error: 'REGISTRATION must be open or closed' })),
     DOCS_URL: optional(urlOf('DOCS_URL', ['http:', 'https:'], 'an http(s) URL')),
     SUPPORT_URL: optional(
@@ -269,6 +272,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     dataDir: resolve(cwd, e.DATA_DIR ?? './data'),
     databaseUrl: e.DATABASE_URL ?? null,
     databaseReadUrl: e.DATABASE_READ_URL ?? null,
+    databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS !== 'off',
     oidc:
       e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
         ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET }

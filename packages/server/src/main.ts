@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const db = await openDatabase(config);
   await migrate(db);
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : consoleMailer();
-  const readDb = config.databaseReadUrl ? openPostgres(config.databaseReadUrl) : undefined;
+  const readDb = config.databaseReadUrl ? openPostgres(config.databaseReadUrl, { preparedStatements: config.databasePreparedStatements }) : undefined;
   const { app, close, probes } = await buildApp({
     config,
     db,

@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       dataDir: '/srv/latchkey/data',
       databaseUrl: null,
       databaseReadUrl: null,
+      databasePreparedStatements: true,
       oidc: null,
       smtpUrl: null,
       mailFrom: 'Latchkey <no-reply@localhost>',

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSecretBox } from '../src/crypto.ts';
-import { isUniqueViolation } from '../src/db/db.ts';
+import { isUniqueViolation, prepared, preparedName } from '../src/db/db.ts';
+import { openPostgres } from '../src/db/postgres.ts';
 import { dbAdapterFactory, oidcRefs } from '../src/oidc/payloads.repository.ts';
 import { checksumOf, loadMigrations, migrate, MigrationChangedError } from '../src/db/migrate.ts';
-import { createDatabaseBefore, createTestDatabase, describeEachDatabase } from './support/databases.ts';
+import { createDatabaseBefore, createTestDatabase, createTestPostgres, describeEachDatabase, TEST_POSTGRES_URL } from './support/databases.ts';
 
 describeEachDatabase('database client and migrations', (t) => {
   it('applies each migration once and records it', async () => {
@@ -288,3 +289,31 @@ it.each(['postgres', 'pglite'] as const)(
     }
   },
 );
+
+describe('prepared statements on PostgreSQL (issue 38, docs/decisions/0055)', () => {
+  it('sends a marked text as a named statement, prepared once per connection; an unmarked one unnamed; none with them off', async () => {
+    const scratch = await createTestPostgres();
+    // Straight to the server (under test:pgbouncer too: this is about the driver, not the pooler).
+    const direct = new URL(TEST_POSTGRES_URL);
+    direct.pathname = new URL(scratch.url).pathname;
+    const on = openPostgres(direct.href);
+    const off = openPostgres(direct.href, { preparedStatements: false });
+    const marked = prepared('SELECT $1::int + 1 AS n -- db.test: marked');
+    const preparedOn = (db: typeof on) =>
+      db.transaction(async (tx) => {
+        expect((await tx.query<{ n: number }>(marked, [1])).rows).toEqual([{ n: 2 }]);
+        expect((await tx.query<{ n: number }>(marked, [41])).rows).toEqual([{ n: 42 }]);
+        expect((await tx.query<{ n: number }>('SELECT $1::int AS n -- db.test: unmarked', [7])).rows).toEqual([{ n: 7 }]);
+        return (await tx.query<{ name: string; statement: string }>('SELECT name, statement FROM pg_prepared_statements')).rows;
+      });
+    try {
+      expect(preparedName(marked)).toMatch(/^lk_\d+$/);
+      expect(await preparedOn(on)).toEqual([{ name: preparedName(marked), statement: marked }]);
+      expect(await preparedOn(off)).toEqual([]);
+    } finally {
+      await on.close();
+      await off.close();
+      await scratch.drop();
+    }
+  });
+});

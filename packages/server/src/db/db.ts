@@ -17,6 +17,29 @@ export interface Db {
   poolStats?(): { total: number; idle: number; waiting: number };
 }
 
+/**
+ * Statement texts to prepare (issue 38, docs/decisions/0055): on PostgreSQL, a text marked here is
+ * sent as a named statement, parsed and planned once per connection and then only bound and run;
+ * any other is parsed and planned at each call (an unnamed statement). Mark a text the code writes
+ * (never one built from input: at most PREPARED_MAX are kept, the rest run unnamed), whose best plan
+ * does not depend on its parameters' values (reads and writes by key: the sign-in and token path),
+ * and which names its columns (a `*` over a table would fail once a migration changes that table's
+ * columns under a running instance). A list whose plan depends on its range stays unmarked.
+ */
+const PREPARED_MAX = 500;
+const preparedNames = new Map<string, string>();
+
+/** Marks `sql` to be prepared (see above); answers it unchanged. */
+export function prepared(sql: string): string {
+  if (!preparedNames.has(sql) && preparedNames.size < PREPARED_MAX) preparedNames.set(sql, `lk_${preparedNames.size + 1}`);
+  return sql;
+}
+
+/** The statement name of a text marked by `prepared`, or undefined. */
+export function preparedName(sql: string): string | undefined {
+  return preparedNames.get(sql);
+}
+
 /** Is this a unique-constraint violation (SQLSTATE 23505)? Both drivers carry `code`. */
 export function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';

@@ -1,4 +1,4 @@
-import type { Db } from './db.ts';
+import { prepared, type Db } from './db.ts';
 
 /** One counter: at most `max` hits per `windowMs`, keyed by `bucket` (already a keyed hash). */
 export interface RateLimit<Name extends string = string> {
@@ -36,7 +36,7 @@ export async function hitAll<Name extends string>(
   const wanted = [...byBucket.values()];
   if (wanted.length === 0) return null;
   const { rows } = await db.query<{ bucket: string; full: boolean }>(
-    `WITH wanted AS (
+    prepared(`WITH wanted AS (
        SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::int[]) AS w(bucket, ends_at, max)
      ), used_up AS (
        SELECT w.bucket FROM wanted w JOIN rate_limit_windows r ON r.issuer = $5 AND r.bucket = w.bucket
@@ -52,7 +52,7 @@ export async function hitAll<Name extends string>(
        RETURNING r.bucket
      )
      SELECT bucket, true AS full FROM used_up
-     UNION ALL SELECT bucket, false AS full FROM counted`,
+     UNION ALL SELECT bucket, false AS full FROM counted`),
     [wanted.map((l) => l.bucket), wanted.map((l) => new Date(now.getTime() + l.windowMs)), wanted.map((l) => l.max), now, issuer],
   );
   const full = new Set(rows.filter((r) => r.full).map((r) => r.bucket));

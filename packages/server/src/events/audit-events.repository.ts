@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { webhookEventTypeOf, type AuditResult, type EnrollmentKey, type UsageKey } from '@latchkey/domain';
-import type { Db } from '../db/db.ts';
+import { prepared, type Db } from '../db/db.ts';
 import { iso } from '../db/rows.ts';
 
 /** One row of audit_events (migration 0010): spec §3 "Audit event" and what the details modal shows. */
@@ -213,12 +213,14 @@ export async function insertAuditEventWith(
   }
   const event = `INSERT INTO audit_events (project_id, created_at, id, user_id, device_name, scope, event_status, ip, country, client_id, user_agent, details)
      ${values(`$1::text, $2::timestamptz, $3::uuid, ${userRef}, $5::text, $6::text, $7::text, $8::text, $9::text, $10::text, $11::text, $12::jsonb`)}`;
+  // The statement's text depends only on which effects it has (a handful of shapes, the sign-in's among
+  // them), never on values: prepared (docs/decisions/0055).
   if (effects.length === 0) {
-    await db.query(event, params);
+    await db.query(prepared(event), params);
     return { queued: 0, changed: true };
   }
   const { rows } = await db.query<{ queued: number }>(
-    `WITH ${effects.join(', ')} ${event} RETURNING ${type ? '(SELECT count(*) FROM webhook)::int' : '0'} AS queued`,
+    prepared(`WITH ${effects.join(', ')} ${event} RETURNING ${type ? '(SELECT count(*) FROM webhook)::int' : '0'} AS queued`),
     params,
   );
   return { queued: rows[0]?.queued ?? 0, changed: rows.length > 0 };

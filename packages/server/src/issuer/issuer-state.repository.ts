@@ -8,7 +8,7 @@ import {
   type ProjectSettings,
 } from '@latchkey/domain';
 import type { PageLanguage } from '../oidc/pages/texts.ts';
-import type { Db } from '../db/db.ts';
+import { prepared, type Db } from '../db/db.ts';
 import { readAheadInteraction, type ReadAheadInteraction } from '../oidc/payloads.repository.ts';
 
 /** What a project's issuer is built from; `version` changes with any of it (the projects row's version). */
@@ -84,18 +84,13 @@ function settingsOf(row: Row): ProjectSettings {
 export const HOST_ORIGINS = `(SELECT origin FROM project_hosts h WHERE h.project_id = projects.id AND h.origin IS NOT NULL AND NOT h.own LIMIT 1) AS custom_origin,
             (SELECT origin FROM project_hosts h WHERE h.project_id = projects.id AND h.own) AS own_origin`;
 
-/**
- * One primary-key read per request: cheap enough to notice a settings change at once. With
- * `interactionRef` (a sign-in page's or the provider's resume request names its interaction), the
- * same statement reads that interaction's row ahead for the provider (oidc/payloads.repository.ts),
- * and the grant its result consents to, which the resume loads next (issue 38).
- */
-export async function findIssuerState(db: Db, projectId: string, interactionRef?: string): Promise<IssuerState | null> {
-  const { rows } = await db.query<Row & { interaction?: ReadAheadInteraction | null }>(
+/** The state read, alone or with an interaction read ahead: two texts, each prepared (docs/decisions/0055). */
+const STATE_SQL = [false, true].map((withInteraction) =>
+  prepared(
     `SELECT id, version, clients_version, enabled, name, settings - 'associationIOS' - 'associationAndroid' AS settings, issuer,
             ${HOST_ORIGINS}
             ${
-              interactionRef === undefined
+              !withInteraction
                 ? ''
                 : `, (SELECT json_build_object('id', p.id, 'payload', p.payload, 'consumed_at', p.consumed_at,
                         'grant', (SELECT json_build_object('id', g.id, 'payload', g.payload, 'consumed_at', g.consumed_at) FROM oidc_payloads g
@@ -106,6 +101,18 @@ export async function findIssuerState(db: Db, projectId: string, interactionRef?
                         AND (p.expires_at IS NULL OR p.expires_at > $3)) AS interaction`
             }
        FROM projects WHERE id = $1`,
+  ),
+) as [string, string];
+
+/**
+ * One primary-key read per request: cheap enough to notice a settings change at once. With
+ * `interactionRef` (a sign-in page's or the provider's resume request names its interaction), the
+ * same statement reads that interaction's row ahead for the provider (oidc/payloads.repository.ts),
+ * and the grant its result consents to, which the resume loads next (issue 38).
+ */
+export async function findIssuerState(db: Db, projectId: string, interactionRef?: string): Promise<IssuerState | null> {
+  const { rows } = await db.query<Row & { interaction?: ReadAheadInteraction | null }>(
+    STATE_SQL[interactionRef === undefined ? 0 : 1],
     interactionRef === undefined ? [projectId] : [projectId, interactionRef, new Date()],
   );
   const found = rows[0];

@@ -1,4 +1,4 @@
-import type { Db } from '../db/db.ts';
+import { prepared, type Db } from '../db/db.ts';
 
 export interface LoginCodeRow {
   interactionRef: string;
@@ -18,16 +18,18 @@ export async function replaceLoginCode(
   c: { issuer: string; interactionRef: string; email: string; codeHash: string; now: Date; expiresAt: Date },
 ): Promise<void> {
   await db.query(
-    `INSERT INTO login_codes (issuer, interaction_ref, email, code_hash, created_at, expires_at, attempts, consumed_at)
+    prepared(
+      `INSERT INTO login_codes (issuer, interaction_ref, email, code_hash, created_at, expires_at, attempts, consumed_at)
      VALUES ($6, $1, $2, $3, $4, $5, 0, NULL)
      ON CONFLICT (issuer, interaction_ref) DO UPDATE SET email = EXCLUDED.email, code_hash = EXCLUDED.code_hash,
        created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at, attempts = 0, consumed_at = NULL`,
+    ),
     [c.interactionRef, c.email, c.codeHash, c.now, c.expiresAt, c.issuer],
   );
 }
 
 export async function findLoginCode(db: Db, issuer: string, interactionRef: string): Promise<LoginCodeRow | null> {
-  const { rows } = await db.query<LoginCodeRow>(`SELECT ${LOGIN_CODE} FROM login_codes WHERE issuer = $2 AND interaction_ref = $1`, [
+  const { rows } = await db.query<LoginCodeRow>(prepared(`SELECT ${LOGIN_CODE} FROM login_codes WHERE issuer = $2 AND interaction_ref = $1`), [
     interactionRef,
     issuer,
   ]);
@@ -40,9 +42,11 @@ export async function findLoginCode(db: Db, issuer: string, interactionRef: stri
  */
 export async function countAttempt(db: Db, issuer: string, interactionRef: string, codeHash: string, maxAttempts: number): Promise<number | null> {
   const { rows } = await db.query<{ attempts: number }>(
-    `UPDATE login_codes SET attempts = attempts + 1
+    prepared(
+      `UPDATE login_codes SET attempts = attempts + 1
       WHERE issuer = $4 AND interaction_ref = $1 AND code_hash = $2 AND consumed_at IS NULL AND attempts < $3
       RETURNING attempts`,
+    ),
     [interactionRef, codeHash, maxAttempts, issuer],
   );
   return rows[0]?.attempts ?? null;
@@ -51,8 +55,10 @@ export async function countAttempt(db: Db, issuer: string, interactionRef: strin
 /** Marks the code used; false when another request used it first. */
 export async function consumeLoginCode(db: Db, issuer: string, interactionRef: string, codeHash: string, at: Date): Promise<boolean> {
   const { rows } = await db.query(
-    `UPDATE login_codes SET consumed_at = $3 WHERE issuer = $4 AND interaction_ref = $1 AND code_hash = $2 AND consumed_at IS NULL
+    prepared(
+      `UPDATE login_codes SET consumed_at = $3 WHERE issuer = $4 AND interaction_ref = $1 AND code_hash = $2 AND consumed_at IS NULL
      RETURNING interaction_ref`,
+    ),
     [interactionRef, codeHash, at, issuer],
   );
   return rows.length > 0;

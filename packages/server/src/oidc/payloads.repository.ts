@@ -1,6 +1,6 @@
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { SecretBox } from '../crypto.ts';
-import type { Db } from '../db/db.ts';
+import { prepared, type Db } from '../db/db.ts';
 import { changeOf, type EventChange } from '../events/audit-events.repository.ts';
 
 interface Row {
@@ -134,7 +134,8 @@ export interface CodeEvents {
   reused(code: AdapterPayload | null): Promise<void>;
 }
 
-const UPSERT_SQL = `INSERT INTO oidc_payloads (issuer, kind, id, payload, grant_id, user_code, uid, account_ref, device_ref, expires_at, session_ref)
+const UPSERT_SQL =
+  prepared(`INSERT INTO oidc_payloads (issuer, kind, id, payload, grant_id, user_code, uid, account_ref, device_ref, expires_at, session_ref)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
            COALESCE($9::text,
              (SELECT s.device_ref FROM oidc_payloads s WHERE s.issuer = $1 AND s.kind = 'Session' AND s.uid = $11::text),
@@ -142,10 +143,10 @@ const UPSERT_SQL = `INSERT INTO oidc_payloads (issuer, kind, id, payload, grant_
            $10, $11::text)
          ON CONFLICT (issuer, kind, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id,
            user_code = EXCLUDED.user_code, uid = EXCLUDED.uid, account_ref = EXCLUDED.account_ref, device_ref = EXCLUDED.device_ref,
-           expires_at = EXCLUDED.expires_at, session_ref = EXCLUDED.session_ref`;
+           expires_at = EXCLUDED.expires_at, session_ref = EXCLUDED.session_ref`);
 
-const CONSUME_SQL = `UPDATE oidc_payloads SET consumed_at = $4
-          WHERE issuer = $1 AND kind = $2 AND id = $3 AND consumed_at IS NULL RETURNING id`;
+const CONSUME_SQL = prepared(`UPDATE oidc_payloads SET consumed_at = $4
+          WHERE issuer = $1 AND kind = $2 AND id = $3 AND consumed_at IS NULL RETURNING id`);
 
 /** What is found with its grant and session read ahead (#findWithGrant): what the provider checks them against next. */
 const WITH_GRANT = new Set(['AuthorizationCode', 'RefreshToken', 'AccessToken']);
@@ -190,9 +191,9 @@ class DbAdapter implements Adapter {
     return payloadContext(this.#issuer, this.#kind, idRef);
   }
 
-  /** `sql`'s $2… are `params`; $1 is the issuer. */
+  /** `sql`'s $2… are `params`; $1 is the issuer. Each is a read or write by key, prepared (docs/decisions/0055). */
   #query<R>(sql: string, params: unknown[], db: Db = this.#db) {
-    return db.query<R & object>(sql, [this.#issuer, ...params]);
+    return db.query<R & object>(prepared(sql), [this.#issuer, ...params]);
   }
 
   /** Codes this adapter found, not yet consumed: idRef → payload, and when it was read. */

@@ -1,5 +1,5 @@
 import { deviceList, type DateRange, type DeviceFilter, type DeviceIdentity } from '@latchkey/domain';
-import type { Db } from '../db/db.ts';
+import { prepared, type Db } from '../db/db.ts';
 import { deleteImportedPassword } from './imported-passwords.repository.ts';
 import { rangedListTable, type FilterCondition } from '../db/list-kit.ts';
 import { bind, type Condition } from '../db/list-page.ts';
@@ -46,6 +46,21 @@ interface Row {
 
 const COLUMNS =
   'project_id, id, user_id, public_key, counter, transports, name, ip, country, registered_with, rp_id, backup_eligible, backed_up, created_at, last_used_at, revoked, revoked_at, revoke_reason';
+
+/** A passkey by its id (a passkey sign-in's first read: prepared, docs/decisions/0055). */
+const DEVICE_BY_ID = prepared(`SELECT ${COLUMNS} FROM devices WHERE project_id = $1 AND id = $2`);
+
+/** A person by their identity (by its column), with their passkeys: a sign-in's page 1 (prepared). */
+const OWNER_WITH_DEVICES = Object.fromEntries(
+  (['email', 'username'] as const).map((column) => [
+    column,
+    prepared(`SELECT u.id AS found, ${COLUMNS.split(', ')
+      .map((c) => `d.${c}`)
+      .join(', ')}
+       FROM project_users u LEFT JOIN devices d ON d.project_id = u.project_id AND d.user_id = u.id
+      WHERE u.project_id = $1 AND u.${column} = $2 ORDER BY d.created_at, d.id`),
+  ]),
+) as Record<'email' | 'username', string>;
 
 function toDevice(row: Row): Device {
   return {
@@ -106,7 +121,7 @@ export async function insertDevice(
 
 /** The device with this credential id in this project only: a credential of another project is not found. */
 export async function findDevice(db: Db, projectId: string, id: string): Promise<Device | null> {
-  const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM devices WHERE project_id = $1 AND id = $2`, [projectId, id]);
+  const { rows } = await db.query<Row>(DEVICE_BY_ID, [projectId, id]);
   return rows[0] ? toDevice(rows[0]) : null;
 }
 
@@ -150,14 +165,7 @@ export async function userWithDevices(
   identity: { type: 'email' | 'alphanumeric'; value: string },
 ): Promise<{ id: string; devices: Device[] } | null> {
   const column = identity.type === 'email' ? 'email' : 'username';
-  const { rows } = await db.query<{ found: string } & (Row | { [K in keyof Row]: null })>(
-    `SELECT u.id AS found, ${COLUMNS.split(', ')
-      .map((c) => `d.${c}`)
-      .join(', ')}
-       FROM project_users u LEFT JOIN devices d ON d.project_id = u.project_id AND d.user_id = u.id
-      WHERE u.project_id = $1 AND u.${column} = $2 ORDER BY d.created_at, d.id`,
-    [projectId, identity.value],
-  );
+  const { rows } = await db.query<{ found: string } & (Row | { [K in keyof Row]: null })>(OWNER_WITH_DEVICES[column], [projectId, identity.value]);
   const first = rows[0];
   if (!first) return null;
   return { id: first.found, devices: rows.flatMap((row) => (row.id === null ? [] : [toDevice(row as Row)])) };

@@ -1,6 +1,6 @@
 import { endUserList, type EndUser } from '@latchkey/domain';
 import { randomToken } from '../crypto.ts';
-import type { Db } from '../db/db.ts';
+import { prepared, type Db } from '../db/db.ts';
 import { rangedListTable } from '../db/list-kit.ts';
 import { CREATED_AT_TEXT, type SeekColumn } from '../db/ranged-list-page.ts';
 import { iso } from '../db/rows.ts';
@@ -29,6 +29,8 @@ export interface ProjectUser {
 const columnOf = (identity: UserIdentity) => (identity.type === 'email' ? 'email' : 'username');
 
 const USER = 'id, email, COALESCE(email, username) AS identity, blocked_at IS NOT NULL AS blocked';
+/** A person by id: read at each provider step of a sign-in (prepared, docs/decisions/0055). */
+const USER_BY_ID = prepared(`SELECT ${USER} FROM project_users WHERE project_id = $1 AND id = $2`);
 
 /**
  * The project's end user with this verified identity, created on first sign-in; answers its id,
@@ -51,7 +53,7 @@ export function userIdForEmail(db: Db, p: { projectId: string; email: string; no
 }
 
 export async function findProjectUser(db: Db, projectId: string, id: string): Promise<ProjectUser | null> {
-  const { rows } = await db.query<ProjectUser>(`SELECT ${USER} FROM project_users WHERE project_id = $1 AND id = $2`, [projectId, id]);
+  const { rows } = await db.query<ProjectUser>(USER_BY_ID, [projectId, id]);
   return rows[0] ?? null;
 }
 

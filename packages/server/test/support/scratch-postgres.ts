@@ -30,7 +30,8 @@ export async function createScratchPostgres(
   await admin.end();
   const url = new URL(POOLER_URL && serverUrl === TEST_POSTGRES_URL ? POOLER_URL : serverUrl);
   url.pathname = `/${name}`;
-  const db = openPostgres(url.href);
+  // PgBouncer 1.18 (Debian's) in transaction pooling cannot carry named statements between its connections.
+  const db = openPostgres(url.href, { preparedStatements: !(POOLER_URL && serverUrl === TEST_POSTGRES_URL) });
   return {
     name,
     url: url.href,

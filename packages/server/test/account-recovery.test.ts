@@ -259,6 +259,9 @@ describeEachDatabase('account recovery at a project’s issuer', (t) => {
     const waiting = await browser.get(newUrl);
     expect(waiting.status).toBe(403);
     expect(waiting.text).toContain('A new passkey has to wait');
+    // The person has an address: the page says the notice went there.
+    expect(waiting.text).toContain('You signed in without one of your passkeys.');
+    expect(waiting.text).toContain('We emailed you about it.');
     const until = new Date(app.clock.now().getTime() + 24 * HOUR);
     expect(waiting.text).toContain(
       `${new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(until)} UTC`,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { api, buildPath, endUsersApi, type EndUserDetail, type Project, type ReenrollmentLink } from '@latchkey/domain';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
@@ -258,6 +259,9 @@ describeEachDatabase('account recovery at a project’s issuer', (t) => {
     const waiting = await browser.get(newUrl);
     expect(waiting.status).toBe(403);
     expect(waiting.text).toContain('A new passkey has to wait');
+    // The person has an address: the page says the notice went there.
+    expect(waiting.text).toContain('You signed in without one of your passkeys.');
+    expect(waiting.text).toContain('We emailed you about it.');
     const until = new Date(app.clock.now().getTime() + 24 * HOUR);
     expect(waiting.text).toContain(
       `${new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(until)} UTC`,
@@ -310,6 +314,196 @@ describeEachDatabase('account recovery at a project’s issuer', (t) => {
     expect((await later.get(newUrl)).status).toBe(403);
     expect(app.mailer.notices.length).toBeGreaterThan(noticesBefore);
     void browser;
+  });
+
+  // ---- A sign-in by the project's own verification (custom) --------------------------------
+
+  /** The project's backend confirms the request its verification page was sent (POST {issuer}/verification/confirm); answers where the person goes on. */
+  async function confirmCustom(p: RelyingParty, customPage: BrowserResponse): Promise<string> {
+    const href = /<a class="primary" href="([^"]+)">/.exec(customPage.text)?.[1]?.replaceAll('&amp;', '&');
+    expect(href, customPage.text).toMatch(/^https:\/\/verify\.example\.com\/start\?/);
+    const basic = Buffer.from(`${encodeURIComponent(p.keys.clientId)}:${encodeURIComponent(p.keys.clientSecret)}`).toString('base64');
+    const res = await fetch(`${app.baseUrl}/p/${p.projectId}/verification/confirm`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Basic ${basic}` },
+      body: JSON.stringify({ request: new URL(href as string).searchParams.get('request') }),
+    });
+    const body = (await res.json()) as { redirect_to: string };
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    return body.redirect_to;
+  }
+
+  /** On a passkey page, "Verify instead": the project's own verification, confirmed; answers the response of coming back (not followed). */
+  async function verifyInstead(browser: Browser, p: RelyingParty, identity: string, passkeyPage: BrowserResponse) {
+    const custom = await last(browser, browser.request(codeInsteadAction(passkeyPage), { form: { email: identity, method: 'code' } }));
+    expect(custom.text).toContain('Continue to verification');
+    return browser.get(await confirmCustom(p, custom));
+  }
+
+  /**
+   * A project whose people verify by its own backend (docs/decisions/0018, fullCustom), a webhook for
+   * its recovery events, and a person who signed up there and created a passkey (nothing to tell then).
+   */
+  async function customSetUp(identityType: Project['identityType'], settings: Partial<Project> = {}) {
+    // A global administrator: the verification URL is a globally unlocked field (spec §6).
+    const admin = await signedInAccount(app, t.db, ['glb::*']);
+    const p = await projectWithRelyingParty(app, admin);
+    const res = await admin.api.put(apiPath(api.updateProject, { project: p.projectId }), {
+      ...(await getProject(admin, p.projectId)),
+      identityType,
+      verificationOptions: {
+        method: 'fullCustom',
+        url: 'https://verify.example.com/start',
+        confirmationURL: '',
+        customText: '',
+        identityTypeLabel: '',
+      },
+      ...settings,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const hook = await admin.api.post(`/api/projects/${p.projectId}/webhooks`, {
+      url: 'https://hooks.example.com/recovery',
+      eventTypes: ['recovery.custom_sign_in', 'recovery.email_started', 'recovery.email_cancelled'],
+    });
+    expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+    const identity = identityType === 'email' ? uniqueEmail('custom') : `member.${randomUUID().slice(0, 8)}`;
+    const browser = new Browser();
+    const { request, end: page1 } = await open(browser, p);
+    const offer = await untilApp(browser, await browser.get(await confirmCustom(p, await submitEmail(browser, page1, identity))));
+    expect(isPasskeyOffer(offer), offer.text).toBe(true);
+    const { passkey, response } = createPasskey(pageOptions<CreationOptions>(offer.text), app.baseUrl);
+    await tokensFrom(
+      p,
+      await untilApp(browser, await browser.request(formAction(offer), { form: { response: JSON.stringify(response) } })),
+      request.verifier,
+    );
+    expect(await activePasskeys(p.projectId, identity)).toEqual([expect.objectContaining({ registered_with: 'custom' })]);
+    // A person who held no passkey when they verified is told nothing.
+    expect(await eventsOf(p.projectId, 'recovery.custom_sign_in')).toEqual([]);
+    expect(app.mailer.notices.filter((n) => n.email === identity)).toEqual([]);
+    return { p, identity, passkey, name: (await getProject(admin, p.projectId)).name };
+  }
+
+  /** A returning person at the app: their identity, the passkey page, "Verify instead"; answers the page it stops at and the request. */
+  async function signInByCustom(p: RelyingParty, identity: string, browser = new Browser()) {
+    const { request, end: page1 } = await open(browser, p);
+    const passkeyPage = await submitEmail(browser, page1, identity);
+    expect(passkeyPage.text).toContain('Sign in with a passkey');
+    return { request, after: await untilApp(browser, await verifyInstead(browser, p, identity, passkeyPage)) };
+  }
+
+  const recoveriesOf = async (projectId: string) =>
+    (
+      await t.db.query<{ id: string; not_before: Date; ended_how: string | null }>(
+        'SELECT id, not_before, ended_how FROM email_recoveries WHERE project_id = $1 ORDER BY created_at, id',
+        [projectId],
+      )
+    ).rows;
+
+  it('tells a person who holds passkeys when they sign in by the project’s own verification: the notice to their address, the event, the webhook', async () => {
+    const { p, identity, name } = await customSetUp('email');
+    const browser = new Browser();
+    const { request, after: offer } = await signInByCustom(p, identity, browser);
+    // No delay: the offer of a passkey on this device follows as after an emailed code (0050); "Not now".
+    expect(isPasskeyOffer(offer), offer.text).toBe(true);
+    await tokensFrom(p, await untilApp(browser, await declinePasskey(browser, offer)), request.verifier);
+    const notices = app.mailer.notices.filter((n) => n.email === identity);
+    expect(notices).toEqual([expect.objectContaining({ notice: expect.objectContaining({ kind: 'custom_sign_in', language: 'en' }) })]);
+    expect(notices[0]?.notice.subject).toBe(`New sign-in to your ${name} account without a passkey`);
+    expect(notices[0]?.notice.text).toContain(`through ${name}'s own verification, not with one of your passkeys.`);
+    expect(notices[0]?.notice.link).toBeUndefined();
+    const events = await eventsOf(p.projectId, 'recovery.custom_sign_in');
+    expect(events).toEqual([
+      expect.objectContaining({
+        event_status: 'success',
+        user_id: await personOf(t.db, p.projectId, identity),
+        details: expect.objectContaining({ notice: 'email' }),
+      }),
+    ]);
+    expect(events[0]?.details).not.toHaveProperty('recoveryId');
+    expect(await webhookTopics(p.projectId)).toEqual(['recovery.custom_sign_in']);
+    expect(await recoveriesOf(p.projectId)).toEqual([]);
+  });
+
+  it('with a delay, the notice carries its end and “This wasn’t me”, which stops the recovery the sign-in started', async () => {
+    const { p, identity } = await customSetUp('email', { emailRecoveryDelay: '72h' });
+    const { request, after } = await signInByCustom(p, identity);
+    // Signed in at once: no passkey is offered while the delay runs.
+    await tokensFrom(p, after, request.verifier);
+    const [recovery, ...others] = await recoveriesOf(p.projectId);
+    expect(others).toEqual([]);
+    expect(recovery?.not_before.getTime()).toBe(app.clock.now().getTime() + 72 * HOUR);
+    expect(await eventsOf(p.projectId, 'recovery.custom_sign_in')).toEqual([
+      expect.objectContaining({
+        details: expect.objectContaining({ notice: 'email', recoveryId: recovery?.id, notBefore: recovery?.not_before.toISOString() }),
+      }),
+    ]);
+    // One event a sign-in: not also recovery.email_started.
+    expect(await webhookTopics(p.projectId)).toEqual(['recovery.custom_sign_in']);
+    const notice = app.mailer.notices.filter((n) => n.email === identity).at(-1)?.notice;
+    expect(notice).toMatchObject({ kind: 'custom_sign_in' });
+    expect(notice?.link).toMatch(new RegExp(`^${accountUrl(p)}/recovery/stop\\?t=`));
+    expect(notice?.text).toContain('A new passkey can be added to your account from ');
+    expect(notice?.text).toContain(`This wasn't me: ${notice?.link}`);
+    const asked = await new Browser().get(notice?.link as string);
+    const stopped = await new Browser().request(formNamed(asked, 'Stop the recovery').action, { form: formNamed(asked, 'Stop the recovery').fields });
+    expect(stopped.status, stopped.text).toBe(200);
+    expect(await recoveriesOf(p.projectId)).toEqual([expect.objectContaining({ ended_how: 'cancelled' })]);
+    expect(await eventsOf(p.projectId, 'recovery.email_cancelled')).toEqual([
+      expect.objectContaining({ details: expect.objectContaining({ recoveryId: recovery?.id }) }),
+    ]);
+    expect((await webhookTopics(p.projectId)).sort()).toEqual(['recovery.custom_sign_in', 'recovery.email_cancelled']);
+  });
+
+  it('a user id with no address: no mail, the event and webhook only; a new passkey on the account page waits the delay, then is allowed', async () => {
+    const { p, identity } = await customSetUp('alphanumeric', { emailRecoveryDelay: '24h' });
+    const mailsBefore = app.mailer.notices.length;
+    const { request, after } = await signInByCustom(p, identity);
+    await tokensFrom(p, after, request.verifier);
+    const [recovery] = await recoveriesOf(p.projectId);
+    expect(recovery?.not_before.getTime()).toBe(app.clock.now().getTime() + 24 * HOUR);
+    expect(await eventsOf(p.projectId, 'recovery.custom_sign_in')).toEqual([
+      expect.objectContaining({
+        event_status: 'success',
+        user_id: await personOf(t.db, p.projectId, identity),
+        details: expect.objectContaining({ notice: 'none', recoveryId: recovery?.id }),
+      }),
+    ]);
+    expect(await webhookTopics(p.projectId)).toEqual(['recovery.custom_sign_in']);
+
+    /** The account page, signed in by "Verify instead" (no passkey offered while a delay runs). */
+    async function accountByCustom(browser = new Browser()) {
+      const passkeyPage = await submitEmail(browser, await last(browser, browser.get(accountUrl(p))), identity);
+      const page = await last(browser, verifyInstead(browser, p, identity, passkeyPage));
+      expect(page.url, page.text).toBe(accountUrl(p));
+      return { browser, page };
+    }
+    const { browser, page } = await accountByCustom();
+    const newUrl = new URL(/<a class="button secondary" href="([^"]+)">Create a passkey<\/a>/.exec(page.text)?.[1] as string, page.url).href;
+    const waiting = await browser.get(newUrl);
+    expect(waiting.status).toBe(403);
+    expect(waiting.text).toContain('A new passkey has to wait');
+    expect(waiting.text).toContain('You signed in without one of your passkeys.');
+    // There is no address: the page does not say a mail was sent, and none was.
+    expect(waiting.text).not.toContain('We emailed you');
+    expect(app.mailer.notices.length).toBe(mailsBefore);
+    const posted = await browser.request(newUrl, { form: { csrf: formNamed(page, 'Create recovery codes').fields.csrf as string, response: '{}' } });
+    expect(posted.status).toBe(403);
+    expect(await activePasskeys(p.projectId, identity)).toHaveLength(1);
+    // Past the delay, a fresh sign-in (what adding a passkey asks) may add it; the recoveries end, used.
+    app.clock.advance(24 * HOUR + 60_000);
+    const { browser: later } = await accountByCustom();
+    const newPage = await later.get(newUrl);
+    expect(newPage.status, newPage.text).toBe(200);
+    const { response } = createPasskey(pageOptions<CreationOptions>(newPage.text), app.baseUrl);
+    const added = await last(
+      later,
+      later.request(formAction(newPage), { form: { ...formNamed(newPage, 'Create a passkey').fields, response: JSON.stringify(response) } }),
+    );
+    expect(added.text).toContain('The passkey was created.');
+    expect(await activePasskeys(p.projectId, identity)).toHaveLength(2);
+    expect((await recoveriesOf(p.projectId)).map((r) => r.ended_how)).toEqual(['used', 'used', 'used']);
+    expect(app.mailer.notices.length).toBe(mailsBefore);
   });
 
   const userPath = (projectId: string, user: string) => `/api${buildPath(endUsersApi.getEndUser.path, { project: projectId, user })}`;

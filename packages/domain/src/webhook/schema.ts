@@ -23,6 +23,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'recovery.email_cancelled',
   'recovery.link_created',
   'recovery.link_used',
+  // A passkey holder signed in by the project's own verification (docs/decisions/0051).
+  'recovery.custom_sign_in',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** What "Send test event" sends: not an event of the project, never subscribed to. */
@@ -41,10 +43,16 @@ const SETTINGS_ACTIONS = new Set([
 
 // The end user's own recovery events (issue 37): the audit action is the webhook's type.
 const RECOVERY_ACTIONS = new Map<string, WebhookEventType>(
-  (['recovery.codes_created', 'recovery.code_used', 'recovery.email_started', 'recovery.email_cancelled', 'recovery.link_used'] as const).map((a) => [
-    a,
-    a,
-  ]),
+  (
+    [
+      'recovery.codes_created',
+      'recovery.code_used',
+      'recovery.email_started',
+      'recovery.email_cancelled',
+      'recovery.link_used',
+      'recovery.custom_sign_in',
+    ] as const
+  ).map((a) => [a, a]),
 );
 
 /** The webhook event type of an audit event (its scope, details.action and result), or null when none is sent for it. */

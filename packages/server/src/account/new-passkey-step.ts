@@ -30,9 +30,9 @@ interface PendingPasskey {
 }
 
 /**
- * docs/decisions/0051: a person who holds passkeys but signed in without one (an emailed code) adds
- * one only once the project's emailRecoveryDelay has passed since that sign-in's recovery started
- * ("This wasn't me" ends it first). Answers the recovery the new passkey ends, or the page that says
+ * docs/decisions/0051: a person who holds passkeys but signed in without one (an emailed code or
+ * link, the project's own verification) adds one only once the project's emailRecoveryDelay has
+ * passed since that sign-in's recovery started ("This wasn't me" ends it first). Answers the recovery the new passkey ends, or the page that says
  * until when (null: no delay applies).
  */
 async function delayed(
@@ -52,7 +52,7 @@ async function delayed(
   if (gate.allowed) return { recovery: gate.recovery };
   const r = recoveryTextsOf(site.brand);
   const body = `<h1>${escapeHtml(r.delayHeading)}</h1>
-<p class="status" role="status">${escapeHtml(r.delayText(untilText(site.brand, gate.until)))}</p>
+<p class="status" role="status">${escapeHtml(r.delayText(untilText(site.brand, gate.until), signed.user.email !== null))}</p>
 <div class="links"><a href="${escapeHtml(site.links.base)}">${escapeHtml(accountTextsOf(site.brand).backToAccount)}</a></div>`;
   return { page: signInPage(r.delayHeading, body, site.brand) };
 }

@@ -8,6 +8,7 @@ import { registerSignInPages } from '../oidc/pages/sign-in-pages.ts';
 import type { SignInEvents, SignInSite } from '../oidc/pages/site.ts';
 import { LATCHKEY_BRAND, type PageBrand } from '../oidc/pages/views.ts';
 import type { RecoveryCodeStore } from '../oidc/passkeys.ts';
+import { isWatchedFallback } from '../oidc/recovery-codes.ts';
 import type { Db } from '../db/db.ts';
 import { interactionRefOf } from '../oidc/payloads.repository.ts';
 import { findProjectUser, findProjectUserByIdentity, userIdForEmail } from '../people/end-users.repository.ts';
@@ -123,14 +124,14 @@ export async function registerProjectSignInPages(app: FastifyInstance, flow: Iss
           return blockedPage(ctx.links, brand);
         },
         async afterFallbackSignIn(ctx, accountId, method) {
-          // An emailed code or link only (a project's own verification is its own business).
-          if (method !== 'email_code' && method !== 'email_link') return;
+          // An emailed code or link, or the project's own verification (a recovery code or an
+          // imported password is not watched: docs/decisions/0051, 0052).
+          if (!isWatchedFallback(method)) return;
           const user = await findProjectUser(db, projectId, accountId);
           if (!user) return;
-          await recovery.emailSignIn(
-            { projectId, ...user },
-            { delayMs: state.emailRecoveryDelayMs, stopUrl: recoveryStopUrl(at.site.issuer), origin: ctx.origin, brand },
-          );
+          const context = { delayMs: state.emailRecoveryDelayMs, stopUrl: recoveryStopUrl(at.site.issuer), origin: ctx.origin, brand };
+          if (method === 'custom') await recovery.customSignIn({ projectId, ...user }, context);
+          else await recovery.emailSignIn({ projectId, ...user }, context);
         },
         passkeys: projectPasskeys({
           db,

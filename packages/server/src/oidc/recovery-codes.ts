@@ -16,6 +16,14 @@ const CODE_LENGTH = 10;
 
 export const recoveryTextsOf = (brand: PageBrand): RecoveryTexts => RECOVERY_TEXTS[brand.language];
 
+/**
+ * The sign-ins without a passkey that a person holding passkeys is told of, and after which a new
+ * passkey waits out the project's emailRecoveryDelay: the emailed code or link, and the project's
+ * own verification (`custom`). A recovery code or a re-enrollment link is a proof of its own.
+ */
+const RECOVERY_WATCHED = new Set(['email_code', 'email_link', 'custom']);
+export const isWatchedFallback = (method: string): boolean => RECOVERY_WATCHED.has(method);
+
 /** A new code, as stored and compared (lower-case base32). */
 export const newRecoveryCode = (): string => randomBase32(7).slice(0, CODE_LENGTH);
 

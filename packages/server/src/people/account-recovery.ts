@@ -22,11 +22,12 @@ import {
 
 /**
  * Account recovery (issue 37 "Recovery", docs/decisions/0051): a person's recovery codes, the notice
- * and delay of an email-only sign-in of someone who holds passkeys, an administrator's re-enrollment
- * link used, and the notices they mail. Each change in one transaction with the project locked open
+ * and delay of a sign-in without a passkey (by email or the project's own verification) of someone
+ * who holds passkeys, an administrator's re-enrollment link used, and the notices they mail. Each change in one transaction with the project locked open
  * and its event (an audit event, and a webhook message where one is subscribed). What uses it: the
  * account page's steps (account/recovery-*-step.ts, new-passkey-step.ts, reenroll-step.ts), the
- * sign-in page's "Use a recovery code" and the email sign-in's notice (issuer/project-sign-in.ts).
+ * sign-in page's "Use a recovery code" and the notice of a sign-in by email or the project's own
+ * verification (issuer/project-sign-in.ts).
  */
 
 /**
@@ -82,6 +83,24 @@ class Undone extends Error {
 async function notify(deps: RecoveryDeps, person: RecoveringPerson, notice: AccountNotice): Promise<void> {
   if (!person.email) return;
   await deps.mailer.sendNotice(person.email, notice).catch((error: unknown) => deps.warn(error, 'could not mail an account notice'));
+}
+
+/**
+ * The notice of a sign-in without a passkey by a person who holds some: what signed them in (an
+ * emailed code or link, or the project's own verification), and, with a delay, until when a new
+ * passkey waits and "This wasn't me".
+ */
+function signInNotice(how: 'email' | 'custom', brand: PageBrand, delayed?: { link: string; notBefore: Date }): AccountNotice {
+  const t = recoveryTextsOf(brand).mail;
+  const [subject, said] = how === 'email' ? [t.emailSignInSubject, t.emailSignInText] : [t.customSignInSubject, t.customSignInText];
+  const delay = delayed ? `\n\n${t.delayText(untilText(brand, delayed.notBefore), delayed.link)}` : '';
+  return {
+    kind: how === 'email' ? 'email_sign_in' : 'custom_sign_in',
+    ...(delayed ? { link: delayed.link } : {}),
+    language: brand.language,
+    subject: subject(brand.name),
+    text: `${said(brand.name)}${delay}\n\n${t.notMeIgnore}\n`,
+  };
 }
 
 export function accountRecovery(deps: RecoveryDeps) {
@@ -148,35 +167,39 @@ function recoveryCodes(deps: RecoveryDeps) {
 function emailRecoveries(deps: RecoveryDeps) {
   const { db, clock, secretBox } = deps;
 
-  /** An email recovery of the person from now, with its event and its notice ("This wasn't me" in it); answers when it ends. */
-  async function start(person: RecoveringPerson, p: EmailRecoveryContext): Promise<Date> {
+  /**
+   * A recovery of the person waiting out the delay from now, stored in `tx`: its id, its "This
+   * wasn't me" link (the token is kept as a keyed hash only) and when it ends.
+   */
+  async function insertRecovery(tx: Db, person: RecoveringPerson, p: EmailRecoveryContext): Promise<{ id: string; link: string; notBefore: Date }> {
     const token = randomToken(32);
     const now = clock.now();
     const notBefore = new Date(now.getTime() + p.delayMs);
     const id = randomToken(16);
-    await db.transaction(async (tx) => {
+    const tokenHash = recoveryTokenHash(secretBox, 'stop', person.projectId, token);
+    await insertEmailRecovery(tx, { projectId: person.projectId, id, userId: person.id, tokenHash, createdAt: now, notBefore });
+    return { id, link: `${p.stopUrl}?t=${encodeURIComponent(token)}`, notBefore };
+  }
+
+  /** An email recovery of the person from now, with its event and its notice ("This wasn't me" in it); answers when it ends. */
+  async function start(person: RecoveringPerson, p: EmailRecoveryContext): Promise<Date> {
+    const recovery = await db.transaction(async (tx) => {
       await lockOpenProject(tx, person.projectId);
-      const tokenHash = recoveryTokenHash(secretBox, 'stop', person.projectId, token);
-      await insertEmailRecovery(tx, { projectId: person.projectId, id, userId: person.id, tokenHash, createdAt: now, notBefore });
+      const started = await insertRecovery(tx, person, p);
       await deps.eventsOf(person.projectId).record(tx, p.origin, {
         scope: 'oidc',
         status: 'success',
         action: 'recovery.email_started',
         userId: person.identity,
-        details: { recoveryId: id, notBefore: notBefore.toISOString() },
+        details: { recoveryId: started.id, notBefore: started.notBefore.toISOString() },
       });
+      return started;
     });
-    const link = `${p.stopUrl}?t=${encodeURIComponent(token)}`;
-    const t = recoveryTextsOf(p.brand).mail;
-    await notify(deps, person, {
-      kind: 'email_sign_in',
-      link,
-      language: p.brand.language,
-      subject: t.emailSignInSubject(p.brand.name),
-      text: `${t.emailSignInText(p.brand.name)}\n\n${t.delayText(untilText(p.brand, notBefore), link)}\n\n${t.notMeIgnore}\n`,
-    });
-    return notBefore;
+    await notify(deps, person, signInNotice('email', p.brand, recovery));
+    return recovery.notBefore;
   }
+
+  const holdsPasskeys = async (person: RecoveringPerson) => (await userDevices(db, person.projectId, person.id)).some((d) => !d.revoked);
 
   return {
     /**
@@ -185,19 +208,39 @@ function emailRecoveries(deps: RecoveryDeps) {
      * wasn't me".
      */
     async emailSignIn(person: RecoveringPerson, p: EmailRecoveryContext): Promise<void> {
-      const active = (await userDevices(db, person.projectId, person.id)).filter((d) => !d.revoked);
-      if (active.length === 0) return;
+      if (!(await holdsPasskeys(person))) return;
       if (p.delayMs > 0) {
         await start(person, p);
         return;
       }
-      const t = recoveryTextsOf(p.brand).mail;
-      await notify(deps, person, {
-        kind: 'email_sign_in',
-        language: p.brand.language,
-        subject: t.emailSignInSubject(p.brand.name),
-        text: `${t.emailSignInText(p.brand.name)}\n\n${t.notMeIgnore}\n`,
+      await notify(deps, person, signInNotice('email', p.brand));
+    },
+
+    /**
+     * The project's own verification (`custom`) signed in a person who holds passkeys: as an emailed
+     * code's, with a delay it starts a recovery the new passkey waits for; the notice goes to their
+     * address where they have one. The `recovery.custom_sign_in` event is recorded either way (one
+     * event, in the recovery's transaction), so a project whose people have no address here can
+     * tell them itself through its webhook.
+     */
+    async customSignIn(person: RecoveringPerson, p: EmailRecoveryContext): Promise<void> {
+      if (!(await holdsPasskeys(person))) return;
+      const recovery = await db.transaction(async (tx) => {
+        await lockOpenProject(tx, person.projectId);
+        const started = p.delayMs > 0 ? await insertRecovery(tx, person, p) : undefined;
+        await deps.eventsOf(person.projectId).record(tx, p.origin, {
+          scope: 'oidc',
+          status: 'success',
+          action: 'recovery.custom_sign_in',
+          userId: person.identity,
+          details: {
+            notice: person.email ? 'email' : 'none',
+            ...(started ? { recoveryId: started.id, notBefore: started.notBefore.toISOString() } : {}),
+          },
+        });
+        return started;
       });
+      await notify(deps, person, signInNotice('custom', p.brand, recovery));
     },
 
     /**

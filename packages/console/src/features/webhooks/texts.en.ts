@@ -49,6 +49,7 @@ export const webhooksTexts = {
     recovery_email_cancelled: 'An email recovery was stopped',
     recovery_link_created: 'A re-enrollment link was created',
     recovery_link_used: 'A re-enrollment link was used',
+    recovery_custom_sign_in: 'A user holding passkeys signed in by the project’s own verification',
   },
   secret: {
     title: 'Signing secret',

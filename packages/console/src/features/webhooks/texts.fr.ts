@@ -50,6 +50,7 @@ export const webhooksTextsFr: Translation<typeof webhooksTexts, 'fr'> = {
     recovery_email_cancelled: 'Une récupération par e-mail a été arrêtée',
     recovery_link_created: 'Un lien de réinscription a été créé',
     recovery_link_used: 'Un lien de réinscription a servi',
+    recovery_custom_sign_in: 'Un utilisateur ayant des clés d’accès s’est connecté par la vérification propre du projet',
   },
   secret: {
     title: 'Secret de signature',

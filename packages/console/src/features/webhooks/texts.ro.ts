@@ -50,6 +50,7 @@ export const webhooksTextsRo: Translation<typeof webhooksTexts, 'ro'> = {
     recovery_email_cancelled: 'O recuperare prin e-mail a fost oprită',
     recovery_link_created: 'A fost creat un link de reînrolare',
     recovery_link_used: 'A fost folosit un link de reînrolare',
+    recovery_custom_sign_in: 'Un utilizator cu chei de acces s-a conectat prin verificarea proprie a proiectului',
   },
   secret: {
     title: 'Secret de semnare',

@@ -25,7 +25,8 @@ export interface RecoveryTexts {
   tooManyTries: string;
   continue: string;
   delayHeading: string;
-  delayText(until: string): string;
+  /** The account page's answer while the delay runs; `mailed`: the person has an address the notice went to. */
+  delayText(until: string, mailed: boolean): string;
   notMeHeading: string;
   notMeText: string;
   notMeButton: string;
@@ -40,6 +41,9 @@ export interface RecoveryTexts {
     codeUsedText(name: string, left: number): string;
     emailSignInSubject(name: string): string;
     emailSignInText(name: string): string;
+    /** A sign-in by the project's own verification (docs/decisions/0051), not by something sent to this address. */
+    customSignInSubject(name: string): string;
+    customSignInText(name: string): string;
     delayText(until: string, link: string): string;
     notMeIgnore: string;
   };
@@ -64,8 +68,8 @@ const en: RecoveryTexts = {
   tooManyTries: 'Too many tries. Wait a while and try again.',
   continue: 'Continue',
   delayHeading: 'A new passkey has to wait',
-  delayText: (until) =>
-    `You signed in with an emailed code. To protect your account, a new passkey can be added from ${until}. We emailed you about it.`,
+  delayText: (until, mailed) =>
+    `You signed in without one of your passkeys. To protect your account, a new passkey can be added from ${until}.${mailed ? ' We emailed you about it.' : ''}`,
   notMeHeading: 'Was this not you?',
   notMeText: 'Stop the recovery of your account: no passkey can be added with it.',
   notMeButton: 'Stop the recovery',
@@ -81,6 +85,8 @@ const en: RecoveryTexts = {
       `Someone signed in to your ${name} account with a recovery code to create a new passkey. You have ${left} recovery code${left === 1 ? '' : 's'} left.\n\nIf this wasn't you, contact ${name}'s support at once.`,
     emailSignInSubject: (name) => `New sign-in to your ${name} account by email`,
     emailSignInText: (name) => `Someone signed in to your ${name} account with a code sent to this address, not with one of your passkeys.`,
+    customSignInSubject: (name) => `New sign-in to your ${name} account without a passkey`,
+    customSignInText: (name) => `Someone signed in to your ${name} account through ${name}'s own verification, not with one of your passkeys.`,
     delayText: (until, link) => `A new passkey can be added to your account from ${until}.\n\nThis wasn't me: ${link}`,
     notMeIgnore: 'If this was you, there is nothing to do.',
   },
@@ -107,8 +113,8 @@ const fr: RecoveryTexts = {
   tooManyTries: 'Trop d’essais. Patientez un moment puis réessayez.',
   continue: 'Continuer',
   delayHeading: 'Une nouvelle clé d’accès doit attendre',
-  delayText: (until) =>
-    `Vous vous êtes connecté avec un code envoyé par e-mail. Pour protéger votre compte, une nouvelle clé d’accès pourra être ajoutée à partir du ${until}. Nous vous avons prévenu par e-mail.`,
+  delayText: (until, mailed) =>
+    `Vous vous êtes connecté sans l’une de vos clés d’accès. Pour protéger votre compte, une nouvelle clé d’accès pourra être ajoutée à partir du ${until}.${mailed ? ' Nous vous avons prévenu par e-mail.' : ''}`,
   notMeHeading: 'Ce n’était pas vous ?',
   notMeText: 'Arrêtez la récupération de votre compte : aucune clé d’accès ne pourra être ajoutée par elle.',
   notMeButton: 'Arrêter la récupération',
@@ -125,6 +131,9 @@ const fr: RecoveryTexts = {
     emailSignInSubject: (name) => `Nouvelle connexion par e-mail à votre compte ${name}`,
     emailSignInText: (name) =>
       `Quelqu’un s’est connecté à votre compte ${name} avec un code envoyé à cette adresse, et non avec l’une de vos clés d’accès.`,
+    customSignInSubject: (name) => `Nouvelle connexion sans clé d’accès à votre compte ${name}`,
+    customSignInText: (name) =>
+      `Quelqu’un s’est connecté à votre compte ${name} par la vérification propre de ${name}, et non avec l’une de vos clés d’accès.`,
     delayText: (until, link) => `Une nouvelle clé d’accès pourra être ajoutée à votre compte à partir du ${until}.\n\nCe n’était pas moi : ${link}`,
     notMeIgnore: 'Si c’était vous, vous n’avez rien à faire.',
   },
@@ -150,8 +159,8 @@ const ro: RecoveryTexts = {
   tooManyTries: 'Prea multe încercări. Așteptați puțin și încercați din nou.',
   continue: 'Continuați',
   delayHeading: 'O cheie de acces nouă trebuie să aștepte',
-  delayText: (until) =>
-    `V-ați conectat cu un cod primit prin e-mail. Pentru a vă proteja contul, o cheie de acces nouă poate fi adăugată începând cu ${until}. V-am anunțat prin e-mail.`,
+  delayText: (until, mailed) =>
+    `V-ați conectat fără una dintre cheile dvs. de acces. Pentru a vă proteja contul, o cheie de acces nouă poate fi adăugată începând cu ${until}.${mailed ? ' V-am anunțat prin e-mail.' : ''}`,
   notMeHeading: 'Nu ați fost dvs.?',
   notMeText: 'Opriți recuperarea contului: nicio cheie de acces nu mai poate fi adăugată prin ea.',
   notMeButton: 'Opriți recuperarea',
@@ -168,6 +177,9 @@ const ro: RecoveryTexts = {
     emailSignInSubject: (name) => `Conectare nouă prin e-mail la contul dvs. ${name}`,
     emailSignInText: (name) =>
       `Cineva s-a conectat la contul dvs. ${name} cu un cod trimis la această adresă, nu cu una dintre cheile dvs. de acces.`,
+    customSignInSubject: (name) => `Conectare nouă fără cheie de acces la contul dvs. ${name}`,
+    customSignInText: (name) =>
+      `Cineva s-a conectat la contul dvs. ${name} prin verificarea proprie a ${name}, nu cu una dintre cheile dvs. de acces.`,
     delayText: (until, link) => `O cheie de acces nouă poate fi adăugată contului dvs. începând cu ${until}.\n\nNu am fost eu: ${link}`,
     notMeIgnore: 'Dacă ați fost dvs., nu trebuie să faceți nimic.',
   },

@@ -6,6 +6,7 @@ import { registerPage } from '../pages/passkey-views.ts';
 import type { FormBody, StepContext, StepOutcome } from '../pages/site.ts';
 import { textsOf } from '../pages/views.ts';
 import { knownTransports, offeredOptions, parseJson, registrationOptions, rpIdOf, verifiedRegistration, type Passkey } from '../passkeys.ts';
+import { isWatchedFallback } from '../recovery-codes.ts';
 import { activeOf, type Ceremony, type PasskeyCeremony } from './ceremony.ts';
 import { declinedHere, rememberDecline } from './enrollment.ts';
 
@@ -45,14 +46,10 @@ export async function afterCode(
   // of an imported person (their hash is gone now; a passkey is what they go on with).
   if (enrollment.mode === 'off' && verifiedBy !== IMPORTED_PASSWORD) return null;
   // docs/decisions/0051: with an emailRecoveryDelay, a passkey holder signed in by the emailed code
-  // or link waits for it (whoever holds their mailbox must not get a passkey at once); the account
-  // page's "Add a passkey" lets them once the recovery's delay has passed.
-  if (
-    enrollment.emailRecoveryDelayMs > 0 &&
-    (verifiedBy === 'email_code' || verifiedBy === 'email_link') &&
-    activeOf(await store.passkeysOf(accountId)).length > 0
-  )
-    return null;
+  // or link, or the project's own verification, waits for it (whoever holds their mailbox, or got
+  // past the project's check, must not get a passkey at once); the account page's "Add a passkey"
+  // lets them once the recovery's delay has passed.
+  if (enrollment.emailRecoveryDelayMs > 0 && isWatchedFallback(verifiedBy) && activeOf(await store.passkeysOf(accountId)).length > 0) return null;
   if (store.mayRegister && !(await store.mayRegister(accountId))) return null;
   const required = enrollment.mode === 'require' && (await enrollment.fallbackSignIns(accountId)) >= enrollment.requireAfter;
   if (!required && declinedHere(c, ctx, accountId)) return null;

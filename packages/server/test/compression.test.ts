@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptedEncoding } from '../src/http/compression.ts';
+import { acceptedEncoding, compressedFor } from '../src/http/compression.ts';
 import { PASSKEY_SCRIPT_PATH, WEBAUTHN_LIBRARY_PATH } from '../src/oidc/pages/passkey-views.ts';
 import { STYLESHEET_PATH } from '../src/oidc/pages/views.ts';
 import * as client from 'openid-client';
@@ -36,6 +36,23 @@ describe('the encoding a request accepts', () => {
     [undefined, null],
   ])('%s → %s', (header, encoding) => {
     expect(acceptedEncoding(header)).toBe(encoding);
+  });
+});
+
+describe('compressing a body on the fly', () => {
+  // A page of a few kilobytes is compressed on the event loop with a window its size; a large body
+  // in the thread pool with the full window (issue 38): both read back whole, in both encodings.
+  it.each([
+    ['a page', 2_000],
+    ['a large body', 200_000],
+  ])('%s (%i bytes) in brotli and gzip', async (_, size) => {
+    const words = Array.from({ length: size / 8 }, (_v, i) => `w${(i * 7919) % 1000}`.padEnd(8, ' ')).join('');
+    for (const encoding of ['br', 'gzip'] as const) {
+      const compressed = await compressedFor(encoding, Buffer.from(words));
+      expect(compressed?.encoding).toBe(encoding);
+      expect((compressed as { body: Buffer }).body.length).toBeLessThan(words.length / 2);
+      expect(decoded(encoding, (compressed as { body: Buffer }).body)).toBe(words);
+    }
   });
 });
 

@@ -17,14 +17,19 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   retries: 0,
-  // Two workers share two cores with the server, PostgreSQL and two browsers: a scenario takes about
-  // twice its time alone (docs/decisions/0025).
+  // Two workers share two cores with the server, PostgreSQL and two browsers, and in `npm test` with
+  // Vitest's two workers: a scenario takes about twice its time alone, a page's wait as long
+  // (docs/decisions/0025).
   timeout: 120_000,
-  expect: { timeout: 10_000 },
+  expect: { timeout: 20_000 },
   reporter: [['list']],
   outputDir: '../../test-results/e2e',
   use: {
-    trace: 'retain-on-failure',
+    // A failed scenario keeps its trace: each action's DOM snapshot, network and console, and the
+    // failure's screenshot (below). Not the trace's film strip (screenshots): recording it makes
+    // Chromium encode a frame whenever the page paints, in every scenario that passes too — a
+    // third of the suite's CPU on settings + layout (docs/decisions/0025, third round).
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: chromium,

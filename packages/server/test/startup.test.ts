@@ -62,7 +62,9 @@ describe('start-up', () => {
       child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
       const exited = new Promise((ok) => child.once('exit', ok));
       try {
-        await expect.poll(() => text, { timeout: 30_000, interval: 100 }).toContain('Latchkey is running at');
+        // A first start on PGlite (initdb, migrations, new keys) with the browser suite on the same
+        // cores (scripts/test.mjs runs Vitest and Playwright side by side): up to a minute.
+        await expect.poll(() => text, { timeout: 60_000, interval: 100 }).toContain('Latchkey is running at');
         // The warning, when there is one, follows the line above at once.
         await new Promise((ok) => setTimeout(ok, 200));
         return text;
@@ -90,5 +92,5 @@ describe('start-up', () => {
     expect(byDefault.match(/\d+\.\d+\.\d+\.\d+|https?:\/\//g)).toHaveLength(1);
     expect(byDefault).not.toContain('{');
     expect(byDefault).not.toContain('Warning');
-  }, 60_000);
+  }, 90_000);
 });

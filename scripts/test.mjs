@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: every check a change must pass — lint, typecheck, domain + server + console tests with
-// Vitest, and the browser end-to-end suite with Playwright against the built console and a real
+// Vitest, then the browser end-to-end suite with Playwright against the built console and a real
 // server. docs/decisions/0025: the steps that need no database (lint, typecheck, the console's build)
-// run side by side, one per core; then Vitest and Playwright side by side, each with a worker per core.
+// run side by side, one per core; then Vitest and Playwright, each with a worker per core.
 // Ends with each step's time and result, and one line "N passed, N failed" counted from the runners'
 // JSON reports.
 //
@@ -28,16 +28,14 @@ const stages = [
     { name: 'typecheck', cmd: 'npm', args: ['run', '--silent', 'typecheck'] },
     { name: 'build', cmd: 'npm', args: ['run', '--silent', 'build'] },
   ],
-  // Vitest and Playwright side by side (docs/decisions/0025, third round): neither keeps both cores
-  // busy alone — Vitest waits on PostgreSQL, on the servers and sleeps of its start-up and probe
-  // tests and on its last long file; Playwright on its server's start, the browser's idle waits and
-  // its last scenario — so each fills the other's idle time instead of the two tails adding up.
   [
     {
       name: 'unit',
       cmd: 'npx',
       args: ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`],
     },
+  ],
+  [
     {
       name: 'e2e',
       cmd: 'npx',

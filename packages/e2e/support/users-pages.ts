@@ -69,6 +69,11 @@ export async function importUsersFile(page: Page, file: { name: string; mimeType
   await (await chooser).setFiles(file);
 }
 
+/** The file is stored: the page says the import runs in the background and may be left. */
+export async function expectImportQueued(page: Page): Promise<void> {
+  await expect(page.getByText('The file is stored and is being imported in the background', { exact: false })).toBeVisible();
+}
+
 /** The newest import in the Imports table is done with `imported` people added and `refused` lines refused. */
 export async function expectImportDone(page: Page, imported: number, refused: number): Promise<void> {
   const row = listRows(page, 'Imports').first();

@@ -14,7 +14,8 @@ import {
 } from '../support/passkey-pages.ts';
 import { connectTestAppThroughApi, startRelyingParty, type RelyingParty } from '../support/relying-party.ts';
 import { newEmail, signIn } from '../support/sign-in.ts';
-import { expectImportDone, expectRefusedLine, goToUsers, importUsersFile, openImportReport } from '../support/users-pages.ts';
+import { clickSaveAndWait, expectSetting, fillSetting, goToSettings } from '../support/settings-pages.ts';
+import { expectImportDone, expectImportQueued, expectRefusedLine, goToUsers, importUsersFile, openImportReport } from '../support/users-pages.ts';
 
 // Issue 37 "Migration" (docs/decisions/0052): users brought in with their old password hashes.
 
@@ -24,6 +25,8 @@ function oldSystemHash(password: string): string {
   const ab64 = (b: Buffer) => b.toString('base64').replace(/=+$/, '').replaceAll('+', '.');
   return `$pbkdf2-sha256$29000$${ab64(salt)}$${ab64(pbkdf2Sync(password, salt, 29000, 32, 'sha256'))}`;
 }
+
+const PASSWORD_DAYS = 'Imported passwords expire after (days)';
 
 let app: RelyingParty;
 test.beforeAll(async () => {
@@ -47,7 +50,14 @@ test('a team imports its users with their password hashes; one of them signs in 
     return id;
   });
 
-  await test.step('they import a JSON Lines file on the Users page: the good lines are added, the bad one is reported with its number', async () => {
+  await test.step('they keep imported passwords 30 days: a setting of the project (General settings)', async () => {
+    await goToSettings(page, projectId, 'settings', 'General settings');
+    await expectSetting(page, PASSWORD_DAYS, '90');
+    await fillSetting(page, PASSWORD_DAYS, '30');
+    await clickSaveAndWait(page);
+  });
+
+  await test.step('they import a JSON Lines file on the Users page, leave while it runs and come back: the good lines are added, the bad one is reported with its number', async () => {
     await goToUsers(page, projectId);
     const lines = [
       { email, verified: true, name: 'Moved Person', externalId: 'old-17', passwordHash: oldSystemHash(password) },
@@ -59,6 +69,10 @@ test('a team imports its users with their password hashes; one of them signs in 
       mimeType: 'application/x-ndjson',
       buffer: Buffer.from(lines.map((l) => JSON.stringify(l)).join('\n')),
     });
+    await expectImportQueued(page);
+    await goToSettings(page, projectId, 'settings', 'General settings');
+    await expectSetting(page, PASSWORD_DAYS, '30');
+    await goToUsers(page, projectId);
     await expectImportDone(page, 2, 1);
     await openImportReport(page);
     await expectRefusedLine(page, 2, 'The email address is not valid');

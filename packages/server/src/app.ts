@@ -44,6 +44,7 @@ import { ensureEventPartitions } from './modules/audit/event-partitions.ts';
 import { webhookKind } from './modules/webhooks/webhook-delivery.ts';
 import { WEBHOOK_KIND } from './events/audit-events.repository.ts';
 import { createOutbox, type Outbox } from './outbox/outbox.ts';
+import { createImportWorker, type ImportWorker } from './modules/user-imports/import-worker.ts';
 import { sealStoredPushKeys } from './modules/projects/push-keys.ts';
 import { deleteExpiredImportedPasswords } from './people/imported-passwords.repository.ts';
 import { erasureScrubber } from './people/erasure-scrub.ts';
@@ -98,6 +99,8 @@ export interface LatchkeyApp {
     secretBox: SecretBox;
     /** The deliverer of back-channel logout notices and webhook messages (it polls by itself; `deliverDue` runs a round now). */
     outbox: Outbox;
+    /** The user import worker (docs/decisions/0052; it polls by itself; `runNow` runs a round now, `stop`/`start` as at a shutdown). */
+    userImports: ImportWorker;
   };
   /** Readiness (GET /readyz) turns false: call it first when shutting down. */
   probes: Probes;
@@ -164,6 +167,8 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   const outgoing = deps.outgoing ?? createOutgoingClient({ allowedNetworks: config.outgoingAllowedNetworks });
   // The deliverers are made below, from the issuer, which needs the apps module: the modules' nudges reach them once they exist.
   let nudgeWebhookDelivery = (): void => undefined;
+  // Imports stored by any instance are imported by any instance's worker, a chunk at a time (docs/decisions/0052).
+  const userImports = startImportWorker(app, { db, clock, audit });
   const ctx: ModuleContext = {
     config,
     db,
@@ -180,6 +185,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
     ownHostOf: (projectId) => ownHostOrigin(config.publicUrl, config.issuerDomain, projectId),
     logoutNoticesQueued: () => logoutNoticesQueued(),
     webhookQueued: () => nudgeWebhookDelivery(),
+    userImportQueued: () => userImports.nudge(),
     warn: (error, message) => app.log.warn({ err: error }, message),
   };
   // Not by convention: these three modules' services are used outside their endpoints too — the
@@ -242,12 +248,7 @@ export async function buildApp(deps: AppDeps): Promise<LatchkeyApp> {
   startHousekeeping(app, { config, db, clock, mailer, secretBox, sessions, outbox });
 
   await app.ready();
-  return {
-    app,
-    services: { sessions, projects, apps, loginCodes, secretBox, outbox },
-    probes,
-    close: closer(app, db, readDb),
-  };
+  return { app, services: { sessions, projects, apps, loginCodes, secretBox, outbox, userImports }, probes, close: closer(app, db, readDb) };
 }
 
 /**
@@ -374,6 +375,17 @@ function startOutbox(
   outbox.start();
   app.addHook('onClose', () => outbox.stop());
   return outbox;
+}
+
+/**
+ * The import worker, started and stopped with the app like the outbox: at close, after the requests
+ * under way (an upload storing its file) are done, its job under way is released for another instance.
+ */
+function startImportWorker(app: FastifyInstance, p: { db: Db; clock: Clock; audit: AuditHook }): ImportWorker {
+  const worker = createImportWorker({ ...p, warn: (error) => app.log.warn({ err: error }, 'user import round failed') });
+  worker.start();
+  app.addHook('onClose', () => worker.stop());
+  return worker;
 }
 
 /**

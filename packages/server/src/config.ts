@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { IMPORT_FILE_MAX_BYTES } from '@latchkey/domain';
 
 /**
  * The server's configuration, read once from the environment (README "Configuration"). Every
@@ -42,6 +43,8 @@ export interface Config {
   projectsPerAccount: number;
   /** Months of audit events kept (whole monthly partitions are dropped after it; docs/decisions/0014). */
   eventRetentionMonths: number;
+  /** The largest file a user import takes, in bytes (413 beyond; docs/decisions/0052): IMPORT_MAX_BYTES, at most and by default 1 GiB. */
+  importMaxBytes: number;
   /**
    * At SIGTERM: how long /readyz answers 503 while requests are still taken, so load balancers
    * stop sending them (their check interval), before the server stops listening (issue 23).
@@ -202,6 +205,15 @@ const envSchema = z
         .transform(Number)
         .refine((n) => n >= 1, { error: 'EVENT_RETENTION_MONTHS must be a whole number of months from 1 to 9999' }),
     ),
+    IMPORT_MAX_BYTES: optional(
+      z
+        .string()
+        .regex(/^\d{1,10}$/, { error: `IMPORT_MAX_BYTES must be a whole number of bytes from 1 to ${IMPORT_FILE_MAX_BYTES}` })
+        .transform(Number)
+        .refine((n) => n >= 1 && n <= IMPORT_FILE_MAX_BYTES, {
+          error: `IMPORT_MAX_BYTES must be a whole number of bytes from 1 to ${IMPORT_FILE_MAX_BYTES}`,
+        }),
+    ),
     SHUTDOWN_DELAY_MS: optional(
       z
         .string()
@@ -286,6 +298,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     logFormat: e.LOG_FORMAT ?? null,
     projectsPerAccount: e.PROJECTS_PER_ACCOUNT ?? DEFAULT_PROJECTS_PER_ACCOUNT,
     eventRetentionMonths: e.EVENT_RETENTION_MONTHS ?? DEFAULT_EVENT_RETENTION_MONTHS,
+    importMaxBytes: e.IMPORT_MAX_BYTES ?? IMPORT_FILE_MAX_BYTES,
     shutdownDelayMs: e.SHUTDOWN_DELAY_MS ?? 0,
     metricsToken: e.METRICS_TOKEN ?? null,
     secretKey: e.SECRET_KEY ?? null,

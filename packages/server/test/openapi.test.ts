@@ -70,7 +70,7 @@ const EXPECTED: Record<keyof typeof api, ApiErrorStatus[]> = {
   revokeDevices: [400, 401, 403, 404, 409, 413, 415],
   listEndUsers: [400, 401, 403, 404],
   exportEndUsers: [400, 401, 403, 404],
-  importEndUsers: [400, 401, 403, 404, 409, 415],
+  importEndUsers: [400, 401, 403, 404, 409, 413, 415],
   listUserImports: [400, 401, 403, 404],
   getUserImport: [400, 401, 403, 404],
   exportEndUsersForMigration: [400, 401, 403, 404],

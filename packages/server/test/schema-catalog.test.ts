@@ -46,6 +46,7 @@ const DISTRIBUTED: Record<string, string> = {
   imported_passwords: 'project_id',
   user_imports: 'project_id',
   user_import_refusals: 'project_id',
+  user_import_chunks: 'project_id',
 };
 const REFERENCE = [
   'accounts',

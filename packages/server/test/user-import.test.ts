@@ -18,13 +18,15 @@ import {
 } from '@latchkey/domain';
 import { SESSION_COOKIE } from '../src/http/cookies.ts';
 import * as client from 'openid-client';
+import { createAuditHook } from '../src/modules/audit/audit.service.ts';
+import { createImportWorker, IMPORT_LEASE_MS } from '../src/modules/user-imports/import-worker.ts';
 import { deleteExpiredImportedPasswords } from '../src/people/imported-passwords.repository.ts';
 import { passwordMatches, parsePasswordHash } from '../src/people/password-hashes.ts';
 import { createPasskey, pageOptions, type CreationOptions } from './support/authenticator.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
 import { authorizationRequest, projectWithRelyingParty, untilApp, type RelyingParty } from './support/relying-party.ts';
 import { formAction, formHolding, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
-import { anonymous, signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
+import { anonymous, signedInAccount, uniqueEmail, useTestApp, type SignedIn, type TestApp } from './support/app.ts';
 import { describeEachDatabase, describeWithDatabase } from './support/databases.ts';
 import { apiPath, closeProject, createProject, databaseFingerprint, getProject, storeDevice } from './support/fixtures.ts';
 
@@ -36,6 +38,28 @@ const CSV = { 'content-type': 'text/csv' };
 
 function upload(by: SignedIn, project: string, body: string | Readable, headers: Record<string, string> = JSONL, query = '') {
   return by.api.call<UserImport>('POST', importPath(project, query), body, { headers });
+}
+const reportPath = (project: string, id: string) => apiPath(userImportsApi.getUserImport, { project, import: id });
+
+/**
+ * Uploads the file (202: stored, queued) and waits for the app's import worker to finish it: a
+ * round asked for now runs after the one under way, so the job queued before it is done by then.
+ */
+async function imported(app: TestApp, by: SignedIn, project: string, body: string | Readable, headers: Record<string, string> = JSONL) {
+  const res = await upload(by, project, body, headers);
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  await app.services.userImports.runNow();
+  return (await by.api.get<UserImportReport>(reportPath(project, res.body.id))).body;
+}
+
+/** Polls until `check` holds (at most 5 s). */
+async function until<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
+  let value = await read();
+  for (let tries = 0; tries < 100 && !check(value); tries += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = await read();
+  }
+  return value;
 }
 
 const lines = (...people: unknown[]) => people.map((p) => (typeof p === 'string' ? p : JSON.stringify(p))).join('\n');
@@ -119,19 +143,18 @@ describeEachDatabase('user import', (t) => {
       { email: uniqueEmail('long'), name: 'x'.repeat(9000) },
     ];
     const file = lines(...good, '', noHash, ...bad);
-    const first = await upload(admin, projectId, file);
-    expect(first.status, JSON.stringify(first.body)).toBe(201);
-    expect(first.body).toMatchObject({
+    const first = await imported(app, admin, projectId, file);
+    expect(first).toMatchObject({
       status: 'done',
       lines: good.length + 1 + bad.length,
+      total: good.length + 1 + bad.length,
       imported: good.length + 1,
       unchanged: 0,
       refused: bad.length,
     });
 
-    const report = await admin.api.get<UserImportReport>(apiPath(userImportsApi.getUserImport, { project: projectId, import: first.body.id }));
     const lineOf = good.length + 3; // the empty line keeps its number
-    expect(report.body.refusals.map((r) => [r.line, r.reason])).toEqual([
+    expect(first.refusals.map((r) => [r.line, r.reason])).toEqual([
       [lineOf, 'not_json'],
       [lineOf + 1, 'not_an_object'],
       [lineOf + 2, 'email_missing'],
@@ -152,10 +175,10 @@ describeEachDatabase('user import', (t) => {
     expect(page.body.profile).toEqual({ name: 'Person 0', externalId: 'ext-0' });
 
     const before = await databaseFingerprint(t.db);
-    const again = await upload(admin, projectId, file);
-    expect(again.body).toMatchObject({ status: 'done', imported: 0, unchanged: good.length + 1, refused: bad.length });
+    const again = await imported(app, admin, projectId, file);
+    expect(again).toMatchObject({ status: 'done', imported: 0, unchanged: good.length + 1, refused: bad.length });
     const after = await databaseFingerprint(t.db);
-    // Only the import's own job and report rows (and its audit event) are new.
+    // Only the import's own job and report rows (and its audit event) are new; its chunks are gone.
     for (const table of Object.keys(before).filter((n) => !['user_imports', 'user_import_refusals'].includes(n) && !n.startsWith('audit_events'))) {
       expect(after[table], table).toBe(before[table]);
     }
@@ -172,63 +195,143 @@ describeEachDatabase('user import', (t) => {
       `${uniqueEmail('c')},true,"open`,
       'x,y',
     ].join('\r\n');
-    const res = await upload(admin, projectId, file, CSV);
-    expect(res.body).toMatchObject({ status: 'done', lines: 4, imported: 2, refused: 2, format: 'csv' });
+    const res = await imported(app, admin, projectId, file, CSV);
+    expect(res).toMatchObject({ status: 'done', lines: 4, imported: 2, refused: 2, format: 'csv' });
     expect(await person(projectId, a)).toMatchObject({ display_name: 'Doe, Jane', external_id: '7', email_verified: true });
     expect(await person(projectId, b)).toMatchObject({ display_name: 'say "hi"', external_id: null, email_verified: false });
-    const report = await admin.api.get<UserImportReport>(apiPath(userImportsApi.getUserImport, { project: projectId, import: res.body.id }));
-    expect(report.body.refusals.map((r) => [r.line, r.reason])).toEqual([
+    expect(res.refusals.map((r) => [r.line, r.reason])).toEqual([
       [4, 'csv_quotes'],
       [5, 'csv_columns'],
     ]);
+    // The header is read as the upload starts: a file without one is refused, nothing stored.
+    const before = await databaseFingerprint(t.db);
     const noHeader = await upload(admin, projectId, `${uniqueEmail('d')},true`, CSV);
-    expect(noHeader.body).toMatchObject({ status: 'failed', lines: 0 });
+    expect(noHeader.status).toBe(400);
+    expect(noHeader.body).toMatchObject({ error: 'validation_failed', message: expect.stringContaining('header') });
+    expect(await databaseFingerprint(t.db)).toEqual(before);
+  });
+
+  it('keeps the CSV header across chunks: a 2,500-line CSV file is read under it in every chunk', async () => {
+    const admin = await signedInAccount(app, t.db);
+    const projectId = await createProject(admin);
+    const tag = Math.random().toString(36).slice(2, 8);
+    const rows = Array.from({ length: 2500 }, (_, i) => `"N ${i}",h${i}-${tag}@csv.example,${i}`);
+    const res = await imported(app, admin, projectId, ['', 'name,email,externalId', ...rows].join('\n'), CSV);
+    expect(res).toMatchObject({ status: 'done', lines: 2500, imported: 2500, refused: 0 });
+    expect(await person(projectId, `h2499-${tag}@csv.example`)).toMatchObject({ display_name: 'N 2499', external_id: '2499' });
   });
 
   it('lists the imports with their progress, newest first', async () => {
     const admin = await signedInAccount(app, t.db);
     const projectId = await createProject(admin);
-    const one = await upload(admin, projectId, lines({ email: uniqueEmail('one') }));
+    const one = await imported(app, admin, projectId, lines({ email: uniqueEmail('one') }));
     app.clock.advance(1000);
-    const two = await upload(admin, projectId, lines({ email: uniqueEmail('two') }));
+    const two = await imported(app, admin, projectId, lines({ email: uniqueEmail('two') }));
     const list = await admin.api.get<{ items: UserImport[] }>(apiPath(userImportsApi.listUserImports, { project: projectId }));
-    expect(list.body.items.map((i) => i.id)).toEqual([two.body.id, one.body.id]);
+    expect(list.body.items.map((i) => i.id)).toEqual([two.id, one.id]);
   });
 
-  it('shows its progress while the file is still arriving, a batch at a time; a stalled one reads as stopped; the end finishes it', async () => {
+  const chunksOf = async (projectId: string) =>
+    Number((await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM user_import_chunks WHERE project_id = $1', [projectId])).rows[0]!.n);
+  const peopleOf = async (projectId: string) =>
+    Number((await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM project_users WHERE project_id = $1', [projectId])).rows[0]!.n);
+  const importEvents = async (projectId: string, id: string) =>
+    (
+      await t.db.query<{ result: string; details: Record<string, unknown> }>(
+        `SELECT event_status AS result, details FROM audit_events WHERE project_id = $1 AND details->>'action' = 'user.import' AND details->>'importId' = $2`,
+        [projectId, id],
+      )
+    ).rows;
+
+  it('answers 202 as soon as the file is stored, before anything of it is imported; the worker then imports it and audits the end once', async () => {
     const admin = await signedInAccount(app, t.db);
     const projectId = await createProject(admin);
     const tag = Math.random().toString(36).slice(2, 8);
-    let release: () => void = () => undefined;
-    const paused = new Promise<void>((resolve) => (release = resolve));
-    async function* file() {
-      for (let i = 0; i < 2500; i += 500) {
-        yield Array.from({ length: 500 }, (_, j) => `{"email":"s${i + j}-${tag}@slow.example"}\n`).join('');
-      }
-      await paused;
-      yield `{"email":"last-${tag}@slow.example"}\n`;
+    const file = Array.from({ length: 2500 }, (_, i) => `{"email":"q${i}-${tag}@queued.example"}\n`).join('');
+    // No worker runs: what the answer holds is the stored file only.
+    await app.services.userImports.stop();
+    try {
+      const res = await upload(admin, projectId, file);
+      expect(res.status, JSON.stringify(res.body)).toBe(202);
+      expect(res.body).toMatchObject({ status: 'queued', lines: 0, total: 2500, imported: 0, finishedAt: null });
+      expect(await chunksOf(projectId)).toBe(3);
+      expect(await peopleOf(projectId)).toBe(0);
+      expect(await importEvents(projectId, res.body.id)).toEqual([]);
+    } finally {
+      app.services.userImports.start();
     }
-    const answer = upload(admin, projectId, Readable.from(file()));
-    const listPath = apiPath(userImportsApi.listUserImports, { project: projectId });
-    let running: UserImport | undefined;
-    for (let tries = 0; tries < 100 && running?.lines !== 2000; tries += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      running = (await admin.api.get<{ items: UserImport[] }>(listPath)).body.items[0];
-    }
-    // Two batches of 1000 written; the last 500 lines wait for their batch.
-    expect(running).toMatchObject({ status: 'running', lines: 2000, imported: 2000 });
-    app.clock.advance(3 * 60 * 1000);
-    expect((await admin.api.get<{ items: UserImport[] }>(listPath)).body.items[0]).toMatchObject({ status: 'failed' });
-    release();
-    expect((await answer).body).toMatchObject({ status: 'done', lines: 2501, imported: 2501 });
+    await app.services.userImports.runNow();
+    const done = (await admin.api.get<{ items: UserImport[] }>(apiPath(userImportsApi.listUserImports, { project: projectId }))).body.items[0]!;
+    expect(done).toMatchObject({ status: 'done', lines: 2500, total: 2500, imported: 2500 });
+    expect(await chunksOf(projectId)).toBe(0);
+    expect(await peopleOf(projectId)).toBe(2500);
+    expect(await importEvents(projectId, done.id)).toMatchObject([{ result: 'success', details: { imported: 2500, lines: 2500 } }]);
   });
 
-  it('keeps the batches before a cut upload, says the import stopped, and imports the rest when the file is sent again', async () => {
+  it('resumes a job after its worker died mid-way (once its lease is over) or stopped (at once), on another worker: the result is the one of an import run whole, no line twice', async () => {
+    const admin = await signedInAccount(app, t.db);
+    const [whole, resumed] = [await createProject(admin), await createProject(admin)];
+    const tag = Math.random().toString(36).slice(2, 8);
+    // 6,500 lines (seven chunks): a refused line and a repeated address in several chunks.
+    const hash = hashes('pw').pbkdf2;
+    const file = Array.from({ length: 6500 }, (_, i) =>
+      i % 997 === 5 ? '{"email":"not an address"}\n' : `{"email":"r${i % 6000}-${tag}@resume.example","passwordHash":"${hash}"}\n`,
+    ).join('');
+    const reference = await imported(app, admin, whole, file);
+    expect(reference).toMatchObject({ status: 'done', lines: 6500 });
+
+    await app.services.userImports.stop();
+    try {
+      const queued = await upload(admin, resumed, file);
+      expect(queued.status).toBe(202);
+      const worker = () => createImportWorker({ db: t.db, clock: app.clock, audit: createAuditHook(app.clock), warn: () => undefined });
+      // Worker A dies after two chunks (its process ends between two transactions): its lease stays.
+      let asked = 0;
+      const crash = () => {
+        asked += 1;
+        if (asked > 2) throw new Error('the process died');
+        return false;
+      };
+      await expect(worker().round(crash)).rejects.toThrow('the process died');
+      const read = async () => (await admin.api.get<UserImportReport>(reportPath(resumed, queued.body.id))).body;
+      expect(await read()).toMatchObject({ status: 'running', lines: 2000 });
+      expect(await chunksOf(resumed)).toBe(5);
+      // While A's lease lasts, no other worker takes the job.
+      expect(await worker().round(() => false)).toBe(0);
+      app.clock.advance(IMPORT_LEASE_MS + 1000);
+      // Worker B resumes it after A's last chunk, and is stopped (a shutdown) after two more: it lets go at once.
+      let askedB = 0;
+      expect(await worker().round(() => ++askedB > 2)).toBe(2);
+      expect(await read()).toMatchObject({ status: 'running', lines: 4000 });
+      // Worker C takes it at once and finishes it.
+      expect(await worker().round(() => false)).toBe(3);
+      const result = await read();
+      const counts = ({ status, lines, total, imported: made, unchanged, refused }: UserImport) => ({
+        status,
+        lines,
+        total,
+        made,
+        unchanged,
+        refused,
+      });
+      expect(counts(result)).toEqual(counts(reference));
+      expect(result.refusals).toEqual(reference.refusals);
+      expect(await peopleOf(resumed)).toBe(await peopleOf(whole));
+      const hashes_ = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM imported_passwords WHERE project_id = $1', [resumed]);
+      expect(hashes_.rows[0]!.n).toBe(await peopleOf(resumed));
+      expect(await chunksOf(resumed)).toBe(0);
+      expect(await importEvents(resumed, queued.body.id)).toHaveLength(1);
+    } finally {
+      app.services.userImports.start();
+    }
+  });
+
+  it('imports nothing of a cut upload: the job fails and its stored chunks are deleted; the whole file sent again is imported', async () => {
     const admin = await signedInAccount(app, t.db);
     const projectId = await createProject(admin);
     const tag = Math.random().toString(36).slice(2, 8);
     const people = Array.from({ length: 2500 }, (_, i) => `{"email":"c${i}-${tag}@cut.example"}\n`);
-    // A real connection, cut by the client half-way through the file.
+    // A real connection, cut by the client half-way through the file, once a chunk of it is stored.
     const session = admin.api.session as { sessionId: string; xsrfToken: string };
     const sending = request(`${app.baseUrl}${importPath(projectId)}`, {
       method: 'POST',
@@ -236,23 +339,76 @@ describeEachDatabase('user import', (t) => {
     });
     sending.on('error', () => undefined);
     sending.write(people.slice(0, 1200).join(''));
-    for (let tries = 0; tries < 100; tries += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const now = (await admin.api.get<{ items: UserImport[] }>(apiPath(userImportsApi.listUserImports, { project: projectId }))).body.items[0];
-      if (now?.lines === 1000) break;
-    }
+    expect(
+      await until(
+        () => chunksOf(projectId),
+        (n) => n === 1,
+      ),
+    ).toBe(1);
     sending.destroy();
-    let stopped: UserImport | undefined;
-    for (let tries = 0; tries < 100 && stopped?.status !== 'failed'; tries += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      stopped = (await admin.api.get<{ items: UserImport[] }>(apiPath(userImportsApi.listUserImports, { project: projectId }))).body.items[0];
-    }
-    expect(stopped).toMatchObject({ status: 'failed', lines: 1000, imported: 1000 });
+    const list = async () =>
+      (await admin.api.get<{ items: UserImport[] }>(apiPath(userImportsApi.listUserImports, { project: projectId }))).body.items[0];
+    const stopped = await until(list, (i) => i?.status === 'failed');
+    expect(stopped).toMatchObject({ status: 'failed', lines: 0, imported: 0, total: null });
     expect(stopped?.failure).toContain('stopped');
-    expect((await upload(admin, projectId, people.join(''))).body).toMatchObject({ status: 'done', imported: 1500, unchanged: 1000 });
+    expect(await chunksOf(projectId)).toBe(0);
+    await app.services.userImports.runNow();
+    expect(await peopleOf(projectId)).toBe(0);
+    expect(await importEvents(projectId, stopped!.id)).toMatchObject([{ result: 'failed' }]);
+    expect(await imported(app, admin, projectId, people.join(''))).toMatchObject({ status: 'done', imported: 2500, unchanged: 0 });
   });
 
-  it('keeps memory flat on a large file: 60 000 lines streamed, the live heap grows by less than 8 MB', async () => {
+  it('fails an upload that went silent past its lease (its instance died): chunks deleted; a late sender is told 409', async () => {
+    const admin = await signedInAccount(app, t.db);
+    const projectId = await createProject(admin);
+    const tag = Math.random().toString(36).slice(2, 8);
+    const people = Array.from({ length: 1500 }, (_, i) => `{"email":"s${i}-${tag}@silent.example"}\n`);
+    let resume: () => void = () => undefined;
+    const paused = new Promise<void>((resolve) => (resume = resolve));
+    async function* file() {
+      yield people.slice(0, 1200).join('');
+      await paused;
+      yield people.slice(1200).join('');
+    }
+    const answer = upload(admin, projectId, Readable.from(file()));
+    expect(
+      await until(
+        () => chunksOf(projectId),
+        (n) => n === 1,
+      ),
+    ).toBe(1);
+    app.clock.advance(IMPORT_LEASE_MS + 1000);
+    await app.services.userImports.runNow();
+    const list = async () =>
+      (await admin.api.get<{ items: UserImport[] }>(apiPath(userImportsApi.listUserImports, { project: projectId }))).body.items[0];
+    expect(await list()).toMatchObject({ status: 'failed', failure: expect.stringContaining('stopped') });
+    expect(await chunksOf(projectId)).toBe(0);
+    resume();
+    const late = await answer;
+    expect(late.status).toBe(409);
+    expect(await peopleOf(projectId)).toBe(0);
+    expect(await chunksOf(projectId)).toBe(0);
+  });
+
+  it('ends a job whose project was closed meanwhile as failed, saying why', async () => {
+    const admin = await signedInAccount(app, t.db);
+    const projectId = await createProject(admin);
+    await app.services.userImports.stop();
+    try {
+      const queued = await upload(admin, projectId, lines({ email: uniqueEmail('closing') }));
+      expect(queued.status).toBe(202);
+      await closeProject(admin, projectId);
+      const worker = createImportWorker({ db: t.db, clock: app.clock, audit: createAuditHook(app.clock), warn: () => undefined });
+      await worker.round(() => false);
+      const report = (await admin.api.get<UserImportReport>(reportPath(projectId, queued.body.id))).body;
+      expect(report).toMatchObject({ status: 'failed', imported: 0, failure: expect.stringContaining('closed') });
+      expect(await chunksOf(projectId)).toBe(0);
+    } finally {
+      app.services.userImports.start();
+    }
+  });
+
+  it('keeps memory flat on a large file: 60 000 lines stored, then imported, the live heap grows by less than 8 MB in each', async () => {
     const admin = await signedInAccount(app, t.db);
     const projectId = await createProject(admin);
     // 60,000 lines (about 5 MB) keep the suite fast; the million-line figure is npm run bench's.
@@ -275,11 +431,58 @@ describeEachDatabase('user import', (t) => {
         yield chunk;
       }
     }
-    const res = await upload(admin, projectId, Readable.from(file()));
-    expect(res.body).toMatchObject({ status: 'done', lines: total, imported: total, refused: 0 });
+    await app.services.userImports.stop();
+    let processing = 0;
+    try {
+      const res = await upload(admin, projectId, Readable.from(file()));
+      expect(res.body).toMatchObject({ status: 'queued', total });
+    } finally {
+      app.services.userImports.start();
+    }
+    // The import: sampled while the worker writes its sixty chunks.
+    const sampler = setInterval(() => (processing = Math.max(processing, live() - base)), 250);
+    try {
+      await app.services.userImports.runNow();
+    } finally {
+      clearInterval(sampler);
+    }
+    processing = Math.max(processing, live() - base);
+    const list = await admin.api.get<{ items: UserImport[] }>(apiPath(userImportsApi.listUserImports, { project: projectId }));
+    expect(list.body.items[0]).toMatchObject({ status: 'done', lines: total, imported: total, refused: 0 });
     // Held whole (as text and objects) the file would take several times its 5 MB.
     expect(peak).toBeLessThan(8 * 1024 * 1024);
+    expect(processing).toBeLessThan(8 * 1024 * 1024);
   }, 300_000);
+});
+
+describeEachDatabase('user import: the file’s size bound (IMPORT_MAX_BYTES)', (t) => {
+  const app = useTestApp(t, { listen: true, env: { IMPORT_MAX_BYTES: '100000' } });
+
+  it('answers 413 to a file over the bound, before reading it when its Content-Length says so, else as it passes the bound; nothing of it is stored', async () => {
+    const admin = await signedInAccount(app, t.db);
+    const projectId = await createProject(admin);
+    const tag = Math.random().toString(36).slice(2, 8);
+    const big = Array.from({ length: 3000 }, (_, i) => `{"email":"b${i}-${tag}@big.example"}\n`).join('');
+    expect(big.length).toBeGreaterThan(100_000);
+    const before = await databaseFingerprint(t.db);
+    // Declared: refused at once, no job.
+    const declared = await upload(admin, projectId, big);
+    expect(declared.status).toBe(413);
+    expect(declared.body).toMatchObject({ error: 'validation_failed', message: expect.stringContaining('100,000 bytes') });
+    expect(await databaseFingerprint(t.db)).toEqual(before);
+    // Streamed without a length: refused as it passes the bound; the job says so and its chunks are gone.
+    const streamed = await upload(admin, projectId, Readable.from([big.slice(0, 60_000), big.slice(60_000)]));
+    expect(streamed.status).toBe(413);
+    const list = await admin.api.get<{ items: UserImport[] }>(apiPath(userImportsApi.listUserImports, { project: projectId }));
+    expect(list.body.items[0]).toMatchObject({ status: 'failed', imported: 0, failure: expect.stringContaining('larger than') });
+    const left = await t.db.query<{ n: number }>(
+      `SELECT (SELECT count(*) FROM user_import_chunks WHERE project_id = $1)::int + (SELECT count(*) FROM project_users WHERE project_id = $1)::int AS n`,
+      [projectId],
+    );
+    expect(left.rows[0]!.n).toBe(0);
+    // Under the bound: taken.
+    expect(await imported(app, admin, projectId, big.slice(0, 50_000).replace(/\n[^\n]*$/, ''))).toMatchObject({ status: 'done', refused: 0 });
+  });
 });
 
 describeWithDatabase('user import: who may, and bad input', (t) => {
@@ -299,11 +502,11 @@ describeWithDatabase('user import: who may, and bad input', (t) => {
     expect((await upload(outsider, projectId, file)).status).toBe(404);
     expect((await anonymous(app).call('POST', importPath(projectId), file, { headers: JSONL })).status).toBe(401);
     expect((await upload(revocation, projectId, file, { 'content-type': 'application/json' })).status).toBe(415);
-    expect((await upload(revocation, projectId, file, JSONL, '?passwordDays=0')).status).toBe(400);
+    expect((await upload(revocation, projectId, file, JSONL, '?format=xml')).status).toBe(400);
     expect(await databaseFingerprint(t.db)).toEqual(before);
     // The auditor reads the imports; the revocation admin imports.
     expect((await auditor.api.get(apiPath(userImportsApi.listUserImports, { project: projectId }))).status).toBe(200);
-    expect((await upload(revocation, projectId, file)).status).toBe(201);
+    expect((await upload(revocation, projectId, file)).status).toBe(202);
     expect((await outsider.api.get(apiPath(userImportsApi.listUserImports, { project: projectId }))).status).toBe(404);
     const done = (await auditor.api.get<{ items: UserImport[] }>(apiPath(userImportsApi.listUserImports, { project: projectId }))).body.items[0]!;
     expect((await auditor.api.get(apiPath(userImportsApi.getUserImport, { project: projectId, import: done.id }))).status).toBe(200);
@@ -314,6 +517,24 @@ describeWithDatabase('user import: who may, and bad input', (t) => {
     expect((await outsider.api.get(exportPath)).status).toBe(404);
     expect((await anonymous(app).get(exportPath)).status).toBe(401);
     expect((await revocation.api.get(exportPath)).status).toBe(200);
+  });
+
+  it('validates importedPasswordDays (1–365, a whole number) as the project’s other settings, storing nothing when refused', async () => {
+    const admin = await signedInAccount(app, t.db);
+    const projectId = await createProject(admin);
+    const current = await getProject(admin, projectId);
+    const path = apiPath(api.updateProject, { project: projectId });
+    for (const bad of [0, 366, 2.5, '30', null]) {
+      const res = await admin.api.put<{ issues?: Array<{ field: string }> }>(path, { ...current, importedPasswordDays: bad });
+      expect(res.status, String(bad)).toBe(400);
+      expect(res.body.issues?.map((i) => i.field)).toContain('importedPasswordDays');
+    }
+    expect((await getProject(admin, projectId)).importedPasswordDays).toBe(90);
+    expect((await admin.api.put(path, { ...current, importedPasswordDays: 365 })).status).toBe(200);
+    expect((await getProject(admin, projectId)).importedPasswordDays).toBe(365);
+    // A project saved before the setting existed reads the default.
+    await t.db.query(`UPDATE projects SET settings = settings - 'importedPasswordDays' WHERE id = $1`, [projectId]);
+    expect((await getProject(admin, projectId)).importedPasswordDays).toBe(90);
   });
 
   it('answers 409 in a closed project, and 404 for an import of another project', async () => {
@@ -330,7 +551,7 @@ describeWithDatabase('user import: who may, and bad input', (t) => {
     const admin = await signedInAccount(app, t.db);
     const from = await createProject(admin);
     const email = uniqueEmail('leaving');
-    await upload(admin, from, lines({ email, verified: true, name: 'Leaving', externalId: 'L1', passwordHash: bcrypt.hashSync('pw', 4) }));
+    await imported(app, admin, from, lines({ email, verified: true, name: 'Leaving', externalId: 'L1', passwordHash: bcrypt.hashSync('pw', 4) }));
     const { rows } = await t.db.query<{ id: string }>('SELECT id FROM project_users WHERE project_id = $1 AND email = $2', [from, email]);
     const userId = rows[0]!.id;
     const credential = await storeDevice(t.db, { projectId: from, userId, createdAt: app.clock.now(), name: 'Phone' });
@@ -350,7 +571,7 @@ describeWithDatabase('user import: who may, and bad input', (t) => {
     });
     expect(text).not.toContain('$2');
     const to = await createProject(admin);
-    expect((await upload(admin, to, text)).body).toMatchObject({ imported: 1, refused: 0 });
+    expect(await imported(app, admin, to, text)).toMatchObject({ imported: 1, refused: 0 });
   });
 });
 
@@ -359,8 +580,8 @@ describeEachDatabase('an imported person signs in once with their previous passw
 
   async function importedInto(admin: SignedIn, projectId: string, password: string, extra: Record<string, unknown> = {}) {
     const email = uniqueEmail('moved');
-    const res = await upload(admin, projectId, lines({ email, verified: true, passwordHash: hashes(password).scrypt, ...extra }));
-    expect(res.body.imported).toBe(1);
+    const res = await imported(app, admin, projectId, lines({ email, verified: true, passwordHash: hashes(password).scrypt, ...extra }));
+    expect(res.imported).toBe(1);
     return email;
   }
   const hashOf = async (projectId: string, email: string) =>
@@ -462,11 +683,17 @@ describeEachDatabase('an imported person signs in once with their previous passw
     expect(refused.text).toContain('That password is not right');
   });
 
-  it('offers no password field where the project holds no usable hash, and the housekeeping deletes hashes past their days', async () => {
+  it('offers no password field where the project holds no usable hash, and the housekeeping deletes hashes past the project’s importedPasswordDays', async () => {
     const admin = await signedInAccount(app, t.db);
     const p = await projectWithRelyingParty(app, admin);
+    const current = await getProject(admin, p.projectId);
+    expect(current.importedPasswordDays).toBe(90);
+    const saved = await admin.api.put(apiPath(api.updateProject, { project: p.projectId }), { ...current, importedPasswordDays: 2 });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     const email = uniqueEmail('expiring');
-    await upload(admin, p.projectId, lines({ email, verified: true, passwordHash: hashes('pw').pbkdf2 }), JSONL, '?passwordDays=2');
+    await imported(app, admin, p.projectId, lines({ email, verified: true, passwordHash: hashes('pw').pbkdf2 }));
+    const { rows } = await t.db.query<{ expires_at: Date }>('SELECT expires_at FROM imported_passwords WHERE project_id = $1', [p.projectId]);
+    expect(new Date(rows[0]!.expires_at).getTime()).toBe(app.clock.now().getTime() + 2 * 24 * 60 * 60 * 1000);
     const browser = new Browser();
     expect((await codePageOf(browser, p, email)).codePage.text).toContain('name="password"');
     app.clock.advance(2 * 24 * 60 * 60 * 1000 + 1000);

@@ -503,14 +503,14 @@ export const userImportsApi = {
     path: '/projects/:project/user-imports',
     tag: 'users',
     summary:
-      'Import users from the body, a file streamed as it is read: JSON Lines (application/x-ndjson) or CSV (text/csv) with a header row. One person a line: email, verified, name, externalId, passwordHash (bcrypt, Argon2id, scrypt, PBKDF2-SHA256). A person the project has already is left as is; a refused line is reported with its number and stores nothing. Answers the finished import; its progress can be read meanwhile (listUserImports)',
+      "Import users from the body, a file (at most 1 GiB): JSON Lines (application/x-ndjson) or CSV (text/csv) with a header row. One person a line: email, verified, name, externalId, passwordHash (bcrypt, Argon2id, scrypt, PBKDF2-SHA256). The file is stored as it arrives and answered 202 with the queued import; a worker imports it in the background (its progress: listUserImports, getUserImport). A person the project has already is left as is; a refused line is reported with its number and stores nothing. An imported hash is kept the project's importedPasswordDays",
     auth: 'session',
     permission: guards.endUserChanges,
     params: projectParams,
     query: userImportQuerySchema,
     consumes: Object.values(IMPORT_FORMATS),
     response: userImportSchema,
-    status: 201,
+    status: 202,
   }),
   listUserImports: endpoint({
     method: 'GET',

@@ -69,8 +69,8 @@ export interface Endpoint<
    * answers the value with its version; no route sets the header or reads If-Match itself.
    */
   versioned?: boolean;
-  /** Status of a successful answer; 200 unless said. */
-  status?: 200 | 201 | 204;
+  /** Status of a successful answer; 200 unless said (202: taken, finished in the background). */
+  status?: 200 | 201 | 202 | 204;
   /**
    * Error statuses this call answers that the rest of the entry does not tell (`errorStatusesOf`
    * derives the others), e.g. 429 on a rate-limited call.

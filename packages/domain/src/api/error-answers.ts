@@ -39,8 +39,8 @@ export const errorStatusMeaning: Record<ApiErrorStatus, string> = {
   404: '`not_found`: no such project, application or keys, or a project the caller holds no permission on (ids do not leak).',
   409: '`project_closed`: the project is closed and refuses changes; `conflict`: the change clashes with the current state (e.g. an id in use, keys that exist already, a disabled application).',
   412: '`conflict`: the `If-Match` header names a version that is no longer current; read the resource again and retry.',
-  413: '`validation_failed`: the body is larger than the server takes (1 MiB).',
-  415: '`validation_failed`: the body is not `application/json`.',
+  413: '`validation_failed`: the body is larger than the server takes (1 MiB; a file to import: 1 GiB).',
+  415: '`validation_failed`: the body is not `application/json` (a file to import: not one of its media types).',
   429: 'Too many attempts from this client or for this address; wait, then try again.',
 };
 
@@ -98,7 +98,7 @@ export function errorStatusesOf(endpoint: Endpoint): ApiErrorStatus[] {
   if (endpoint.permission && (/\/:[A-Za-z]/.test(endpoint.path) || endpoint.projectFrom === 'body.projectId')) statuses.add(404);
   if (endpoint.method === 'PUT') statuses.add(412);
   if (endpoint.body) statuses.add(413).add(415);
-  // A file body is read as it comes (no size limit); another media type is refused.
-  if (endpoint.consumes) statuses.add(415);
+  // A file body is read as it comes, up to its bound (413); another media type is refused.
+  if (endpoint.consumes) statuses.add(413).add(415);
   return API_ERROR_STATUSES.filter((status) => statuses.has(status));
 }

@@ -24,8 +24,12 @@ export const IMPORT_LINE_MAX_BYTES = 8 * 1024;
 export const EXTERNAL_ID_MAX_LENGTH = 200;
 /** The longest password hash taken (any of the formats, with its parameters and salt). */
 export const PASSWORD_HASH_MAX_LENGTH = 512;
-/** Kept days of an imported password hash: its one sign-in must happen within them. */
-export const PASSWORD_DAYS = { default: 90, min: 1, max: 365 } as const;
+/**
+ * The largest file an import takes (docs/decisions/0052): the upload is stored in the database until
+ * it is imported, so its size is bounded (413 beyond; IMPORT_MAX_BYTES may lower it). A million
+ * people with hashes is about 150 MB.
+ */
+export const IMPORT_FILE_MAX_BYTES = 1024 * 1024 * 1024;
 
 export const IMPORT_REFUSAL_REASONS = [
   'line_too_long',
@@ -92,21 +96,30 @@ export function importedPerson(fields: Record<string, unknown>): ImportedPerson 
 
 export const isLineRefusal = (value: ImportedPerson | LineRefusal): value is LineRefusal => 'reason' in value;
 
-export const USER_IMPORT_STATUSES = ['running', 'done', 'failed'] as const;
+/**
+ * An import's course: the file is being stored (`uploading`), stored and waiting for a worker
+ * (`queued`), being imported a chunk at a time (`running`), then `done` or `failed`.
+ */
+export const USER_IMPORT_STATUSES = ['uploading', 'queued', 'running', 'done', 'failed'] as const;
+export type UserImportStatus = (typeof USER_IMPORT_STATUSES)[number];
+/** Statuses of an import not finished yet: the Users page reads its progress again while one is. */
+export const isImportUnderWay = (status: UserImportStatus): boolean => status !== 'done' && status !== 'failed';
 
 /** An import: its progress while it runs, its counts once done. */
 export const userImportSchema = z.object({
   id: z.string(),
   format: z.enum(['jsonl', 'csv']),
   status: z.enum(USER_IMPORT_STATUSES),
-  /** Lines read so far (a CSV's header not counted). */
+  /** Lines imported so far, blank ones and a CSV's header not counted. */
   lines: z.number().int(),
+  /** The file's lines (counted as `lines`), known once it is stored whole; null while it is uploading or when it never was. */
+  total: z.number().int().nullable(),
   /** People created. */
   imported: z.number().int(),
   /** Lines naming a person the project has already (an import run twice changes nothing). */
   unchanged: z.number().int(),
   refused: z.number().int(),
-  /** Why a failed import stopped (the upload was cut, the server stopped): the lines before it are kept. */
+  /** Why a failed import stopped (the upload was cut: nothing of it imported; the project closed meanwhile: the chunks before stay). */
   failure: z.string().nullable(),
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
@@ -121,7 +134,7 @@ export const userImportReportSchema = userImportSchema.extend({ refusals: z.arra
 export type UserImportReport = z.infer<typeof userImportReportSchema>;
 export const userImportListSchema = z.object({ items: z.array(userImportSchema) });
 
+/** The file's format when its media type does not say it; an imported hash's days are the project's setting (importedPasswordDays). */
 export const userImportQuerySchema = z.object({
   format: z.enum(['jsonl', 'csv']).optional(),
-  passwordDays: z.coerce.number().int().min(PASSWORD_DAYS.min).max(PASSWORD_DAYS.max).default(PASSWORD_DAYS.default),
 });

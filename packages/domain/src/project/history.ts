@@ -26,6 +26,7 @@ export const SETTINGS_PAGE_FIELDS: Record<SettingsPage, readonly string[]> = {
     'limitRegCodeVerified',
     'passkeyEnrollment',
     'emailRecoveryDelay',
+    'importedPasswordDays',
     'enabled',
   ],
   branding: ['supportEmail', 'supportPhone', 'helpUrl', 'logoUrl', 'displayName'],

@@ -1,5 +1,5 @@
 import { PIN_LENGTH_DEFAULT } from '../constants.ts';
-import type { LoginOptions, Project, ProjectMeta, ProjectSettings } from './schema.ts';
+import { IMPORTED_PASSWORD_DAYS, type LoginOptions, type Project, type ProjectMeta, type ProjectSettings } from './schema.ts';
 
 /** Settings of a project created with a name only (spec §7: name, pinLength, creator's email). */
 export function newProjectSettings(name: string, pinLength: number = PIN_LENGTH_DEFAULT): ProjectSettings {
@@ -32,6 +32,7 @@ export function newProjectSettings(name: string, pinLength: number = PIN_LENGTH_
     // docs/decisions/0050: offered after each fallback sign-in; required after 3 only when chosen.
     passkeyEnrollment: { mode: 'offer', requireAfter: 3 },
     emailRecoveryDelay: 'none',
+    importedPasswordDays: IMPORTED_PASSWORD_DAYS.default,
     mobileAndroidLocation: '',
     mobileIOSLocation: '',
     associationAndroid: '',

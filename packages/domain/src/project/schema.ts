@@ -54,6 +54,18 @@ export const passkeyEnrollmentSchema = z.object({
 });
 export type PasskeyEnrollment = z.infer<typeof passkeyEnrollmentSchema>;
 
+/**
+ * Issue 37 "Migration" (docs/decisions/0052): the days an imported password hash is kept — its one
+ * sign-in must happen within them; the import of a file reads it as it writes each chunk.
+ */
+export const IMPORTED_PASSWORD_DAYS = { default: 90, min: 1, max: 365 } as const;
+const importedPasswordDays = () =>
+  z
+    .number({ error: 'validation.not_a_number' })
+    .int({ error: 'validation.not_a_number' })
+    .min(IMPORTED_PASSWORD_DAYS.min, { error: 'validation.out_of_range' })
+    .max(IMPORTED_PASSWORD_DAYS.max, { error: 'validation.out_of_range' });
+
 export const verificationOptionsSchema = z.object({
   method: oneOf(VERIFICATION_METHODS),
   url: optionalUri(),
@@ -102,6 +114,8 @@ const projectSettingsShape = z.object({
   passkeyEnrollment: passkeyEnrollmentSchema,
   // A project saved before the setting existed (or a client that does not send it) has none.
   emailRecoveryDelay: oneOf(EMAIL_RECOVERY_DELAYS).default('none'),
+  // Likewise: a project saved before it existed keeps its imported hashes the default days.
+  importedPasswordDays: importedPasswordDays().default(IMPORTED_PASSWORD_DAYS.default),
   mobileAndroidLocation: optionalUrl(),
   mobileIOSLocation: optionalUrl(),
   associationAndroid: cleanString(100_000),

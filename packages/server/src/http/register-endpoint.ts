@@ -40,8 +40,8 @@ export interface EndpointContext<P, Q, B> {
   actor(): Actor;
   /** The version the request's If-Match names (null: no precondition), for a `versioned` entry's write. */
   ifMatch: number | null;
-  /** A `consumes` entry's body: the file as it arrives (its media type is one of the entry's). */
-  upload(): { type: string; stream: Readable };
+  /** A `consumes` entry's body: the file as it arrives (its media type is one of the entry's), and its Content-Length when sent. */
+  upload(): { type: string; stream: Readable; length: number | null };
 }
 
 /** A `consumes` entry's body in the OpenAPI document: the file, as text. */
@@ -56,12 +56,13 @@ function acceptFiles(app: FastifyInstance, types: readonly string[]): void {
   }
 }
 
-function uploadOf(request: FastifyRequest, types: readonly string[]): { type: string; stream: Readable } {
+function uploadOf(request: FastifyRequest, types: readonly string[]): { type: string; stream: Readable; length: number | null } {
   const type = mediaTypeOf(request);
   if (!types.includes(type) || !(request.body instanceof Readable)) {
     throw Object.assign(new Error(`The body is a file: Content-Type ${types.join(' or ')}`), { statusCode: 415 });
   }
-  return { type, stream: request.body };
+  const length = Number(request.headers['content-length']);
+  return { type, stream: request.body, length: Number.isSafeInteger(length) && length >= 0 ? length : null };
 }
 
 /** The answer of an entry that `produces` a file: its media type, the name to save it as, and its body, streamed. */
@@ -191,7 +192,7 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
         }
       : {}),
     handler: async (request, reply) => {
-      const result = await handler({
+      const call = handler({
         params: request.params as z.output<P>,
         query: request.query as z.output<Q>,
         body: request.body as z.output<B>,
@@ -203,6 +204,12 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
         },
         ifMatch: endpoint.versioned ? ifMatchVersion(request) : null,
         upload: () => uploadOf(request, endpoint.consumes ?? []),
+      });
+      // A file refused before its end (too large, a bad header): the connection closes after the
+      // answer rather than reading the rest of it.
+      const result = await call.catch((error: unknown) => {
+        if (endpoint.consumes && !request.raw.complete) reply.header('Connection', 'close');
+        throw error;
       });
       reply.status(status);
       if (endpoint.versioned) return sendVersioned(reply, result as Versioned<z.output<R>>);

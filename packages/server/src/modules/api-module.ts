@@ -43,6 +43,8 @@ export interface ModuleContext {
   logoutNoticesQueued(): void;
   /** A webhook message was queued: deliver it now rather than at the next poll. */
   webhookQueued(): void;
+  /** A user import's file was stored (docs/decisions/0052): this instance's import worker takes it now rather than at its next poll. */
+  userImportQueued(): void;
   /** Where a failure that does not fail the call is reported (the app's log). */
   warn(error: unknown, message: string): void;
 }

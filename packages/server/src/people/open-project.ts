@@ -1,3 +1,4 @@
+import { IMPORTED_PASSWORD_DAYS } from '@latchkey/domain';
 import type { Db } from '../db/db.ts';
 import { notFound, projectClosed } from '../errors.ts';
 
@@ -7,13 +8,26 @@ import { notFound, projectClosed } from '../errors.ts';
  * a closed project is read-only). Devices, end users and webhooks write under it.
  */
 export async function lockOpenProject(tx: Db, projectId: string): Promise<void> {
-  const project = await lockProjectForDeviceWrite(tx, projectId);
+  const { rows } = await tx.query<{ enabled: boolean }>('SELECT enabled FROM projects WHERE id = $1 FOR SHARE', [projectId]);
+  openOrRefused(rows[0]);
+}
+
+function openOrRefused(project: { enabled: boolean } | undefined): void {
   if (!project) throw notFound();
   if (!project.enabled) throw projectClosed();
 }
 
-/** Inside a write's transaction: whether the project is open, held so until commit (a close waits); null when there is none. */
-async function lockProjectForDeviceWrite(tx: Db, projectId: string): Promise<{ enabled: boolean } | null> {
-  const { rows } = await tx.query<{ enabled: boolean }>('SELECT enabled FROM projects WHERE id = $1 FOR SHARE', [projectId]);
-  return rows[0] ?? null;
+/**
+ * lockOpenProject for a chunk of a user import (docs/decisions/0052), answering the days its
+ * imported password hashes are kept: the project's importedPasswordDays as it is now (the default
+ * for a project saved before the setting existed).
+ */
+export async function lockOpenProjectForImport(tx: Db, projectId: string): Promise<{ importedPasswordDays: number }> {
+  const { rows } = await tx.query<{ enabled: boolean; days: unknown }>(
+    `SELECT enabled, settings -> 'importedPasswordDays' AS days FROM projects WHERE id = $1 FOR SHARE`,
+    [projectId],
+  );
+  openOrRefused(rows[0]);
+  const days = rows[0]?.days;
+  return { importedPasswordDays: typeof days === 'number' ? days : IMPORTED_PASSWORD_DAYS.default };
 }

@@ -59,6 +59,10 @@ export const settingsTexts = {
     enrollmentModes: { off: 'Off', offer: 'Offer', require: 'Require' },
     enrollmentAfter: 'Require after this many sign-ins without a passkey',
     enrollmentAfterHelp: 'From 1 to {{max}}.',
+    importSection: 'Imported users',
+    importedPasswordDays: 'Imported passwords expire after (days)',
+    importedPasswordDaysHelp:
+      'A person imported with a password hash from another system may sign in once with that password, then moves to a passkey. Past these days ({{min}}–{{max}}) the hash is deleted unused. Read as each file is imported.',
     recoverySection: 'Account recovery',
     emailRecoveryDelay: 'New passkey after an email sign-in',
     emailRecoveryDelayHelp:

@@ -59,6 +59,10 @@ export const settingsTextsFr: Translation<typeof settingsTexts, 'fr'> = {
     enrollmentModes: { off: 'Désactivé', offer: 'Proposer', require: 'Exiger' },
     enrollmentAfter: 'Exiger après ce nombre de connexions sans clé d’accès',
     enrollmentAfterHelp: 'De 1 à {{max}}.',
+    importSection: 'Utilisateurs importés',
+    importedPasswordDays: 'Les mots de passe importés expirent après (jours)',
+    importedPasswordDaysHelp:
+      'Une personne importée avec l’empreinte de son mot de passe d’un autre système peut se connecter une fois avec ce mot de passe, puis passe à une clé d’accès. Après ces jours ({{min}}–{{max}}), l’empreinte non utilisée est supprimée. Lu à l’importation de chaque fichier.',
     recoverySection: 'Récupération de compte',
     emailRecoveryDelay: 'Nouvelle clé d’accès après une connexion par e-mail',
     emailRecoveryDelayHelp:

@@ -58,6 +58,10 @@ export const settingsTextsRo: Translation<typeof settingsTexts, 'ro'> = {
     enrollmentModes: { off: 'Dezactivat', offer: 'Oferă', require: 'Cere' },
     enrollmentAfter: 'Cereți după acest număr de conectări fără cheie de acces',
     enrollmentAfterHelp: 'De la 1 la {{max}}.',
+    importSection: 'Utilizatori importați',
+    importedPasswordDays: 'Parolele importate expiră după (zile)',
+    importedPasswordDaysHelp:
+      'O persoană importată cu amprenta parolei dintr-un alt sistem se poate conecta o singură dată cu acea parolă, apoi trece la o cheie de acces. După aceste zile ({{min}}–{{max}}), amprenta nefolosită este ștearsă. Se citește la importul fiecărui fișier.',
     recoverySection: 'Recuperarea contului',
     emailRecoveryDelay: 'Cheie de acces nouă după o conectare prin e-mail',
     emailRecoveryDelayHelp:

@@ -1,6 +1,14 @@
 import { StringDecoder } from 'node:string_decoder';
-import type { Readable } from 'node:stream';
-import { IMPORT_LINE_MAX_BYTES } from '@latchkey/domain';
+import {
+  EXPORT_ONLY_FIELDS,
+  IMPORT_FIELDS,
+  IMPORT_LINE_MAX_BYTES,
+  importedPerson,
+  isLineRefusal,
+  type ImportedPerson,
+  type ImportRefusal,
+} from '@latchkey/domain';
+import { isRefusal, parsePasswordHash } from '../../people/password-hashes.ts';
 
 /**
  * An import's file read as it arrives (docs/decisions/0052): lines with their numbers, a chunk's
@@ -13,7 +21,7 @@ export interface FileLine {
   tooLong: boolean;
 }
 
-export async function* linesOf(stream: Readable): AsyncGenerator<FileLine[]> {
+export async function* linesOf(stream: AsyncIterable<Buffer>): AsyncGenerator<FileLine[]> {
   const decoder = new StringDecoder('utf8');
   let number = 0;
   let pending = '';
@@ -25,7 +33,7 @@ export async function* linesOf(stream: Readable): AsyncGenerator<FileLine[]> {
     return line;
   };
   for await (const chunk of stream) {
-    const text = decoder.write(chunk as Buffer);
+    const text = decoder.write(chunk);
     const lines: FileLine[] = [];
     let start = 0;
     for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
@@ -78,4 +86,55 @@ export function csvFields(line: string): string[] | null {
       i = comma + 1;
     }
   }
+}
+
+/** A CSV header's names: the import's fields and the export's own (an export's columns import as they are). */
+const HEADER_NAMES = new Set<string>([...IMPORT_FIELDS, ...EXPORT_ONLY_FIELDS]);
+
+type LineResult = { line: number; person: ImportedPerson } | ImportRefusal;
+
+/** A line's fields: a JSON object, or a CSV record under the header's names. */
+function fieldsOf(line: FileLine, header: string[] | null): { fields: Record<string, unknown> } | { refusal: ImportRefusal } {
+  const refusal = (reason: ImportRefusal['reason'], message: string) => ({ refusal: { line: line.number, reason, message } });
+  if (line.tooLong) return refusal('line_too_long', `The line is longer than ${IMPORT_LINE_MAX_BYTES} bytes`);
+  if (header === null) {
+    let value: unknown;
+    try {
+      value = JSON.parse(line.text);
+    } catch {
+      return refusal('not_json', 'The line is not JSON');
+    }
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? { fields: value as Record<string, unknown> }
+      : refusal('not_an_object', 'The line is not a JSON object');
+  }
+  const cells = csvFields(line.text);
+  if (cells === null) return refusal('csv_quotes', 'A quoted field does not close on this line');
+  if (cells.length !== header.length) return refusal('csv_columns', `The line has ${cells.length} fields, the header ${header.length}`);
+  return { fields: Object.fromEntries(header.map((name, i) => [name, cells[i]])) };
+}
+
+/** A line with nothing on it: skipped, its number kept. */
+export const isBlank = (line: FileLine): boolean => !line.tooLong && line.text.trim() === '';
+
+/** What a CSV file's first line must be. */
+export const CSV_HEADER_MESSAGE = 'The first line of a CSV file is its header: email, and any of verified, name, externalId, passwordHash';
+
+/** A CSV file's header (its first line that is not blank), or null when it is not one. */
+export function csvHeaderOf(line: FileLine): string[] | null {
+  const names = line.tooLong ? null : csvFields(line.text);
+  return names && names.every((n) => HEADER_NAMES.has(n)) && names.includes('email') ? names : null;
+}
+
+/** What is stored of a line, or why nothing of it is. */
+export function readLine(line: FileLine, header: string[] | null): LineResult {
+  const read = fieldsOf(line, header);
+  if ('refusal' in read) return read.refusal;
+  const person = importedPerson(read.fields);
+  if (isLineRefusal(person)) return { line: line.number, ...person };
+  if (person.passwordHash !== null) {
+    const parsed = parsePasswordHash(person.passwordHash);
+    if (isRefusal(parsed)) return { line: line.number, ...parsed };
+  }
+  return { line: line.number, person };
 }

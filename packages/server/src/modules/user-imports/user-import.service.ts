@@ -1,207 +1,201 @@
 import type { Readable } from 'node:stream';
-import {
-  DomainError,
-  EXPORT_ONLY_FIELDS,
-  IMPORT_FIELDS,
-  IMPORT_LINE_MAX_BYTES,
-  importedPerson,
-  isLineRefusal,
-  type ImportedPerson,
-  type ImportFormat,
-  type ImportRefusal,
-  type UserImport,
-  type UserImportReport,
-} from '@latchkey/domain';
+import { DomainError, type ImportFormat, type UserImport, type UserImportReport } from '@latchkey/domain';
 import type { Clock } from '../../clock.ts';
 import { randomToken } from '../../crypto.ts';
 import type { Db } from '../../db/db.ts';
-import { notFound } from '../../errors.ts';
+import { HttpDomainError, notFound } from '../../errors.ts';
 import type { Actor } from '../../http/actor.ts';
-import { identityTypeOf, insertImportedUsers } from '../../people/end-users.repository.ts';
-import { insertImportedPasswords } from '../../people/imported-passwords.repository.ts';
+import { identityTypeOf } from '../../people/end-users.repository.ts';
 import { lockOpenProject } from '../../people/open-project.ts';
-import { isRefusal, parsePasswordHash } from '../../people/password-hashes.ts';
 import type { AuditHook } from '../audit/audit.service.ts';
-import { csvFields, linesOf, type FileLine } from './import-lines.ts';
-import { findImport, finishImport, insertImport, latestImports, recordBatch, refusalsOf } from './user-imports.repository.ts';
+import { CSV_HEADER_MESSAGE, csvHeaderOf, isBlank, linesOf, type FileLine } from './import-lines.ts';
+import { importEnded, IMPORT_LEASE_MS } from './import-worker.ts';
+import {
+  failImport,
+  findImport,
+  insertChunk,
+  insertImport,
+  latestImports,
+  queueImport,
+  refusalsOf,
+  renewUpload,
+  UPLOAD_CUT,
+  type ImportActor,
+} from './user-imports.repository.ts';
 
-/** Lines written together: one INSERT of people, one of hashes, one of refusals, one progress update. */
-export const IMPORT_BATCH = 1000;
-const DAY_MS = 24 * 60 * 60 * 1000;
-/** A CSV header's names: the import's fields and the export's own (an export's columns import as they are). */
-const HEADER_NAMES = new Set<string>([...IMPORT_FIELDS, ...EXPORT_ONLY_FIELDS]);
-
-type LineResult = { line: number; person: ImportedPerson } | ImportRefusal;
-
-/** A line's fields: a JSON object, or a CSV record under the header's names. */
-function fieldsOf(line: FileLine, header: string[] | null): { fields: Record<string, unknown> } | { refusal: ImportRefusal } {
-  const refusal = (reason: ImportRefusal['reason'], message: string) => ({ refusal: { line: line.number, reason, message } });
-  if (line.tooLong) return refusal('line_too_long', `The line is longer than ${IMPORT_LINE_MAX_BYTES} bytes`);
-  if (header === null) {
-    let value: unknown;
-    try {
-      value = JSON.parse(line.text);
-    } catch {
-      return refusal('not_json', 'The line is not JSON');
-    }
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? { fields: value as Record<string, unknown> }
-      : refusal('not_an_object', 'The line is not a JSON object');
-  }
-  const cells = csvFields(line.text);
-  if (cells === null) return refusal('csv_quotes', 'A quoted field does not close on this line');
-  if (cells.length !== header.length) return refusal('csv_columns', `The line has ${cells.length} fields, the header ${header.length}`);
-  return { fields: Object.fromEntries(header.map((name, i) => [name, cells[i]])) };
-}
-
-/** What is stored of a line, or why nothing of it is. */
-export function readLine(line: FileLine, header: string[] | null): LineResult {
-  const read = fieldsOf(line, header);
-  if ('refusal' in read) return read.refusal;
-  const person = importedPerson(read.fields);
-  if (isLineRefusal(person)) return { line: line.number, ...person };
-  if (person.passwordHash !== null) {
-    const parsed = parsePasswordHash(person.passwordHash);
-    if (isRefusal(parsed)) return { line: line.number, ...parsed };
-  }
-  return { line: line.number, person };
-}
+/** Lines a stored chunk holds at most: the worker writes a chunk in one transaction (as one batch of people). */
+export const IMPORT_CHUNK_LINES = 1000;
+/** Characters a stored chunk holds at most (about 1 MiB): a chunk of long lines closes early. */
+export const IMPORT_CHUNK_CHARS = 1024 * 1024;
+/** How often, at most, a slow upload renews its lease between chunks (a chunk written renews it too). */
+const RENEW_EVERY_MS = IMPORT_LEASE_MS / 4;
 
 interface ImportDeps {
   db: Db;
   clock: Clock;
   audit: AuditHook;
+  /** The largest file taken, in bytes (IMPORT_MAX_BYTES). */
+  maxBytes: number;
+  /** A job was queued and committed: a worker round now on this instance rather than at the next poll. */
+  queued(): void;
 }
 
-/** One batch in one transaction, the project held open: its new people, their hashes, its refused lines, the job's progress. */
-async function writeBatch(
-  { db, clock }: ImportDeps,
-  projectId: string,
-  id: string,
-  batch: { lines: number; people: Array<{ line: number; person: ImportedPerson }>; refusals: ImportRefusal[] },
-  passwordDays: number,
-): Promise<void> {
-  await db.transaction(async (tx) => {
-    await lockOpenProject(tx, projectId);
-    const now = clock.now();
-    const created = await insertImportedUsers(
-      tx,
-      projectId,
-      batch.people.map((p) => p.person),
-      now,
-    );
-    // The first line of an address in the batch is the one created; a later one is unchanged.
-    const hashes: Array<{ userId: string; hash: string }> = [];
-    const taken = new Set<string>();
-    for (const { person } of batch.people) {
-      const userId = created.get(person.email);
-      if (userId === undefined || taken.has(person.email)) continue;
-      taken.add(person.email);
-      if (person.passwordHash !== null) hashes.push({ userId, hash: person.passwordHash });
-    }
-    await insertImportedPasswords(tx, projectId, hashes, new Date(now.getTime() + passwordDays * DAY_MS));
-    await recordBatch(tx, {
-      projectId,
-      id,
-      lines: batch.lines,
-      imported: created.size,
-      unchanged: batch.people.length - created.size,
-      refusals: batch.refusals,
-      now,
-    });
-  });
-}
+/** The answer to a file over the bound: 413, with the bound in words. */
+const tooLarge = (maxBytes: number) =>
+  new HttpDomainError('validation_failed', `The file is larger than the ${maxBytes.toLocaleString('en')} bytes an import takes`, 413);
 
-/** Reads the file to its end, a batch at a time; answers why it stopped early, or null. */
-async function run(
-  deps: ImportDeps,
-  projectId: string,
-  id: string,
-  format: ImportFormat,
-  stream: Readable,
-  passwordDays: number,
-): Promise<string | null> {
-  let header: string[] | null = null;
-  let batch = { lines: 0, people: [] as Array<{ line: number; person: ImportedPerson }>, refusals: [] as ImportRefusal[] };
-  for await (const lines of linesOf(stream)) {
-    for (const line of lines) {
-      if (!line.tooLong && line.text.trim() === '') continue;
-      if (format === 'csv' && header === null) {
-        const names = line.tooLong ? null : csvFields(line.text);
-        const known = names?.every((n) => HEADER_NAMES.has(n));
-        if (!names || !known || !names.includes('email')) {
-          return 'The first line of a CSV file is its header: email, and any of verified, name, externalId, passwordHash';
-        }
-        header = names;
-        continue;
-      }
-      batch.lines += 1;
-      const result = readLine(line, format === 'csv' ? header : null);
-      if ('person' in result) batch.people.push(result);
-      else batch.refusals.push(result);
-      if (batch.lines >= IMPORT_BATCH) {
-        await writeBatch(deps, projectId, id, batch, passwordDays);
-        batch = { lines: 0, people: [], refusals: [] };
-      }
-    }
+/** The upload's bytes, counted: past `maxBytes` it stops with 413; `onData` is told of each piece as it comes. */
+async function* bounded(stream: Readable, maxBytes: number, onData: () => Promise<void>): AsyncGenerator<Buffer> {
+  let bytes = 0;
+  // Left early (too large, a bad header), the request stream is not destroyed under the answer: the
+  // connection closes after it (register-endpoint.ts).
+  for await (const piece of stream.iterator({ destroyOnReturn: false })) {
+    const buffer = piece as Buffer;
+    bytes += buffer.length;
+    if (bytes > maxBytes) throw tooLarge(maxBytes);
+    await onData();
+    yield buffer;
   }
-  if (batch.lines > 0) await writeBatch(deps, projectId, id, batch, passwordDays);
-  return null;
 }
 
 /**
- * Imports (issue 37, docs/decisions/0052): the file is read as it arrives, a batch at a time, each
- * batch one transaction with the project held open; its progress is written with it, so the job can
- * be followed from elsewhere. A line is taken whole or not at all.
+ * The file's lines after its header as they arrive, stored a chunk at a time (IMPORT_CHUNK_LINES
+ * lines, or fewer past IMPORT_CHUNK_CHARS), each chunk renewing the upload's lease (`renewed`);
+ * `end` stores the last and answers the file's lines (blank ones not counted).
+ */
+function storedFile(db: Db, clock: Clock, job: { projectId: string; id: string }, renewed: () => void) {
+  let seq = 0;
+  let total = 0;
+  let chunk = { firstLine: 0, texts: [] as string[], chars: 0, tooLong: [] as number[] };
+  const store = async () => {
+    if (chunk.texts.length === 0) return;
+    const now = clock.now();
+    seq += 1;
+    const body = chunk.texts.join('\n');
+    const stored = await insertChunk(db, { ...job, seq, firstLine: chunk.firstLine, body, tooLong: chunk.tooLong, now, leaseUntil: leaseFrom(now) });
+    if (!stored) throw new UploadLost();
+    renewed();
+    chunk = { firstLine: 0, texts: [], chars: 0, tooLong: [] };
+  };
+  return {
+    async add(line: FileLine): Promise<void> {
+      if (chunk.texts.length === 0) chunk.firstLine = line.number;
+      chunk.texts.push(line.text);
+      chunk.chars += line.text.length;
+      if (line.tooLong) chunk.tooLong.push(line.number);
+      if (!isBlank(line)) total += 1;
+      if (chunk.texts.length >= IMPORT_CHUNK_LINES || chunk.chars >= IMPORT_CHUNK_CHARS) await store();
+    },
+    async end(): Promise<number> {
+      await store();
+      return total;
+    },
+  };
+}
+
+const leaseFrom = (now: Date) => new Date(now.getTime() + IMPORT_LEASE_MS);
+
+/** The upload stopped being this job's: its lease ran out (the worker failed it) before the file was stored. */
+class UploadLost extends Error {}
+
+/**
+ * Imports (issue 37, docs/decisions/0052): the upload only stores the file, in chunks of about a
+ * thousand lines, as it arrives (memory holds one chunk), and answers the queued job; a worker on
+ * any instance (import-worker.ts) imports it a chunk at a time. A cut upload imports nothing.
  */
 export function createUserImports(deps: ImportDeps) {
-  const { db, clock, audit } = deps;
+  const { db, clock, audit, maxBytes } = deps;
+
+  /** Ends a job whose file was not stored whole: failed, its chunks deleted, its audit event written. */
+  async function failUpload(job: { projectId: string; id: string; actor: ImportActor }, failure: string): Promise<void> {
+    await db.transaction(async (tx) => {
+      // Only while it is still uploading: a lease that ran out has already failed it (and said so).
+      if (!(await renewUpload(tx, { projectId: job.projectId, id: job.id, now: clock.now(), leaseUntil: clock.now() }))) return;
+      await failImport(tx, { projectId: job.projectId, id: job.id, failure, now: clock.now() });
+      await importEnded(tx, audit, job, 'failed');
+    });
+  }
+
   return {
-    /** Runs the import of `stream` to its end; answers the finished import (failed: what was written before stays). */
+    /**
+     * Stores the file and answers its job, queued (or already running): at most `maxBytes` (413
+     * beyond, before reading when Content-Length says so); a CSV file's header is read first (400
+     * when it is not one, nothing stored).
+     */
     async start(
       actor: Actor,
       projectId: string,
-      upload: { type: string; stream: Readable },
-      options: { format?: ImportFormat | undefined; passwordDays: number },
+      upload: { type: string; stream: Readable; length: number | null },
+      options: { format?: ImportFormat | undefined },
     ): Promise<UserImport> {
       const format: ImportFormat = options.format ?? (upload.type === 'text/csv' ? 'csv' : 'jsonl');
       const identityType = await identityTypeOf(db, projectId);
       if (identityType === null) throw notFound();
       if (identityType !== 'email') throw new DomainError('conflict', 'Only a project whose users sign in with an email address can import users');
       await db.transaction((tx) => lockOpenProject(tx, projectId));
-      const id = randomToken(12);
-      await insertImport(db, { projectId, id, format, startedBy: actor.accountId, now: clock.now() });
-      let failure: string | null;
+      if (upload.length !== null && upload.length > maxBytes) throw tooLarge(maxBytes);
+
+      const { permissions: _, ...who } = actor;
+      const job = { projectId, id: randomToken(12), actor: who };
+      let created = false;
+      let renewedAt = clock.now().getTime();
+      const file = storedFile(db, clock, job, () => (renewedAt = clock.now().getTime()));
+      const create = async (csvHeader: string[] | null) => {
+        const now = clock.now();
+        await insertImport(db, { ...job, format, csvHeader, now, leaseUntil: leaseFrom(now) });
+        created = true;
+        renewedAt = now.getTime();
+      };
+      // A slow sender keeps its lease while bytes arrive, not only when a chunk is full.
+      const onData = async () => {
+        const now = clock.now();
+        if (!created || now.getTime() - renewedAt < RENEW_EVERY_MS) return;
+        renewedAt = now.getTime();
+        if (!(await renewUpload(db, { projectId, id: job.id, now, leaseUntil: leaseFrom(now) }))) throw new UploadLost();
+      };
+
       try {
-        failure = await run(deps, projectId, id, format, upload.stream, options.passwordDays);
+        if (format === 'jsonl') await create(null);
+        let header = format === 'jsonl';
+        for await (const lines of linesOf(bounded(upload.stream, maxBytes, onData))) {
+          for (const line of lines) {
+            if (!header) {
+              // A CSV file's first line that is not blank is its header, kept on the job for the worker.
+              if (isBlank(line)) continue;
+              const names = csvHeaderOf(line);
+              if (!names) throw new DomainError('validation_failed', CSV_HEADER_MESSAGE);
+              await create(names);
+              header = true;
+              continue;
+            }
+            await file.add(line);
+          }
+        }
+        if (!header) throw new DomainError('validation_failed', CSV_HEADER_MESSAGE);
+        const total = await file.end();
+        if (!(await queueImport(db, { projectId, id: job.id, total, now: clock.now() }))) throw new UploadLost();
       } catch (error) {
-        // A cut upload, a closed project: the batches before stay written, the job says why it stopped.
-        failure = error instanceof DomainError ? error.message : 'The upload stopped before the end of the file';
-        if (!(error instanceof DomainError) && !isAbort(error)) throw error;
-      } finally {
-        // A body left unread (the CSV header refused) is drained, not left hanging.
-        upload.stream.resume();
+        if (created) await failUpload(job, error instanceof DomainError ? error.message : UPLOAD_CUT);
+        // The client went away: its job says why, and no one waits for an answer.
+        if (isAbort(error)) return (await findImport(db, projectId, job.id)) as UserImport;
+        if (error instanceof UploadLost) {
+          throw new DomainError(
+            'conflict',
+            `The upload paused for more than ${IMPORT_LEASE_MS / 1000} s and was stopped; nothing of it was imported`,
+          );
+        }
+        throw error;
       }
-      await finishImport(db, { projectId, id, failure, now: clock.now() });
-      const done = (await findImport(db, projectId, id, clock.now())) as UserImport;
-      await db.transaction((tx) =>
-        audit(tx, {
-          actor,
-          action: 'user.import',
-          result: failure === null ? 'success' : 'failed',
-          projectId,
-          details: { importId: id, lines: done.lines, imported: done.imported, unchanged: done.unchanged, refused: done.refused },
-        }),
-      );
-      return done;
+      deps.queued();
+      return (await findImport(db, projectId, job.id)) as UserImport;
     },
 
     async list(projectId: string): Promise<{ items: UserImport[] }> {
-      return { items: await latestImports(db, projectId, clock.now()) };
+      return { items: await latestImports(db, projectId) };
     },
 
     async get(projectId: string, id: string): Promise<UserImportReport> {
-      const found = await findImport(db, projectId, id, clock.now());
+      const found = await findImport(db, projectId, id);
       if (!found) throw notFound('No such import in this project');
       return { ...found, refusals: await refusalsOf(db, projectId, id) };
     },

@@ -1,5 +1,6 @@
 import {
   EMAIL_RECOVERY_DELAYS,
+  IMPORTED_PASSWORD_DAYS,
   isPrimaryEditable,
   LANGUAGES,
   PASSKEY_ENROLLMENT_AFTER_MAX,
@@ -128,6 +129,7 @@ function GeneralFields({ draft }: { draft: SettingsDraft }) {
         </div>
       </Fieldset>
       <AccountRecovery draft={draft} />
+      <ImportedUsers draft={draft} />
     </>
   );
 }
@@ -148,6 +150,32 @@ function AccountRecovery({ draft }: { draft: SettingsDraft }) {
           const delay = EMAIL_RECOVERY_DELAYS.find((d) => d === value);
           if (delay) draft.set('emailRecoveryDelay', (s) => ({ ...s, emailRecoveryDelay: delay }));
         }}
+      />
+    </Fieldset>
+  );
+}
+
+/** Issue 37 "Migration", docs/decisions/0052: how long an imported password hash waits for its one sign-in. */
+function ImportedUsers({ draft }: { draft: SettingsDraft }) {
+  const { t } = useTranslation('settings');
+  const { t: tc } = useTranslation();
+  const issue = draft.issue('importedPasswordDays');
+  return (
+    <Fieldset legend={t('general.importSection')} variant="unstyled" className={classes.section} classNames={{ legend: classes.sectionTitle }}>
+      <NumberInput
+        label={t('general.importedPasswordDays')}
+        description={t('general.importedPasswordDaysHelp', { min: IMPORTED_PASSWORD_DAYS.min, max: IMPORTED_PASSWORD_DAYS.max })}
+        min={IMPORTED_PASSWORD_DAYS.min}
+        max={IMPORTED_PASSWORD_DAYS.max}
+        clampBehavior="none"
+        allowDecimal={false}
+        allowNegative={false}
+        value={draft.value.importedPasswordDays}
+        onChange={(value) =>
+          draft.set('importedPasswordDays', (s) => ({ ...s, importedPasswordDays: typeof value === 'number' ? value : Number.NaN }))
+        }
+        error={issue ? tc(validationKey(issue)) : undefined}
+        maw={360}
       />
     </Fieldset>
   );

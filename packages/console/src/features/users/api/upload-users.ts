@@ -9,9 +9,9 @@ const formatOfFile = (file: File) => (file.name.toLowerCase().endsWith('.csv') ?
 
 /**
  * POST projects/{project}/user-imports with the file as the body (docs/decisions/0052): the
- * browser streams it from disk, never read into the page. The answer comes when the whole file is
- * imported; its progress meanwhile is read from the imports list (useUserImports), so the page may
- * be left: the upload goes on while the console stays open.
+ * browser streams it from disk, never read into the page. The answer (202) comes once the server
+ * has stored the file, with the queued job; the server imports it in the background and its
+ * progress is read from the imports list (useUserImports), so the page may then be left.
  */
 export async function uploadUsers(projectId: string, file: File): Promise<UserImport> {
   const format = formatOfFile(file);

@@ -1,8 +1,8 @@
-import type { ImportRefusal, UserImport } from '@latchkey/domain';
+import { isImportUnderWay, type ImportRefusal, type UserImport } from '@latchkey/domain';
 import { Button, FileButton, Group, Progress, Stack, Text, Title } from '@mantine/core';
 import { IconDownload, IconUpload } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Column } from '../../../components/list/data-table.tsx';
 import { StaticTable } from '../../../components/list/static-table.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
@@ -21,28 +21,28 @@ export function MigrationActions({ projectId }: { projectId: string }) {
   const { t } = useTranslation('users');
   const queryClient = useQueryClient();
   const [exporting, setExporting] = useState(false);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: resourceKey(api.listUserImports) });
+  const [uploading, setUploading] = useState(false);
   const start = (file: File | null) => {
     if (!file) return;
-    // The first progress read shows the running job; the answer comes when the file is read whole.
-    setTimeout(refresh, 300);
+    // The page stays while the file is sent (the upload is this tab's); once stored, the job is the server's.
+    setUploading(true);
     uploadUsers(projectId, file)
-      .then((done) => {
-        if (done.status === 'done') notifySuccess(t('imports.done', { imported: done.imported, refused: done.refused }));
-        else notifyError(t('imports.failed'), new Error(done.failure ?? ''));
+      .then((stored) => {
+        if (stored.status === 'failed') notifyError(t('imports.failed'), new Error(stored.failure ?? ''));
+        else notifySuccess(t('imports.queuedNotice'));
       })
       .catch((error: unknown) => notifyError(t('imports.failed'), error))
       .finally(() => {
-        refresh();
-        void queryClient.invalidateQueries({ queryKey: resourceKey(api.listEndUsers) });
+        setUploading(false);
+        void queryClient.invalidateQueries({ queryKey: resourceKey(api.listUserImports) });
       });
   };
   return (
     <Group gap="xs">
-      <FileButton onChange={start} accept=".jsonl,.ndjson,.csv,application/x-ndjson,text/csv">
+      <FileButton onChange={start} accept=".jsonl,.ndjson,.csv,application/x-ndjson,text/csv" disabled={uploading}>
         {(props) => (
-          <Button {...props} variant="default" leftSection={<IconUpload size={16} aria-hidden />}>
-            {t('imports.import')}
+          <Button {...props} variant="default" loading={uploading} leftSection={<IconUpload size={16} aria-hidden />}>
+            {uploading ? t('imports.uploading') : t('imports.import')}
           </Button>
         )}
       </FileButton>
@@ -88,12 +88,41 @@ function ImportReport({ projectId, importId }: { projectId: string; importId: st
   );
 }
 
-/** The latest imports with their progress (read again each second while one runs), and an import's report once opened. */
+/** An import under way: its status, and how far it got (of the file's lines, once the file is stored). */
+function ImportProgress({ item }: { item: UserImport }) {
+  const { t } = useTranslation('users');
+  const label = t(`imports.${item.status === 'uploading' ? 'uploading' : item.status === 'queued' ? 'queued' : 'running'}`);
+  const total = item.total;
+  return (
+    <Stack gap={2}>
+      <StatusBadge tone="neutral">{label}</StatusBadge>
+      {total ? (
+        <Progress
+          value={Math.min(100, Math.round((item.lines / total) * 100))}
+          size="xs"
+          aria-label={t('imports.progress', { lines: item.lines, total })}
+        />
+      ) : (
+        <Progress value={100} animated size="xs" aria-label={label} />
+      )}
+    </Stack>
+  );
+}
+
+/** The latest imports with their progress (read again each second while one is under way), and an import's report once opened. */
 export function UserImports({ projectId }: { projectId: string }) {
   const { t } = useTranslation('users');
+  const queryClient = useQueryClient();
   const imports = useUserImports(projectId);
   const [opened, setOpened] = useState<string | null>(null);
-  const items = imports.data?.items ?? [];
+  const items = useMemo(() => imports.data?.items ?? [], [imports.data]);
+  // An import that ends while the page is open added people: the list below is read again.
+  const underWay = items.some((i) => isImportUnderWay(i.status));
+  const wasUnderWay = useRef(false);
+  useEffect(() => {
+    if (wasUnderWay.current && !underWay) void queryClient.invalidateQueries({ queryKey: resourceKey(api.listEndUsers) });
+    wasUnderWay.current = underWay;
+  }, [underWay, queryClient]);
   const columns = useMemo<Column<UserImport>[]>(
     () => [
       { key: 'startedAt', header: t('imports.started'), shrink: true, render: (i) => <UtcTime iso={i.startedAt} /> },
@@ -102,11 +131,8 @@ export function UserImports({ projectId }: { projectId: string }) {
         header: t('list.status'),
         shrink: true,
         render: (i) =>
-          i.status === 'running' ? (
-            <Stack gap={2}>
-              <StatusBadge tone="neutral">{t('imports.running')}</StatusBadge>
-              <Progress value={100} animated size="xs" aria-label={t('imports.running')} />
-            </Stack>
+          isImportUnderWay(i.status) ? (
+            <ImportProgress item={i} />
           ) : (
             <StatusBadge tone={i.status === 'done' ? 'positive' : 'negative'}>
               {i.status === 'done' ? t('imports.finished') : t('imports.failed')}

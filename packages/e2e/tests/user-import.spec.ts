@@ -55,6 +55,7 @@ test('a team imports its users with their password hashes; one of them signs in 
     await expectSetting(page, PASSWORD_DAYS, '90');
     await fillSetting(page, PASSWORD_DAYS, '30');
     await clickSaveAndWait(page);
+    await saveHostedShot(page, 'settings-imported-password-days');
   });
 
   await test.step('they import a JSON Lines file on the Users page, leave while it runs and come back: the good lines are added, the bad one is reported with its number', async () => {
@@ -70,6 +71,7 @@ test('a team imports its users with their password hashes; one of them signs in 
       buffer: Buffer.from(lines.map((l) => JSON.stringify(l)).join('\n')),
     });
     await expectImportQueued(page);
+    await saveHostedShot(page, 'users-import-queued');
     await goToSettings(page, projectId, 'settings', 'General settings');
     await expectSetting(page, PASSWORD_DAYS, '30');
     await goToUsers(page, projectId);

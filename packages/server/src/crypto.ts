@@ -1,8 +1,30 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, randomFillSync, timingSafeEqual } from 'node:crypto';
+
+const POOL_BYTES = 4096;
+const pool = Buffer.alloc(POOL_BYTES);
+let poolUsed = POOL_BYTES;
+
+/**
+ * `bytes` random bytes from the CSPRNG, drawn from a pool refilled 4 KiB at a time (as Node's own
+ * randomUUID does): one call into OpenSSL — and the system call of its fork check, costly on this
+ * kind of machine — per 4 KiB instead of per value (issue 38: a dozen a sign-in). Each byte is
+ * handed out once, as a copy, and wiped from the pool; more than 256 bytes come straight from randomBytes.
+ */
+export function randomBytesPooled(bytes: number): Buffer {
+  if (bytes > 256) return randomBytes(bytes);
+  if (poolUsed + bytes > POOL_BYTES) {
+    randomFillSync(pool);
+    poolUsed = 0;
+  }
+  const out = Buffer.from(pool.subarray(poolUsed, poolUsed + bytes));
+  pool.fill(0, poolUsed, poolUsed + bytes);
+  poolUsed += bytes;
+  return out;
+}
 
 /** An unguessable opaque value: `bytes` random bytes, base64url. */
 export function randomToken(bytes = 32): string {
-  return randomBytes(bytes).toString('base64url');
+  return randomBytesPooled(bytes).toString('base64url');
 }
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
@@ -15,7 +37,7 @@ export function randomBase32(bytes: number): string {
   let bits = 0;
   let value = 0;
   let out = '';
-  for (const byte of randomBytes(bytes)) {
+  for (const byte of randomBytesPooled(bytes)) {
     value = ((value << 8) | byte) & 0xffff;
     bits += 8;
     while (bits >= 5) {
@@ -100,7 +122,7 @@ export function createSecretBox(current: Buffer, previous: readonly Buffer[] = [
       return createHmac('sha256', key).update(value, 'utf8').digest('base64url');
     },
     seal(plaintext, context) {
-      const iv = randomBytes(12);
+      const iv = randomBytesPooled(12);
       const cipher = createCipheriv('aes-256-gcm', encryptionKeys.get(currentId) as Buffer, iv);
       cipher.setAAD(Buffer.from(context, 'utf8'));
       const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createSecretBox } from '../src/crypto.ts';
+import { createSecretBox, randomBytesPooled } from '../src/crypto.ts';
 
 describe('SecretBox.isSealed: a sealed value told from plain text', () => {
   const box = createSecretBox(randomBytes(32));
@@ -17,5 +17,25 @@ describe('SecretBox.isSealed: a sealed value told from plain text', () => {
     ['a sealed value with text around it', ` ${box.seal('secret', 'c')}`, false],
   ])('%s → %s', (_what, value, sealed) => {
     expect(box.isSealed(value)).toBe(sealed);
+  });
+});
+
+describe('random bytes from the pool (issue 38)', () => {
+  it('hands out each byte once: values of every size differ, across refills of the pool, and are copies', () => {
+    const seen = new Set<string>();
+    // 16 × 1,000 bytes: about four refills of the 4 KiB pool.
+    for (let i = 0; i < 1000; i += 1) {
+      const value = randomBytesPooled(16);
+      expect(value).toHaveLength(16);
+      seen.add(value.toString('hex'));
+    }
+    expect(seen.size).toBe(1000);
+    const kept = randomBytesPooled(12);
+    const copy = Buffer.from(kept);
+    for (let i = 0; i < 600; i += 1) randomBytesPooled(7);
+    expect(kept.equals(copy)).toBe(true);
+    expect(randomBytesPooled(1000)).toHaveLength(1000);
+    // Not all zeros (a pool handed out before it was filled would be).
+    expect(randomBytesPooled(32).equals(Buffer.alloc(32))).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytesPooled } from '../crypto.ts';
 import { webhookEventTypeOf, type AuditResult, type EnrollmentKey, type UsageKey } from '@latchkey/domain';
 import { prepared, type Db } from '../db/db.ts';
 import { iso } from '../db/rows.ts';
@@ -55,7 +55,7 @@ export function eventId(nowMs: number = Date.now()): string {
     lastMs += 1;
     sequence = 0;
   }
-  const bytes = randomBytes(16);
+  const bytes = randomBytesPooled(16);
   bytes.writeUIntBE(lastMs, 0, 6);
   bytes[6] = 0x70 | (sequence >> 8);
   bytes[7] = sequence & 0xff;

@@ -66,7 +66,7 @@ export const settingsTexts = {
     recoverySection: 'Account recovery',
     emailRecoveryDelay: 'New passkey after an email sign-in',
     emailRecoveryDelayHelp:
-      'When a person who holds passkeys signs in with an emailed code, they are notified. A delay makes a new passkey wait, so the notice’s “This wasn’t me” can stop someone who took over their mailbox.',
+      'When a person who holds passkeys signs in with an emailed code or link, or the project’s own verification, they are notified. A delay makes a new passkey wait, so the notice’s “This wasn’t me” can stop someone who took over their mailbox.',
     emailRecoveryDelays: { none: 'At once', '24h': 'After 24 hours', '72h': 'After 72 hours' },
     quickCodeSection: 'QuickCode',
     quickCode: 'Enable QuickCode',

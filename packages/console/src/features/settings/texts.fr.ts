@@ -66,7 +66,7 @@ export const settingsTextsFr: Translation<typeof settingsTexts, 'fr'> = {
     recoverySection: 'Récupération de compte',
     emailRecoveryDelay: 'Nouvelle clé d’accès après une connexion par e-mail',
     emailRecoveryDelayHelp:
-      'Quand une personne qui a des clés d’accès se connecte avec un code reçu par e-mail, elle est prévenue. Un délai fait attendre une nouvelle clé d’accès, pour que le « Ce n’était pas moi » du message arrête quelqu’un qui aurait pris sa messagerie.',
+      'Quand une personne qui a des clés d’accès se connecte avec un code ou un lien reçu par e-mail, ou par la vérification propre du projet, elle est prévenue. Un délai fait attendre une nouvelle clé d’accès, pour que le « Ce n’était pas moi » du message arrête quelqu’un qui aurait pris sa messagerie.',
     emailRecoveryDelays: { none: 'Immédiatement', '24h': 'Après 24 heures', '72h': 'Après 72 heures' },
     quickCodeSection: 'QuickCode',
     quickCode: 'Activer QuickCode',

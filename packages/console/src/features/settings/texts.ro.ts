@@ -65,7 +65,7 @@ export const settingsTextsRo: Translation<typeof settingsTexts, 'ro'> = {
     recoverySection: 'Recuperarea contului',
     emailRecoveryDelay: 'Cheie de acces nouă după o conectare prin e-mail',
     emailRecoveryDelayHelp:
-      'Când o persoană care are chei de acces se conectează cu un cod primit prin e-mail, este anunțată. O întârziere face ca o cheie nouă să aștepte, astfel încât „Nu am fost eu” din mesaj să oprească pe cineva care i-a preluat căsuța de e-mail.',
+      'Când o persoană care are chei de acces se conectează cu un cod sau un link primit prin e-mail ori prin verificarea proprie a proiectului, este anunțată. O întârziere face ca o cheie nouă să aștepte, astfel încât „Nu am fost eu” din mesaj să oprească pe cineva care i-a preluat căsuța de e-mail.',
     emailRecoveryDelays: { none: 'Imediat', '24h': 'După 24 de ore', '72h': 'După 72 de ore' },
     quickCodeSection: 'QuickCode',
     quickCode: 'Activați QuickCode',

@@ -11,6 +11,7 @@ let poolUsed = POOL_BYTES;
  * handed out once, as a copy, and wiped from the pool; more than 256 bytes come straight from randomBytes.
  */
 export function randomBytesPooled(bytes: number): Buffer {
+  if (!Number.isInteger(bytes) || bytes < 0) throw new RangeError(`random bytes: ${bytes} is not a count of bytes`);
   if (bytes > 256) return randomBytes(bytes);
   if (poolUsed + bytes > POOL_BYTES) {
     randomFillSync(pool);

@@ -40,8 +40,8 @@ describe('the encoding a request accepts', () => {
 });
 
 describe('compressing a body on the fly', () => {
-  // A page of a few kilobytes is compressed on the event loop with a window its size; a large body
-  // in the thread pool with the full window (issue 38): both read back whole, in both encodings.
+  // A page of a few kilobytes is compressed on the event loop, a large body in the thread pool,
+  // each with a window its size (issue 38): both read back whole, in both encodings.
   it.each([
     ['a page', 2_000],
     ['a large body', 200_000],

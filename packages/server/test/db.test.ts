@@ -307,7 +307,7 @@ describe('prepared statements on PostgreSQL (issue 38, docs/decisions/0055)', ()
         return (await tx.query<{ name: string; statement: string }>('SELECT name, statement FROM pg_prepared_statements')).rows;
       });
     try {
-      expect(preparedName(marked)).toMatch(/^lk_\d+$/);
+      expect(preparedName(marked)).toMatch(/^lk_[0-9a-f]{24}$/);
       expect(await preparedOn(on)).toEqual([{ name: preparedName(marked), statement: marked }]);
       expect(await preparedOn(off)).toEqual([]);
     } finally {

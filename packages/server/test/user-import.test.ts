@@ -326,6 +326,25 @@ describeEachDatabase('user import', (t) => {
     }
   });
 
+  it('refuses a file holding a NUL byte (400, nothing stored, the job failed saying where), and reports a field name holding an escaped NUL as a refused line', async () => {
+    const admin = await signedInAccount(app, t.db);
+    const projectId = await createProject(admin);
+    const tag = Math.random().toString(36).slice(2, 8);
+    const res = await upload(admin, projectId, `{"email":"n1-${tag}@nul.example"}\n{"email":"n2-${tag}\u0000@nul.example"}\n`);
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).toContain('Line 2 holds a NUL character');
+    const list = await admin.api.get<{ items: UserImport[] }>(apiPath(userImportsApi.listUserImports, { project: projectId }));
+    expect(list.body.items[0]).toMatchObject({ status: 'failed', imported: 0 });
+    expect(await chunksOf(projectId)).toBe(0);
+    expect(await peopleOf(projectId)).toBe(0);
+    // The JSON escape \u0000 is no NUL byte in the file: the line is read, and refused for its unknown field.
+    const report = await imported(app, admin, projectId, `{"email":"n3-${tag}@nul.example","a\\u0000b":1}\n{"email":"n4-${tag}@nul.example"}\n`);
+    expect(report).toMatchObject({ status: 'done', imported: 1, refused: 1 });
+    expect(report.refusals).toEqual([
+      { line: 1, reason: 'unknown_field', message: expect.stringContaining('Unknown field "a\\u0000b"') as unknown as string },
+    ]);
+  });
+
   it('imports nothing of a cut upload: the job fails and its stored chunks are deleted; the whole file sent again is imported', async () => {
     const admin = await signedInAccount(app, t.db);
     const projectId = await createProject(admin);

@@ -66,7 +66,8 @@ const refuse = (reason: ImportRefusalReason, message: string): LineRefusal => ({
 export function importedPerson(fields: Record<string, unknown>): ImportedPerson | LineRefusal {
   for (const key of Object.keys(fields)) {
     if (!(IMPORT_FIELDS as readonly string[]).includes(key) && !(EXPORT_ONLY_FIELDS as readonly string[]).includes(key)) {
-      return refuse('unknown_field', `Unknown field "${key.slice(0, 40)}" (fields: ${IMPORT_FIELDS.join(', ')})`);
+      // Quoted as JSON: a name read from the file may hold any character (a NUL included).
+      return refuse('unknown_field', `Unknown field ${JSON.stringify(key.slice(0, 40))} (fields: ${IMPORT_FIELDS.join(', ')})`);
     }
   }
   const { email, verified, name, externalId, passwordHash } = fields;

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * The one database interface the repositories use: PostgreSQL dialect, parametrized SQL
  * (docs/decisions/0001). Implemented by PGlite (embedded) and by a `pg` pool (DATABASE_URL).
@@ -31,7 +33,10 @@ const preparedNames = new Map<string, string>();
 
 /** Marks `sql` to be prepared (see above); answers it unchanged. */
 export function prepared(sql: string): string {
-  if (!preparedNames.has(sql) && preparedNames.size < PREPARED_MAX) preparedNames.set(sql, `lk_${preparedNames.size + 1}`);
+  // Named by the text's hash: one name is one text in every instance and version (a pooler that
+  // wrongly carried a statement to another connection answers "does not exist", never runs another).
+  if (!preparedNames.has(sql) && preparedNames.size < PREPARED_MAX)
+    preparedNames.set(sql, `lk_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`);
   return sql;
 }
 

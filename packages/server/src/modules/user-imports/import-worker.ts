@@ -31,6 +31,8 @@ import {
 export const IMPORT_LEASE_MS = 60_000;
 /** How often each instance looks for a job to take (the instance that stored one is nudged at once). */
 export const IMPORT_POLL_MS = 5_000;
+/** Tries of one chunk on an instance before its job is failed (an error that is not the project's). */
+export const CHUNK_TRIES = 3;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The audit event of a job that ended (docs/decisions/0052), in the transaction that ends it, with its counts. */
@@ -117,6 +119,8 @@ export interface ImportWorkerDeps {
  */
 export function createImportWorker(deps: ImportWorkerDeps) {
   const { db, clock, audit } = deps;
+  /** Failed tries of a job's next chunk on this instance, by job id (cleared when the job moves on or ends). */
+  const failedTries = new Map<string, number>();
   const lease = () => {
     const now = clock.now();
     return { now, leaseUntil: new Date(now.getTime() + IMPORT_LEASE_MS) };
@@ -132,6 +136,7 @@ export function createImportWorker(deps: ImportWorkerDeps) {
         const chunk = await nextChunk(tx, job.projectId, job.id);
         if (chunk) {
           await writeChunk(tx, job, chunk, { passwordDays: importedPasswordDays, now: held.now });
+          failedTries.delete(job.id);
           return 'chunk';
         }
         await finishImport(tx, { projectId: job.projectId, id: job.id, failure: null, now: held.now });
@@ -139,11 +144,27 @@ export function createImportWorker(deps: ImportWorkerDeps) {
         return 'ended';
       });
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      // The project closed meanwhile: the job ends there (the chunks before stay imported).
+      let failure: string;
+      if (error instanceof DomainError) {
+        // The project closed meanwhile: the job ends there (the chunks before stay imported).
+        failure = error.message;
+      } else {
+        // Anything else (the database away, a statement refused) is tried again after the lease, by
+        // any instance; the same job failing here CHUNK_TRIES times in a row ends it, so no chunk is
+        // retried forever.
+        const tries = (failedTries.get(job.id) ?? 0) + 1;
+        if (tries < CHUNK_TRIES) {
+          failedTries.set(job.id, tries);
+          throw error;
+        }
+        deps.warn(error);
+        const code = (error as { code?: unknown }).code;
+        failure = `The import stopped: a part of the file could not be written (${typeof code === 'string' ? code : 'error'}); the lines before it stay imported`;
+      }
+      failedTries.delete(job.id);
       await db.transaction(async (tx) => {
         if (!(await holdImport(tx, job, lease()))) return;
-        await failImport(tx, { projectId: job.projectId, id: job.id, failure: error.message, now: clock.now() });
+        await failImport(tx, { projectId: job.projectId, id: job.id, failure, now: clock.now() });
         await importEnded(tx, audit, job, 'failed');
       });
       return 'ended';

@@ -25,7 +25,7 @@ import {
 
 /** Lines a stored chunk holds at most: the worker writes a chunk in one transaction (as one batch of people). */
 export const IMPORT_CHUNK_LINES = 1000;
-/** Characters a stored chunk holds at most (about 1 MiB): a chunk of long lines closes early. */
+/** Characters a stored chunk holds at most (1 Mi characters: 1 to 3 MiB of UTF-8): a chunk of long lines closes early. */
 export const IMPORT_CHUNK_CHARS = 1024 * 1024;
 /** How often, at most, a slow upload renews its lease between chunks (a chunk written renews it too). */
 const RENEW_EVERY_MS = IMPORT_LEASE_MS / 4;
@@ -79,6 +79,8 @@ function storedFile(db: Db, clock: Clock, job: { projectId: string; id: string }
   };
   return {
     async add(line: FileLine): Promise<void> {
+      // A text file has no NUL (PostgreSQL's text cannot hold one): the file is refused, nothing of it imported.
+      if (line.text.includes('\u0000')) throw new DomainError('validation_failed', `Line ${line.number} holds a NUL character: the file is not text`);
       if (chunk.texts.length === 0) chunk.firstLine = line.number;
       chunk.texts.push(line.text);
       chunk.chars += line.text.length;
@@ -177,7 +179,11 @@ export function createUserImports(deps: ImportDeps) {
       } catch (error) {
         if (created) await failUpload(job, error instanceof DomainError ? error.message : UPLOAD_CUT);
         // The client went away: its job says why, and no one waits for an answer.
-        if (isAbort(error)) return (await findImport(db, projectId, job.id)) as UserImport;
+        if (isAbort(error)) {
+          const found = created ? await findImport(db, projectId, job.id) : null;
+          if (found) return found;
+          throw new DomainError('validation_failed', UPLOAD_CUT);
+        }
         if (error instanceof UploadLost) {
           throw new DomainError(
             'conflict',

@@ -214,7 +214,8 @@ export async function recordBatch(
   await tx.query(
     `INSERT INTO user_import_refusals (project_id, import_id, line, reason, message)
      SELECT $1, $2, r.line, r.reason, r.message FROM unnest($3::int[], $4::text[], $5::text[]) AS r(line, reason, message)`,
-    [p.projectId, p.id, keep.map((r) => r.line), keep.map((r) => r.reason), keep.map((r) => r.message)],
+    // A message may quote the file; PostgreSQL's text holds no NUL.
+    [p.projectId, p.id, keep.map((r) => r.line), keep.map((r) => r.reason), keep.map((r) => r.message.replaceAll('\u0000', '\uFFFD'))],
   );
 }
 

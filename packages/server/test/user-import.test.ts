@@ -326,6 +326,39 @@ describeEachDatabase('user import', (t) => {
     }
   });
 
+  it('holds at most 3 imports under way in a project (409 beyond, nothing stored), and keeps who started one only until it ends', async () => {
+    const admin = await signedInAccount(app, t.db);
+    const projectId = await createProject(admin);
+    const tag = Math.random().toString(36).slice(2, 8);
+    await app.services.userImports.stop();
+    try {
+      for (let i = 0; i < 3; i += 1) expect((await upload(admin, projectId, `{"email":"q${i}-${tag}@queue.example"}\n`)).status).toBe(202);
+      const refused = await upload(admin, projectId, `{"email":"q3-${tag}@queue.example"}\n`);
+      expect(refused.status).toBe(409);
+      expect(JSON.stringify(refused.body)).toContain('At most 3 imports may be under way');
+      const { rows: waiting } = await t.db.query<{ n: number; actors: number }>(
+        'SELECT count(*)::int AS n, count(actor)::int AS actors FROM user_imports WHERE project_id = $1',
+        [projectId],
+      );
+      expect(waiting[0]).toEqual({ n: 3, actors: 3 });
+    } finally {
+      app.services.userImports.start();
+    }
+    await app.services.userImports.runNow();
+    const { rows: ended } = await t.db.query<{ status: string; actor: unknown; started_by: string | null }>(
+      'SELECT status, actor, started_by FROM user_imports WHERE project_id = $1',
+      [projectId],
+    );
+    expect(ended).toHaveLength(3);
+    for (const row of ended) expect(row).toEqual({ status: 'done', actor: null, started_by: expect.any(String) as unknown as string });
+    const { rows: events } = await t.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM audit_events WHERE project_id = $1 AND details->>'action' = 'user.import' AND event_status = 'success'`,
+      [projectId],
+    );
+    expect(events[0]?.n).toBe(3);
+    expect((await upload(admin, projectId, `{"email":"q3-${tag}@queue.example"}\n`)).status).toBe(202);
+  });
+
   it('refuses a file holding a NUL byte (400, nothing stored, the job failed saying where), and reports a field name holding an escaped NUL as a refused line', async () => {
     const admin = await signedInAccount(app, t.db);
     const projectId = await createProject(admin);

@@ -14,6 +14,7 @@ import {
   failImport,
   findImport,
   insertChunk,
+  importsUnderWay,
   insertImport,
   latestImports,
   queueImport,
@@ -23,6 +24,8 @@ import {
   type ImportActor,
 } from './user-imports.repository.ts';
 
+/** Imports under way at once in a project (their files stored, not yet imported). */
+export const IMPORTS_UNDER_WAY_MAX = 3;
 /** Lines a stored chunk holds at most: the worker writes a chunk in one transaction (as one batch of people). */
 export const IMPORT_CHUNK_LINES = 1000;
 /** Characters a stored chunk holds at most (1 Mi characters: 1 to 3 MiB of UTF-8): a chunk of long lines closes early. */
@@ -136,6 +139,10 @@ export function createUserImports(deps: ImportDeps) {
       if (identityType !== 'email') throw new DomainError('conflict', 'Only a project whose users sign in with an email address can import users');
       await db.transaction((tx) => lockOpenProject(tx, projectId));
       if (upload.length !== null && upload.length > maxBytes) throw tooLarge(maxBytes);
+      // Each stores up to maxBytes until it is imported: a project holds a few at once, not any number.
+      if ((await importsUnderWay(db, projectId)) >= IMPORTS_UNDER_WAY_MAX) {
+        throw new DomainError('conflict', `At most ${IMPORTS_UNDER_WAY_MAX} imports may be under way in a project at once: wait for one to end`);
+      }
 
       const { permissions: _, ...who } = actor;
       const job = { projectId, id: randomToken(12), actor: who };

@@ -190,6 +190,15 @@ export async function failAbandonedUploads(
   }
 }
 
+/** Imports under way (uploading, queued or running) in the project. */
+export async function importsUnderWay(db: Db, projectId: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM user_imports WHERE project_id = $1 AND status IN ('uploading', 'queued', 'running')",
+    [projectId],
+  );
+  return rows[0]?.n ?? 0;
+}
+
 /** Why a job whose upload did not reach the end of the file failed (nothing of it was imported). */
 export const UPLOAD_CUT = 'The upload stopped before the end of the file; nothing of it was imported';
 
@@ -220,8 +229,11 @@ export async function recordBatch(
 }
 
 export async function finishImport(db: Db, p: { projectId: string; id: string; failure: string | null; now: Date }): Promise<void> {
+  // Who started it (their address, where from) was kept for the audit event that ends the job, and
+  // is not kept past it: the job names its starter by account id only from then on.
   await db.query(
-    `UPDATE user_imports SET status = $3, failure = $4, updated_at = $5, finished_at = $5, lease_until = NULL, lease_holder = NULL WHERE project_id = $1 AND id = $2`,
+    `UPDATE user_imports SET status = $3, failure = $4, updated_at = $5, finished_at = $5, lease_until = NULL, lease_holder = NULL, actor = NULL
+      WHERE project_id = $1 AND id = $2`,
     [p.projectId, p.id, p.failure === null ? 'done' : 'failed', p.failure, p.now],
   );
 }

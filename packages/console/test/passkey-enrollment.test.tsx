@@ -1,33 +1,14 @@
 import type { EnrollmentFunnel, Project } from '@latchkey/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, type ApiCall, type FakeAnswer } from './fake-api.ts';
-import { ACCOUNT, consoleConfig, project, projectSummary } from './fixtures.ts';
+import { projectApi } from './project-api.ts';
 import { renderApp } from './render-app.tsx';
 
 afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-type Routes = Record<string, FakeAnswer | ((call: ApiCall) => FakeAnswer)>;
-
-function server(routes: Routes = {}) {
-  let current = project();
-  let version = 3;
-  return fakeApi({
-    'GET /account': { body: ACCOUNT },
-    'GET /config': { body: consoleConfig() },
-    'GET /accounts/acc-1/projects': { body: [projectSummary()] },
-    'GET /projects/p1': () => ({ body: current, headers: { ETag: `"${version}"` } }),
-    'PUT /projects/p1': (call) => {
-      current = { ...current, ...(call.body as Partial<Project>) };
-      version += 1;
-      return { body: current, headers: { ETag: `"${version}"` } };
-    },
-    'GET /projects/p1/settings/history': { body: { list: [], total: 0, offset: 0, limit: 20 } },
-    ...routes,
-  });
-}
+const server = projectApi;
 
 // Issue 37 (docs/decisions/0050): the General page's passkey enrollment setting, and the dashboard's funnel.
 describe('passkey enrollment setting (General page)', () => {

@@ -58,6 +58,20 @@ describeEachDatabase('account recovery at a project’s issuer', (t) => {
       )
     ).rows;
 
+  /** The account page's "Create a passkey" link. */
+  const newPasskeyUrl = (page: BrowserResponse) =>
+    new URL(/<a class="button secondary" href="([^"]+)">Create a passkey<\/a>/.exec(page.text)?.[1] as string, page.url).href;
+  /** Opens the account page's new-passkey form at `url` (200) and answers it with a new passkey; the page after it. */
+  async function createOnAccountPage(browser: Browser, url: string): Promise<BrowserResponse> {
+    const form = await browser.get(url);
+    expect(form.status, form.text).toBe(200);
+    const { response } = createPasskey(pageOptions<CreationOptions>(form.text), app.baseUrl);
+    return last(
+      browser,
+      browser.request(formAction(form), { form: { ...formNamed(form, 'Create a passkey').fields, response: JSON.stringify(response) } }),
+    );
+  }
+
   async function setUp(settings: Partial<Project> = {}): Promise<{ admin: SignedIn; p: RelyingParty; email: string; passkey: Passkey }> {
     const admin = await signedInAccount(app, t.db);
     const p = await projectWithRelyingParty(app, admin);
@@ -255,7 +269,7 @@ describeEachDatabase('account recovery at a project’s issuer', (t) => {
     expect(notice?.text).toContain("This wasn't me: ");
     const started = await eventsOf(p.projectId, 'recovery.email_started');
     expect(started).toHaveLength(1);
-    const newUrl = new URL(/<a class="button secondary" href="([^"]+)">Create a passkey<\/a>/.exec(page.text)?.[1] as string, page.url).href;
+    const newUrl = newPasskeyUrl(page);
     const waiting = await browser.get(newUrl);
     expect(waiting.status).toBe(403);
     expect(waiting.text).toContain('A new passkey has to wait');
@@ -274,13 +288,7 @@ describeEachDatabase('account recovery at a project’s issuer', (t) => {
     // The test clock passes the delay: a fresh sign-in by code (what adding a passkey asks) may add it.
     app.clock.advance(24 * HOUR + 60_000);
     const { browser: later } = await accountWithCode(p, email);
-    const newPage = await later.get(newUrl);
-    expect(newPage.status, newPage.text).toBe(200);
-    const { response } = createPasskey(pageOptions<CreationOptions>(newPage.text), app.baseUrl);
-    const added = await last(
-      later,
-      later.request(formAction(newPage), { form: { ...formNamed(newPage, 'Create a passkey').fields, response: JSON.stringify(response) } }),
-    );
+    const added = await createOnAccountPage(later, newUrl);
     expect(added.text).toContain('The passkey was created.');
     expect(await activePasskeys(p.projectId, email)).toHaveLength(2);
     expect((await t.db.query(`SELECT ended_how FROM email_recoveries WHERE project_id = $1 ORDER BY created_at`, [p.projectId])).rows[0]).toEqual({
@@ -310,7 +318,7 @@ describeEachDatabase('account recovery at a project’s issuer', (t) => {
     app.clock.advance(73 * HOUR);
     const noticesBefore = app.mailer.notices.length;
     const { browser: later } = await accountWithCode(p, email);
-    const newUrl = new URL(/<a class="button secondary" href="([^"]+)">Create a passkey<\/a>/.exec(page.text)?.[1] as string, page.url).href;
+    const newUrl = newPasskeyUrl(page);
     expect((await later.get(newUrl)).status).toBe(403);
     expect(app.mailer.notices.length).toBeGreaterThan(noticesBefore);
     void browser;
@@ -479,7 +487,7 @@ describeEachDatabase('account recovery at a project’s issuer', (t) => {
       return { browser, page };
     }
     const { browser, page } = await accountByCustom();
-    const newUrl = new URL(/<a class="button secondary" href="([^"]+)">Create a passkey<\/a>/.exec(page.text)?.[1] as string, page.url).href;
+    const newUrl = newPasskeyUrl(page);
     const waiting = await browser.get(newUrl);
     expect(waiting.status).toBe(403);
     expect(waiting.text).toContain('A new passkey has to wait');
@@ -493,13 +501,7 @@ describeEachDatabase('account recovery at a project’s issuer', (t) => {
     // Past the delay, a fresh sign-in (what adding a passkey asks) may add it; the recoveries end, used.
     app.clock.advance(24 * HOUR + 60_000);
     const { browser: later } = await accountByCustom();
-    const newPage = await later.get(newUrl);
-    expect(newPage.status, newPage.text).toBe(200);
-    const { response } = createPasskey(pageOptions<CreationOptions>(newPage.text), app.baseUrl);
-    const added = await last(
-      later,
-      later.request(formAction(newPage), { form: { ...formNamed(newPage, 'Create a passkey').fields, response: JSON.stringify(response) } }),
-    );
+    const added = await createOnAccountPage(later, newUrl);
     expect(added.text).toContain('The passkey was created.');
     expect(await activePasskeys(p.projectId, identity)).toHaveLength(2);
     expect((await recoveriesOf(p.projectId)).map((r) => r.ended_how)).toEqual(['used', 'used', 'used']);

@@ -1,6 +1,7 @@
 import type { Project, UserImport } from '@latchkey/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PROGRESS_EVERY_MS } from '../src/features/users/api/use-user-imports.ts';
 import { projectApi, type Routes } from './project-api.ts';
 import { renderApp } from './render-app.tsx';
 
@@ -67,7 +68,8 @@ describe('an import’s progress (Users page)', () => {
     // The people it added are read again once it ends.
     await waitFor(() => expect(api.callsTo('GET /projects/p1/users').length).toBeGreaterThan(1));
     const reads = api.callsTo('GET /projects/p1/user-imports').length;
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // A poll and a half with no new read: nothing asks once no import is under way.
+    await new Promise((resolve) => setTimeout(resolve, PROGRESS_EVERY_MS * 1.5));
     expect(api.callsTo('GET /projects/p1/user-imports')).toHaveLength(reads);
   }, 30_000);
 });

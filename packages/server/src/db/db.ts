@@ -49,3 +49,24 @@ export function preparedName(sql: string): string | undefined {
 export function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
 }
+
+/**
+ * A read's answer, or 'timeout' when the database has not answered within `ms`: for what must answer
+ * while the database is unreachable (the probes, the custom-domain lookup). A connection error comes
+ * back at once, but a pooler in front of a database that refuses connections (PgBouncer) holds the
+ * query until it can connect or its own query_wait_timeout (120 s by default) ends. The read left
+ * behind goes on; its failure is ignored.
+ */
+export async function answeredWithin<T>(read: Promise<T>, ms: number): Promise<T | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+  });
+  try {
+    const answer = await Promise.race([read, expired]);
+    if (answer === 'timeout') read.catch(() => undefined);
+    return answer;
+  } finally {
+    clearTimeout(timer);
+  }
+}

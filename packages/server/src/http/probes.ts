@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SecretBox } from '../crypto.ts';
-import type { Db } from '../db/db.ts';
+import { answeredWithin, type Db } from '../db/db.ts';
 import { loadMigrations } from '../db/migrate.ts';
 
 /**
@@ -37,23 +37,18 @@ export function registerProbes(app: FastifyInstance, deps: { db: Db; secretBox: 
 
   /** One statement: the database answers, its newest migration, the sealed probe key. */
   async function checks(): Promise<{ database: Check; migrations: Check; keys: Check }> {
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), timeoutMs);
-    });
     try {
-      const read = db
-        .query<{ migration: string | null; sealed: string | null }>(
-          `SELECT (SELECT max(version) FROM schema_migrations) AS migration,
-                  (SELECT sealed FROM server_keys WHERE name = $1) AS sealed`,
-          [PROBED_KEY],
-        )
-        .then((result) => result.rows[0]);
-      const row = await Promise.race([read, expired]);
-      if (row === 'timeout') {
-        read.catch(() => undefined);
-        return { database: 'timeout', migrations: 'failed', keys: 'failed' };
-      }
+      const row = await answeredWithin(
+        db
+          .query<{ migration: string | null; sealed: string | null }>(
+            `SELECT (SELECT max(version) FROM schema_migrations) AS migration,
+                    (SELECT sealed FROM server_keys WHERE name = $1) AS sealed`,
+            [PROBED_KEY],
+          )
+          .then((result) => result.rows[0]),
+        timeoutMs,
+      );
+      if (row === 'timeout') return { database: 'timeout', migrations: 'failed', keys: 'failed' };
       const migrations: Check = (row?.migration ?? '') >= latestMigration ? 'ok' : 'pending';
       let keys: Check = 'ok';
       if (row?.sealed) {
@@ -66,8 +61,6 @@ export function registerProbes(app: FastifyInstance, deps: { db: Db; secretBox: 
       return { database: 'ok', migrations, keys };
     } catch {
       return { database: 'failed', migrations: 'failed', keys: 'failed' };
-    } finally {
-      clearTimeout(timer);
     }
   }
 

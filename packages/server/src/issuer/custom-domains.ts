@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ASSOCIATION_FILES, isAssociationFile, projectIssuerPath, requestHostKey, type AssociationField } from '@latchkey/domain';
-import type { Db } from '../db/db.ts';
+import { answeredWithin, type Db } from '../db/db.ts';
 import { NOT_FOUND_BODY } from '../errors.ts';
 import { routedOrigin, routeToOrigin } from '../oidc/mount.ts';
-import { PROBE_PATHS } from '../http/probes.ts';
+import { PROBE_PATHS, PROBE_TIMEOUT_MS } from '../http/probes.ts';
 import { isIP } from 'node:net';
 import { STYLESHEET_PATH } from '../oidc/pages/views.ts';
 import { findAssociationFile, findProjectHost, findProjectOrigins, type IssuerState } from './issuer-state.repository.ts';
@@ -154,13 +154,19 @@ export function routeCustomDomains(app: FastifyInstance, deps: { db: Db; publicU
     const host = requestHostKey(request.host);
     // An address is no custom domain (those are names): a load balancer's or a probe's request costs nothing.
     if (host === null || host === serverHost || isIP(request.hostname.replace(/^\[|\]$/g, '')) !== 0) return;
-    let found: Awaited<ReturnType<typeof findProjectHost>>;
+    let found: Awaited<ReturnType<typeof findProjectHost>> | 'timeout';
     try {
-      found = await findProjectHost(deps.db, host);
+      found = await answeredWithin(findProjectHost(deps.db, host), PROBE_TIMEOUT_MS);
     } catch (error) {
       // The database is down: the console's own files and the probes still answer (issue 23); a
       // custom domain's issuer could not have answered anyway.
       request.log.warn({ err: error }, 'custom domain lookup failed');
+      return;
+    }
+    if (found === 'timeout') {
+      // Down behind a pooler, which holds the query instead of failing it: the same, after the
+      // deadline readiness gives the database.
+      request.log.warn(`custom domain lookup had no answer within ${PROBE_TIMEOUT_MS} ms`);
       return;
     }
     if (!found) return;

@@ -25,11 +25,12 @@ export default defineConfig({
   reporter: [['list']],
   outputDir: '../../test-results/e2e',
   use: {
-    // A failed scenario keeps its trace: each action's DOM snapshot, network and console, and the
-    // failure's screenshot (below). Not the trace's film strip (screenshots): recording it makes
-    // Chromium encode a frame whenever the page paints, in every scenario that passes too — a
-    // third of the suite's CPU on settings + layout (docs/decisions/0025, third round).
-    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
+    // A failed scenario keeps a light trace: each action with its timing and error, the network and
+    // the console, and the failure's screenshot (below). Not the DOM snapshot of every action nor the
+    // film strip: recording them in every scenario, passing ones too, cost a sixth of the suite's
+    // wall time (docs/decisions/0025, fourth round). To see a failure's DOM step by step, run it
+    // again with `--trace retain-on-failure` (the snapshots come back) or `--trace on`.
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: false, sources: false },
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: chromium,

@@ -56,7 +56,7 @@ import { devicesTable } from '../src/people/devices.repository.ts';
 import { endUsersTable } from '../src/people/end-users.repository.ts';
 import { insertProject } from '../src/modules/projects/projects.repository.ts';
 import { deviceNameFromUserAgent } from '../src/oidc/device-name.ts';
-import { benchApp } from './bench-app.ts';
+import { BENCH_HOST, benchApp } from './bench-app.ts';
 import { createScratchPostgres } from '../test/support/scratch-postgres.ts';
 import { explain, figure, say, seconds, timing, type Timing } from './report.ts';
 import { benchSearch } from './search.ts';
@@ -623,7 +623,7 @@ async function main(): Promise<void> {
       const base = { audit: `/api/projects/${BIG}/audit`, devices: `/api/projects/${BIG}/mpinids`, users: `/api/projects/${BIG}/users` }[c.list];
       const call = async (query: Record<string, string>) => {
         const path = `${base}?${new URLSearchParams(query)}`;
-        const res = await built.app.inject({ method: 'GET', url: path, headers: { cookie } });
+        const res = await built.app.inject({ method: 'GET', url: path, headers: { cookie, host: BENCH_HOST } });
         if (res.statusCode !== 200) throw new Error(`${path} answered ${res.statusCode}: ${res.body}`);
         return JSON.parse(res.body) as AuditList | DeviceList | EndUserList;
       };

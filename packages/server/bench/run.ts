@@ -20,7 +20,7 @@ import { SESSION_COOKIE } from '../src/http/cookies.ts';
 import { grantPermissions, insertAccount } from '../src/modules/accounts/accounts.repository.ts';
 import { applicationsTable, freshCounts } from '../src/modules/apps/apps.repository.ts';
 import { insertProject } from '../src/modules/projects/projects.repository.ts';
-import { benchApp } from './bench-app.ts';
+import { BENCH_HOST, benchApp } from './bench-app.ts';
 import { createScratchPostgres } from '../test/support/scratch-postgres.ts';
 
 const SERVER_URL = process.env.LATCHKEY_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -189,7 +189,7 @@ async function main(): Promise<void> {
     for (const c of cases) {
       const path = `/api/projects/${bigProject}/apps?${new URLSearchParams(c.query)}`;
       const call = async () => {
-        const res = await built.app.inject({ method: 'GET', url: path, headers: { cookie } });
+        const res = await built.app.inject({ method: 'GET', url: path, headers: { cookie, host: BENCH_HOST } });
         if (res.statusCode !== 200) throw new Error(`${path} answered ${res.statusCode}: ${res.body}`);
         return JSON.parse(res.body) as { total: number; list: unknown[] };
       };

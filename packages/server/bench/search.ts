@@ -14,6 +14,7 @@ import type { Db } from '../src/db/db.ts';
 import { SESSION_COOKIE } from '../src/http/cookies.ts';
 import { grantPermissions, insertAccount } from '../src/modules/accounts/accounts.repository.ts';
 import { searchStatement } from '../src/modules/search/search.repository.ts';
+import { BENCH_HOST } from './bench-app.ts';
 import { explain, figure, say, seconds, timing } from './report.ts';
 
 const PROJECTS = Number(process.env.BENCH_SEARCH_PROJECTS ?? 2000);
@@ -118,7 +119,7 @@ export async function benchSearch(b: SearchBench): Promise<void> {
     for (const [name, query] of questions) {
       const url = `/api/search?${new URLSearchParams(query)}`;
       const call = async () => {
-        const res = await b.app.inject({ method: 'GET', url, headers: { cookie } });
+        const res = await b.app.inject({ method: 'GET', url, headers: { cookie, host: BENCH_HOST } });
         if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}: ${res.body}`);
         return JSON.parse(res.body) as SearchResponse;
       };

@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { USAGE_EVENT_KEYS, type UsageLocations, type UsagePeriods, type UsagePeriodType } from '@latchkey/domain';
 import type { Db } from '../src/db/db.ts';
 import { monthStart } from '../src/modules/audit/event-partitions.ts';
+import { BENCH_HOST } from './bench-app.ts';
 import { figure, say, seconds, timing, type Timing } from './report.ts';
 
 const DAY_MS = 86_400_000;
@@ -149,7 +150,7 @@ export async function benchUsage({ app, db, cookie, project, now, runs, warmup, 
       ...(c.type === 'locations' ? { type: 'locations', locationType: 'country' } : {}),
     });
     const call = async () => {
-      const res = await app.inject({ method: 'GET', url: `${base}?${query}`, headers: { cookie } });
+      const res = await app.inject({ method: 'GET', url: `${base}?${query}`, headers: { cookie, host: BENCH_HOST } });
       if (res.statusCode !== 200) throw new Error(`${base}?${query} answered ${res.statusCode}: ${res.body}`);
       return JSON.parse(res.body) as UsagePeriods | UsageLocations;
     };

@@ -93,7 +93,11 @@ interface RangedPagingQuery<S extends string> {
  */
 export function rangedListTable<S extends readonly [string, ...string[]], F extends Record<string, ListFilter>, Row, T>(
   declared: Declared<S, F> & { range: RangeRules },
-  spec: TableSpec<Row, T, F> & { sorts: Readonly<Record<S[number], RangedSort>> & { createdAt: RangedSort } },
+  spec: TableSpec<Row, T, F> & {
+    sorts: Readonly<Record<S[number], RangedSort>> & { createdAt: RangedSort };
+    /** `table` is partitioned by created_at (audit_events' months): see RangedListSpec.partitioned. */
+    partitioned?: boolean;
+  },
 ) {
   return {
     /** How a call's creation range defaults and how long it may be (the declaration's). */
@@ -115,6 +119,7 @@ export function rangedListTable<S extends readonly [string, ...string[]], F exte
         filterValues: filters.values,
         sorts: spec.sorts,
         query,
+        partitioned: spec.partitioned ?? false,
       });
       return { ...page, list: page.list.map(spec.fromRow) };
     },

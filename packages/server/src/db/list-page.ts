@@ -65,6 +65,13 @@ export interface ListPageSpec {
   matchColumns?: string;
   /** The FROM of the page's keys when not `table` (a join the sort's order is read from); the count and the rows still read `table`. */
   keysFrom?: string;
+  /**
+   * Conditions every listed row meets, restated on `table` where the page's rows are read back by
+   * their keys: on a partitioned table (audit_events' months) the planner then considers only the
+   * partitions of the range, not every partition for each key (planning was 1.4 of the 1.6 ms of
+   * a month's first page at 10 M events). Columns named with the table (`audit_events.created_at`).
+   */
+  rowsWhere?: readonly Condition[];
 }
 
 export interface ListPageSql {
@@ -89,12 +96,13 @@ export function listPageSql(spec: ListPageSpec): ListPageSql {
     : spec.totalCap !== undefined
       ? `SELECT count(*)::int AS total FROM (SELECT 1 FROM ${spec.table} WHERE ${bind(spec.where, countParams)} LIMIT ${Math.trunc(spec.totalCap) + 1}) AS counted`
       : `SELECT count(*)::int AS total FROM ${spec.table} WHERE ${bind(spec.where, countParams)}`;
+  const rows = spec.rowsWhere && spec.rowsWhere.length > 0 ? ` WHERE ${bind(spec.rowsWhere, pageParams)}` : '';
   const limit = pageParams.length + 1;
   const keys = spec.matchColumns
     ? `WITH matches AS MATERIALIZED (SELECT ${spec.matchColumns} FROM ${spec.table} WHERE ${filter}) ` +
       `SELECT ${spec.columns} FROM (SELECT ${spec.key} FROM matches ORDER BY ${spec.orderBy} `
     : `SELECT ${spec.columns} FROM (SELECT ${spec.key} FROM ${spec.keysFrom ?? spec.table} WHERE ${filter} ORDER BY ${spec.orderBy} `;
-  const pageSql = `${keys}LIMIT $${limit} OFFSET $${limit + 1}) AS page JOIN ${spec.table} USING (${spec.key}) ORDER BY ${spec.orderBy}`;
+  const pageSql = `${keys}LIMIT $${limit} OFFSET $${limit + 1}) AS page JOIN ${spec.table} USING (${spec.key})${rows} ORDER BY ${spec.orderBy}`;
   return { countSql, countParams, pageSql, pageParams: [...pageParams, spec.limit, spec.offset] };
 }
 

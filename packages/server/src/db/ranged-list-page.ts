@@ -138,6 +138,11 @@ export interface RangedListSpec<S extends string> {
   /** The list's sorts by name; `query.sort` picks one. */
   sorts: Readonly<Record<S, RangedSort>>;
   query: RangedPaging<S>;
+  /**
+   * `table` (a table's name) is partitioned by created_at: the range is restated where the page's
+   * rows are read back by key, so the planner prunes to the range's partitions (ListPageSpec.rowsWhere).
+   */
+  partitioned?: boolean;
 }
 
 /**
@@ -176,6 +181,12 @@ export async function rangedListPage<T, S extends string = string>(
     offset: key ? 0 : query.offset,
     totalCap: TOTAL_CAP,
     seek: key ? [seekAfter(order, direction, key, sort.keysFrom !== undefined)] : [],
+    rowsWhere: spec.partitioned
+      ? [
+          { sql: `${spec.table}.created_at >= $?`, value: spec.range.from },
+          { sql: `${spec.table}.created_at < $?`, value: spec.range.to },
+        ]
+      : [],
   };
   const { countSql, countParams } = listPageSql(base);
   const counted = Number((await db.query<{ total: number }>(countSql, countParams)).rows[0]?.total ?? 0);

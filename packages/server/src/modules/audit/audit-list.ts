@@ -53,6 +53,8 @@ const userFilter =
 export const auditTableFor = (secretBox: SecretBox) =>
   rangedListTable(auditList, {
     table: 'audit_events',
+    // Monthly partitions (docs/decisions/0019): a page's rows are read back from the range's months only.
+    partitioned: true,
     key: KEY,
     select: `id, created_at AS "createdAt", ${USER_ID_SHOWN} AS "userID", device_name AS "deviceName", scope,
     event_status AS "eventStatus", ip, country, client_id AS "clientId", user_agent AS "userAgent", details`,

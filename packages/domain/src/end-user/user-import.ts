@@ -30,6 +30,17 @@ export const PASSWORD_HASH_MAX_LENGTH = 512;
  * people with hashes is about 150 MB.
  */
 export const IMPORT_FILE_MAX_BYTES = 1024 * 1024 * 1024;
+/** Imports under way at once in a project: each stores up to its file's size until it is imported (409 beyond). */
+export const IMPORTS_UNDER_WAY_MAX = 3;
+
+/** What the import says of a whole file or job (the lines' own refusals are `importedPerson`'s). */
+export const IMPORT_MESSAGES = {
+  tooManyUnderWay: `At most ${IMPORTS_UNDER_WAY_MAX} imports may be under way in a project at once: wait for one to end`,
+  /** A text file holds no NUL (PostgreSQL's text cannot either): the file is refused, nothing of it imported. */
+  nulCharacter: (line: number) => `Line ${line} holds a NUL character: the file is not text`,
+  /** A part of the file failed to be written, again and again, for a reason that is not the project's. */
+  chunkFailed: (code: string) => `The import stopped: a part of the file could not be written (${code}); the lines before it stay imported`,
+} as const;
 
 export const IMPORT_REFUSAL_REASONS = [
   'line_too_long',

@@ -1,4 +1,4 @@
-import { DomainError, type ImportedPerson, type ImportRefusal } from '@latchkey/domain';
+import { DomainError, IMPORT_MESSAGES, type ImportedPerson, type ImportRefusal } from '@latchkey/domain';
 import type { Clock } from '../../clock.ts';
 import { randomToken } from '../../crypto.ts';
 import type { Db } from '../../db/db.ts';
@@ -159,7 +159,7 @@ export function createImportWorker(deps: ImportWorkerDeps) {
         }
         deps.warn(error);
         const code = (error as { code?: unknown }).code;
-        failure = `The import stopped: a part of the file could not be written (${typeof code === 'string' ? code : 'error'}); the lines before it stay imported`;
+        failure = IMPORT_MESSAGES.chunkFailed(typeof code === 'string' ? code : 'error');
       }
       failedTries.delete(job.id);
       await db.transaction(async (tx) => {

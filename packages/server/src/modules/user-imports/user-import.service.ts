@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { DomainError, type ImportFormat, type UserImport, type UserImportReport } from '@latchkey/domain';
+import { DomainError, IMPORT_MESSAGES, IMPORTS_UNDER_WAY_MAX, type ImportFormat, type UserImport, type UserImportReport } from '@latchkey/domain';
 import type { Clock } from '../../clock.ts';
 import { randomToken } from '../../crypto.ts';
 import type { Db } from '../../db/db.ts';
@@ -24,8 +24,6 @@ import {
   type ImportActor,
 } from './user-imports.repository.ts';
 
-/** Imports under way at once in a project (their files stored, not yet imported). */
-export const IMPORTS_UNDER_WAY_MAX = 3;
 /** Lines a stored chunk holds at most: the worker writes a chunk in one transaction (as one batch of people). */
 export const IMPORT_CHUNK_LINES = 1000;
 /** Characters a stored chunk holds at most (1 Mi characters: 1 to 3 MiB of UTF-8): a chunk of long lines closes early. */
@@ -83,7 +81,7 @@ function storedFile(db: Db, clock: Clock, job: { projectId: string; id: string }
   return {
     async add(line: FileLine): Promise<void> {
       // A text file has no NUL (PostgreSQL's text cannot hold one): the file is refused, nothing of it imported.
-      if (line.text.includes('\u0000')) throw new DomainError('validation_failed', `Line ${line.number} holds a NUL character: the file is not text`);
+      if (line.text.includes('\u0000')) throw new DomainError('validation_failed', IMPORT_MESSAGES.nulCharacter(line.number));
       if (chunk.texts.length === 0) chunk.firstLine = line.number;
       chunk.texts.push(line.text);
       chunk.chars += line.text.length;
@@ -141,7 +139,7 @@ export function createUserImports(deps: ImportDeps) {
       if (upload.length !== null && upload.length > maxBytes) throw tooLarge(maxBytes);
       // Each stores up to maxBytes until it is imported: a project holds a few at once, not any number.
       if ((await importsUnderWay(db, projectId)) >= IMPORTS_UNDER_WAY_MAX) {
-        throw new DomainError('conflict', `At most ${IMPORTS_UNDER_WAY_MAX} imports may be under way in a project at once: wait for one to end`);
+        throw new DomainError('conflict', IMPORT_MESSAGES.tooManyUnderWay);
       }
 
       const { permissions: _, ...who } = actor;

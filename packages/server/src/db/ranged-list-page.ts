@@ -17,7 +17,15 @@ import { eq, listPageSql, sqlDirection, type Condition, type ListPageSpec } from
  * events, prunes the monthly partitions).
  */
 export function projectInRange(projectId: string, range: DateRange): Condition[] {
-  return [eq('project_id', projectId), { sql: 'created_at >= $?', value: range.from }, { sql: 'created_at < $?', value: range.to }];
+  return [eq('project_id', projectId), ...createdInRange(range)];
+}
+
+/** `column` (a creation time) in `range`, from inclusive, to exclusive. */
+function createdInRange(range: DateRange, column = 'created_at'): Condition[] {
+  return [
+    { sql: `${column} >= $?`, value: range.from },
+    { sql: `${column} < $?`, value: range.to },
+  ];
 }
 
 /** One column of a sort key as the seek compares it; its value travels as text and is cast back. */
@@ -181,12 +189,7 @@ export async function rangedListPage<T, S extends string = string>(
     offset: key ? 0 : query.offset,
     totalCap: TOTAL_CAP,
     seek: key ? [seekAfter(order, direction, key, sort.keysFrom !== undefined)] : [],
-    rowsWhere: spec.partitioned
-      ? [
-          { sql: `${spec.table}.created_at >= $?`, value: spec.range.from },
-          { sql: `${spec.table}.created_at < $?`, value: spec.range.to },
-        ]
-      : [],
+    rowsWhere: spec.partitioned ? createdInRange(spec.range, `${spec.table}.created_at`) : [],
   };
   const { countSql, countParams } = listPageSql(base);
   const counted = Number((await db.query<{ total: number }>(countSql, countParams)).rows[0]?.total ?? 0);

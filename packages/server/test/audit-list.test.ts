@@ -1,7 +1,9 @@
 import * as client from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, REVOCATION_REASON, TOTAL_CAP, type AuditEvent, type AuditList, type AuditListParams, type DeviceList } from '@latchkey/domain';
-import { ensureEventPartitions } from '../src/modules/audit/event-partitions.ts';
+import type { Db } from '../src/db/db.ts';
+import { auditTableFor } from '../src/modules/audit/audit-list.ts';
+import { ensureEventPartitions, partitionName } from '../src/modules/audit/event-partitions.ts';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { createPasskey, pageOptions, usePasskey, type CreationOptions, type RequestOptions } from './support/authenticator.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
@@ -151,6 +153,24 @@ describeEachDatabase('the audit log (GET projects/{project}/audit)', (t) => {
       expect(actions(await listed(admin, projectId, { sort: sort as never, direction: 'asc' })), `${sort} asc`).toEqual(ascending);
       expect(actions(await listed(admin, projectId, { sort: sort as never, direction: 'desc' })), `${sort} desc`).toEqual(ascending.reverse());
     }
+  });
+
+  it('reads a page back from the range’s monthly partitions only (docs/decisions/0019 addendum): no other month is planned', async () => {
+    // The page's statement as the list runs it, on a database with partitions from last month to three ahead.
+    const statements: Array<{ sql: string; params: readonly unknown[] }> = [];
+    const recording: Db = { ...t.db, query: (sql, params = []) => (statements.push({ sql, params }), t.db.query(sql, params)) };
+    const range = { from: monthStart(now), to: monthStart(now, 1) };
+    const page = await auditTableFor(app.services.secretBox).page(recording, projectId, range, {
+      sort: 'createdAt',
+      direction: 'desc',
+      offset: 0,
+      limit: 10,
+    });
+    expect(page.list.length).toBeGreaterThan(0);
+    const pageStatement = statements.at(-1) as { sql: string; params: readonly unknown[] };
+    const { rows } = await t.db.query<Record<string, unknown>>(`EXPLAIN ${pageStatement.sql}`, pageStatement.params);
+    const planned = new Set(JSON.stringify(rows).match(/audit_events_\d{6}/g));
+    expect([...planned]).toEqual([partitionName(range.from)]);
   });
 
   it('pages by offset and limit: the last page is partial, past the end is empty with the same total', async () => {

@@ -4,6 +4,12 @@ import type { Db } from './db.ts';
 export interface Condition {
   sql: string;
   value?: unknown;
+  /**
+   * The condition is `column = ANY(values)` over a few values (`values` an array expression with
+   * the same `$?`): a page sorted by an index that leads with `column` may be read one value at a
+   * time (ListPageSpec.eachOf).
+   */
+  oneOf?: { column: string; values: string };
 }
 
 /** A condition with a value: `eq('enabled', true)` → `enabled = $n`. */
@@ -72,6 +78,15 @@ export interface ListPageSpec {
    * a month's first page at 10 M events). Columns named with the table (`audit_events.created_at`).
    */
   rowsWhere?: readonly Condition[];
+  /**
+   * The page's keys read one value of `column` at a time: for each distinct value, an ordered walk
+   * of an index that leads with the column (then the order's columns) stops after offset + limit
+   * entries, and the walks are merged. For a filter that is one of a few values (a person's events
+   * under their id, their pseudonym, …) whose matches are many: one `= ANY` is not in the order's
+   * order in that index, so every match would be sorted (docs/decisions/0019). `where` then does
+   * not hold the values' own condition; the order's columns must be among `key`.
+   */
+  eachOf?: { column: string; values: Condition } | null;
 }
 
 export interface ListPageSql {
@@ -97,11 +112,16 @@ export function listPageSql(spec: ListPageSpec): ListPageSql {
       ? `SELECT count(*)::int AS total FROM (SELECT 1 FROM ${spec.table} WHERE ${bind(spec.where, countParams)} LIMIT ${Math.trunc(spec.totalCap) + 1}) AS counted`
       : `SELECT count(*)::int AS total FROM ${spec.table} WHERE ${bind(spec.where, countParams)}`;
   const rows = spec.rowsWhere && spec.rowsWhere.length > 0 ? ` WHERE ${bind(spec.rowsWhere, pageParams)}` : '';
+  const values = spec.eachOf ? bind([spec.eachOf.values], pageParams) : '';
   const limit = pageParams.length + 1;
-  const keys = spec.matchColumns
-    ? `WITH matches AS MATERIALIZED (SELECT ${spec.matchColumns} FROM ${spec.table} WHERE ${filter}) ` +
-      `SELECT ${spec.columns} FROM (SELECT ${spec.key} FROM matches ORDER BY ${spec.orderBy} `
-    : `SELECT ${spec.columns} FROM (SELECT ${spec.key} FROM ${spec.keysFrom ?? spec.table} WHERE ${filter} ORDER BY ${spec.orderBy} `;
+  const keys = spec.eachOf
+    ? `SELECT ${spec.columns} FROM (SELECT ${spec.key} FROM (SELECT DISTINCT unnest(${values}) AS value) AS each_of ` +
+      `CROSS JOIN LATERAL (SELECT ${spec.key} FROM ${spec.table} WHERE ${filter} AND ${spec.eachOf.column} = each_of.value ` +
+      `ORDER BY ${spec.orderBy} LIMIT $${limit}::int + $${limit + 1}::int) AS one ORDER BY ${spec.orderBy} `
+    : spec.matchColumns
+      ? `WITH matches AS MATERIALIZED (SELECT ${spec.matchColumns} FROM ${spec.table} WHERE ${filter}) ` +
+        `SELECT ${spec.columns} FROM (SELECT ${spec.key} FROM matches ORDER BY ${spec.orderBy} `
+      : `SELECT ${spec.columns} FROM (SELECT ${spec.key} FROM ${spec.keysFrom ?? spec.table} WHERE ${filter} ORDER BY ${spec.orderBy} `;
   const pageSql = `${keys}LIMIT $${limit} OFFSET $${limit + 1}) AS page JOIN ${spec.table} USING (${spec.key})${rows} ORDER BY ${spec.orderBy}`;
   return { countSql, countParams, pageSql, pageParams: [...pageParams, spec.limit, spec.offset] };
 }

@@ -119,6 +119,12 @@ export interface RangedSort {
    * a few thousand the index walk in order costs less.
    */
   fewCap?: number;
+  /**
+   * A column this sort's order is also indexed under, first (audit_events_user_idx: project_id,
+   * user_id, created_at, id): a filter that is one of a few values of it (Condition.oneOf) has its
+   * page read one value at a time, each an ordered walk that stops at the page (ListPageSpec.eachOf).
+   */
+  alsoUnder?: string;
 }
 
 /** The paging part of a ranged list's query (the contract's sort, direction, offset, limit, cursor). */
@@ -158,8 +164,9 @@ export interface RangedListSpec<S extends string> {
  * TOTAL_CAP. Then the page's keys: after the cursor's row when the cursor fits this query and
  * offset, else by skipping offset entries; from the sort's index walked in order — or, when filters
  * left at most TOTAL_CAP rows, from all those matches sorted (a rare filter sorted by another column
- * would otherwise walk the sort's index through the whole range looking for them). Then the cursor
- * of the next page.
+ * would otherwise walk the sort's index through the whole range looking for them); or, for a filter
+ * of a few values of the column the sort is also indexed under (RangedSort.alsoUnder), one ordered
+ * walk per value, merged. Then the cursor of the next page.
  */
 export async function rangedListPage<T, S extends string = string>(
   db: Db,
@@ -179,6 +186,7 @@ export async function rangedListPage<T, S extends string = string>(
     query.direction,
   ]);
   const key = sort.seekable ? readCursor(query.cursor, query.offset, fingerprint, order) : null;
+  const oneOf = spec.filters.find((f) => f.oneOf !== undefined && f.oneOf.column === sort.alsoUnder);
   const base: ListPageSpec = {
     table: spec.table,
     key: spec.key,
@@ -198,7 +206,17 @@ export async function rangedListPage<T, S extends string = string>(
   if (!capped && query.offset >= total) return { total, totalCapped: false, list: [], nextCursor: null };
 
   const few = !capped && spec.filters.length > 0 && total <= (sort.fewCap ?? TOTAL_CAP);
-  const { pageSql, pageParams } = listPageSql(few ? { ...base, matchColumns: sort.reads } : { ...base, keysFrom: sort.keysFrom });
+  const { pageSql, pageParams } = listPageSql(
+    oneOf?.oneOf
+      ? {
+          ...base,
+          where: base.where.filter((c) => c !== oneOf),
+          eachOf: { column: oneOf.oneOf.column, values: { sql: oneOf.oneOf.values, value: oneOf.value } },
+        }
+      : few
+        ? { ...base, matchColumns: sort.reads }
+        : { ...base, keysFrom: sort.keysFrom },
+  );
   const rows = (await db.query<T & { seekKey?: string[] }>(pageSql, pageParams)).rows;
   const last = rows.at(-1);
   const more = rows.length === query.limit && (capped || query.offset + query.limit < total);

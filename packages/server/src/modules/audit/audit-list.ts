@@ -35,12 +35,15 @@ const USER_ID_SHOWN = `coalesce((SELECT u.identity_key COLLATE "default" FROM pr
  * pseudonym), a console account's (stored lower-case) and a sub or pseudonym typed as it is stored.
  * One `= ANY` of audit_events_user_idx; the person is read once (an InitPlan), not per event.
  */
+const USER_IDS = `(($?::text[])[1:3] || ARRAY(SELECT u.id::text FROM project_users u
+            WHERE u.project_id = ($?::text[])[4] AND u.identity_key = ($?::text[])[2]))`;
 const userFilter =
   (secretBox: SecretBox): FilterCondition =>
   (text, projectId) => ({
-    sql: `user_id = ANY(($?::text[])[1:3] || ARRAY(SELECT u.id::text FROM project_users u
-            WHERE u.project_id = ($?::text[])[4] AND u.identity_key = ($?::text[])[2]))`,
+    sql: `user_id = ANY(${USER_IDS})`,
     value: [text, text.toLowerCase(), identityPseudonym(secretBox, projectId, text), projectId],
+    // A page sorted by time reads each of these ids' events in order (audit_events_user_idx).
+    oneOf: { column: 'user_id', values: USER_IDS },
   });
 
 /**
@@ -68,7 +71,7 @@ export const auditTableFor = (secretBox: SecretBox) =>
       country: 'country',
     },
     sorts: {
-      createdAt: { columns: [CREATED, ID], reads: KEY, seekable: true },
+      createdAt: { columns: [CREATED, ID], reads: KEY, seekable: true, alsoUnder: 'user_id' },
       userId: { columns: [{ column: 'user_id', text: 'user_id', cast: 'text' }, CREATED, ID], reads: `${KEY}, user_id`, seekable: false },
       deviceName: {
         columns: [{ column: 'device_key', text: 'device_key', cast: 'text' }, CREATED, ID],

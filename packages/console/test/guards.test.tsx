@@ -70,6 +70,26 @@ describe('page guards (spec §6)', () => {
     renderApp('/project/p1/dashboard');
     expect(await screen.findByText(NOT_FOUND)).toBeInTheDocument();
     expect(api.callsTo('GET /projects/p1')).toHaveLength(0);
+    // Read again once before saying so, not again and again.
+    expect(api.callsTo('GET /account')).toHaveLength(2);
+  });
+
+  it('reads the permissions again before saying not found: a project the account was let into after the console loaded opens', async () => {
+    // Another administrator grants cst:p1:* while this console is open on the project list.
+    let granted = false;
+    const api = fakeApi({
+      'GET /account': () => ({ body: { ...ACCOUNT, permissions: granted ? ['cst:p1:*'] : ['cst:other:*'] } }),
+      'GET /config': { body: { docsUrl: 'https://docs.example', supportUrl: 'https://support.example', registration: 'open' } },
+      'GET /accounts/acc-1/projects': { body: [projectSummary()] },
+      'GET /projects/p1': { body: project() },
+    });
+    const app = renderApp('/');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Projects' })).toBeInTheDocument();
+    granted = true;
+    await app.router.navigate('/project/p1/apps');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Applications' })).toBeInTheDocument();
+    expect(screen.queryByText(NOT_FOUND)).not.toBeInTheDocument();
+    expect(api.callsTo('GET /account')).toHaveLength(2);
   });
 
   it('shows not-found when the server does not know the project', async () => {

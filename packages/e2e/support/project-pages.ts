@@ -16,6 +16,24 @@ export async function goToProjectPage(page: Page, projectId: string, path: strin
   await page.goto(`/project/${projectId}/${path}`);
 }
 
+/**
+ * Goes to `path` the way the console's own links do: through the router's history, with no new
+ * page load (the console's code, its catalogue and axe stay loaded, as they do for a person
+ * clicking through). Done when the page's heading is no longer the one before: a walk's pages each
+ * have their own title. At `path` already, nothing happens.
+ */
+export async function followInConsole(page: Page, path: string): Promise<void> {
+  const target = new URL(path, page.url());
+  if (new URL(page.url()).pathname === target.pathname) return;
+  const heading = page.getByRole('heading', { level: 1 });
+  const before = await heading.innerText();
+  await page.evaluate((to) => {
+    window.history.pushState(null, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, target.pathname);
+  await expect(heading).not.toHaveText(before);
+}
+
 export async function expectPageTitle(page: Page, title: string): Promise<void> {
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
 }

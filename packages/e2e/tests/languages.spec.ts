@@ -4,7 +4,7 @@ import { expectLanguagesDeclared, expectWcagCleanLightAndDark } from '../support
 import { callApiOk, createAppWithKeysThroughApi, createProjectThroughApi } from '../support/call-api.ts';
 import { test } from '../support/fixtures.ts';
 import { clickLanguage, expectPageLanguage, expectPageSettled, expectSpeaks, expectTryAgainIn, watchRequests } from '../support/language-pages.ts';
-import { expectPageTitle } from '../support/project-pages.ts';
+import { expectPageTitle, followInConsole } from '../support/project-pages.ts';
 import { saveShots } from '../support/shots.ts';
 import { fillSignInForm, newEmail, signIn } from '../support/sign-in.ts';
 
@@ -66,7 +66,7 @@ for (const language of ['en', 'fr', 'ro'] as const) {
     await expectPageTitle(page, READS[language].projects);
     for (const [name, path] of pages) {
       await test.step(name, async () => {
-        await page.goto(path);
+        await followInConsole(page, path);
         await expectPageSettled(page);
         await expectSpeaks(page, language, name);
         if (language === 'en') await expectWcagCleanLightAndDark(page, `${name} (${language})`);

@@ -11,7 +11,7 @@ import {
   expectSideMenu,
   expectText,
 } from '../support/layout.ts';
-import { expectPageTitle, goToProjectPage } from '../support/project-pages.ts';
+import { expectPageTitle, followInConsole, goToProjectPage } from '../support/project-pages.ts';
 import {
   clickUseDifferentEmail,
   expectCodeRefusedOrSignedIn,
@@ -63,7 +63,7 @@ test('every project page shows its title, breadcrumbs and side menu, and passes 
   const projectId = await createProjectThroughApi(page, 'Tour project');
   for (const [path, title] of PROJECT_PAGES) {
     await test.step(path, async () => {
-      await goToProjectPage(page, projectId, path);
+      await followInConsole(page, `/project/${projectId}/${path}`);
       await expectPageTitle(page, title);
       await expectBreadcrumb(page, 'Tour project');
       await expectSideMenu(page, SIDE_MENU);

@@ -7,12 +7,11 @@ import type { Actor } from '../../http/actor.ts';
 import type { AuthenticatedSession } from '../../http/auth.ts';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../http/cookies.ts';
 import type { SignInProvider } from '../../idp/console-issuer.ts';
-import { findAccountById, listPermissions, type AccountRow } from '../accounts/accounts.repository.ts';
 import {
   deleteExpiredSessions,
   deleteSession,
   findAccountLanguage,
-  findSession,
+  findSessionOfCall,
   insertSession,
   touchSession,
   updateAccountLanguage,
@@ -47,10 +46,6 @@ export function createConsoleSessions({ db, clock, config, signIn, secretBox }: 
   const xsrfHash = (token: string) => secretBox.hmac('xsrf-token', token);
   const idTokenContext = (idHash: string) => `sessions.id_token:${idHash}`;
 
-  async function actorFor(account: AccountRow): Promise<Actor> {
-    return { accountId: account.id, email: account.email, permissions: await listPermissions(db, account.id), via: 'session' };
-  }
-
   /** Creates a session for an account (after sign-in; tests use it to skip the provider). */
   async function createSession(accountId: string, idToken: string | null, tx: Db = db): Promise<NewSession> {
     const sessionId = randomToken();
@@ -75,21 +70,17 @@ export function createConsoleSessions({ db, clock, config, signIn, secretBox }: 
    */
   async function authenticate(sessionId: string): Promise<AuthenticatedSession | null> {
     const idHash = sessionRef(sessionId);
-    const session = await findSession(db, idHash);
+    const session = await findSessionOfCall(db, idHash);
     if (!session) return null;
     const now = clock.now().getTime();
-    if (session.expiresAt.getTime() <= now || session.lastSeenAt.getTime() + SESSION_IDLE_MS <= now) {
-      await deleteSession(db, idHash);
-      return null;
-    }
-    const account = await findAccountById(db, session.accountId);
-    if (!account || !account.active) {
+    const expired = session.expiresAt.getTime() <= now || session.lastSeenAt.getTime() + SESSION_IDLE_MS <= now;
+    if (expired || session.active !== true) {
       await deleteSession(db, idHash);
       return null;
     }
     if (now - session.lastSeenAt.getTime() >= TOUCH_EVERY_MS) await touchSession(db, idHash, new Date(now));
     return {
-      actor: await actorFor(account),
+      actor: { accountId: session.accountId, email: session.email, permissions: session.permissions, via: 'session' },
       xsrfMatches: (token: string) => safeEqual(xsrfHash(token), session.xsrfHash),
     };
   }

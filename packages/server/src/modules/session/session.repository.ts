@@ -1,5 +1,5 @@
 import type { Language } from '@latchkey/domain';
-import type { Db } from '../../db/db.ts';
+import { prepared, type Db } from '../../db/db.ts';
 
 export interface SessionRow {
   idHash: string;
@@ -25,8 +25,32 @@ export async function insertSession(db: Db, s: SessionRow): Promise<void> {
   );
 }
 
-export async function findSession(db: Db, idHash: string): Promise<SessionRow | null> {
-  const { rows } = await db.query<SessionRow>(`SELECT ${SESSION} FROM sessions WHERE id_hash = $1`, [idHash]);
+/** A session as a console call finds it: with its account's address, whether it is active, and its permissions. */
+export interface SessionOfCall {
+  accountId: string;
+  xsrfHash: string;
+  lastSeenAt: Date;
+  expiresAt: Date;
+  /** Null when the account is gone. */
+  email: string | null;
+  active: boolean | null;
+  /** The account's permissions, in order. */
+  permissions: string[];
+}
+
+/**
+ * The session, its account and the account's permissions in one statement (every console call
+ * starts here, docs/decisions/0055: prepared, a read by key). Null for no such session.
+ */
+export async function findSessionOfCall(db: Db, idHash: string): Promise<SessionOfCall | null> {
+  const { rows } = await db.query<SessionOfCall>(
+    prepared(`SELECT s.account_id AS "accountId", s.xsrf_hash AS "xsrfHash", s.last_seen_at AS "lastSeenAt", s.expires_at AS "expiresAt",
+            a.email, a.active,
+            ARRAY(SELECT p.permission FROM account_permissions p WHERE p.account_id = s.account_id ORDER BY p.permission) AS permissions
+       FROM sessions s LEFT JOIN accounts a ON a.id = s.account_id
+      WHERE s.id_hash = $1`),
+    [idHash],
+  );
   return rows[0] ?? null;
 }
 

@@ -9,7 +9,7 @@ import { openPglite } from '../src/db/pglite.ts';
 import { scrubErasures } from '../src/people/erasure-scrub.ts';
 import { signedInAccount, startTestApp, type TestApp } from './support/app.ts';
 import { Browser } from './support/browser.ts';
-import { createTestPostgres, type Driver } from './support/databases.ts';
+import { createTestPostgres, PGLITE_TEST_SETTINGS, type Driver } from './support/databases.ts';
 import { endUserSignIns } from './support/end-user-sign-in.ts';
 import { apiPath, personOf } from './support/fixtures.ts';
 import { startReceiver, type Receiver } from './support/receiver.ts';
@@ -60,7 +60,7 @@ interface Place {
 async function pgliteOnDisk(): Promise<Place> {
   const root = mkdtempSync(join(tmpdir(), 'latchkey-erasure-'));
   const template = inject('pgliteTemplate');
-  const db = await openPglite(root, template ? { from: new Blob([readFileSync(template)]) } : {});
+  const db = await openPglite(root, { ...(template ? { from: new Blob([readFileSync(template)]) } : {}), settings: PGLITE_TEST_SETTINGS });
   if (!template) await migrate(db);
   return {
     db,

@@ -10,7 +10,7 @@ import { REFUSALS_PER_CLIENT } from '../src/events/project-events.ts';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Passkey, type RequestOptions } from './support/authenticator.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
-import { describeEachDatabase } from './support/databases.ts';
+import { describeEachDatabase, PGLITE_TEST_SETTINGS } from './support/databases.ts';
 import { apiPath, closeProject, personOf, REDIRECT, setEnabled } from './support/fixtures.ts';
 import { authorizationRequest, projectWithRelyingParty, untilApp, type RelyingParty } from './support/relying-party.ts';
 import { formAction, isPasskeyOffer, submitEmail } from './support/sign-in.ts';
@@ -75,7 +75,7 @@ describe('event ids', () => {
 });
 
 it('migration 0010 moves the events written before it into monthly partitions, in their order', async () => {
-  const db = await openPglite(null);
+  const db = await openPglite(null, { settings: PGLITE_TEST_SETTINGS });
   try {
     const before = loadMigrations().filter((m) => m.version < '0010');
     await migrate(db, before);

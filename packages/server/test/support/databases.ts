@@ -22,14 +22,23 @@ export interface TestDatabase {
   readonly db: Db;
 }
 
-/** The migrated template global setup made, loaded once per test file. */
-let pgliteTemplate: Blob | null = null;
-function pgliteTemplateData(): Blob | null {
+/** The migrated template global setup made, read once per worker. */
+let pgliteTemplate: ArrayBuffer | null = null;
+function pgliteTemplateData(): ArrayBuffer | null {
   const file = inject('pgliteTemplate');
   if (!file) return null;
-  pgliteTemplate ??= new Blob([readFileSync(file)]);
+  if (!pgliteTemplate) {
+    const bytes = readFileSync(file);
+    pgliteTemplate = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  }
   return pgliteTemplate;
 }
+
+/**
+ * A test database's PGlite settings (docs/decisions/0025, fifth round): 16 MB of shared buffers,
+ * not initdb's 128 MB, which PostgreSQL zeroes at every start (half a test database's open).
+ */
+export const PGLITE_TEST_SETTINGS = { shared_buffers: '16MB' } as const;
 
 /**
  * A fresh, migrated database: a copy of the run's migrated template (support/global-setup.ts), or,
@@ -39,7 +48,7 @@ function pgliteTemplateData(): Blob | null {
 export async function createTestDatabase(driver: Driver): Promise<{ db: Db; drop(): Promise<void> }> {
   if (driver === 'pglite') {
     const template = pgliteTemplateData();
-    const db = await openPglite(null, template ? { from: template } : {});
+    const db = await openPglite(null, { ...(template ? { from: template } : {}), settings: PGLITE_TEST_SETTINGS });
     if (!template) await migrate(db);
     return { db, drop: () => db.close() };
   }

@@ -43,6 +43,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const makePglite = async () => {
     const pglite = await openPglite(null);
     await firstStart(pglite);
+    // A checkpoint first: each copy then starts with no write-ahead log to replay.
+    await pglite.exec('CHECKPOINT');
     writeFileSync(pgliteTemplate, new Uint8Array(await (await dumpPglite(pglite)).arrayBuffer()));
     await pglite.close();
   };

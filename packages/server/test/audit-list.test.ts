@@ -39,6 +39,21 @@ describeEachDatabase('the audit log (GET projects/{project}/audit)', (t) => {
   }
   const actions = (page: AuditList) => page.list.map((e) => String(e.details.action));
 
+  /** This month's first page of ten, newest first, as the list reads it, and the statement that read its rows. */
+  async function monthsFirstPage(project: string, filters: { userId?: string } = {}) {
+    const statements: Array<{ sql: string; params: readonly unknown[] }> = [];
+    const recording: Db = { ...t.db, query: (sql, params = []) => (statements.push({ sql, params }), t.db.query(sql, params)) };
+    const range = { from: monthStart(now), to: monthStart(now, 1) };
+    const page = await auditTableFor(app.services.secretBox).page(recording, project, range, {
+      sort: 'createdAt',
+      direction: 'desc',
+      offset: 0,
+      limit: 10,
+      ...filters,
+    });
+    return { page, pageStatement: statements.at(-1) as { sql: string; params: readonly unknown[] } };
+  }
+
   const addEvent = (projectId: string, s: StoredEvent) => storeAuditEvent(t.db, projectId, { ...s, userAgent: CHROME_ON_LINUX });
 
   let admin: SignedIn;
@@ -157,17 +172,9 @@ describeEachDatabase('the audit log (GET projects/{project}/audit)', (t) => {
 
   it('reads a page back from the range’s monthly partitions only (docs/decisions/0019 addendum): no other month is planned', async () => {
     // The page's statement as the list runs it, on a database with partitions from last month to three ahead.
-    const statements: Array<{ sql: string; params: readonly unknown[] }> = [];
-    const recording: Db = { ...t.db, query: (sql, params = []) => (statements.push({ sql, params }), t.db.query(sql, params)) };
     const range = { from: monthStart(now), to: monthStart(now, 1) };
-    const page = await auditTableFor(app.services.secretBox).page(recording, projectId, range, {
-      sort: 'createdAt',
-      direction: 'desc',
-      offset: 0,
-      limit: 10,
-    });
+    const { page, pageStatement } = await monthsFirstPage(projectId);
     expect(page.list.length).toBeGreaterThan(0);
-    const pageStatement = statements.at(-1) as { sql: string; params: readonly unknown[] };
     const { rows } = await t.db.query<Record<string, unknown>>(`EXPLAIN ${pageStatement.sql}`, pageStatement.params);
     const planned = new Set(JSON.stringify(rows).match(/audit_events_\d{6}/g));
     expect([...planned]).toEqual([partitionName(range.from)]);
@@ -250,18 +257,8 @@ describeEachDatabase('the audit log (GET projects/{project}/audit)', (t) => {
       );
 
       // The first page's statement as run: its index scans read a page's worth of entries, not all 3,340.
-      const statements: Array<{ sql: string; params: readonly unknown[] }> = [];
-      const recording: Db = { ...t.db, query: (sql, params = []) => (statements.push({ sql, params }), t.db.query(sql, params)) };
-      const range = { from: monthStart(now), to: monthStart(now, 1) };
-      const page = await auditTableFor(app.services.secretBox).page(recording, bulk, range, {
-        sort: 'createdAt',
-        direction: 'desc',
-        offset: 0,
-        limit: 10,
-        userId: 'user1@example.com',
-      });
+      const { page, pageStatement } = await monthsFirstPage(bulk, { userId: 'user1@example.com' });
       expect(page.list).toHaveLength(10);
-      const pageStatement = statements.at(-1) as { sql: string; params: readonly unknown[] };
       const { rows } = await t.db.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${pageStatement.sql}`, pageStatement.params);
       const plan = rows[0]?.['QUERY PLAN'];
       const scanned = (node: Record<string, unknown>): number =>

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './vitest.sequencer.ts';
 
 // One runner, three projects: pure domain units, server integration on real databases, and
 // console components in jsdom. The browser end-to-end suite is Playwright (packages/e2e).
@@ -8,6 +9,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     maxWorkers: Number(process.env.LATCHKEY_TEST_WORKERS) || availableParallelism(),
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
         test: {

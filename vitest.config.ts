@@ -1,6 +1,5 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import { SlowFirstSequencer } from './vitest.sequencer.ts';
 
 // One runner, three projects: pure domain units, server integration on real databases, and
 // console components in jsdom. The browser end-to-end suite is Playwright (packages/e2e).
@@ -9,7 +8,6 @@ import { SlowFirstSequencer } from './vitest.sequencer.ts';
 export default defineConfig({
   test: {
     maxWorkers: Number(process.env.LATCHKEY_TEST_WORKERS) || availableParallelism(),
-    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
         test: {

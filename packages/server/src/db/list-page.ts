@@ -86,7 +86,7 @@ export interface ListPageSpec {
    * order in that index, so every match would be sorted (docs/decisions/0019). `where` then does
    * not hold the values' own condition; the order's columns must be among `key`.
    */
-  eachOf?: { column: string; values: Condition } | null;
+  eachOf?: { column: string; values: Condition };
 }
 
 export interface ListPageSql {

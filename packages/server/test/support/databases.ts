@@ -24,7 +24,7 @@ export interface TestDatabase {
 
 /** The migrated template global setup made, read once per worker. */
 let pgliteTemplate: ArrayBuffer | null = null;
-function pgliteTemplateData(): ArrayBuffer | null {
+export function pgliteTemplateData(): ArrayBuffer | null {
   const file = inject('pgliteTemplate');
   if (!file) return null;
   if (!pgliteTemplate) {

@@ -29,14 +29,16 @@ const auditEventFromRow = (r: AuditRow): AuditEvent => ({ ...r, createdAt: iso(r
 const USER_ID_SHOWN = `coalesce((SELECT u.identity_key COLLATE "default" FROM project_users u
     WHERE u.project_id = audit_events.project_id AND u.id = audit_events.user_id), audit_events.user_id)`;
 
+/** The ids the userId filter asks for (one text[] value: text, lower case, pseudonym, project), the person's id read from the identity. */
+const USER_IDS = `(($?::text[])[1:3] || ARRAY(SELECT u.id::text FROM project_users u
+            WHERE u.project_id = ($?::text[])[4] AND u.identity_key = ($?::text[])[2]))`;
+
 /**
  * The userId filter (spec §7: the whole identity or account, any case): the events of the person
  * with that identity (their id), those of it before it was a person's or of no person (its
  * pseudonym), a console account's (stored lower-case) and a sub or pseudonym typed as it is stored.
  * One `= ANY` of audit_events_user_idx; the person is read once (an InitPlan), not per event.
  */
-const USER_IDS = `(($?::text[])[1:3] || ARRAY(SELECT u.id::text FROM project_users u
-            WHERE u.project_id = ($?::text[])[4] AND u.identity_key = ($?::text[])[2]))`;
 const userFilter =
   (secretBox: SecretBox): FilterCondition =>
   (text, projectId) => ({

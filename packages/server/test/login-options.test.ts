@@ -1,7 +1,7 @@
 import * as client from 'openid-client';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, type Project } from '@latchkey/domain';
-import { loginMethods } from '../src/oidc/passkeys.ts';
+import { loginMethods, registrationOptions } from '../src/oidc/passkeys.ts';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { createPasskey, pageOptions, usePasskey, type CreationOptions, type Passkey, type RequestOptions } from './support/authenticator.ts';
 import { Browser, type BrowserResponse } from './support/browser.ts';
@@ -31,6 +31,23 @@ describe('the login methods a passkey page offers (spec §3 loginOptions)', () =
     [false, false, 'browserLogin', ['device']],
   ])('browser %s, mobile %s, primary %s: %j', (browser, mobile, primary, expected) => {
     expect(loginMethods({ browser, mobile, primary })).toEqual(expected);
+  });
+});
+
+describe("a passkey's creation options", () => {
+  it('offer EdDSA, ES256 and RS256 by name, never asking the runtime about experimental algorithms (no warning on Node 24)', async () => {
+    const supports = 'supports' in SubtleCrypto ? vi.spyOn(SubtleCrypto as unknown as { supports: () => boolean }, 'supports') : null;
+    const options = await registrationOptions({
+      rpName: 'Acme',
+      rpID: 'localhost',
+      userName: 'ada@example.com',
+      userID: new Uint8Array(16),
+      active: [],
+      login: { browser: true, mobile: true, primary: 'mobileLogin' },
+    });
+    expect(options.pubKeyCredParams.map((p) => p.alg)).toEqual([-8, -7, -257]);
+    if (supports) expect(supports).not.toHaveBeenCalled();
+    supports?.mockRestore();
   });
 });
 

@@ -235,6 +235,7 @@ export async function verifiedRegistration(
     expectedOrigin: rp.origins,
     expectedRPID: allowedRpIDs(rp),
     requireUserVerification: options.userVerified,
+    supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
   }).catch(() => null);
   if (!verification?.verified) return null;
   const { credential, rpID, origin, credentialDeviceType, credentialBackedUp } = verification.registrationInfo;
@@ -345,6 +346,14 @@ export const parseJson = <T>(text: string | undefined): T | null => {
   }
 };
 
+/**
+ * The key algorithms a passkey may be made with, most preferred first: EdDSA, ES256, RS256 (COSE
+ * -8, -7, -257). Named rather than left to the library, whose default asks the runtime whether it
+ * has ML-DSA (SubtleCrypto.supports: an experimental-feature warning on Node 24's stderr) and then
+ * offers post-quantum keys that only an experimental verifier could check.
+ */
+export const PASSKEY_ALGORITHMS = [-8, -7, -257];
+
 /** A passkey's creation options: none of the user's active passkeys again; where it may live as the project's login methods say. */
 export function registrationOptions(p: {
   rpName: string;
@@ -361,6 +370,7 @@ export function registrationOptions(p: {
     userName: p.userName,
     userID: p.userID,
     attestationType: 'none',
+    supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
     excludeCredentials: p.active.map((d) => ({ id: d.id, transports: d.transports as AuthenticatorTransport[] })),
     // Browser Login only: a passkey on this device; Mobile Login only: one on another (a phone, by QR).
     authenticatorSelection: {

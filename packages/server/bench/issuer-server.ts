@@ -78,6 +78,7 @@ async function main(): Promise<void> {
   const mailer = new RecordingMailer();
   const built = await buildApp({ config, db, mailer, logger: false, consoleDist: '/nonexistent/console/dist' });
   await built.app.listen({ host: '127.0.0.1', port });
+  const allocations = process.env.BENCH_SERVER_ALLOC ? await allocationSampling(process.env.BENCH_SERVER_ALLOC) : null;
   // Each request's line before its statements, while they are shown.
   built.app.server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
     if (counter.show) process.stdout.write(`  ${request.method} ${(request.url ?? '').split('?')[0]}\n`);
@@ -109,6 +110,7 @@ async function main(): Promise<void> {
         if (request.show !== undefined) counter.show = request.show;
         return counter.statements;
       case 'close':
+        await allocations?.();
         await built.close();
         setImmediate(() => process.exit(0));
         return null;
@@ -123,6 +125,27 @@ async function main(): Promise<void> {
   // The bench going away takes this server with it.
   process.on('disconnect', () => process.exit(0));
   process.send?.({ ready: true, baseUrl: config.publicUrl, listenUrl: `http://127.0.0.1:${port}` } satisfies BenchReady);
+}
+
+/**
+ * BENCH_SERVER_ALLOC=<file>: every allocation the server makes from now on, sampled (one in 32 KiB),
+ * collected or not, written as a .heapprofile (Chrome DevTools' allocation sampling) when it closes.
+ */
+async function allocationSampling(file: string): Promise<() => Promise<void>> {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFile } = await import('node:fs/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 32 * 1024,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  return async () => {
+    const { profile } = await session.post('HeapProfiler.stopSampling');
+    await writeFile(file, JSON.stringify(profile));
+    session.disconnect();
+  };
 }
 
 main().catch((error: unknown) => {

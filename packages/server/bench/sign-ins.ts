@@ -30,6 +30,7 @@
  *   BENCH_IDLE_SIGN_INS           returning-user sign-ins one at a time for requests and server time (default 20)
  *   BENCH_SQL_OF_SIGN_IN, BENCH_SQL_OF_REFRESH   print the statements of one sign-in, one refresh
  *   BENCH_SERVER_PROF             a folder: the server process writes its CPU profile there
+ *   BENCH_SERVER_ALLOC            a file: the server process writes its allocations there (sampled, collected ones too)
  *   BENCH_PARTS                   only these parts, comma-separated: single, sign-ins, returning, two, refresh, cold
  */
 import { fork } from 'node:child_process';

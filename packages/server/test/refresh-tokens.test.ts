@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import { beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it, vi } from 'vitest';
 import type { Issuer } from '@latchkey/domain';
 import { signedInAccount, uniqueEmail, useTestApp, type SignedIn } from './support/app.ts';
 import { Browser } from './support/browser.ts';
@@ -69,6 +69,23 @@ describeEachDatabase('refresh tokens, revocation and introspection at a project 
       expect.objectContaining({ event_status: 'success', user_id: sub }),
     ]);
     expect(await idTokensCounted(p.projectId)).toBe(counted + 2);
+  });
+
+  it('an answered refresh is written by the statement that stores its access token: no statement of its own (issue 38)', async () => {
+    const p = await projectWithRelyingParty(t, admin);
+    const first = await offlineSignIn(p);
+    const query = vi.spyOn(d.db, 'query');
+    const second = await client.refreshTokenGrant(p.config, first.refresh_token as string);
+    const statements = query.mock.calls.map(([sql, params]) => ({ sql, params: params ?? [] }));
+    query.mockRestore();
+    expect(second.claims()?.sub).toEqual(expect.any(String));
+    const eventWrites = statements.filter((s) => s.sql.includes('INSERT INTO audit_events'));
+    expect(eventWrites).toHaveLength(1);
+    expect(eventWrites[0]?.sql).toContain('INSERT INTO oidc_payloads');
+    expect(eventWrites[0]?.params).toContain('AccessToken');
+    expect(await eventsOf(p.projectId, 'token.refreshed')).toEqual([
+      expect.objectContaining({ event_status: 'success', user_id: second.claims()?.sub }),
+    ]);
   });
 
   it('a rotated refresh token presented again is refused and revokes its whole grant: the newest refresh and access tokens stop working too', async () => {

@@ -12,7 +12,7 @@ import Provider, {
 import { randomToken, type SecretBox } from '../crypto.ts';
 import type { Db } from '../db/db.ts';
 import { formTargetOf } from './mount.ts';
-import { dbAdapterFactory, type CodeEvents } from './payloads.repository.ts';
+import { dbAdapterFactory, type CodeEvents, type RefreshGrantEvents } from './payloads.repository.ts';
 import { hitAll, type RateLimit } from '../db/rate-limits.repository.ts';
 import { rateLimitKeyOf } from '../http/client-address.ts';
 import { compressedFor } from '../http/compression.ts';
@@ -177,9 +177,10 @@ const IDENTITY = Symbol('identity');
 
 /**
  * A refresh token grant answered: tokens issued to `identity` (the account's, as the provider read
- * it; `idToken`: an ID token among them), or refused for `reason`.
+ * it; `idToken`: an ID token among them), or refused for `reason`. A grant whose access token is
+ * stored here is written with it (RefreshGrantEvents); `refreshed` then writes nothing more.
  */
-export interface RefreshEvents {
+export interface RefreshEvents extends RefreshGrantEvents {
   refreshed(ctx: KoaContextWithOIDC, identity: string | null, idToken: boolean): Promise<void>;
   refused(ctx: KoaContextWithOIDC, accountId: string | null, reason: string): Promise<void>;
 }
@@ -307,6 +308,7 @@ export function createIssuerProvider(db: Db, secretBox: SecretBox, definition: I
   const payloads = dbAdapterFactory(db, secretBox, {
     issuer: definition.key,
     ...(definition.codeEvents ? { events: definition.codeEvents } : {}),
+    ...(definition.refreshEvents ? { refreshGrants: definition.refreshEvents } : {}),
     admitInteraction: () => admitInteraction(db, secretBox, definition.key, Provider.ctx?.ip ?? 'unknown', !definition.outsideServerWideLimits),
   });
   // oidc-provider wants a client_secret for secret methods; it never compares it (compareClientSecret

@@ -1,4 +1,4 @@
-import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
+import Provider, { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { SecretBox } from '../crypto.ts';
 import { prepared, type Db } from '../db/db.ts';
 import { changeOf, type EventChange } from '../events/audit-events.repository.ts';
@@ -114,6 +114,8 @@ function withoutDeviceMark(payload: AdapterPayload): { payload: AdapterPayload; 
 export interface PayloadScope {
   issuer: string;
   events?: CodeEvents;
+  /** A refresh token grant's event, written by the statement that stores the access token it issues (issue 38). */
+  refreshGrants?: RefreshGrantEvents;
   /**
    * May one more sign-in interaction be stored (an authorization request that needs the pages)?
    * No: the request is refused as temporarily_unavailable and nothing is stored (docs/decisions/0028).
@@ -132,6 +134,21 @@ export interface CodeEvents {
   /** Consumes the code (`consume`, required) and writes its exchange, in one statement; false: consumed already, nothing written. */
   exchanged(db: Db, code: AdapterPayload, consume: EventChange): Promise<boolean>;
   reused(code: AdapterPayload | null): Promise<void>;
+}
+
+/**
+ * A project issuer's refresh token grants are events too: a grant answered with tokens is written by
+ * the statement that stores the access token it issues, the last thing the grant stores.
+ */
+export interface RefreshGrantEvents {
+  /** Stores `token`, the access token of the refresh token grant under way (`store`), and writes the grant's event, in one statement. */
+  accessTokenIssued(db: Db, token: AdapterPayload, store: EventChange): Promise<void>;
+}
+
+/** Is this request a refresh token grant at the token endpoint? */
+function inRefreshGrant(): boolean {
+  const oidc = Provider.ctx?.oidc;
+  return oidc?.route === 'token' && oidc.params?.grant_type === 'refresh_token';
 }
 
 const UPSERT_SQL =
@@ -176,6 +193,8 @@ class DbAdapter implements Adapter {
   readonly #codeEvents: CodeEvents | undefined;
   /** The limit on new interactions, for the Interaction adapter only. */
   readonly #admitInteraction: (() => Promise<boolean>) | undefined;
+  /** A refresh token grant's event, for a project issuer's AccessToken adapter only. */
+  readonly #refreshGrants: RefreshGrantEvents | undefined;
 
   constructor(db: Db, box: SecretBox, kind: string, scope: PayloadScope) {
     this.#db = db;
@@ -185,6 +204,7 @@ class DbAdapter implements Adapter {
     this.#issuer = scope.issuer;
     this.#codeEvents = kind === 'AuthorizationCode' ? scope.events : undefined;
     this.#admitInteraction = kind === 'Interaction' ? scope.admitInteraction : undefined;
+    this.#refreshGrants = kind === 'AccessToken' ? scope.refreshGrants : undefined;
   }
 
   #context(idRef: string): string {
@@ -268,8 +288,11 @@ class DbAdapter implements Adapter {
       expiresAt,
       sessionUidRef,
     ];
-    // A code and its issued event: one statement, atomic by itself (issue 38: no transaction).
+    // A code and its issued event, a refresh grant's access token and the grant's event: one
+    // statement each, atomic by itself (issue 38: no transaction).
     if (this.#codeEvents) await this.#codeEvents.issued(this.#db, payload, changeOf('stored', UPSERT_SQL, values));
+    else if (this.#refreshGrants && inRefreshGrant())
+      await this.#refreshGrants.accessTokenIssued(this.#db, payload, changeOf('stored', UPSERT_SQL, values));
     else await this.#db.query(UPSERT_SQL, values);
   }
 

@@ -13,6 +13,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Db } from '../src/db/db.ts';
 import { openPostgres } from '../src/db/postgres.ts';
+import { currentRequestId } from '../src/log.ts';
 import { SESSION_COOKIE } from '../src/http/cookies.ts';
 import { grantPermissions, insertAccount } from '../src/modules/accounts/accounts.repository.ts';
 import { RecordingMailer } from '../test/support/fakes.ts';
@@ -40,12 +41,18 @@ const handling = { requests: 0, ms: 0 };
 /** Requests whose response is not sent yet ('finish' can come a turn after the client has read it all). */
 let inFlight = 0;
 
-/** `db`, counting the statements run through it (inside transactions too), printing them while asked. */
+/**
+ * `db`, counting the statements run through it while serving a request (inside transactions too;
+ * not the background jobs' polls, which would land in a sign-in's count by chance), printing them
+ * while asked.
+ */
 function countingDb(db: Db): Db {
   return {
     query(sql, params) {
-      counter.statements += 1;
-      if (counter.show) process.stdout.write(`    sql: ${sql.replace(/\s+/g, ' ').slice(0, 160)}\n`);
+      if (currentRequestId() !== undefined) {
+        counter.statements += 1;
+        if (counter.show) process.stdout.write(`    sql: ${sql.replace(/\s+/g, ' ').slice(0, 160)}\n`);
+      }
       return db.query(sql, params);
     },
     transaction: (fn) => db.transaction((tx) => fn(countingDb(tx))),

@@ -31,13 +31,18 @@ export function inRequestScope(requestId: string, next: () => void): void {
   requestScope.run(requestId, next);
 }
 
+/** The id of the request being served in this async context, or undefined outside one (a background job's). */
+export function currentRequestId(): string | undefined {
+  return requestScope.getStore();
+}
+
 /**
  * Every logger's mixin: a line written while serving a request names its id even when it is not
  * the request's own logger (the mailer's line, a library's console line, the app's log). A request's
  * own child logger carries it as a binding already.
  */
 function requestIdOfLine(_merged: object, _level: number, logger: Logger): { requestId?: string } {
-  const requestId = requestScope.getStore();
+  const requestId = currentRequestId();
   if (requestId === undefined) return {};
   const bindings: unknown = Reflect.get(logger, pino.symbols.chindingsSym);
   return typeof bindings === 'string' && bindings.includes('"requestId":') ? {} : { requestId };

@@ -47,23 +47,20 @@ export function codeEvents(db: Db, userOf: UserReader, events: IssuerEvents): Co
 }
 
 /**
- * Each refresh token grant is an event of scope `authcode` (the token endpoint's): answered, it counts
- * as an ID token issued (`jwt`) when it gave one, as the code exchange does; refused (a reused,
- * expired or revoked token), it is a `failed` refusal with the provider's reason. An answered grant
- * is written by the statement that stores its access token (an ID token comes with it when its
- * scope has `openid`, as oidc-provider decides), as a code's exchange is by the one that consumes it.
+ * Each refresh token grant is an event of scope `authcode` (the token endpoint's). Answered, it is
+ * written by the statement that stores its access token, as a code's exchange is by the one that
+ * consumes it, and counts as an ID token issued (`jwt`) when its scope has `openid` (oidc-provider
+ * then issues one). Refused (a reused, expired or revoked token), it is a `failed` refusal with the
+ * provider's reason.
  */
 export function refreshEvents(db: Db, userOf: UserReader, events: IssuerEvents): RefreshEvents {
   const who = async (on: Db, accountId: unknown) => (typeof accountId === 'string' ? ((await userOf(on, accountId))?.identity ?? null) : null);
-  /** The grants whose event was written with their access token. */
-  const written = new WeakSet<object>();
   return {
     async accessTokenIssued(on, token, store) {
-      const ctx = Provider.ctx;
       const idToken = typeof token.scope === 'string' && token.scope.split(' ').includes('openid');
       await events.recordWith(
         on,
-        originOf(ctx, token.clientId),
+        originOf(Provider.ctx, token.clientId),
         {
           scope: 'authcode',
           status: 'success',
@@ -73,17 +70,6 @@ export function refreshEvents(db: Db, userOf: UserReader, events: IssuerEvents):
         },
         store,
       );
-      if (ctx) written.add(ctx);
-    },
-    async refreshed(ctx, identity, idToken) {
-      if (written.has(ctx)) return;
-      await events.recordNow(originOf(ctx, ctx.oidc.client?.clientId), {
-        scope: 'authcode',
-        status: 'success',
-        action: 'token.refreshed',
-        userId: identity,
-        ...(idToken ? { usage: 'jwt' as const } : {}),
-      });
     },
     async refused(ctx, accountId, reason) {
       await events.refusal(originOf(ctx, ctx.oidc.client?.clientId ?? ctx.oidc.params?.client_id), {

@@ -172,16 +172,11 @@ export interface IssuerAccount {
   locale: string;
 }
 
-/** The identity a person signs in with, kept on the provider's account (its `preferred_username`). */
-const IDENTITY = Symbol('identity');
-
 /**
- * A refresh token grant answered: tokens issued to `identity` (the account's, as the provider read
- * it; `idToken`: an ID token among them), or refused for `reason`. A grant whose access token is
- * stored here is written with it (RefreshGrantEvents); `refreshed` then writes nothing more.
+ * A refresh token grant answered, written with the access token it stores (RefreshGrantEvents: the
+ * issuers' access tokens are opaque, each one a stored row), or refused for `reason`.
  */
 export interface RefreshEvents extends RefreshGrantEvents {
-  refreshed(ctx: KoaContextWithOIDC, identity: string | null, idToken: boolean): Promise<void>;
   refused(ctx: KoaContextWithOIDC, accountId: string | null, reason: string): Promise<void>;
 }
 
@@ -342,7 +337,7 @@ export function createIssuerProvider(db: Db, secretBox: SecretBox, definition: I
       if (!account) return undefined;
       const email = account.email === undefined ? {} : { email: account.email, email_verified: true };
       const profile = { preferred_username: account.preferredUsername, locale: account.locale };
-      return { accountId: account.sub, [IDENTITY]: account.preferredUsername, claims: async () => ({ sub: account.sub, ...profile, ...email }) };
+      return { accountId: account.sub, claims: async () => ({ sub: account.sub, ...profile, ...email }) };
     },
     ...mountedAt(definition),
     jwks: { keys: definition.signingKeys } as Configuration['jwks'],
@@ -458,20 +453,17 @@ export async function signLogoutToken(
 }
 
 /**
- * Each refresh token grant is an event once answered: its account (the token's, when it was found)
- * and, if refused, why. A client that failed to authenticate is reported by verifySecret already.
+ * Each refresh token grant refused is an event once answered: its account (the token's, when it was
+ * found) and why. An answered one was written with its access token; a client that failed to
+ * authenticate is reported by verifySecret already.
  */
 function refreshEventsOf(events: RefreshEvents, reasons: WeakMap<KoaContextWithOIDC, string>) {
   return async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
     await next();
-    if (ctx.oidc?.route !== 'token' || ctx.oidc.params?.grant_type !== 'refresh_token') return;
+    if (ctx.oidc?.route !== 'token' || ctx.oidc.params?.grant_type !== 'refresh_token' || ctx.status === 200) return;
     const { entities } = ctx.oidc;
     const accountId = entities.Account?.accountId ?? entities.RefreshToken?.accountId ?? null;
-    const body = (ctx.body ?? {}) as { id_token?: unknown; error?: unknown; error_description?: unknown };
-    if (ctx.status === 200) {
-      const identity = (entities.Account as { [IDENTITY]?: string } | undefined)?.[IDENTITY] ?? null;
-      return events.refreshed(ctx, identity, typeof body.id_token === 'string');
-    }
+    const body = (ctx.body ?? {}) as { error?: unknown; error_description?: unknown };
     if (body.error === 'invalid_client') return;
     const reason = reasons.get(ctx) ?? (typeof body.error_description === 'string' ? body.error_description : String(body.error ?? 'error'));
     return events.refused(ctx, accountId, reason);

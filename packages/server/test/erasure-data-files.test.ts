@@ -4,12 +4,10 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endUsersApi, WEBHOOK_EVENT_TYPES, webhooksApi } from '@latchkey/domain';
 import type { Db } from '../src/db/db.ts';
-import { migrate } from '../src/db/migrate.ts';
-import { openPglite } from '../src/db/pglite.ts';
 import { scrubErasures } from '../src/people/erasure-scrub.ts';
 import { signedInAccount, startTestApp, type TestApp } from './support/app.ts';
 import { Browser } from './support/browser.ts';
-import { createTestPostgres, PGLITE_TEST_SETTINGS, pgliteTemplateData, type Driver } from './support/databases.ts';
+import { createTestPostgres, openTestPglite, type Driver } from './support/databases.ts';
 import { endUserSignIns } from './support/end-user-sign-in.ts';
 import { apiPath, personOf } from './support/fixtures.ts';
 import { startReceiver, type Receiver } from './support/receiver.ts';
@@ -59,9 +57,7 @@ interface Place {
 /** A file-backed PGlite in a temporary folder: its data folder is what the embedded database keeps on disk. */
 async function pgliteOnDisk(): Promise<Place> {
   const root = mkdtempSync(join(tmpdir(), 'latchkey-erasure-'));
-  const template = pgliteTemplateData();
-  const db = await openPglite(root, { ...(template ? { from: template } : {}), settings: PGLITE_TEST_SETTINGS });
-  if (!template) await migrate(db);
+  const db = await openTestPglite(root);
   return {
     db,
     root,

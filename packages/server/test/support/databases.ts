@@ -24,7 +24,7 @@ export interface TestDatabase {
 
 /** The migrated template global setup made, read once per worker. */
 let pgliteTemplate: ArrayBuffer | null = null;
-export function pgliteTemplateData(): ArrayBuffer | null {
+function pgliteTemplateData(): ArrayBuffer | null {
   const file = inject('pgliteTemplate');
   if (!file) return null;
   if (!pgliteTemplate) {
@@ -47,12 +47,21 @@ export const PGLITE_TEST_SETTINGS = { shared_buffers: '16MB' } as const;
  */
 export async function createTestDatabase(driver: Driver): Promise<{ db: Db; drop(): Promise<void> }> {
   if (driver === 'pglite') {
-    const template = pgliteTemplateData();
-    const db = await openPglite(null, { ...(template ? { from: template } : {}), settings: PGLITE_TEST_SETTINGS });
-    if (!template) await migrate(db);
+    const db = await openTestPglite();
     return { db, drop: () => db.close() };
   }
   return createTestPostgres();
+}
+
+/**
+ * A migrated PGlite database, in memory or in `dataDir`: a copy of the run's template, or migrated
+ * here outside a run that made one; with the tests' settings.
+ */
+export async function openTestPglite(dataDir: string | null = null): Promise<Db> {
+  const template = pgliteTemplateData();
+  const db = await openPglite(dataDir, { ...(template ? { from: template } : {}), settings: PGLITE_TEST_SETTINGS });
+  if (!template) await migrate(db);
+  return db;
 }
 
 /**

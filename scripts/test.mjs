@@ -6,7 +6,7 @@
 // Ends with each step's time and result, and one line "N passed, N failed" counted from the runners'
 // JSON reports.
 //
-//   node scripts/test.mjs [lint|typecheck|build|unit|e2e ...]   only these steps
+//   node scripts/test.mjs [lint|typecheck|build|unit|e2e ...]   only these steps (lint is eslint and prettier)
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,13 +18,16 @@ const playwrightReport = join(reports, 'playwright.json');
 const only = new Set(process.argv.slice(2));
 // The browser suite drives the built console: asking for it alone builds it first.
 if (only.has('e2e')) only.add('build');
+if (only.has('lint')) ['eslint', 'prettier'].forEach((name) => only.add(name));
 
 /** Each stage's steps run at once; a stage starts when the one before it has ended. */
 const stages = [
   [
-    // ESLint and Prettier; Redocly's lint of the OpenAPI document (the rest of `npm run lint`) runs
-    // in the server's openapi.test.ts, on an app that suite builds anyway.
-    { name: 'lint', cmd: 'npm', args: ['run', '--silent', 'lint:code'] },
+    // `npm run lint:code` as two steps, ESLint and Prettier, so that four processes share the two
+    // cores (docs/decisions/0025, seventh round); Redocly's lint of the OpenAPI document (the rest
+    // of `npm run lint`) runs in the server's openapi.test.ts, on an app that suite builds anyway.
+    { name: 'eslint', cmd: 'npx', args: ['eslint', '.', '--max-warnings=0'] },
+    { name: 'prettier', cmd: 'npx', args: ['prettier', '--check', '--log-level', 'warn', '.'] },
     { name: 'typecheck', cmd: 'npm', args: ['run', '--silent', 'typecheck'] },
     { name: 'build', cmd: 'npm', args: ['run', '--silent', 'build'] },
   ],

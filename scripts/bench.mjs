@@ -41,7 +41,7 @@ async function startServer() {
   const env = { ...process.env };
   delete env.DATABASE_URL;
   delete env.DATABASE_READ_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'packages/server/src/main.ts')], {
+  const child = spawn(process.execPath, [join(root, 'packages/server/src/main.ts')], {
     cwd: root,
     env: { ...env, PORT: String(port), DATA_DIR: dataDir, LOG_FORMAT: 'json', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -163,7 +163,7 @@ const serverBenches = sizeOnly
     ];
 for (const serverBench of serverBenches.map((file) => join(root, 'packages/server', file))) {
   if (!existsSync(serverBench)) continue;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', serverBench], {
+  const r = spawnSync(process.execPath, [serverBench], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
     maxBuffer: 64 * 1024 * 1024,

@@ -38,7 +38,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   // 127.0.0.1, its default HOST).
   const url = `http://localhost:${port}`;
   const log = createWriteStream(logFile);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+  const child = spawn(process.execPath, ['packages/server/src/main.ts'], {
     cwd: repoRoot,
     // ISSUER_DOMAIN=none: the scenarios' projects keep their issuers at {PUBLIC_URL}/p/{project}; the
     // passkey-first page on a project's own host (docs/decisions/0047) gets its scenarios with that page.

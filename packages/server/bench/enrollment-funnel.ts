@@ -1,6 +1,6 @@
 /**
  * The enrollment funnel's reads at scale (issue 37, docs/decisions/0050), measured on their own:
- * `node --import tsx packages/server/bench/enrollment-funnel.ts [people]` (default 1,000,000) makes a
+ * `node packages/server/bench/enrollment-funnel.ts [people]` (default 1,000,000) makes a
  * scratch PostgreSQL database, migrates it, loads one project with that many people (half signed in
  * within the last 30 days, a third of all holding an active passkey — and so noted at their last
  * sign-in, as the server notes it — some revoked ones), a year of

@@ -1,5 +1,5 @@
 /**
- * Import bench (`node --import tsx packages/server/bench/import.ts`, run by `npm run bench`; issue 37,
+ * Import bench (`node packages/server/bench/import.ts`, run by `npm run bench`; issue 37,
  * docs/decisions/0052): a file of BENCH_IMPORT_LINES people (default 1,000,000; one in ten with a
  * PBKDF2 hash, one in a thousand refused) streamed to POST /api/projects/{p}/user-imports on the
  * real app over a fresh PostgreSQL database, which stores it (202) for the app's import worker; the

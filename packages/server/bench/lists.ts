@@ -1,5 +1,5 @@
 /**
- * Lists bench (`node --import tsx packages/server/bench/lists.ts`, run by `npm run bench`): the
+ * Lists bench (`node packages/server/bench/lists.ts`, run by `npm run bench`): the
  * devices list and the audit log (issue 9 "Speed", docs/decisions/0019) on PostgreSQL at
  * 10,000,000 events and 1,000,000 devices in one project, plus a second project (1,000,000 events,
  * 100,000 devices) so that the project filter is real, over the last 12 months.

@@ -1,5 +1,5 @@
 /**
- * Server bench (`node --import tsx packages/server/bench/run.ts`, run by `npm run bench`): latency
+ * Server bench (`node packages/server/bench/run.ts`, run by `npm run bench`): latency
  * of GET /api/projects/:project/apps on PostgreSQL with ~1,000,000 applications, 200,000 of them in
  * the project listed. Prints one JSON line per figure on stdout ({name, value, unit, target}); every
  * other line (progress, plans) starts with something else. The database is a fresh

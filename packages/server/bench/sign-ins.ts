@@ -1,5 +1,5 @@
 /**
- * Issuer bench (`node --import tsx packages/server/bench/sign-ins.ts`, run by `npm run bench`) on
+ * Issuer bench (`node packages/server/bench/sign-ins.ts`, run by `npm run bench`) on
  * PostgreSQL, over real HTTP on loopback, the server in a process of its own (bench/issuer-server.ts)
  * and its clients — the load generator — in this one:
  *  0. single calls on an idle server, 50 in a row (median): an authorization request with a session
@@ -116,8 +116,6 @@ async function startServer(databaseUrl: string, publicUrl?: string, issuerDomain
     // The server runs as `npm start` runs it (its young generation's size: docs/decisions/0054).
     execArgv: [
       '--max-semi-space-size=32',
-      '--import',
-      'tsx',
       ...(process.env.BENCH_SERVER_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROF}`] : []),
     ],
     env: {

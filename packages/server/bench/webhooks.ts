@@ -1,5 +1,5 @@
 /**
- * Webhooks bench (`node --import tsx packages/server/bench/webhooks.ts`, run by `npm run bench`):
+ * Webhooks bench (`node packages/server/bench/webhooks.ts`, run by `npm run bench`):
  * how many webhook deliveries per second one server instance sends, and how long an event takes to
  * reach its receiver (issue 24, docs/decisions/0039). The server is the real one (buildApp on a
  * fresh PostgreSQL database, its outbox and guarded outgoing client); the events are written

@@ -55,7 +55,7 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 const codes = new Map<string, string>();
 
 function startInstance(name: string, port: number, env: Record<string, string>): { child: ChildProcess; ready: Promise<void> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, [MAIN], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,7 +4,7 @@
 // docs/decisions/0054). An allocation profile (.heapprofile, as `BENCH_SERVER_ALLOC=<file>` writes
 // the server's) is summed the same way by bytes allocated, as shares of all sampled bytes.
 //
-//   node --import tsx packages/server/scripts/cpu-profile-summary.ts <file.cpuprofile|file.heapprofile> [top=20]
+//   node packages/server/scripts/cpu-profile-summary.ts <file.cpuprofile|file.heapprofile> [top=20]
 import { readFileSync } from 'node:fs';
 
 interface ProfileNode {

@@ -1,7 +1,7 @@
 // The manifest of the landed migrations' checksums (docs/decisions/0041):
 //
-//   node --import tsx packages/server/scripts/migration-checksums.ts            check the files against it
-//   node --import tsx packages/server/scripts/migration-checksums.ts --write    append the new migrations' lines
+//   node packages/server/scripts/migration-checksums.ts            check the files against it
+//   node packages/server/scripts/migration-checksums.ts --write    append the new migrations' lines
 //
 // --write only appends lines for files the manifest does not list; it never rewrites an entry, so an
 // edited landed migration still fails the check (and test/migration-checksums.test.ts) until the file

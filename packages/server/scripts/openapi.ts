@@ -1,9 +1,9 @@
 // The OpenAPI document of the management API, generated from the real app (the contract entries as
 // registered by buildApp on an in-memory database), never from a hand-kept copy.
 //
-//   node --import tsx packages/server/scripts/openapi.ts             print the document
-//   node --import tsx packages/server/scripts/openapi.ts FILE        write it to FILE
-//   node --import tsx packages/server/scripts/openapi.ts --lint      lint it with Redocly (`npm run lint`)
+//   node packages/server/scripts/openapi.ts             print the document
+//   node packages/server/scripts/openapi.ts FILE        write it to FILE
+//   node packages/server/scripts/openapi.ts --lint      lint it with Redocly (`npm run lint`)
 //
 // --lint writes the document to a temporary folder and runs `redocly lint` with the root
 // redocly.yaml (recommended rules); the exit code is Redocly's. It works offline: telemetry and the

@@ -32,8 +32,10 @@ describe('the language of a hosted page', () => {
 
 /** A browser whose every request says which languages its user reads (Accept-Language). */
 class ReadingBrowser extends Browser {
-  constructor(readonly languages: string | null) {
+  readonly languages: string | null;
+  constructor(languages: string | null) {
     super();
+    this.languages = languages;
   }
   override request(url: string, init: Parameters<Browser['request']>[1] = {}): Promise<BrowserResponse> {
     if (this.languages === null) return super.request(url, init);

@@ -131,7 +131,7 @@ describe('SIGTERM', () => {
     // A copy of the run's migrated PostgreSQL template: the instance starts without migrating (an
     // empty PGlite took ~13 s of this test's 16 s; startup.test.ts starts from nothing).
     const database = await createTestPostgres();
-    const child = spawn(process.execPath, ['--import', 'tsx', main], {
+    const child = spawn(process.execPath, [main], {
       env: {
         ...process.env,
         DATA_DIR: dir,

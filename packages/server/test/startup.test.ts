@@ -11,7 +11,7 @@ const main = resolve(import.meta.dirname, '../src/main.ts');
 
 describe('start-up', () => {
   it('stops with exit code 1 and a message naming the variable when the configuration is invalid', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', main], {
+    const run = spawnSync(process.execPath, [main], {
       env: { ...process.env, PORT: '70000' },
       encoding: 'utf8',
       timeout: 20_000,
@@ -29,7 +29,7 @@ describe('start-up', () => {
       const applied = 'f'.repeat(64);
       await database.db.query("UPDATE schema_migrations SET checksum = $1 WHERE version = '0030_end_users'", [applied]);
       const file = checksumOf(loadMigrations().find((m) => m.version === '0030_end_users')?.sql ?? '');
-      const run = spawnSync(process.execPath, ['--import', 'tsx', main], {
+      const run = spawnSync(process.execPath, [main], {
         env: { ...process.env, DATA_DIR: dir, DATABASE_URL: database.url, SECRET_KEY: TEST_SECRET_KEY, PORT: String(await freePort()) },
         encoding: 'utf8',
         timeout: 20_000,
@@ -53,7 +53,7 @@ describe('start-up', () => {
   it('warns at start when PUBLIC_URL is an IP address, where browsers refuse passkeys; the default address does not', async () => {
     const output = async (env: Record<string, string>) => {
       const dir = mkdtempSync(join(tmpdir(), 'latchkey-startup-'));
-      const child = spawn(process.execPath, ['--import', 'tsx', main], {
+      const child = spawn(process.execPath, [main], {
         env: { ...process.env, DATA_DIR: dir, LOG_LEVEL: 'silent', PORT: String(await freePort()), ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -82,11 +82,11 @@ export class AccountFlow {
   readonly changes: ReturnType<typeof accountChanges>;
   readonly recovery: AccountRecovery;
 
+  readonly deps: AccountPagesDeps;
+
   /** `log`: where a notice that could not be mailed is reported. */
-  constructor(
-    readonly deps: AccountPagesDeps,
-    log: FastifyBaseLogger,
-  ) {
+  constructor(deps: AccountPagesDeps, log: FastifyBaseLogger) {
+    this.deps = deps;
     this.refs = oidcRefs(deps.secretBox);
     this.changes = accountChanges(deps);
     this.recovery = accountRecovery({ ...deps, warn: (error, message) => log.warn({ err: error }, message) });

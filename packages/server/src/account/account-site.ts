@@ -47,11 +47,12 @@ export interface AccountSite {
 
 /** A page a step answers with from wherever it is (the error handler sends it). */
 export class PageAnswer extends Error {
-  constructor(
-    readonly status: number,
-    readonly html: string,
-  ) {
+  readonly status: number;
+  readonly html: string;
+  constructor(status: number, html: string) {
     super('page');
+    this.status = status;
+    this.html = html;
   }
 }
 

@@ -9,7 +9,7 @@ import { checksumOf, MIGRATIONS_DIR, type Migration } from './migrate.ts';
 export const MANIFEST_FILE = join(MIGRATIONS_DIR, 'checksums.sha256');
 
 /** What a contributor runs after adding a migration: it appends the new files' lines, nothing else. */
-export const APPEND_COMMAND = 'node --import tsx packages/server/scripts/migration-checksums.ts --write';
+export const APPEND_COMMAND = 'node packages/server/scripts/migration-checksums.ts --write';
 
 const LINE = /^([0-9a-f]{64}) [ *](\d{4}_[a-z0-9_]+\.sql)$/;
 

@@ -38,11 +38,13 @@ const PGLITE_START: readonly string[] = (PGlite as unknown as { defaultStartPara
  * database's 1.1 s open on a slow machine).
  */
 class BytesBlob extends Blob {
-  constructor(private readonly data: ArrayBuffer) {
+  readonly #data: ArrayBuffer;
+  constructor(data: ArrayBuffer) {
     super([]);
+    this.#data = data;
   }
   override arrayBuffer(): Promise<ArrayBuffer> {
-    return Promise.resolve(this.data);
+    return Promise.resolve(this.#data);
   }
 }
 

@@ -46,22 +46,20 @@ export type OutgoingReason = 'url_refused' | 'address_refused' | 'dns_failed' | 
 /** The address is not one the server may call (nothing was sent). */
 export class OutgoingRefusal extends Error {
   override name = 'OutgoingRefusal';
-  constructor(
-    message: string,
-    readonly reason: 'url_refused' | 'address_refused',
-  ) {
+  readonly reason: 'url_refused' | 'address_refused';
+  constructor(message: string, reason: 'url_refused' | 'address_refused') {
     super(message);
+    this.reason = reason;
   }
 }
 
 /** The call was made and failed: no address, no connection, no answer in time. */
 export class OutgoingFailure extends Error {
   override name = 'OutgoingFailure';
-  constructor(
-    message: string,
-    readonly reason: Exclude<OutgoingReason, 'url_refused' | 'address_refused'>,
-  ) {
+  readonly reason: Exclude<OutgoingReason, 'url_refused' | 'address_refused'>;
+  constructor(message: string, reason: Exclude<OutgoingReason, 'url_refused' | 'address_refused'>) {
     super(message);
+    this.reason = reason;
   }
 }
 

@@ -42,17 +42,22 @@ export interface ProjectIssuerDeps {
 /** Every project's issuer is mounted here (and at the root of its custom domain, docs/decisions/0016). */
 export const MOUNT_ROUTE = '/p/:project';
 
+export interface IssuerParts {
+  eventsOf(projectId: string): IssuerEvents;
+  /** The project's provider as of `state` (provider-cache.ts). */
+  providerFor(state: IssuerState): Promise<Provider>;
+  /** The project's clients as of `state` (client-cache.ts). */
+  clientsOf(state: IssuerState): (clientId: string) => Promise<Client | null>;
+}
+
 export class IssuerFlow {
-  constructor(
-    readonly deps: ProjectIssuerDeps,
-    readonly parts: {
-      eventsOf(projectId: string): IssuerEvents;
-      /** The project's provider as of `state` (provider-cache.ts). */
-      providerFor(state: IssuerState): Promise<Provider>;
-      /** The project's clients as of `state` (client-cache.ts). */
-      clientsOf(state: IssuerState): (clientId: string) => Promise<Client | null>;
-    },
-  ) {}
+  readonly deps: ProjectIssuerDeps;
+  readonly parts: IssuerParts;
+
+  constructor(deps: ProjectIssuerDeps, parts: IssuerParts) {
+    this.deps = deps;
+    this.parts = parts;
+  }
 
   eventsOf(projectId: string): IssuerEvents {
     return this.parts.eventsOf(projectId);

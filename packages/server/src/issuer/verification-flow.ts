@@ -36,7 +36,10 @@ export class VerificationFlow {
   readonly refs: ReturnType<typeof verificationRefs>;
   readonly t: ReturnType<typeof textsOf>;
 
-  constructor(readonly deps: VerificationDeps) {
+  readonly deps: VerificationDeps;
+
+  constructor(deps: VerificationDeps) {
+    this.deps = deps;
     this.refs = verificationRefs(deps.secretBox, deps.projectId);
     this.t = textsOf(deps.brand);
   }

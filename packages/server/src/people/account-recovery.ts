@@ -74,8 +74,10 @@ export interface EmailRecoveryContext {
 
 /** A transaction undone because what it would store was refused (its answer is the reason). */
 class Undone extends Error {
-  constructor(readonly reason: 'gone' | 'exists') {
+  readonly reason: 'gone' | 'exists';
+  constructor(reason: 'gone' | 'exists') {
     super(reason);
+    this.reason = reason;
   }
 }
 

@@ -92,10 +92,12 @@ export interface ApiResponse<T = unknown> {
 
 /** Calls /api through inject with a session's cookies, like the console does (XSRF header on unsafe methods). */
 export class ApiClient {
-  constructor(
-    readonly app: FastifyInstance,
-    readonly session: { sessionId: string; xsrfToken: string } | null,
-  ) {}
+  readonly app: FastifyInstance;
+  readonly session: { sessionId: string; xsrfToken: string } | null;
+  constructor(app: FastifyInstance, session: { sessionId: string; xsrfToken: string } | null) {
+    this.app = app;
+    this.session = session;
+  }
 
   async call<T = unknown>(
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',

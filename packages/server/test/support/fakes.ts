@@ -17,7 +17,10 @@ export class TestClock implements Clock {
 
 /** Keeps every sign-in code and link "sent", in order; with `alsoTo`, hands each mail on to that mailer too. */
 export class RecordingMailer implements Mailer {
-  constructor(private readonly alsoTo?: Mailer) {}
+  readonly #alsoTo: Mailer | undefined;
+  constructor(alsoTo?: Mailer) {
+    this.#alsoTo = alsoTo;
+  }
   /** `message`: the mail's words when the sender gave them (a project's issuer does, in its pages' language). */
   readonly sent: Array<{ email: string; code: string; message?: LoginCodeMessage }> = [];
   /** While true, sending fails as an unreachable mail server would. */
@@ -25,7 +28,7 @@ export class RecordingMailer implements Mailer {
   async sendLoginCode(email: string, code: string, message?: LoginCodeMessage): Promise<void> {
     if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:25');
     this.sent.push({ email, code, ...(message ? { message } : {}) });
-    if (message) await this.alsoTo?.sendLoginCode(email, code, message);
+    if (message) await this.#alsoTo?.sendLoginCode(email, code, message);
   }
   lastCode(email: string): string {
     const found = this.sent.filter((m) => m.email === email).at(-1);
@@ -40,21 +43,21 @@ export class RecordingMailer implements Mailer {
   async sendLoginLink(email: string, link: string, message: LoginCodeMessage): Promise<void> {
     if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:25');
     this.links.push({ email, link, message });
-    await this.alsoTo?.sendLoginLink(email, link, message);
+    await this.#alsoTo?.sendLoginLink(email, link, message);
   }
   /** Every invitation "sent" (issue 12), in order. */
   readonly invitations: Array<{ email: string; invitation: Invitation }> = [];
   async sendInvitation(email: string, invitation: Invitation): Promise<void> {
     if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:25');
     this.invitations.push({ email, invitation });
-    await this.alsoTo?.sendInvitation(email, invitation);
+    await this.#alsoTo?.sendInvitation(email, invitation);
   }
   /** Every account notice "sent" (issue 37), in order. */
   readonly notices: Array<{ email: string; notice: AccountNotice }> = [];
   async sendNotice(email: string, notice: AccountNotice): Promise<void> {
     if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:25');
     this.notices.push({ email, notice });
-    await this.alsoTo?.sendNotice(email, notice);
+    await this.#alsoTo?.sendNotice(email, notice);
   }
   lastLink(email: string): string {
     const found = this.links.filter((m) => m.email === email).at(-1);

@@ -47,7 +47,11 @@ export class SignInFlow {
   /** The interaction a request's browser is in, once read. */
   readonly #details = new WeakMap<FastifyRequest, Interaction>();
 
-  constructor(readonly site: SiteOf) {}
+  readonly site: SiteOf;
+
+  constructor(site: SiteOf) {
+    this.site = site;
+  }
 
   async siteOf(request: UidRequest, reply: FastifyReply): Promise<SignInSite> {
     const site = await this.site(request, (provider) => this.#interactionDetails(provider, request, reply).catch(() => null));

@@ -122,7 +122,10 @@ export class PasskeyCeremony {
   readonly rp: RelyingParty;
   readonly #secure: boolean;
 
-  constructor(readonly deps: PasskeyStepsDeps) {
+  readonly deps: PasskeyStepsDeps;
+
+  constructor(deps: PasskeyStepsDeps) {
+    this.deps = deps;
     this.codes = deps.quickCodes.enabled ? deps.quickCodes : null;
     const { rpID, origin } = relyingPartyOf(deps.publicUrl);
     this.rp = deps.relyingParty ?? { rpID, origins: [origin], legacyRpID: rpID };

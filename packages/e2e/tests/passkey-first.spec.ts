@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
+import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import {
   callApiOk,
@@ -118,11 +119,13 @@ async function shots(page: Page, name: string): Promise<void> {
 }
 
 /**
- * https on 127.0.0.1:443 for every *.localhost name (a self-signed certificate the scenario's browser
- * is told to accept), passing each request to the server at `port` with its own host's Host: what
- * an operator's TLS front does for {project}.{ISSUER_DOMAIN}. Answers the paths it served.
+ * https on 127.0.0.1:443 for every *.localhost name and the custom domain `name` (a self-signed
+ * certificate the scenario's browser is told to accept), passing each request to the server at
+ * `port` with its own host's Host: what an operator's TLS front does for {project}.{ISSUER_DOMAIN}.
+ * Answers the paths it served. While it runs, this process's TLS clients (the test app's token call
+ * at the custom domain) trust its certificate, and only it, besides the usual authorities.
  */
-async function startTlsProxy(port: number): Promise<{ served: string[]; close(): Promise<void> }> {
+async function startTlsProxy(port: number, name: string): Promise<{ served: string[]; close(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'latchkey-tls-'));
   execFileSync(
     'openssl',
@@ -136,6 +139,8 @@ async function startTlsProxy(port: number): Promise<{ served: string[]; close():
       '1',
       '-subj',
       '/CN=localhost',
+      '-addext',
+      `subjectAltName=DNS:${name},DNS:localhost`,
       '-keyout',
       join(dir, 'key.pem'),
       '-out',
@@ -164,7 +169,15 @@ async function startTlsProxy(port: number): Promise<{ served: string[]; close():
     proxy.once('error', fail);
     proxy.listen(443, '127.0.0.1', ok);
   });
-  return { served, close: () => new Promise((ok) => proxy.close(() => ok())) };
+  const authorities = getCACertificates('default');
+  setDefaultCACertificates([...authorities, readFileSync(join(dir, 'cert.pem'), 'utf8')]);
+  return {
+    served,
+    close: () => {
+      setDefaultCACertificates(authorities);
+      return new Promise((ok) => proxy.close(() => ok()));
+    },
+  };
 }
 
 let email = '';
@@ -310,12 +323,12 @@ test("a project moved to a custom domain: its users' passkeys still work there (
   // origin use the own host's rpID: a TLS proxy on 443 answers for *.localhost with the server's
   // answer, and a browser of its own maps *.test to loopback and treats the custom origin (plain
   // http here) as secure.
-  const proxy = await startTlsProxy(Number(new URL(server.url).port)).catch((error: unknown) => error as Error);
+  // The custom domain served over https by the same proxy (what an operator's TLS front does): a secure context.
+  const custom = `https://signin-${projectId}.test`;
+  const proxy = await startTlsProxy(Number(new URL(server.url).port), new URL(custom).hostname).catch((error: unknown) => error as Error);
   test.skip(proxy instanceof Error, `Related Origin Requests need https on port 443: ${proxy instanceof Error ? proxy.message : ''}`);
   if (proxy instanceof Error) return;
   const port = new URL(server.url).port;
-  // The custom domain served over https by the same proxy (what an operator's TLS front does): a secure context.
-  const custom = `https://signin-${projectId}.test`;
   const launchOptions = testInfo.project.use.launchOptions ?? {};
   const own = await chromium.launch({
     ...launchOptions,
@@ -341,8 +354,7 @@ test("a project moved to a custom domain: its users' passkeys still work there (
     });
 
     await person.context.clearCookies();
-    // The test app exchanges the code at the custom domain through the proxy's self-signed certificate.
-    process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+    // The test app exchanges the code at the custom domain, through the proxy.
     const before = person.webauthn.requests.length;
     await person.user.goto(app.url);
     // The autofill request at the custom origin, for the own host's rpID, answered by the same passkey.
@@ -361,7 +373,6 @@ test("a project moved to a custom domain: its users' passkeys still work there (
     expect(proxy.served).toContain('/.well-known/webauthn');
     expect(countCodesSentTo(address, server.logFile)).toBe(1);
   } finally {
-    delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
     // Back on the own host for the scenarios after this one (the suite's browser does not resolve *.test).
     const project = await callApiOk(admin, api.getProject, { params: { project: projectId } });
     await callApiOk(admin, api.updateProject, { params: { project: projectId }, body: { ...project, customDomain: '' } });
@@ -378,18 +389,17 @@ test('a custom domain in a browser without Related Origin Requests: a passkey ma
   // (Chromium's --unsafely-treat-insecure-origin-as-secure did not give this browser WebAuthn at a
   // plain-http origin); a browser of its own maps *.test to loopback. Its getClientCapabilities is
   // patched to lack relatedOrigins (this Chromium has them), as a browser without them answers.
-  const proxy = await startTlsProxy(Number(new URL(server.url).port)).catch((error: unknown) => error as Error);
+  const custom = `https://signin-${projectId}.test`;
+  const proxy = await startTlsProxy(Number(new URL(server.url).port), new URL(custom).hostname).catch((error: unknown) => error as Error);
   test.skip(proxy instanceof Error, `the custom domain is served over https on port 443: ${proxy instanceof Error ? proxy.message : ''}`);
   if (proxy instanceof Error) return;
-  const custom = `https://signin-${projectId}.test`;
   const launchOptions = testInfo.project.use.launchOptions ?? {};
   const own = await chromium.launch({
     ...launchOptions,
     args: [...(launchOptions.args ?? []), '--host-resolver-rules=MAP *.test 127.0.0.1', '--ignore-certificate-errors'],
   });
   try {
-    // The test app exchanges the code at the custom domain through the proxy's self-signed certificate.
-    process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+    // The test app exchanges the code at the custom domain, through the proxy.
     const project = await callApiOk(admin, api.getProject, { params: { project: projectId } });
     await callApiOk(admin, api.updateProject, { params: { project: projectId }, body: { ...project, customDomain: custom } });
     const keys = await createAppWithKeysThroughApi(admin, projectId, [app.redirectUri]);
@@ -430,7 +440,6 @@ test('a custom domain in a browser without Related Origin Requests: a passkey ma
     expect(answered).toBeGreaterThan(-1);
     expect(proxy.served.slice(0, answered)).not.toContain('/.well-known/webauthn');
   } finally {
-    delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
     const project = await callApiOk(admin, api.getProject, { params: { project: projectId } });
     await callApiOk(admin, api.updateProject, { params: { project: projectId }, body: { ...project, customDomain: '' } });
     app.useClient(ownHostClient);

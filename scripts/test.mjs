@@ -23,11 +23,11 @@ if (only.has('lint')) ['eslint', 'prettier'].forEach((name) => only.add(name));
 /** Each stage's steps run at once; a stage starts when the one before it has ended. */
 const stages = [
   [
-    // `npm run lint:code` as two steps, ESLint and Prettier, so that four processes share the two
+    // `npm run lint:code`'s two scripts, ESLint and Prettier, as two steps so that four processes share the two
     // cores (docs/decisions/0025, seventh round); Redocly's lint of the OpenAPI document (the rest
     // of `npm run lint`) runs in the server's openapi.test.ts, on an app that suite builds anyway.
-    { name: 'eslint', cmd: 'npx', args: ['eslint', '.', '--max-warnings=0'] },
-    { name: 'prettier', cmd: 'npx', args: ['prettier', '--check', '--log-level', 'warn', '.'] },
+    { name: 'eslint', cmd: 'npm', args: ['run', '--silent', 'lint:eslint'] },
+    { name: 'prettier', cmd: 'npm', args: ['run', '--silent', 'lint:prettier'] },
     { name: 'typecheck', cmd: 'npm', args: ['run', '--silent', 'typecheck'] },
     { name: 'build', cmd: 'npm', args: ['run', '--silent', 'build'] },
   ],

@@ -49,7 +49,6 @@ describe("a passkey's creation options", () => {
     });
     expect(options.pubKeyCredParams.map((p) => p.alg)).toEqual([-8, -7, -257]);
     if (supports) expect(supports).not.toHaveBeenCalled();
-    supports?.mockRestore();
   });
 });
 

@@ -2,8 +2,10 @@
  * Issuer bench (`node packages/server/bench/sign-ins.ts`, run by `npm run bench`) on
  * PostgreSQL, over real HTTP on loopback, the server in a process of its own (bench/issuer-server.ts)
  * and its clients — the load generator — in this one:
- *  0. single calls on an idle server, 50 in a row (median): an authorization request with a session
- *     to the code at the callback, the token exchange, userinfo, discovery;
+ *  0. single calls on an idle server, BENCH_SINGLE_CALLS in a row (median): an authorization request
+ *     with a session to the code at the callback, the token exchange, userinfo, discovery; as the
+ *     client timed them, and the server's own time on each beside it (its requests' arrival to their
+ *     responses sent: what is left is loopback and the client's own work);
  *  1. end-to-end sign-ins per second: authorization request → the returning user's address →
  *     passkey assertion (software authenticator, a registered user) → the redirect back with the
  *     code → token exchange (code + PKCE + client secret, ID token verified against the JWKS), by
@@ -27,9 +29,10 @@
  *   BENCH_USERS                   concurrent virtual users (default 8)
  *   BENCH_SECONDS                 how long the sign-ins run (default 10; at most BENCH_MAX_SIGN_INS in all)
  *   BENCH_PROJECTS                projects for the cold-provider figure (default 20)
+ *   BENCH_SINGLE_CALLS            calls in a row for each single-call median (default 50)
  *   BENCH_IDLE_SIGN_INS           returning-user sign-ins one at a time for requests and server time (default 20)
  *   BENCH_SQL_OF_SIGN_IN, BENCH_SQL_OF_REFRESH   print the statements of one sign-in, one refresh
- *   BENCH_SERVER_PROF             a folder: the server process writes its CPU profile there
+ *   BENCH_SERVER_PROF             a folder: the server process writes its CPU profile there (a sample every 200 µs)
  *   BENCH_SERVER_ALLOC            a file: the server process writes its allocations there (sampled, collected ones too)
  *   BENCH_PARTS                   only these parts, comma-separated: single, sign-ins, returning, two, refresh, cold
  */
@@ -66,7 +69,7 @@ const MAX_SIGN_INS = Number(process.env.BENCH_MAX_SIGN_INS ?? 10_000);
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 20);
 const WARM_REQUESTS = 200;
 /** Calls in a row for each single-call median. */
-const SINGLE_CALLS = 50;
+const SINGLE_CALLS = Number(process.env.BENCH_SINGLE_CALLS ?? 50);
 /** Sign-ins one at a time on an otherwise idle server, for the requests and server time of one. */
 const IDLE_SIGN_INS = Number(process.env.BENCH_IDLE_SIGN_INS ?? 20);
 /** Rounds of every user signing in at once before a flow's figures. */
@@ -116,7 +119,7 @@ async function startServer(databaseUrl: string, publicUrl?: string, issuerDomain
     // The server runs as `npm start` runs it (its young generation's size: docs/decisions/0054).
     execArgv: [
       '--max-semi-space-size=32',
-      ...(process.env.BENCH_SERVER_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROF}`] : []),
+      ...(process.env.BENCH_SERVER_PROF ? ['--cpu-prof', '--cpu-prof-interval=200', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROF}`] : []),
     ],
     env: {
       ...process.env,
@@ -512,18 +515,27 @@ async function refreshGrantsPerSecond(server: Server): Promise<void> {
   figure('one refresh token grant p95', percentile(times, 95), 'ms', 100);
 }
 
-/** The median of `runs` calls made one after another (an idle server: nothing else runs meanwhile). */
-async function medianOf(runs: number, call: () => Promise<void>): Promise<number> {
+/**
+ * The median of `runs` calls made one after another (an idle server: nothing else runs meanwhile),
+ * as the client timed each, and the median of the server's own time on each (its requests' arrival
+ * to their responses sent, summed per call: loopback and the client's work excluded).
+ */
+async function medianOf(server: Server, runs: number, call: () => Promise<void>): Promise<{ client: number; server: number }> {
   const times: number[] = [];
+  const serverTimes: number[] = [];
   for (let i = 0; i < runs; i += 1) {
+    const before = await server.handling();
     const t0 = performance.now();
     await call();
     times.push(performance.now() - t0);
+    serverTimes.push((await server.handling()).ms - before.ms);
   }
-  return percentile(
-    times.sort((a, b) => a - b),
-    50,
-  );
+  const median = (values: number[]) =>
+    percentile(
+      values.sort((a, b) => a - b),
+      50,
+    );
+  return { client: median(times), server: median(serverTimes) };
 }
 
 /**
@@ -544,7 +556,7 @@ async function singleCalls(server: Server): Promise<void> {
   await identifierFirst(browser, first.url, user, server.baseUrl);
   const codes: Array<{ back: string; verifier: string }> = [];
   let requests = 0;
-  const authorization = await medianOf(SINGLE_CALLS, async () => {
+  const authorization = await medianOf(server, SINGLE_CALLS, async () => {
     const start = await authorizationUrl(config);
     const chain = await browser.follow(await browser.get(start.url.href), (url) => url.startsWith(REDIRECT));
     requests = chain.length;
@@ -554,25 +566,29 @@ async function singleCalls(server: Server): Promise<void> {
   });
   const tokens: string[] = [];
   let next = 0;
-  const token = await medianOf(SINGLE_CALLS, async () => {
+  const token = await medianOf(server, SINGLE_CALLS, async () => {
     const { back, verifier } = codes[next++] as { back: string; verifier: string };
     tokens.push((await client.authorizationCodeGrant(config, new URL(back), { pkceCodeVerifier: verifier })).access_token);
   });
   next = 0;
-  const userinfo = await medianOf(SINGLE_CALLS, async () => {
+  const userinfo = await medianOf(server, SINGLE_CALLS, async () => {
     await client.fetchUserInfo(config, tokens[next++] as string, user.sub);
   });
-  const discovery = await medianOf(SINGLE_CALLS, async () => {
+  const discovery = await medianOf(server, SINGLE_CALLS, async () => {
     const res = await fetch(`${server.baseUrl}${projectIssuerPath(projectId)}/.well-known/openid-configuration`);
     await res.arrayBuffer();
   });
+  const both = (m: { client: number; server: number }) => `${m.client.toFixed(1)} ms (server ${m.server.toFixed(1)} ms)`;
   say(
-    `  single calls, ${SINGLE_CALLS} in a row on an idle server (median): authorization with a session ${authorization.toFixed(1)} ms (${requests} request${requests === 1 ? '' : 's'}), token ${token.toFixed(1)} ms, userinfo ${userinfo.toFixed(1)} ms, discovery ${discovery.toFixed(1)} ms`,
+    `  single calls, ${SINGLE_CALLS} in a row on an idle server (median; the server's own time beside it): authorization with a session ${both(authorization)} in ${requests} request${requests === 1 ? '' : 's'}, token ${both(token)}, userinfo ${both(userinfo)}, discovery ${both(discovery)}`,
   );
-  figure('single call: authorization with a session, to the code at the callback (median, idle)', authorization, 'ms', 6);
-  figure('single call: token exchange (median, idle)', token, 'ms', 6);
-  figure('single call: userinfo (median, idle)', userinfo, 'ms', 3);
-  figure('single call: discovery (median, idle)', discovery, 'ms', undefined);
+  figure('single call: authorization with a session, to the code at the callback (median, idle)', authorization.client, 'ms', 6);
+  figure('single call: token exchange (median, idle)', token.client, 'ms', 6);
+  figure('single call: userinfo (median, idle)', userinfo.client, 'ms', 3);
+  figure('single call: discovery (median, idle)', discovery.client, 'ms', undefined);
+  figure("single call: the server's own time on an authorization with a session (median, idle)", authorization.server, 'ms', undefined);
+  figure("single call: the server's own time on a token exchange (median, idle)", token.server, 'ms', undefined);
+  figure("single call: the server's own time on userinfo (median, idle)", userinfo.server, 'ms', undefined);
 }
 
 /** A new user signs in with an emailed code asking for offline_access ("Not now" to the passkey); answers the refresh token. */

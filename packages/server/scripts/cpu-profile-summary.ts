@@ -3,8 +3,11 @@
 // busy time (idle left out), so two profiles taken under different machine load compare (issue 38,
 // docs/decisions/0054). An allocation profile (.heapprofile, as `BENCH_SERVER_ALLOC=<file>` writes
 // the server's) is summed the same way by bytes allocated, as shares of all sampled bytes.
+// `--callers=<pattern>`: where the self time of the functions whose name (`name file:line`) matches
+// the regular expression comes from, by their nearest callers (a CPU profile only): the way to
+// see which of our calls a native or library cost stands for.
 //
-//   node packages/server/scripts/cpu-profile-summary.ts <file.cpuprofile|file.heapprofile> [top=20]
+//   node packages/server/scripts/cpu-profile-summary.ts <file.cpuprofile|file.heapprofile> [top=20] [--callers=<pattern>]
 import { readFileSync } from 'node:fs';
 
 interface ProfileNode {
@@ -24,12 +27,16 @@ interface AllocationNode {
   children: AllocationNode[];
 }
 
-const [file, topArg] = process.argv.slice(2);
-if (!file) {
-  console.error('usage: cpu-profile-summary.ts <file.cpuprofile> [top]');
+const options = process.argv.slice(2).filter((arg) => arg.startsWith('--'));
+const [file, topArg] = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+if (!file || options.some((option) => !option.startsWith('--callers='))) {
+  console.error('usage: cpu-profile-summary.ts <file.cpuprofile|file.heapprofile> [top] [--callers=<pattern>]');
   process.exit(2);
 }
 const top = Number(topArg ?? 20);
+const callersOf = options.find((option) => option.startsWith('--callers='))?.slice('--callers='.length);
+/** Callers named per line of --callers. */
+const CALLER_DEPTH = 4;
 
 /** A file as short as still tells it: node_modules/<package>, or the path under packages/. */
 function place(url: string): string {
@@ -43,9 +50,12 @@ function place(url: string): string {
 const byFunction = new Map<string, number>();
 const byPlace = new Map<string, number>();
 /** Adds `amount` to the frame's function and to its file or package. */
+function nameOf(frame: ProfileNode['callFrame']): string {
+  return `${frame.functionName || '(anonymous)'} ${place(frame.url)}${frame.url ? `:${frame.lineNumber + 1}` : ''}`;
+}
 function count(frame: ProfileNode['callFrame'], amount: number): void {
   const where = place(frame.url);
-  const name = `${frame.functionName || '(anonymous)'} ${where}${frame.url ? `:${frame.lineNumber + 1}` : ''}`;
+  const name = nameOf(frame);
   byFunction.set(name, (byFunction.get(name) ?? 0) + amount);
   byPlace.set(where, (byPlace.get(where) ?? 0) + amount);
 }
@@ -89,4 +99,21 @@ if ('head' in read) {
   const ms = (micros: number) => `${(micros / 1000).toFixed(0).padStart(7)} ms`;
   console.log(`profiled ${ms(total).trim()}, idle ${ms(idle).trim()}, busy ${ms(busy).trim()}`);
   print('self time (share of busy)', ms, busy);
+  if (callersOf !== undefined) {
+    const matches = new RegExp(callersOf);
+    const parents = new Map<number, number>();
+    for (const node of read.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
+    const byCallers = new Map<string, number>();
+    for (const [id, micros] of selfTime) {
+      if (!matches.test(nameOf((nodes.get(id) as ProfileNode).callFrame))) continue;
+      const callers: string[] = [];
+      for (let at = parents.get(id); at !== undefined && callers.length < CALLER_DEPTH; at = parents.get(at))
+        callers.push(nameOf((nodes.get(at) as ProfileNode).callFrame));
+      const line = `${nameOf((nodes.get(id) as ProfileNode).callFrame)} ← ${callers.join(' ← ')}`;
+      byCallers.set(line, (byCallers.get(line) ?? 0) + micros);
+    }
+    console.log(`\nself time of /${callersOf}/ by its ${CALLER_DEPTH} nearest callers (share of busy):`);
+    for (const [line, micros] of [...byCallers].sort((a, b) => b[1] - a[1]).slice(0, top))
+      console.log(`${((100 * micros) / busy).toFixed(1).padStart(5)}% ${ms(micros)}  ${line}`);
+  }
 }

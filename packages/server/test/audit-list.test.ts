@@ -51,7 +51,9 @@ describeEachDatabase('the audit log (GET projects/{project}/audit)', (t) => {
       limit: 10,
       ...filters,
     });
-    return { page, pageStatement: statements.at(-1) as { sql: string; params: readonly unknown[] } };
+    // The count and the page may be asked at once (ranged-list-page.ts): the page is the one that is not the count.
+    const pageStatement = statements.find((s) => !s.sql.trimStart().startsWith('SELECT count(*)'));
+    return { page, pageStatement: pageStatement as { sql: string; params: readonly unknown[] } };
   }
 
   const addEvent = (projectId: string, s: StoredEvent) => storeAuditEvent(t.db, projectId, { ...s, userAgent: CHROME_ON_LINUX });

@@ -21,6 +21,7 @@ import { grantPermissions, insertAccount } from '../src/modules/accounts/account
 import { applicationsTable, freshCounts } from '../src/modules/apps/apps.repository.ts';
 import { insertProject } from '../src/modules/projects/projects.repository.ts';
 import { BENCH_HOST, benchApp } from './bench-app.ts';
+import { figure, percentile, say } from './report.ts';
 import { createScratchPostgres } from '../test/support/scratch-postgres.ts';
 
 const SERVER_URL = process.env.LATCHKEY_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -33,15 +34,6 @@ const BIG_PROJECT_APPS = 200_000;
 const OTHER_PROJECTS = 4_000;
 const APPS_PER_OTHER_PROJECT = 200;
 const TOTAL_APPS = BIG_PROJECT_APPS + OTHER_PROJECTS * APPS_PER_OTHER_PROJECT;
-
-/** Progress and plans: never starting with '{' (scripts/bench.mjs reads those lines as figures). */
-function say(line: string): void {
-  process.stdout.write(`${line.startsWith('{') ? ' ' : ''}${line}\n`);
-}
-
-function figure(name: string, value: number, unit: string, target?: number): void {
-  process.stdout.write(`${JSON.stringify({ name, value: Math.round(value * 10) / 10, unit, ...(target === undefined ? {} : { target }) })}\n`);
-}
 
 // 64 words: names are "<Word> <word> <n>", so one second word is in 1 name of 64.
 const WORDS = (
@@ -98,10 +90,6 @@ async function seed(db: Db, url: string, bigProject: string): Promise<void> {
   } finally {
     await direct.end();
   }
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
 }
 
 interface Case {

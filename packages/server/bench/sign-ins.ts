@@ -61,6 +61,7 @@ import {
 import { createScratchPostgres } from '../test/support/scratch-postgres.ts';
 import type { Db } from '../src/db/db.ts';
 import type { BenchAnswer, BenchHandling, BenchQuestion, BenchReady, BenchRequest } from './issuer-server.ts';
+import { figure, percentile, say, timing } from './report.ts';
 
 const SERVER_URL = process.env.LATCHKEY_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const USERS = Number(process.env.BENCH_USERS ?? 8);
@@ -77,20 +78,6 @@ const WARM_ROUNDS = 5;
 
 // A project's own host is {project}.localhost (docs/decisions/0047): this process resolves it as a browser would.
 resolveLocalNames();
-
-function say(line: string): void {
-  process.stdout.write(`${line.startsWith('{') ? ' ' : ''}${line}\n`);
-}
-
-/** One figure; `target` undefined: a figure shown for what it is (no target of its own). */
-function figure(name: string, value: number, unit: string, target: number | undefined, better: 'lower' | 'higher' = 'lower'): void {
-  const rounded = Math.round(value * 10) / 10;
-  process.stdout.write(`${JSON.stringify({ name, value: rounded, unit, target, ...(better === 'higher' ? { better } : {}) })}\n`);
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
-}
 
 /** The server process, as the load generator sees it. */
 interface Server {
@@ -530,12 +517,7 @@ async function medianOf(server: Server, runs: number, call: () => Promise<void>)
     times.push(performance.now() - t0);
     serverTimes.push((await server.handling()).ms - before.ms);
   }
-  const median = (values: number[]) =>
-    percentile(
-      values.sort((a, b) => a - b),
-      50,
-    );
-  return { client: median(times), server: median(serverTimes) };
+  return { client: timing(times).p50, server: timing(serverTimes).p50 };
 }
 
 /**

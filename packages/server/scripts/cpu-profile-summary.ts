@@ -49,10 +49,11 @@ function place(url: string): string {
 
 const byFunction = new Map<string, number>();
 const byPlace = new Map<string, number>();
-/** Adds `amount` to the frame's function and to its file or package. */
+/** A frame as the tables name it: `function file:line`. */
 function nameOf(frame: ProfileNode['callFrame']): string {
   return `${frame.functionName || '(anonymous)'} ${place(frame.url)}${frame.url ? `:${frame.lineNumber + 1}` : ''}`;
 }
+/** Adds `amount` to the frame's function and to its file or package. */
 function count(frame: ProfileNode['callFrame'], amount: number): void {
   const where = place(frame.url);
   const name = nameOf(frame);
@@ -104,12 +105,13 @@ if ('head' in read) {
     const parents = new Map<number, number>();
     for (const node of read.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
     const byCallers = new Map<string, number>();
+    const nameAt = (id: number) => nameOf((nodes.get(id) as ProfileNode).callFrame);
     for (const [id, micros] of selfTime) {
-      if (!matches.test(nameOf((nodes.get(id) as ProfileNode).callFrame))) continue;
+      const name = nameAt(id);
+      if (!matches.test(name)) continue;
       const callers: string[] = [];
-      for (let at = parents.get(id); at !== undefined && callers.length < CALLER_DEPTH; at = parents.get(at))
-        callers.push(nameOf((nodes.get(at) as ProfileNode).callFrame));
-      const line = `${nameOf((nodes.get(id) as ProfileNode).callFrame)} ← ${callers.join(' ← ')}`;
+      for (let at = parents.get(id); at !== undefined && callers.length < CALLER_DEPTH; at = parents.get(at)) callers.push(nameAt(at));
+      const line = `${name} ← ${callers.join(' ← ')}`;
       byCallers.set(line, (byCallers.get(line) ?? 0) + micros);
     }
     console.log(`\nself time of /${callersOf}/ by its ${CALLER_DEPTH} nearest callers (share of busy):`);

@@ -214,10 +214,12 @@ export async function rangedListPage<T, S extends string = string>(
     );
     return db.query<T & { seekKey?: string[] }>(pageSql, pageParams);
   };
-  // With no filter, or a oneOf filter, the page is read the same way whatever the count: both are
-  // asked at once (on two connections where the database has them), and the call takes the longer
-  // of the two instead of their sum (issue 38: the count to TOTAL_CAP is most of a call's time).
-  const early = oneOf?.oneOf !== undefined || spec.filters.length === 0 ? page(false) : null;
+  // With no filter, or a oneOf filter, the page is read the same way whatever the count (only other
+  // filters' matches may be few enough to sort whole): both are asked at once (on two connections
+  // where the database has them), and the call takes the longer of the two instead of their sum
+  // (issue 38: the count to TOTAL_CAP is most of a call's time).
+  const pageIgnoresCount = oneOf?.oneOf !== undefined || spec.filters.length === 0;
+  const early = pageIgnoresCount ? page(false) : null;
   // Answered or not, it is awaited below or dropped; a failure before then is the count's to report.
   early?.catch(() => {});
   const { countSql, countParams } = listPageSql(base);
